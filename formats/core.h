@@ -12,6 +12,7 @@
 #include <math.h>
 #include <limits.h>
 #include <time.h>
+#include <stdio.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif

@@ -1,0 +1,182 @@
+/* Per-precision part of the spmv tool; included by spmv.c once per (BT_TAG, BT_VAL). */
+#define BN(x) SPMV_CAT(SPMV_CAT3(spmv_, BT_TAG, _), x)
+#define BF(x) SPMV_CAT3(tool_, BT_TAG, x)
+
+/* The row loop a user would write: the bench's baseline. */
+static void BF(_naive)(const BN(csr) * A, const BT_VAL *x, BT_VAL *y) {
+    int32_t r;
+#pragma omp parallel for schedule(static)
+    for (r = 0; r < A->nrows; r++) {
+        BT_VAL s = 0;
+        int32_t k;
+        for (k = A->row_ptr[r]; k < A->row_ptr[r + 1]; k++) s += A->val[k] * x[A->col_idx[k]];
+        y[r] = s;
+    }
+}
+
+static int BF(_cmp)(const void *a, const void *b) {
+    double u = *(const double *)a, v = *(const double *)b;
+    return u < v ? -1 : u > v;
+}
+
+/* Median time of one SpMV: warm-up, then repetitions until min_reps and ~0.2 s. */
+static double BF(_time)(const BN(any) * M, const BN(csr) * A, const BT_VAL *x, BT_VAL *y, int min_reps) {
+    double *t = NULL, total = 0, med;
+    int n = 0, cap = 0, i;
+    for (i = 0; i < 3; i++) M ? (void)BN(any_mv)(M, 1, x, 0, y) : BF(_naive)(A, x, y);
+    while (n < min_reps || (total < 0.2 && n < 1000000)) {
+        double t0 = spmv_wtime(), dt;
+        if (M) BN(any_mv)(M, 1, x, 0, y);
+        else BF(_naive)(A, x, y);
+        dt = spmv_wtime() - t0;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 256;
+            t = (double *)realloc(t, sizeof(double) * (size_t)cap);
+            if (!t) return -1;
+        }
+        t[n++] = dt;
+        total += dt;
+    }
+    qsort(t, (size_t)n, sizeof(double), BF(_cmp));
+    med = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+    free(t);
+    return med;
+}
+
+/* Benchmarks every selected format x ISA on one matrix; returns number of failures. */
+static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets *trip, FILE *csv) {
+    BN(csr) A;
+    spmv_csr_params rp = spmv_csr_params_default();
+    spmv_status st;
+    BT_VAL *x, *y;
+    long double *ref, *scale;
+    int64_t i;
+    int f, isa, fails = 0;
+    const double tol = sizeof(BT_VAL) == 8 ? 1e-12 : 1e-5;
+    double t_naive = 0;
+
+    rp.isa = SPMV_ISA_GENERIC;
+    st = BN(csr_from_triplets)(&A, trip, &rp);
+    if (st != SPMV_OK) {
+        fprintf(stderr, "spmv: %s: %s\n", mname, spmv_status_str(st));
+        return 1;
+    }
+    x = (BT_VAL *)malloc(sizeof(BT_VAL) * (size_t)(A.ncols + 1));
+    y = (BT_VAL *)malloc(sizeof(BT_VAL) * (size_t)(A.nrows + 1));
+    ref = (long double *)malloc(sizeof(long double) * (size_t)(A.nrows + 1));
+    scale = (long double *)malloc(sizeof(long double) * (size_t)(A.nrows + 1));
+    if (!x || !y || !ref || !scale) {
+        fprintf(stderr, "spmv: out of memory\n");
+        exit(2);
+    }
+    for (i = 0; i < A.ncols; i++) x[i] = (BT_VAL)(1.0 + (double)((i * 7919) % 1000) / 1000.0);
+    BN(csr_mv_ref)(&A, 1, x, 0, NULL, ref, scale);
+
+    for (f = -1; f < SPMV_FMT_COUNT_; f++) {
+        for (isa = SPMV_ISA_GENERIC; isa < SPMV_ISA_COUNT_; isa++) {
+            BN(any) M;
+            double t0, t_conv, t_mv, err, gbs, bytes;
+            size_t fbytes;
+            char params[96];
+            const char *fname = f < 0 ? "naive" : spmv_format_name((spmv_format)f);
+            if (!o->formats[f + 1]) break;
+            if (f < 0) {
+                if (isa != SPMV_ISA_GENERIC) break; /* naive: the compiler's code, once */
+            } else if (!o->isas[isa] || !spmv_isa_supported((spmv_isa)isa)) {
+                continue;
+            }
+            fprintf(stderr, "  %s %s %s...\r", mname, fname, f < 0 ? "" : spmv_isa_name((spmv_isa)isa));
+            if (f < 0) {
+                t_conv = 0;
+                fbytes = BN(csr_bytes)(&A);
+                snprintf(params, sizeof params, "omp-for");
+                for (i = 0; i < A.nrows; i++) y[i] = (BT_VAL)NAN;
+                BF(_naive)(&A, x, y);
+                t_mv = BF(_time)(NULL, &A, x, y, o->reps);
+                t_naive = t_mv;
+            } else {
+                t0 = spmv_wtime();
+                st = BN(any_from_csr)(&M, &A, (spmv_format)f, (spmv_isa)isa);
+                t_conv = spmv_wtime() - t0;
+                if (st != SPMV_OK) {
+                    fprintf(stderr, "spmv: %s: %s: %s\n", mname, fname, spmv_status_str(st));
+                    fails++;
+                    continue;
+                }
+                fbytes = BN(any_bytes)(&M);
+                BN(any_params)(&M, params, sizeof params);
+                for (i = 0; i < A.nrows; i++) y[i] = (BT_VAL)NAN;
+                BN(any_mv)(&M, 1, x, 0, y);
+                t_mv = -1;
+            }
+            err = BN(max_rel_err)(A.nrows, y, ref, scale);
+            if (f >= 0) {
+                t_mv = BF(_time)(&M, &A, x, y, o->reps);
+                BN(any_free)(&M);
+            }
+            if (!(err <= tol)) fails++;
+            /* bytes a kernel must move: the format once, x once, y written once */
+            bytes = (double)fbytes + (double)sizeof(BT_VAL) * ((double)A.ncols + (double)A.nrows);
+            gbs = bytes / t_mv * 1e-9;
+            {
+                char isa_s[32];
+                snprintf(isa_s, sizeof isa_s, "%s", f < 0 ? "compiler" : spmv_isa_name((spmv_isa)isa));
+                printf("%-24.24s %9lld %9lld %10lld %-10s %-12s %-9s %3d %9.4f %8.1f %10.3e %7.2f %7.2f %6.2f %5.0f%% %5.2fx %9.2e%s\n",
+                       mname, (long long)A.nrows, (long long)A.ncols, (long long)A.nnz, fname, params, isa_s,
+                       spmv_max_threads(), t_conv, t_conv / t_mv, t_mv, 2.0 * (double)A.nnz / t_mv * 1e-9, gbs,
+                       A.nnz ? (double)fbytes / (double)A.nnz : 0.0, o->bw_read > 0 ? 100.0 * gbs / o->bw_read : 0.0,
+                       t_naive > 0 ? t_naive / t_mv : 0.0, err, err <= tol ? "" : "  FAIL");
+                if (csv)
+                    fprintf(csv, "%s,%lld,%lld,%lld,%s,%s,%s,%d,%s,%.6g,%.4g,%.6g,%.4f,%.4f,%.4f,%.2f,%.4f,%.3e\n", mname,
+                            (long long)A.nrows, (long long)A.ncols, (long long)A.nnz, fname, params, isa_s,
+                            spmv_max_threads(), STR(BT_VAL), t_conv, t_conv / t_mv, t_mv,
+                            2.0 * (double)A.nnz / t_mv * 1e-9, gbs, A.nnz ? (double)fbytes / (double)A.nnz : 0.0,
+                            o->bw_read > 0 ? 100.0 * gbs / o->bw_read : 0.0, t_naive > 0 ? t_naive / t_mv : 0.0, err);
+            }
+            fflush(stdout);
+        }
+    }
+    fprintf(stderr, "%60s\r", "");
+    BN(csr_free)(&A);
+    free(x); free(y); free(ref); free(scale);
+    return fails;
+}
+
+/* y = A*x with one format, for `spmv mv`. */
+static int BF(_mv)(const spmv_triplets *trip, spmv_format fmt, const double *xin, double *yout) {
+    BN(csr) A;
+    BN(any) M;
+    BT_VAL *x, *y;
+    int64_t i;
+    spmv_status st = BN(csr_from_triplets)(&A, trip, NULL);
+    if (st != SPMV_OK) {
+        fprintf(stderr, "spmv mv: %s\n", spmv_status_str(st));
+        return 1;
+    }
+    st = BN(any_from_csr)(&M, &A, fmt, SPMV_ISA_AUTO);
+    if (st != SPMV_OK) {
+        fprintf(stderr, "spmv mv: %s: %s\n", spmv_format_name(fmt), spmv_status_str(st));
+        BN(csr_free)(&A);
+        return 1;
+    }
+    x = (BT_VAL *)malloc(sizeof(BT_VAL) * (size_t)(A.ncols + 1));
+    y = (BT_VAL *)malloc(sizeof(BT_VAL) * (size_t)(A.nrows + 1));
+    if (!x || !y) {
+        fprintf(stderr, "spmv mv: out of memory\n");
+        return 1;
+    }
+    for (i = 0; i < A.ncols; i++) x[i] = (BT_VAL)xin[i];
+    BN(any_update_x)(&M, x);
+    st = BN(any_mv)(&M, 1, x, 0, y);
+    for (i = 0; i < A.nrows; i++) yout[i] = (double)y[i];
+    BN(any_free)(&M);
+    BN(csr_free)(&A);
+    free(x);
+    free(y);
+    if (st != SPMV_OK) fprintf(stderr, "spmv mv: %s\n", spmv_status_str(st));
+    return st != SPMV_OK;
+}
+#undef BN
+#undef BF
+#undef BT_TAG
+#undef BT_VAL

@@ -1,0 +1,224 @@
+/* COO — coordinate format.
+ * Layout: row[k], col[k], val[k] for k < nnz, sorted by (row, col), duplicates summed
+ * (explicit zeros are kept). Footprint nnz*(2*sizeof(I)+sizeof(T)).
+ * Kernel: nnz split evenly over threads; rows wholly inside a thread's range are
+ * accumulated directly, the first and last (possibly shared) row of each range go to
+ * per-thread carries that a serial pass adds afterwards, so no two threads write the
+ * same y entry. y is scaled by beta first (that pass is part of the timed SpMV). */
+
+#if defined(SPMV_PART_TYPES)
+#ifndef SPMV_COO_COMMON
+#define SPMV_COO_COMMON
+typedef struct spmv_coo_params {
+    spmv_isa isa; /* SPMV_ISA_AUTO: SPMV_ISA env, else the best the CPU has */
+} spmv_coo_params;
+static inline spmv_coo_params spmv_coo_params_default(void) {
+    spmv_coo_params p;
+    p.isa = SPMV_ISA_AUTO;
+    return p;
+}
+#endif
+
+typedef struct SPMV_NAME(coo) {
+    SPMV_I nrows, ncols, nnz;
+    SPMV_I *row, *col;
+    SPMV_T *val;
+    spmv_coo_params params; /* params.isa is resolved (never AUTO) after conversion */
+} SPMV_NAME(coo);
+
+static inline void SPMV_NAME(coo_free)(SPMV_NAME(coo) *A) {
+    if (!A) return;
+    spmv__free(A->row);
+    spmv__free(A->col);
+    spmv__free(A->val);
+    memset(A, 0, sizeof *A);
+}
+
+static inline size_t SPMV_NAME(coo_bytes)(const SPMV_NAME(coo) *A) {
+    return (size_t)A->nnz * (2 * sizeof(SPMV_I) + sizeof(SPMV_T));
+}
+
+/* Sorts A's entries by (row, col) with two stable counting passes (column, then
+ * row: O(nnz + nrows + ncols)) and sums duplicates. On failure A is unchanged. */
+static inline spmv_status SPMV_NAME(coo__sort_merge)(SPMV_NAME(coo) *A) {
+    SPMV_I n = A->nnz, k;
+    SPMV_I nb = (A->nrows > A->ncols ? A->nrows : A->ncols) + 1;
+    SPMV_I *cnt = SPMV_ALLOC_N(SPMV_I, (size_t)nb + 1);
+    SPMV_I *r2 = SPMV_ALLOC_N(SPMV_I, n), *c2 = SPMV_ALLOC_N(SPMV_I, n);
+    SPMV_T *v2 = SPMV_ALLOC_N(SPMV_T, n);
+    SPMV_I pass;
+    if (!cnt || !r2 || !c2 || !v2) {
+        spmv__free(cnt); spmv__free(r2); spmv__free(c2); spmv__free(v2);
+        return SPMV_ERR_ALLOC;
+    }
+    for (pass = 0; pass < 2; pass++) {
+        /* pass 0 keys on col (A -> tmp), pass 1 keys on row (tmp -> A); both stable */
+        SPMV_I *sr = pass == 0 ? A->row : r2, *sc = pass == 0 ? A->col : c2;
+        SPMV_I *dr = pass == 0 ? r2 : A->row, *dc = pass == 0 ? c2 : A->col;
+        SPMV_T *sv = pass == 0 ? A->val : v2, *dv = pass == 0 ? v2 : A->val;
+        const SPMV_I *key = pass == 0 ? sc : sr;
+        SPMV_I nk = pass == 0 ? A->ncols : A->nrows;
+        memset(cnt, 0, ((size_t)nk + 1) * sizeof(SPMV_I));
+        for (k = 0; k < n; k++) cnt[key[k] + 1]++;
+        for (k = 0; k < nk; k++) cnt[k + 1] += cnt[k];
+        for (k = 0; k < n; k++) {
+            SPMV_I d = cnt[key[k]]++;
+            dr[d] = sr[k];
+            dc[d] = sc[k];
+            dv[d] = sv[k];
+        }
+    }
+    /* merge duplicates in place */
+    if (n > 0) {
+        SPMV_I w = 0;
+        for (k = 1; k < n; k++) {
+            if (A->row[k] == A->row[w] && A->col[k] == A->col[w]) {
+                A->val[w] += A->val[k];
+            } else {
+                w++;
+                A->row[w] = A->row[k];
+                A->col[w] = A->col[k];
+                A->val[w] = A->val[k];
+            }
+        }
+        A->nnz = w + 1;
+    }
+    spmv__free(cnt); spmv__free(r2); spmv__free(c2); spmv__free(v2);
+    return SPMV_OK;
+}
+
+/* From the type-independent triplets (reader, generators): checks that sizes fit
+ * the index type, sorts, sums duplicates. */
+static inline spmv_status SPMV_NAME(coo_from_triplets)(SPMV_NAME(coo) *A, const spmv_triplets *t,
+                                                       const spmv_coo_params *p) {
+    spmv_status st;
+    int64_t k;
+    spmv_isa isa;
+    if (!A) return SPMV_ERR_ARG;
+    memset(A, 0, sizeof *A);
+    if (!t || t->nrows < 0 || t->ncols < 0 || t->nnz < 0 || (t->nnz > 0 && (!t->row || !t->col || !t->val)))
+        return SPMV_ERR_ARG;
+    /* nrows+1 and ncols+1 are used as counts, so keep one below the maximum */
+    if (t->nrows >= SPMV_IMAX || t->ncols >= SPMV_IMAX || t->nnz > SPMV_IMAX) return SPMV_ERR_OVERFLOW;
+    for (k = 0; k < t->nnz; k++)
+        if (t->row[k] < 0 || t->row[k] >= t->nrows || t->col[k] < 0 || t->col[k] >= t->ncols) return SPMV_ERR_ARG;
+    st = spmv_isa_resolve(p ? p->isa : SPMV_ISA_AUTO, &isa);
+    if (st != SPMV_OK) return st;
+    A->row = SPMV_ALLOC_N(SPMV_I, t->nnz);
+    A->col = SPMV_ALLOC_N(SPMV_I, t->nnz);
+    A->val = SPMV_ALLOC_N(SPMV_T, t->nnz);
+    if (!A->row || !A->col || !A->val) {
+        SPMV_NAME(coo_free)(A);
+        return SPMV_ERR_ALLOC;
+    }
+    A->nrows = (SPMV_I)t->nrows;
+    A->ncols = (SPMV_I)t->ncols;
+    A->nnz = (SPMV_I)t->nnz;
+    for (k = 0; k < t->nnz; k++) {
+        A->row[k] = (SPMV_I)t->row[k];
+        A->col[k] = (SPMV_I)t->col[k];
+        A->val[k] = (SPMV_T)t->val[k];
+    }
+    st = SPMV_NAME(coo__sort_merge)(A);
+    if (st != SPMV_OK) {
+        SPMV_NAME(coo_free)(A);
+        return st;
+    }
+    A->params.isa = isa;
+    return SPMV_OK;
+}
+
+/* Back to triplets (for writing files and round-trip tests). */
+static inline spmv_status SPMV_NAME(coo_to_triplets)(const SPMV_NAME(coo) *A, spmv_triplets *t) {
+    spmv_status st;
+    SPMV_I k;
+    if (!A || !t) return SPMV_ERR_ARG;
+    st = spmv_triplets_alloc(t, A->nrows, A->ncols, A->nnz);
+    if (st != SPMV_OK) return st;
+    for (k = 0; k < A->nnz; k++) {
+        t->row[k] = A->row[k];
+        t->col[k] = A->col[k];
+        t->val[k] = A->val[k];
+    }
+    return SPMV_OK;
+}
+#endif /* SPMV_PART_TYPES */
+
+#if defined(SPMV_PART_KERNELS)
+/* Sum of val[k]*x[col[k]] over one run of equal rows, vectorized. */
+SPMV_KTARGET static inline SPMV_T SPMV_K(coo__dot)(const SPMV_T *val, const SPMV_I *col, const SPMV_T *x,
+                                                   SPMV_I n) {
+    spmv_v acc = V_zero();
+    SPMV_I k = 0;
+    for (; k + SPMV_W <= n; k += SPMV_W) acc = V_fma(V_loadu(val + k), V_gather(x, col + k), acc);
+    if (k < n) {
+        unsigned m = V_mask_first((int)(n - k));
+        acc = V_fma(V_mload(m, val + k), V_mgather(m, x, col + k), acc);
+    }
+    return V_hsum(acc);
+}
+
+/* Entries [b, e) of A: interior rows are added to y, the first and last row runs
+ * are returned in carry[0..1] (rows in crow[0..1], -1 when absent). */
+SPMV_KTARGET static inline void SPMV_K(coo__range)(const SPMV_NAME(coo) *A, SPMV_T alpha, const SPMV_T *x,
+                                                   SPMV_T *y, SPMV_I b, SPMV_I e, SPMV_I crow[2],
+                                                   SPMV_T carry[2]) {
+    const SPMV_I *row = A->row;
+    SPMV_I k = b;
+    crow[0] = crow[1] = -1;
+    carry[0] = carry[1] = 0;
+    while (k < e) {
+        SPMV_I r = row[k], s = k;
+        SPMV_T sum;
+        while (k < e && row[k] == r) k++;
+        sum = SPMV_K(coo__dot)(A->val + s, A->col + s, x, k - s);
+        if (s == b) {
+            crow[0] = r;
+            carry[0] = sum;
+        } else if (k == e) {
+            crow[1] = r;
+            carry[1] = sum;
+        } else {
+            y[r] += alpha * sum;
+        }
+    }
+}
+
+SPMV_KTARGET static inline void SPMV_K(coo_mv)(const SPMV_NAME(coo) *A, SPMV_T alpha, const SPMV_T *x,
+                                               SPMV_T beta, SPMV_T *y) {
+    enum { MAXT = 1024 };
+    SPMV_I crow[MAXT][2];
+    SPMV_T carry[MAXT][2];
+    int nt = 1, t;
+    SPMV_I i, n = A->nrows;
+    if (A->nnz >= SPMV_PAR_MIN_NNZ) nt = spmv_max_threads() < MAXT ? spmv_max_threads() : MAXT;
+    (void)i;
+#pragma omp parallel num_threads(nt) if (nt > 1)
+    {
+        int tid = spmv__tid(), nth = spmv__nthr();
+        SPMV_I b, e, r;
+        /* y = beta*y, not reading y when beta == 0 */
+#pragma omp for schedule(static)
+        for (r = 0; r < n; r++) y[r] = beta == (SPMV_T)0 ? (SPMV_T)0 : beta * y[r];
+        b = (SPMV_I)((int64_t)A->nnz * tid / nth);
+        e = (SPMV_I)((int64_t)A->nnz * (tid + 1) / nth);
+        SPMV_K(coo__range)(A, alpha, x, y, b, e, crow[tid], carry[tid]);
+#pragma omp single
+        nt = nth;
+    }
+    for (t = 0; t < nt; t++) {
+        if (crow[t][0] >= 0) y[crow[t][0]] += alpha * carry[t][0];
+        if (crow[t][1] >= 0) y[crow[t][1]] += alpha * carry[t][1];
+    }
+}
+#endif /* SPMV_PART_KERNELS */
+
+#if defined(SPMV_PART_API)
+/* y = alpha*A*x + beta*y. beta == 0: y is written, never read. */
+static inline spmv_status SPMV_NAME(coo_mv)(const SPMV_NAME(coo) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
+                                            SPMV_T *y) {
+    if (!A || (A->nrows > 0 && !y) || (A->nnz > 0 && !x)) return SPMV_ERR_ARG;
+    SPMV_DISPATCH(A->params.isa, SPMV_NAME(coo_mv), (A, alpha, x, beta, y));
+    return SPMV_OK;
+}
+#endif /* SPMV_PART_API */

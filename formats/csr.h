@@ -1,0 +1,302 @@
+/* CSR — compressed sparse rows (also the source of every other format's converter).
+ * Layout: row_ptr[nrows+1], col_idx[nnz], val[nnz]; columns sorted within a row,
+ * duplicates summed, explicit zeros kept. Footprint (nrows+1)*I + nnz*(I+T).
+ * Kernels (params.algo):
+ *  SPMV_CSR_ROWS  row-parallel; each thread gets a contiguous row range holding an
+ *                 equal share of nnz+nrows (binary search on row_ptr at call time, so
+ *                 any thread count works), rows done with a vectorized gather-dot.
+ *  SPMV_CSR_MERGE merge-path (Merrill & Garland): threads split the path of
+ *                 nrows row-ends + nnz entries evenly, so one huge row is shared by
+ *                 all threads; the partial row at each split is carried and added
+ *                 after the parallel region (no atomics, no race).
+ * Both write y[r] = alpha*dot + beta*y[r], never reading y when beta == 0. */
+
+#if defined(SPMV_PART_TYPES)
+#ifndef SPMV_CSR_COMMON
+#define SPMV_CSR_COMMON
+typedef enum spmv_csr_algo { SPMV_CSR_ROWS = 0, SPMV_CSR_MERGE = 1 } spmv_csr_algo;
+typedef struct spmv_csr_params {
+    spmv_isa isa;       /* SPMV_ISA_AUTO: SPMV_ISA env, else the best the CPU has */
+    spmv_csr_algo algo; /* SPMV_CSR_ROWS (default) or SPMV_CSR_MERGE */
+} spmv_csr_params;
+static inline spmv_csr_params spmv_csr_params_default(void) {
+    spmv_csr_params p;
+    p.isa = SPMV_ISA_AUTO;
+    p.algo = SPMV_CSR_ROWS;
+    return p;
+}
+#endif
+
+typedef struct SPMV_NAME(csr) {
+    SPMV_I nrows, ncols, nnz;
+    SPMV_I *row_ptr, *col_idx;
+    SPMV_T *val;
+    spmv_csr_params params; /* params.isa is resolved (never AUTO) after conversion */
+} SPMV_NAME(csr);
+
+static inline void SPMV_NAME(csr_free)(SPMV_NAME(csr) *A) {
+    if (!A) return;
+    spmv__free(A->row_ptr);
+    spmv__free(A->col_idx);
+    spmv__free(A->val);
+    memset(A, 0, sizeof *A);
+}
+
+static inline size_t SPMV_NAME(csr_bytes)(const SPMV_NAME(csr) *A) {
+    return ((size_t)A->nrows + 1) * sizeof(SPMV_I) + (size_t)A->nnz * (sizeof(SPMV_I) + sizeof(SPMV_T));
+}
+
+/* From COO (any order; sorted and duplicate-free after the COO converters). */
+static inline spmv_status SPMV_NAME(csr_from_coo)(SPMV_NAME(csr) *A, const SPMV_NAME(coo) *B,
+                                                  const spmv_csr_params *p) {
+    spmv_csr_params prm = p ? *p : spmv_csr_params_default();
+    SPMV_NAME(coo) S;
+    SPMV_I k, sorted = 1;
+    spmv_status st;
+    if (!A) return SPMV_ERR_ARG;
+    memset(A, 0, sizeof *A);
+    if (!B || B->nrows < 0 || B->ncols < 0 || B->nnz < 0) return SPMV_ERR_ARG;
+    if (prm.algo != SPMV_CSR_ROWS && prm.algo != SPMV_CSR_MERGE) return SPMV_ERR_ARG;
+    st = spmv_isa_resolve(prm.isa, &prm.isa);
+    if (st != SPMV_OK) return st;
+    if (B->nrows >= SPMV_IMAX) return SPMV_ERR_OVERFLOW;
+    for (k = 0; k < B->nnz; k++) {
+        if (B->row[k] < 0 || B->row[k] >= B->nrows || B->col[k] < 0 || B->col[k] >= B->ncols) return SPMV_ERR_ARG;
+        if (k > 0 && (B->row[k] < B->row[k - 1] || (B->row[k] == B->row[k - 1] && B->col[k] <= B->col[k - 1])))
+            sorted = 0;
+    }
+    /* S: a sorted, duplicate-free view of B (B itself when it already is) */
+    S = *B;
+    if (!sorted) {
+        S.row = SPMV_ALLOC_N(SPMV_I, B->nnz);
+        S.col = SPMV_ALLOC_N(SPMV_I, B->nnz);
+        S.val = SPMV_ALLOC_N(SPMV_T, B->nnz);
+        if (!S.row || !S.col || !S.val) {
+            SPMV_NAME(coo_free)(&S);
+            return SPMV_ERR_ALLOC;
+        }
+        memcpy(S.row, B->row, (size_t)B->nnz * sizeof(SPMV_I));
+        memcpy(S.col, B->col, (size_t)B->nnz * sizeof(SPMV_I));
+        memcpy(S.val, B->val, (size_t)B->nnz * sizeof(SPMV_T));
+        st = SPMV_NAME(coo__sort_merge)(&S);
+        if (st != SPMV_OK) {
+            SPMV_NAME(coo_free)(&S);
+            return st;
+        }
+    }
+    A->row_ptr = SPMV_ALLOC_N(SPMV_I, (size_t)S.nrows + 1);
+    A->col_idx = SPMV_ALLOC_N(SPMV_I, S.nnz);
+    A->val = SPMV_ALLOC_N(SPMV_T, S.nnz);
+    if (!A->row_ptr || !A->col_idx || !A->val) {
+        SPMV_NAME(csr_free)(A);
+        if (!sorted) SPMV_NAME(coo_free)(&S);
+        return SPMV_ERR_ALLOC;
+    }
+    memset(A->row_ptr, 0, ((size_t)S.nrows + 1) * sizeof(SPMV_I));
+    for (k = 0; k < S.nnz; k++) A->row_ptr[S.row[k] + 1]++;
+    for (k = 0; k < S.nrows; k++) A->row_ptr[k + 1] += A->row_ptr[k];
+    memcpy(A->col_idx, S.col, (size_t)S.nnz * sizeof(SPMV_I));
+    memcpy(A->val, S.val, (size_t)S.nnz * sizeof(SPMV_T));
+    A->nrows = S.nrows;
+    A->ncols = S.ncols;
+    A->nnz = S.nnz;
+    A->params = prm;
+    if (!sorted) SPMV_NAME(coo_free)(&S);
+    return SPMV_OK;
+}
+
+static inline spmv_status SPMV_NAME(csr_from_triplets)(SPMV_NAME(csr) *A, const spmv_triplets *t,
+                                                       const spmv_csr_params *p) {
+    SPMV_NAME(coo) B;
+    spmv_coo_params cp = spmv_coo_params_default();
+    spmv_status st;
+    if (!A) return SPMV_ERR_ARG;
+    memset(A, 0, sizeof *A);
+    if (p) cp.isa = p->isa;
+    st = SPMV_NAME(coo_from_triplets)(&B, t, &cp);
+    if (st != SPMV_OK) return st;
+    st = SPMV_NAME(csr_from_coo)(A, &B, p);
+    SPMV_NAME(coo_free)(&B);
+    return st;
+}
+
+/* CSR -> COO (sorted, as every converter expects). */
+static inline spmv_status SPMV_NAME(coo_from_csr)(SPMV_NAME(coo) *B, const SPMV_NAME(csr) *A,
+                                                  const spmv_coo_params *p) {
+    spmv_coo_params prm = p ? *p : spmv_coo_params_default();
+    SPMV_I r, k;
+    spmv_status st;
+    if (!B) return SPMV_ERR_ARG;
+    memset(B, 0, sizeof *B);
+    if (!A) return SPMV_ERR_ARG;
+    st = spmv_isa_resolve(prm.isa, &prm.isa);
+    if (st != SPMV_OK) return st;
+    B->row = SPMV_ALLOC_N(SPMV_I, A->nnz);
+    B->col = SPMV_ALLOC_N(SPMV_I, A->nnz);
+    B->val = SPMV_ALLOC_N(SPMV_T, A->nnz);
+    if (!B->row || !B->col || !B->val) {
+        SPMV_NAME(coo_free)(B);
+        return SPMV_ERR_ALLOC;
+    }
+    for (r = 0; r < A->nrows; r++)
+        for (k = A->row_ptr[r]; k < A->row_ptr[r + 1]; k++) B->row[k] = r;
+    memcpy(B->col, A->col_idx, (size_t)A->nnz * sizeof(SPMV_I));
+    memcpy(B->val, A->val, (size_t)A->nnz * sizeof(SPMV_T));
+    B->nrows = A->nrows;
+    B->ncols = A->ncols;
+    B->nnz = A->nnz;
+    B->params = prm;
+    return SPMV_OK;
+}
+
+/* Reference product in long double, for tests and the bench's error column:
+ * ref[r] = alpha*sum a_rj x_j + beta*y0[r] and scale[r] = |alpha| sum |a_rj||x_j| + |beta||y0[r]|
+ * (y0 not read when beta == 0). */
+static inline void SPMV_NAME(csr_mv_ref)(const SPMV_NAME(csr) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
+                                         const SPMV_T *y0, long double *ref, long double *scale) {
+    SPMV_I r, k;
+    for (r = 0; r < A->nrows; r++) {
+        long double s = 0, a = 0;
+        for (k = A->row_ptr[r]; k < A->row_ptr[r + 1]; k++) {
+            long double p = (long double)A->val[k] * (long double)x[A->col_idx[k]];
+            s += p;
+            a += fabsl(p);
+        }
+        ref[r] = (long double)alpha * s;
+        scale[r] = fabsl((long double)alpha) * a;
+        if (beta != (SPMV_T)0) {
+            ref[r] += (long double)beta * (long double)y0[r];
+            scale[r] += fabsl((long double)beta * (long double)y0[r]);
+        }
+    }
+}
+
+/* Max over rows of |y - ref| / scale (see csr_mv_ref). A NaN reference must be
+ * matched by NaN, an infinite one by the same infinity; otherwise the row counts
+ * as error +inf. Rows with scale 0 compare absolutely. */
+static inline double SPMV_NAME(max_rel_err)(SPMV_I n, const SPMV_T *y, const long double *ref,
+                                            const long double *scale) {
+    double worst = 0;
+    SPMV_I r;
+    for (r = 0; r < n; r++) {
+        long double e;
+        if (isnan(ref[r]) || isinf(ref[r])) {
+            int same = isnan(ref[r]) ? isnan(y[r]) : (long double)y[r] == ref[r];
+            if (!same) return INFINITY;
+            continue;
+        }
+        if (isnan(y[r]) || isinf(y[r])) return INFINITY;
+        e = fabsl((long double)y[r] - ref[r]);
+        if (scale[r] > 0) e /= scale[r];
+        if ((double)e > worst) worst = (double)e;
+    }
+    return worst;
+}
+#endif /* SPMV_PART_TYPES */
+
+#if defined(SPMV_PART_KERNELS)
+/* sum val[k]*x[col[k]], k < n; two accumulators hide the FMA latency on long rows */
+SPMV_KTARGET static inline SPMV_T SPMV_K(csr__dot)(const SPMV_T *SPMV_RESTRICT val, const SPMV_I *SPMV_RESTRICT col,
+                                                   const SPMV_T *SPMV_RESTRICT x, SPMV_I n) {
+    spmv_v a0 = V_zero(), a1 = V_zero();
+    SPMV_I k = 0;
+    for (; k + 2 * SPMV_W <= n; k += 2 * SPMV_W) {
+        a0 = V_fma(V_loadu(val + k), V_gather(x, col + k), a0);
+        a1 = V_fma(V_loadu(val + k + SPMV_W), V_gather(x, col + k + SPMV_W), a1);
+    }
+    if (k + SPMV_W <= n) {
+        a0 = V_fma(V_loadu(val + k), V_gather(x, col + k), a0);
+        k += SPMV_W;
+    }
+    if (k < n) {
+        unsigned m = V_mask_first((int)(n - k));
+        a1 = V_fma(V_mload(m, val + k), V_mgather(m, x, col + k), a1);
+    }
+    return V_hsum(V_add(a0, a1));
+}
+
+/* first row of part t of nt when rows are weighted by nnz + 1 */
+static inline SPMV_I SPMV_K(csr__split)(const SPMV_I *row_ptr, SPMV_I nrows, int t, int nt) {
+    int64_t target = ((int64_t)row_ptr[nrows] + nrows) * t / nt;
+    SPMV_I lo = 0, hi = nrows;
+    while (lo < hi) { /* smallest r with row_ptr[r] + r >= target */
+        SPMV_I mid = lo + (hi - lo) / 2;
+        if ((int64_t)row_ptr[mid] + mid < target) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+SPMV_KTARGET static inline void SPMV_K(csr_rows)(const SPMV_NAME(csr) *A, SPMV_T alpha, const SPMV_T *x,
+                                                 SPMV_T beta, SPMV_T *y) {
+    int nt = A->nnz + A->nrows >= SPMV_PAR_MIN_NNZ ? spmv_max_threads() : 1;
+#pragma omp parallel num_threads(nt) if (nt > 1)
+    {
+        int t = spmv__tid(), n = spmv__nthr();
+        const SPMV_I *rp = A->row_ptr;
+        SPMV_I r0 = SPMV_K(csr__split)(rp, A->nrows, t, n), r1 = SPMV_K(csr__split)(rp, A->nrows, t + 1, n), r;
+        if (beta == (SPMV_T)0) {
+            for (r = r0; r < r1; r++)
+                y[r] = alpha * SPMV_K(csr__dot)(A->val + rp[r], A->col_idx + rp[r], x, rp[r + 1] - rp[r]);
+        } else {
+            for (r = r0; r < r1; r++)
+                y[r] = alpha * SPMV_K(csr__dot)(A->val + rp[r], A->col_idx + rp[r], x, rp[r + 1] - rp[r]) +
+                       beta * y[r];
+        }
+    }
+}
+
+/* Merge-path coordinate on diagonal d: rows finished (i) and entries consumed (d - i). */
+static inline SPMV_I SPMV_K(csr__merge_search)(const SPMV_I *row_ptr, SPMV_I nrows, SPMV_I nnz, int64_t d) {
+    int64_t lo = d - nnz > 0 ? d - nnz : 0, hi = d < nrows ? d : nrows;
+    while (lo < hi) { /* row ends are row_ptr[i+1]; entries are 0..nnz-1 */
+        int64_t mid = lo + (hi - lo) / 2;
+        if ((int64_t)row_ptr[mid + 1] <= d - mid - 1) lo = mid + 1;
+        else hi = mid;
+    }
+    return (SPMV_I)lo;
+}
+
+SPMV_KTARGET static inline void SPMV_K(csr_merge)(const SPMV_NAME(csr) *A, SPMV_T alpha, const SPMV_T *x,
+                                                  SPMV_T beta, SPMV_T *y) {
+    enum { MAXT = 1024 };
+    SPMV_I carry_row[MAXT];
+    SPMV_T carry_val[MAXT];
+    int nt = A->nnz + A->nrows >= SPMV_PAR_MIN_NNZ ? spmv_max_threads() : 1, t;
+    if (nt > MAXT) nt = MAXT;
+#pragma omp parallel num_threads(nt) if (nt > 1)
+    {
+        int tid = spmv__tid(), n = spmv__nthr();
+        const SPMV_I *rp = A->row_ptr;
+        int64_t len = (int64_t)A->nrows + A->nnz;
+        int64_t d0 = len * tid / n, d1 = len * (tid + 1) / n;
+        SPMV_I i0 = SPMV_K(csr__merge_search)(rp, A->nrows, A->nnz, d0);
+        SPMV_I i1 = SPMV_K(csr__merge_search)(rp, A->nrows, A->nnz, d1);
+        SPMV_I k = (SPMV_I)(d0 - i0), kend = (SPMV_I)(d1 - i1), r;
+        for (r = i0; r < i1; r++) { /* rows whose end lies in this part */
+            SPMV_T s = SPMV_K(csr__dot)(A->val + k, A->col_idx + k, x, rp[r + 1] - k);
+            k = rp[r + 1];
+            y[r] = beta == (SPMV_T)0 ? alpha * s : alpha * s + beta * y[r];
+        }
+        /* the unfinished row i1 (if any) gets entries [k, kend) from this part */
+        carry_row[tid] = i1;
+        carry_val[tid] = i1 < A->nrows ? SPMV_K(csr__dot)(A->val + k, A->col_idx + k, x, kend - k) : (SPMV_T)0;
+#pragma omp single
+        nt = n;
+    }
+    for (t = 0; t < nt; t++)
+        if (carry_row[t] < A->nrows) y[carry_row[t]] += alpha * carry_val[t];
+}
+#endif /* SPMV_PART_KERNELS */
+
+#if defined(SPMV_PART_API)
+/* y = alpha*A*x + beta*y with the kernel in A->params.algo. beta == 0: y not read. */
+static inline spmv_status SPMV_NAME(csr_mv)(const SPMV_NAME(csr) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
+                                            SPMV_T *y) {
+    if (!A || (A->nrows > 0 && !y) || (A->nnz > 0 && !x)) return SPMV_ERR_ARG;
+    if (A->nrows == 0) return SPMV_OK;
+    if (A->params.algo == SPMV_CSR_MERGE) SPMV_DISPATCH(A->params.isa, SPMV_NAME(csr_merge), (A, alpha, x, beta, y));
+    else SPMV_DISPATCH(A->params.isa, SPMV_NAME(csr_rows), (A, alpha, x, beta, y));
+    return SPMV_OK;
+}
+#endif /* SPMV_PART_API */

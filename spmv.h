@@ -1,0 +1,65 @@
+/* spmv.h — sparse matrix-vector products, y = alpha*A*x + beta*y, header-only.
+ *
+ * Usage
+ *   #include "spmv.h"            // float/int32 (tag s) and double/int32 (tag d)
+ *   spmv_triplets t;  spmv_error e;
+ *   spmv_mm_read("A.mtx.gz", &t, &e);               // or spmv_gen("stencil3d:n=50", &t, &e)
+ *   spmv_d_csr A;
+ *   spmv_d_csr_from_triplets(&A, &t, NULL);          // NULL: default parameters
+ *   spmv_d_csr_mv(&A, 1.0, x, 0.0, y);              // y = 1*A*x + 0*y
+ *   spmv_d_csr_free(&A); spmv_triplets_free(&t);
+ * Every function that can fail returns spmv_status; spmv_status_str() explains it.
+ *
+ * Other type pairs, in one step (STC style: parameters, then the header again):
+ *   #define SPMV_TAG dl
+ *   #define SPMV_VAL double
+ *   #define SPMV_IDX int64_t
+ *   #include "spmv.h"                                // spmv_dl_csr, spmv_dl_csr_mv, ...
+ *
+ * Build: gcc -O3 -fopenmp [-DSPMV_HAVE_ZLIB ... -lz] file.c -lm ; OpenMP optional.
+ * Options (define before the first include):
+ *   SPMV_ALIGNED_ALLOC(align, size) / SPMV_FREE(p)  custom allocator
+ *   SPMV_NO_SIMD          portable kernels only
+ *   SPMV_EMULATE_AVX512   AVX-512 backend on SIMDe (tests on CPUs without AVX-512)
+ *   SPMV_HAVE_ZLIB        read .mtx.gz (link -lz)
+ * Run time: SPMV_ISA=generic|avx2|avx512 overrides the detected instruction set.
+ * CUDA: also include spmv_cuda.cuh in a .cu file (see that header).
+ * docs/DESIGN.md explains the architecture. */
+#ifndef SPMV_H_INCLUDED
+#define SPMV_H_INCLUDED
+#include "formats/core.h"
+#include "formats/simd.h"
+#include "formats/mm.h"
+#include "formats/gen.h"
+
+#ifdef SPMV_TAG /* the user's own parameters: keep them for after the defaults */
+#pragma push_macro("SPMV_TAG")
+#pragma push_macro("SPMV_VAL")
+#pragma push_macro("SPMV_IDX")
+#undef SPMV_TAG
+#undef SPMV_VAL
+#undef SPMV_IDX
+#define SPMV__USER_PARAMS 1
+#endif
+
+#define SPMV_TAG s
+#define SPMV_VAL float
+#define SPMV_IDX int32_t
+#include "formats/instance.h"
+
+#define SPMV_TAG d
+#define SPMV_VAL double
+#define SPMV_IDX int32_t
+#include "formats/instance.h"
+
+#ifdef SPMV__USER_PARAMS
+#undef SPMV__USER_PARAMS
+#pragma pop_macro("SPMV_TAG")
+#pragma pop_macro("SPMV_VAL")
+#pragma pop_macro("SPMV_IDX")
+#endif
+#endif /* SPMV_H_INCLUDED */
+
+#ifdef SPMV_TAG
+#include "formats/instance.h"
+#endif

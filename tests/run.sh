@@ -1,0 +1,67 @@
+#!/bin/sh
+# Builds and runs the whole test suite on a fresh machine: installs what is missing
+# (Debian packages), builds with ninja (normal, AVX-512-emulated and sanitizer builds,
+# strict examples, CUDA compile+link when nvcc is present), runs every test program
+# and ends with the line "N passed, N failed, N skipped".
+set -u
+cd "$(dirname "$0")/.."
+need=""
+command -v ninja >/dev/null 2>&1 || need="$need ninja-build"
+command -v gcc >/dev/null 2>&1 || need="$need gcc"
+[ -f /usr/include/zlib.h ] || need="$need zlib1g-dev"
+[ -f /usr/include/simde/x86/avx512.h ] || need="$need libsimde-dev"
+if [ -n "$need" ]; then
+    echo "installing:$need"
+    SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+    $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $need >/dev/null || {
+        echo "could not install:$need"; echo "0 passed, 1 failed"; exit 1; }
+fi
+passed=0; failed=0; skipped=0
+if ! ninja tests; then
+    echo "build failed"; echo "0 passed, 1 failed"; exit 1
+fi
+if command -v nvcc >/dev/null 2>&1; then
+    if ninja cuda; then passed=$((passed + 1)); echo "cuda: compiled and linked for sm_70, sm_80, sm_90"
+    else failed=$((failed + 1)); echo "FAIL: CUDA build"; fi
+    cuda_tests=$(ls build/cuda/test_* 2>/dev/null)
+else
+    skipped=$((skipped + 1)); echo "SKIP: nvcc not found: CUDA code not compiled"
+    cuda_tests=""
+fi
+export SPMV_MATRICES="${SPMV_MATRICES:-$(pwd)/../shared/matrices}"
+run() { # name, env..., program
+    name=$1; shift
+    log=build/log.$(echo "$name" | tr '/ ' '__')
+    start=$(date +%s)
+    env "$@" >"$log" 2>&1; rc=$?
+    grep -E '^(FAIL|SKIP)' "$log" | head -40
+    res=$(grep '^RESULT' "$log" | tail -1)
+    if [ -z "$res" ]; then
+        echo "FAIL: $name crashed or did not finish (exit $rc); last lines:"; tail -5 "$log"
+        failed=$((failed + 1)); return
+    fi
+    p=$(echo "$res" | sed 's/.*passed=\([0-9]*\).*/\1/'); f=$(echo "$res" | sed 's/.*failed=\([0-9]*\).*/\1/')
+    s=$(echo "$res" | sed 's/.*skipped=\([0-9]*\).*/\1/')
+    if [ "$rc" != 0 ] && [ "$f" = 0 ]; then f=1; echo "FAIL: $name exited $rc"; fi
+    passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
+    echo "$name: $p passed, $f failed, $s skipped ($(( $(date +%s) - start )) s)"
+}
+for t in test_mm test_simd test_formats test_alloc; do
+    run "$t" OMP_NUM_THREADS=2 build/tests/$t
+done
+for t in test_simd test_formats; do
+    run "emu/$t" OMP_NUM_THREADS=2 build/tests-emu/$t
+done
+# sanitizers: real matrices up to 300k nonzeros (the normal builds run all of them)
+for t in test_mm test_simd test_formats test_alloc; do
+    run "asan/$t" OMP_NUM_THREADS=2 SPMV_TEST_MAX_NNZ=300000 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 build/tests-asan/$t
+done
+for t in $cuda_tests; do
+    run "cuda/$(basename $t)" $t
+done
+# examples, compiled strictly (C11 -pedantic -Werror) by ninja; they must run
+for e in quickstart int64; do
+    if build/examples/$e >/dev/null 2>&1; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: example $e"; fi
+done
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" = 0 ]
