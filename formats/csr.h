@@ -195,11 +195,27 @@ static inline double SPMV_NAME(max_rel_err)(SPMV_I n, const SPMV_T *y, const lon
 #endif /* SPMV_PART_TYPES */
 
 #if defined(SPMV_PART_KERNELS)
-/* sum val[k]*x[col[k]], k < n; two accumulators hide the FMA latency on long rows */
+#ifndef SPMV_CSR_SHORT
+#define SPMV_CSR_SHORT 32
+#endif
+/* sum val[k]*x[col[k]], k < n. Rows shorter than a vector run scalar (a gather of
+ * mostly-masked lanes costs more than it saves); longer rows use two accumulators
+ * to hide the FMA latency and one masked step for the remainder. */
 SPMV_KTARGET static inline SPMV_T SPMV_K(csr__dot)(const SPMV_T *SPMV_RESTRICT val, const SPMV_I *SPMV_RESTRICT col,
                                                    const SPMV_T *SPMV_RESTRICT x, SPMV_I n) {
-    spmv_v a0 = V_zero(), a1 = V_zero();
+    spmv_v a0, a1;
     SPMV_I k = 0;
+    if (n < SPMV_CSR_SHORT) {
+        SPMV_T s0 = 0, s1 = 0;
+        for (; k + 1 < n; k += 2) {
+            s0 += val[k] * x[col[k]];
+            s1 += val[k + 1] * x[col[k + 1]];
+        }
+        if (k < n) s0 += val[k] * x[col[k]];
+        return s0 + s1;
+    }
+    a0 = V_zero();
+    a1 = V_zero();
     for (; k + 2 * SPMV_W <= n; k += 2 * SPMV_W) {
         a0 = V_fma(V_loadu(val + k), V_gather(x, col + k), a0);
         a1 = V_fma(V_loadu(val + k + SPMV_W), V_gather(x, col + k + SPMV_W), a1);

@@ -73,6 +73,32 @@
 #endif
 #undef SPMV_PART_KERNELS
 
+/* Formats whose layout depends on the vector width (AXC/AXT, CSR5) also get portable
+ * kernels at the other widths; they test SPMV_PART_KERNELS_XW as well. */
+#define SPMV_PART_KERNELS_XW
+#define SPMV_ISA_TOK generic
+#define SPMV_GW 4
+#include "simd_use.h"
+#include "all.h"
+#include "simd_unuse.h"
+#undef SPMV_GW
+#define SPMV_GW 32
+#include "simd_use.h"
+#include "all.h"
+#include "simd_unuse.h"
+#undef SPMV_GW
+#if SPMV_CAT(SPMV__VSZ_, SPMV_VAL) == 8
+#define SPMV_GW 16
+#else
+#define SPMV_GW 8
+#endif
+#include "simd_use.h"
+#include "all.h"
+#include "simd_unuse.h"
+#undef SPMV_GW
+#undef SPMV_ISA_TOK
+#undef SPMV_PART_KERNELS_XW
+
 #define SPMV_PART_API
 #include "all.h"
 #undef SPMV_PART_API
