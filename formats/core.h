@@ -52,7 +52,7 @@ static inline const char *spmv_status_str(spmv_status s) {
     case SPMV_ERR_LIMIT: return "matrix exceeds the format's header field or size limit";
     case SPMV_ERR_IO: return "I/O error";
     case SPMV_ERR_PARSE: return "malformed Matrix Market input";
-    case SPMV_ERR_UNSUPPORTED: return "unsupported input (complex or hermitian matrices are not supported)";
+    case SPMV_ERR_UNSUPPORTED: return "unsupported input or feature (e.g. complex matrices, .gz without zlib)";
     case SPMV_ERR_ISA: return "instruction set not available on this build or CPU";
     case SPMV_ERR_CUDA: return "CUDA error";
     case SPMV_ERR_NODEVICE: return "no CUDA device available";

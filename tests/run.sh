@@ -56,6 +56,12 @@ done
 for t in test_mm test_simd test_formats test_alloc; do
     run "asan/$t" OMP_NUM_THREADS=2 SPMV_TEST_MAX_NNZ=300000 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 build/tests-asan/$t
 done
+# spmv mv against an independent pure-Python reference on the real matrices
+if [ -f "$SPMV_MATRICES/INDEX.tsv" ] && command -v python3 >/dev/null 2>&1; then
+    run mv_check python3 tests/mv_check.py build/spmv "$SPMV_MATRICES" "${SPMV_MVCHECK_MAX_NNZ:-400000}"
+else
+    skipped=$((skipped + 1)); echo "SKIP: mv_check: no $SPMV_MATRICES/INDEX.tsv or no python3"
+fi
 for t in $cuda_tests; do
     run "cuda/$(basename $t)" $t
 done

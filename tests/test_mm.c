@@ -1,0 +1,1001 @@
+/* Tests for formats/mm.h (Matrix Market I/O) and formats/gen.h (generators, stats).
+ * Build: gcc -std=c11 -O1 -Wall -Wextra -DSPMV_HAVE_ZLIB -I. tests/test_mm.c -lz -lm
+ * Optional: SPMV_MATRICES=<dir> (default ../shared/matrices) with INDEX.tsv and *.mtx.gz. */
+#if !defined(_GNU_SOURCE) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L /* mkdtemp */
+#endif
+#include <stdlib.h>
+#include <stddef.h>
+/* allocation hooks: make the k-th allocation fail, count live blocks */
+static long alloc_count_, alloc_fail_at_ = -1, alloc_live_;
+static void *test_alloc_(size_t align, size_t size) {
+    void *p;
+    if (++alloc_count_ == alloc_fail_at_) return NULL;
+    p = aligned_alloc(align, size);
+    if (p) alloc_live_++;
+    return p;
+}
+static void test_free_(void *p) {
+    if (p) alloc_live_--;
+    free(p);
+}
+#define SPMV_ALIGNED_ALLOC(a, s) test_alloc_((a), (s))
+#define SPMV_FREE(p) test_free_(p)
+#include "../formats/mm.h"
+#include "../formats/gen.h"
+#include "check.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+/* ---- temp files ------------------------------------------------------------------- */
+static char tmpdir_[256];
+static char made_[256][320];
+static int nmade_;
+
+static const char *tpath(const char *name) {
+    static char buf[8][320];
+    static int slot;
+    char *p = buf[slot++ & 7];
+    int i;
+    snprintf(p, 320, "%s/%s", tmpdir_, name);
+    for (i = 0; i < nmade_; i++)
+        if (!strcmp(made_[i], p)) return p;
+    if (nmade_ < 256) snprintf(made_[nmade_++], 320, "%s", p);
+    return p;
+}
+
+static const char *write_text(const char *name, const char *text) {
+    const char *p = tpath(name);
+    FILE *f = fopen(p, "wb");
+    if (!f) {
+        printf("cannot create %s\n", p);
+        exit(2);
+    }
+    fputs(text, f);
+    fclose(f);
+    return p;
+}
+
+static const char *write_gz(const char *name, const char *text) {
+    const char *p = tpath(name);
+    gzFile g = gzopen(p, "wb");
+    if (!g) {
+        printf("cannot create %s\n", p);
+        exit(2);
+    }
+    gzputs(g, text);
+    gzclose(g);
+    return p;
+}
+
+static void cleanup(void) {
+    int i;
+    for (i = 0; i < nmade_; i++) remove(made_[i]);
+    rmdir(tmpdir_);
+}
+
+static int has_entry(const spmv_triplets *t, int64_t r, int64_t c, double v) {
+    int64_t k;
+    for (k = 0; k < t->nnz; k++)
+        if (t->row[k] == r && t->col[k] == c && t->val[k] == v) return 1;
+    return 0;
+}
+
+static int is_empty(const spmv_triplets *t) {
+    return t->nrows == 0 && t->ncols == 0 && t->nnz == 0 && !t->row && !t->col && !t->val;
+}
+
+static int same_bits(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
+
+static int triplets_equal(const spmv_triplets *a, const spmv_triplets *b) {
+    int64_t k;
+    if (a->nrows != b->nrows || a->ncols != b->ncols || a->nnz != b->nnz) return 0;
+    for (k = 0; k < a->nnz; k++)
+        if (a->row[k] != b->row[k] || a->col[k] != b->col[k] || !same_bits(a->val[k], b->val[k])) return 0;
+    return 1;
+}
+
+static int indices_in_range(const spmv_triplets *t) {
+    int64_t k;
+    for (k = 0; k < t->nnz; k++)
+        if (t->row[k] < 0 || t->row[k] >= t->nrows || t->col[k] < 0 || t->col[k] >= t->ncols) return 0;
+    return 1;
+}
+
+/* ---- good files --------------------------------------------------------------------- */
+static void test_good(void) {
+    spmv_triplets t;
+    spmv_error e;
+    spmv_status st;
+    const char *p;
+
+    /* real general with comments, blank lines, tabs, leading blanks, CRLF, no final newline */
+    p = write_text("real.mtx",
+                   "%%MatrixMarket matrix coordinate real general\n"
+                   "% a comment\n"
+                   "\n"
+                   "%another\n"
+                   "  3 4 5  \n"
+                   "1 1 1.5\n"
+                   "\n"
+                   "% comment between entries\n"
+                   "2\t3\t-2e-3\r\n"
+                   "  3 4 7\n"
+                   "3 4 1\n"
+                   "1 2 .25");
+    st = spmv_mm_read(p, &t, &e);
+    CHECK(st == SPMV_OK, "real general: %s (%s)", spmv_status_str(st), e.msg);
+    CHECK(e.line == 0 && e.msg[0] == '\0', "err cleared on success");
+    CHECK(t.nrows == 3 && t.ncols == 4 && t.nnz == 5, "real general shape %lld x %lld nnz %lld", (long long)t.nrows,
+          (long long)t.ncols, (long long)t.nnz);
+    CHECK(t.nnz == 5 && t.row[0] == 0 && t.col[0] == 0 && t.val[0] == 1.5, "entry 0");
+    CHECK(t.nnz == 5 && t.row[1] == 1 && t.col[1] == 2 && t.val[1] == -2e-3, "entry 1 (tabs, CRLF)");
+    CHECK(t.nnz == 5 && t.row[2] == 2 && t.col[2] == 3 && t.val[2] == 7.0, "entry 2 (leading blanks)");
+    CHECK(t.nnz == 5 && t.row[3] == 2 && t.col[3] == 3 && t.val[3] == 1.0, "duplicate kept");
+    CHECK(t.nnz == 5 && t.row[4] == 0 && t.col[4] == 1 && t.val[4] == 0.25, "last line without newline");
+    spmv_triplets_free(&t);
+
+    /* case-insensitive banner words, integer field */
+    p = write_text("int.mtx", "%%matrixmarket MATRIX Coordinate INTEGER General\n2 2 2\n1 2 -7\n2 1 123456789\n");
+    st = spmv_mm_read(p, &t, NULL);
+    CHECK(st == SPMV_OK && t.nnz == 2 && has_entry(&t, 0, 1, -7.0) && has_entry(&t, 1, 0, 123456789.0),
+          "integer field, case-insensitive banner");
+    spmv_triplets_free(&t);
+
+    /* pattern general */
+    p = write_text("pat.mtx", "%%MatrixMarket matrix coordinate pattern general\n3 3 2\n1 3\n3 1\n");
+    st = spmv_mm_read(p, &t, &e);
+    CHECK(st == SPMV_OK && t.nnz == 2 && has_entry(&t, 0, 2, 1.0) && has_entry(&t, 2, 0, 1.0), "pattern general: %s",
+          e.msg);
+    spmv_triplets_free(&t);
+
+    /* symmetric: off-diagonals mirrored, diagonal once */
+    p = write_text("sym.mtx", "%%MatrixMarket matrix coordinate real symmetric\n3 3 3\n1 1 4\n2 1 -1.5\n3 2 2\n");
+    st = spmv_mm_read(p, &t, &e);
+    CHECK(st == SPMV_OK && t.nnz == 5, "symmetric expansion nnz %lld (%s)", (long long)t.nnz, e.msg);
+    CHECK(has_entry(&t, 0, 0, 4) && has_entry(&t, 1, 0, -1.5) && has_entry(&t, 0, 1, -1.5) && has_entry(&t, 2, 1, 2) &&
+              has_entry(&t, 1, 2, 2) && !has_entry(&t, 0, 0, 8),
+          "symmetric expansion entries");
+    spmv_triplets_free(&t);
+
+    /* pattern symmetric */
+    p = write_text("psym.mtx", "%%MatrixMarket matrix coordinate pattern symmetric\n2 2 2\n1 1\n2 1\n");
+    st = spmv_mm_read(p, &t, &e);
+    CHECK(st == SPMV_OK && t.nnz == 3 && has_entry(&t, 0, 0, 1) && has_entry(&t, 1, 0, 1) && has_entry(&t, 0, 1, 1),
+          "pattern symmetric expansion");
+    spmv_triplets_free(&t);
+
+    /* skew-symmetric: mirrored with the negated value */
+    p = write_text("skew.mtx", "%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 2\n2 1 4\n3 1 -0.5\n");
+    st = spmv_mm_read(p, &t, &e);
+    CHECK(st == SPMV_OK && t.nnz == 4, "skew expansion nnz %lld (%s)", (long long)t.nnz, e.msg);
+    CHECK(has_entry(&t, 1, 0, 4) && has_entry(&t, 0, 1, -4) && has_entry(&t, 2, 0, -0.5) && has_entry(&t, 0, 2, 0.5),
+          "skew expansion entries");
+    spmv_triplets_free(&t);
+
+    /* nan and inf are real values */
+    p = write_text("naninf.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 3\n1 1 nan\n1 2 inf\n2 2 -Inf\n");
+    st = spmv_mm_read(p, &t, &e);
+    CHECK(st == SPMV_OK && t.nnz == 3 && t.val[0] != t.val[0] && t.val[1] == HUGE_VAL && t.val[2] == -HUGE_VAL,
+          "nan/inf values: %s", e.msg);
+    spmv_triplets_free(&t);
+
+    /* empty matrices */
+    p = write_text("empty.mtx", "%%MatrixMarket matrix coordinate real general\n0 0 0\n");
+    st = spmv_mm_read(p, &t, &e);
+    CHECK(st == SPMV_OK && t.nrows == 0 && t.ncols == 0 && t.nnz == 0 && t.row && t.col && t.val, "0x0 matrix");
+    spmv_triplets_free(&t);
+    p = write_text("empty2.mtx", "%%MatrixMarket matrix coordinate real general\n5 7 0\n% trailing comment\n\n");
+    st = spmv_mm_read(p, &t, &e);
+    CHECK(st == SPMV_OK && t.nrows == 5 && t.ncols == 7 && t.nnz == 0, "5x7 without entries");
+    spmv_triplets_free(&t);
+
+    /* a comment line longer than the read buffer */
+    {
+        size_t n = (size_t)3 << 20, k;
+        char *big = (char *)malloc(n + 200);
+        strcpy(big, "%%MatrixMarket matrix coordinate real general\n%");
+        k = strlen(big);
+        memset(big + k, 'x', n);
+        strcpy(big + k + n, "\n2 2 1\n2 2 3.5\n");
+        p = write_text("longline.mtx", big);
+        free(big);
+        st = spmv_mm_read(p, &t, &e);
+        CHECK(st == SPMV_OK && t.nnz == 1 && has_entry(&t, 1, 1, 3.5), "3 MiB comment line: %s", e.msg);
+        spmv_triplets_free(&t);
+    }
+
+    /* gzip: written with gzopen, read through zlib; gzip content under a plain name too */
+    {
+        const char *txt = "%%MatrixMarket matrix coordinate real symmetric\n% gz\n4 4 3\n1 1 2\n4 1 -3\n3 3 1e2\n";
+        p = write_gz("m.mtx.gz", txt);
+        st = spmv_mm_read(p, &t, &e);
+        CHECK(st == SPMV_OK && t.nrows == 4 && t.nnz == 4 && has_entry(&t, 3, 0, -3) && has_entry(&t, 0, 3, -3) &&
+                  has_entry(&t, 2, 2, 100),
+              ".gz read: %s", e.msg);
+        spmv_triplets_free(&t);
+        p = write_gz("gz_in_disguise.mtx", txt);
+        st = spmv_mm_read(p, &t, &e);
+        CHECK(st == SPMV_OK && t.nnz == 4, "gzip content under a plain name: %s", e.msg);
+        spmv_triplets_free(&t);
+    }
+
+    /* dense vectors */
+    {
+        double v[5] = {1.0, -0.0, 3.141592653589793, 1e-310, -1.7976931348623157e308};
+        double *r = NULL;
+        int64_t n = -1;
+        int ok, i;
+        p = tpath("vec.mtx");
+        st = spmv_mm_write_dense(p, 5, v, &e);
+        CHECK(st == SPMV_OK, "write_dense: %s", e.msg);
+        st = spmv_mm_read_dense(p, &n, &r, &e);
+        ok = st == SPMV_OK && n == 5 && r;
+        for (i = 0; ok && i < 5; i++) ok = same_bits(r[i], v[i]);
+        CHECK(ok, "dense round trip bit-exact: %s", e.msg);
+        spmv__free(r);
+        p = write_text("rowvec.mtx", "%%MatrixMarket matrix array real general\n% row vector\n1 3\n1\n\n2.5\n-3\n");
+        st = spmv_mm_read_dense(p, &n, &r, &e);
+        CHECK(st == SPMV_OK && n == 3 && r[0] == 1 && r[1] == 2.5 && r[2] == -3, "1 x n vector: %s", e.msg);
+        spmv__free(r);
+        p = write_text("intvec.mtx", "%%MatrixMarket matrix array integer general\n2 1\n7\n-8\n");
+        st = spmv_mm_read_dense(p, &n, &r, &e);
+        CHECK(st == SPMV_OK && n == 2 && r[0] == 7 && r[1] == -8, "integer m x 1 vector: %s", e.msg);
+        spmv__free(r);
+        p = write_text("emptyvec.mtx", "%%MatrixMarket matrix array real general\n0 1\n");
+        st = spmv_mm_read_dense(p, &n, &r, &e);
+        CHECK(st == SPMV_OK && n == 0 && r != NULL, "empty vector");
+        spmv__free(r);
+        p = tpath("vec.mtx.gz");
+        st = spmv_mm_write_dense(p, 5, v, &e);
+        r = NULL;
+        if (st == SPMV_OK) st = spmv_mm_read_dense(p, &n, &r, &e);
+        ok = st == SPMV_OK && n == 5;
+        for (i = 0; ok && i < 5; i++) ok = same_bits(r[i], v[i]);
+        CHECK(ok, "dense .gz round trip: %s", e.msg);
+        spmv__free(r);
+    }
+
+    /* write -> read round trip, exact to the bit, through a file larger than the buffer */
+    {
+        spmv_triplets g, back;
+        static const double special[8] = {0.0, -0.0, 1e-310, 4.9406564584124654e-324, 1.7976931348623157e308,
+                                          HUGE_VAL, -HUGE_VAL, 0.1};
+        int i;
+        st = spmv_gen("random:rows=6000,cols=3000,nnzr=10,seed=9", &g, &e);
+        CHECK(st == SPMV_OK, "gen for round trip: %s", e.msg);
+        for (i = 0; i < 8 && g.nnz > 8; i++) g.val[i] = special[i];
+        for (i = 8; i < 1000 && i < g.nnz; i++) g.val[i] = (double)(i * 37 % 1001) - 500.0; /* integers */
+        p = tpath("round.mtx");
+        st = spmv_mm_write(p, &g, &e);
+        CHECK(st == SPMV_OK, "mm_write: %s", e.msg);
+        st = spmv_mm_read(p, &back, &e);
+        CHECK(st == SPMV_OK && triplets_equal(&g, &back), "write/read round trip bit-exact: %s", e.msg);
+        spmv_triplets_free(&back);
+        p = tpath("round.mtx.gz");
+        st = spmv_mm_write(p, &g, &e);
+        CHECK(st == SPMV_OK, "mm_write .gz: %s", e.msg);
+        st = spmv_mm_read(p, &back, &e);
+        CHECK(st == SPMV_OK && triplets_equal(&g, &back), "write/read .gz round trip bit-exact: %s", e.msg);
+        spmv_triplets_free(&back);
+        /* the file really holds %.17g text */
+        {
+            FILE *f = fopen(tpath("round.mtx"), "rb");
+            char line[128];
+            int okl = f != NULL;
+            if (f) {
+                okl = fgets(line, sizeof line, f) && !strcmp(line, "%%MatrixMarket matrix coordinate real general\n");
+                okl = okl && fgets(line, sizeof line, f) && !strcmp(line, "6000 3000 60000\n");
+                fclose(f);
+            }
+            CHECK(okl, "written header and size line");
+        }
+        spmv_triplets_free(&g);
+    }
+
+    /* writer argument checks */
+    {
+        spmv_triplets bad;
+        int64_t r = 5, c = 0;
+        double v = 1;
+        memset(&bad, 0, sizeof bad);
+        bad.nrows = 3;
+        bad.ncols = 3;
+        bad.nnz = 1;
+        bad.row = &r;
+        bad.col = &c;
+        bad.val = &v;
+        st = spmv_mm_write(tpath("bad.mtx"), &bad, &e);
+        CHECK(st == SPMV_ERR_ARG, "mm_write rejects out-of-range entries: %s", spmv_status_str(st));
+        st = spmv_mm_write(tpath("nodir/x.mtx"), &t, &e);
+        CHECK(st == SPMV_ERR_ARG || st == SPMV_ERR_IO, "mm_write into a missing folder");
+        memset(&t, 0, sizeof t);
+        st = spmv_mm_write(tmpdir_, &t, &e); /* a directory cannot be created as a file */
+        CHECK(st == SPMV_ERR_IO && strstr(e.msg, "cannot create") != NULL, "mm_write to a directory: IO (%s)", e.msg);
+    }
+}
+
+/* ---- bad files ------------------------------------------------------------------------ */
+typedef struct bad_case {
+    const char *name;
+    const char *text;
+    spmv_status st;
+    long line;
+    const char *substr;
+} bad_case;
+
+static void test_bad(void) {
+    static const bad_case cases[] = {
+        {"empty", "", SPMV_ERR_PARSE, 1, "banner"},
+        {"no banner", "3 3 1\n1 1 1\n", SPMV_ERR_PARSE, 1, "banner"},
+        {"misspelt banner", "%%MatrixMarkt matrix coordinate real general\n1 1 1\n1 1 1\n", SPMV_ERR_PARSE, 1, "banner"},
+        {"short banner", "%%MatrixMarket matrix coordinate real\n1 1 1\n1 1 1\n", SPMV_ERR_PARSE, 1, "banner"},
+        {"extra banner word", "%%MatrixMarket matrix coordinate real general extra\n1 1 0\n", SPMV_ERR_PARSE, 1, "extra"},
+        {"unknown object", "%%MatrixMarket vector coordinate real general\n1 1 0\n", SPMV_ERR_PARSE, 1, "object"},
+        {"unknown format", "%%MatrixMarket matrix sparse real general\n1 1 0\n", SPMV_ERR_PARSE, 1, "format"},
+        {"unknown field", "%%MatrixMarket matrix coordinate double general\n1 1 0\n", SPMV_ERR_PARSE, 1, "field 'double'"},
+        {"unknown symmetry", "%%MatrixMarket matrix coordinate real upper\n1 1 0\n", SPMV_ERR_PARSE, 1, "symmetry"},
+        {"complex", "%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 0\n", SPMV_ERR_UNSUPPORTED, 1, "complex"},
+        {"hermitian", "%%MatrixMarket matrix coordinate real hermitian\n1 1 1\n1 1 1\n", SPMV_ERR_UNSUPPORTED, 1, "hermitian"},
+        {"complex hermitian", "%%MatrixMarket matrix coordinate complex hermitian\n1 1 0\n", SPMV_ERR_UNSUPPORTED, 1,
+         "not supported"},
+        {"array given to mm_read", "%%MatrixMarket matrix array real general\n2 1\n1\n2\n", SPMV_ERR_PARSE, 1, "array"},
+        {"size line 2 fields", "%%MatrixMarket matrix coordinate real general\n% c\n3 3\n1 1 1\n", SPMV_ERR_PARSE, 3,
+         "size line"},
+        {"size line 4 fields", "%%MatrixMarket matrix coordinate real general\n3 3 1 1\n1 1 1\n", SPMV_ERR_PARSE, 2,
+         "size line"},
+        {"size line text", "%%MatrixMarket matrix coordinate real general\n3 x 1\n1 1 1\n", SPMV_ERR_PARSE, 2, "columns"},
+        {"size line float", "%%MatrixMarket matrix coordinate real general\n3 3 1.5\n1 1 1\n", SPMV_ERR_PARSE, 2,
+         "not an integer"},
+        {"negative size", "%%MatrixMarket matrix coordinate real general\n-3 3 1\n1 1 1\n", SPMV_ERR_PARSE, 2, "negative"},
+        {"missing size line", "%%MatrixMarket matrix coordinate real general\n% only comments\n", SPMV_ERR_PARSE, 3,
+         "size line"},
+        {"row overflow", "%%MatrixMarket matrix coordinate real general\n99999999999999999999 3 1\n1 1 1\n",
+         SPMV_ERR_OVERFLOW, 2, "64 bits"},
+        {"nnz overflow", "%%MatrixMarket matrix coordinate real general\n3 3 123456789012345678901234\n1 1 1\n",
+         SPMV_ERR_OVERFLOW, 2, "nonzeros"},
+        {"symmetric expansion overflow", "%%MatrixMarket matrix coordinate real symmetric\n3 3 9000000000000000000\n",
+         SPMV_ERR_OVERFLOW, 2, "expanded"},
+        {"symmetric not square", "%%MatrixMarket matrix coordinate real symmetric\n3 4 1\n1 1 1\n", SPMV_ERR_PARSE, 2,
+         "square"},
+        {"fewer entries", "%%MatrixMarket matrix coordinate real general\n3 3 3\n1 1 1\n2 2 2\n", SPMV_ERR_PARSE, 5,
+         "fewer entries"},
+        {"fewer entries, trailing comment", "%%MatrixMarket matrix coordinate real general\n3 3 3\n1 1 1\n% c\n\n",
+         SPMV_ERR_PARSE, 6, "fewer entries"},
+        {"huge nnz announced", "%%MatrixMarket matrix coordinate real general\n3 3 4000000000000000000\n1 1 1\n",
+         SPMV_ERR_PARSE, 4, "fewer entries"},
+        {"more entries", "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1\n2 2 2\n% ok\n3 3 3\n",
+         SPMV_ERR_PARSE, 6, "more entries"},
+        {"row index 0", "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1\n0 2 2\n", SPMV_ERR_PARSE, 4,
+         "row index 0 out of range"},
+        {"column index 0", "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 0 1\n", SPMV_ERR_PARSE, 3,
+         "column index 0 out of range"},
+        {"negative index", "%%MatrixMarket matrix coordinate real general\n3 3 1\n-1 1 1\n", SPMV_ERR_PARSE, 3,
+         "row index -1"},
+        {"row index too large", "%%MatrixMarket matrix coordinate real general\n3 3 1\n4 1 1\n", SPMV_ERR_PARSE, 3,
+         "row index 4 out of range 1..3"},
+        {"column index too large", "%%MatrixMarket matrix coordinate real general\n3 5 2\n1 1 1\n1 6 1\n", SPMV_ERR_PARSE,
+         4, "column index 6 out of range 1..5"},
+        {"index overflows int64", "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 99999999999999999999 1\n",
+         SPMV_ERR_PARSE, 3, "out of range"},
+        {"non-numeric index", "%%MatrixMarket matrix coordinate real general\n3 3 1\nx 1 1\n", SPMV_ERR_PARSE, 3,
+         "invalid row index 'x'"},
+        {"non-numeric value", "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1\n\n2 2 abc\n", SPMV_ERR_PARSE, 5,
+         "invalid real value 'abc'"},
+        {"non-numeric integer", "%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 1 seven\n", SPMV_ERR_PARSE, 3,
+         "invalid integer value"},
+        {"garbage glued to value", "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 1 2.5x\n", SPMV_ERR_PARSE, 3,
+         "invalid real value '2.5x'"},
+        {"trailing garbage", "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1\n2 2 2.5 junk\n", SPMV_ERR_PARSE,
+         4, "trailing garbage 'junk'"},
+        {"pattern with a value", "%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 1 1\n", SPMV_ERR_PARSE, 3,
+         "trailing garbage"},
+        {"missing value", "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1\n% x\n2 2\n", SPMV_ERR_PARSE, 5,
+         "expected 3 fields (row col value), got 2"},
+        {"missing column", "%%MatrixMarket matrix coordinate real general\n3 3 1\n2\n", SPMV_ERR_PARSE, 3,
+         "expected 3 fields (row col value), got 1"},
+        {"skew diagonal", "%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 2\n2 1 1\n2 2 1\n", SPMV_ERR_PARSE, 4,
+         "diagonal"},
+        {"pattern skew", "%%MatrixMarket matrix coordinate pattern skew-symmetric\n3 3 0\n", SPMV_ERR_PARSE, 1, "pattern"},
+    };
+    size_t i;
+    char name[64];
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const bad_case *c = &cases[i];
+        spmv_triplets t;
+        spmv_error e;
+        spmv_status st;
+        const char *p;
+        snprintf(name, sizeof name, "bad%02d.mtx", (int)i);
+        p = write_text(name, c->text);
+        memset(&e, 0x5a, sizeof e);
+        st = spmv_mm_read(p, &t, &e);
+        CHECK(st == c->st && e.line == c->line && strstr(e.msg, c->substr) != NULL,
+              "%s: got %s line %ld '%s'; want %s line %ld containing '%s'", c->name, spmv_status_str(st), e.line, e.msg,
+              spmv_status_str(c->st), c->line, c->substr);
+        CHECK(is_empty(&t), "%s: output left empty", c->name);
+        /* the message names the line */
+        if (c->line > 0) {
+            char pre[32];
+            snprintf(pre, sizeof pre, "line %ld: ", c->line);
+            CHECK(!strncmp(e.msg, pre, strlen(pre)), "%s: message '%s' starts with '%s'", c->name, e.msg, pre);
+        }
+        /* the same from a .gz file, and with err == NULL */
+        snprintf(name, sizeof name, "bad%02d.mtx.gz", (int)i);
+        p = write_gz(name, c->text);
+        st = spmv_mm_read(p, &t, &e);
+        CHECK(st == c->st && e.line == c->line, "%s (.gz): got %s line %ld '%s'", c->name, spmv_status_str(st), e.line,
+              e.msg);
+        CHECK(spmv_mm_read(p, &t, NULL) == c->st && is_empty(&t), "%s: err == NULL", c->name);
+    }
+
+    /* missing file */
+    {
+        spmv_triplets t;
+        spmv_error e;
+        spmv_status st = spmv_mm_read(tpath("does-not-exist.mtx"), &t, &e);
+        CHECK(st == SPMV_ERR_IO && e.line == 0 && strstr(e.msg, "cannot open") && is_empty(&t), "missing file: %s %s",
+              spmv_status_str(st), e.msg);
+        st = spmv_mm_read(tpath("does-not-exist.mtx.gz"), &t, &e);
+        CHECK(st == SPMV_ERR_IO && e.line == 0, "missing .gz file: %s %s", spmv_status_str(st), e.msg);
+        st = spmv_mm_read(NULL, &t, &e);
+        CHECK(st == SPMV_ERR_ARG, "NULL path");
+        st = spmv_mm_read(tmpdir_, &t, &e);
+        CHECK(st == SPMV_ERR_IO, "reading a directory: %s (%s)", spmv_status_str(st), e.msg);
+    }
+
+    /* truncated gzip stream */
+    {
+        spmv_triplets g, t;
+        spmv_error e;
+        spmv_status st;
+        FILE *f;
+        long sz;
+        char *buf;
+        const char *p = tpath("trunc.mtx.gz");
+        spmv_gen("random:rows=2000,nnzr=10,seed=3", &g, NULL);
+        spmv_mm_write(p, &g, NULL);
+        spmv_triplets_free(&g);
+        f = fopen(p, "rb");
+        fseek(f, 0, SEEK_END);
+        sz = ftell(f);
+        fseek(f, 0, SEEK_SET);
+        buf = (char *)malloc((size_t)sz);
+        CHECK(fread(buf, 1, (size_t)sz, f) == (size_t)sz, "read gz bytes");
+        fclose(f);
+        f = fopen(p, "wb");
+        fwrite(buf, 1, (size_t)sz / 2, f);
+        fclose(f);
+        free(buf);
+        st = spmv_mm_read(p, &t, &e);
+        CHECK((st == SPMV_ERR_IO || st == SPMV_ERR_PARSE) && is_empty(&t), "truncated .gz: %s (%s)", spmv_status_str(st),
+              e.msg);
+    }
+
+    /* dense reader errors */
+    {
+        static const bad_case dcases[] = {
+            {"coordinate given to read_dense", "%%MatrixMarket matrix coordinate real general\n2 1 1\n1 1 1\n",
+             SPMV_ERR_PARSE, 1, "coordinate"},
+            {"not a vector", "%%MatrixMarket matrix array real general\n3 2\n1\n2\n3\n4\n5\n6\n", SPMV_ERR_PARSE, 2,
+             "expected a vector"},
+            {"dense fewer values", "%%MatrixMarket matrix array real general\n3 1\n1\n2\n", SPMV_ERR_PARSE, 5,
+             "fewer entries"},
+            {"dense more values", "%%MatrixMarket matrix array real general\n2 1\n1\n2\n3\n", SPMV_ERR_PARSE, 5,
+             "more entries"},
+            {"dense bad value", "%%MatrixMarket matrix array real general\n2 1\n1\nfoo\n", SPMV_ERR_PARSE, 4,
+             "invalid value 'foo'"},
+            {"dense two per line", "%%MatrixMarket matrix array real general\n2 1\n1 2\n", SPMV_ERR_PARSE, 3,
+             "trailing garbage"},
+            {"dense size 3 fields", "%%MatrixMarket matrix array real general\n2 1 2\n1\n2\n", SPMV_ERR_PARSE, 2,
+             "size line"},
+            {"dense size overflow", "%%MatrixMarket matrix array real general\n1 99999999999999999999\n", SPMV_ERR_OVERFLOW,
+             2, "64 bits"},
+            {"dense complex", "%%MatrixMarket matrix array complex general\n1 1\n1 0\n", SPMV_ERR_UNSUPPORTED, 1,
+             "complex"},
+            {"dense pattern", "%%MatrixMarket matrix array pattern general\n1 1\n", SPMV_ERR_PARSE, 1, "pattern"},
+        };
+        for (i = 0; i < sizeof dcases / sizeof dcases[0]; i++) {
+            const bad_case *c = &dcases[i];
+            spmv_error e;
+            spmv_status st;
+            int64_t n = 77;
+            double *v = (double *)&n; /* must be reset to NULL */
+            snprintf(name, sizeof name, "dbad%02d.mtx", (int)i);
+            st = spmv_mm_read_dense(write_text(name, c->text), &n, &v, &e);
+            CHECK(st == c->st && e.line == c->line && strstr(e.msg, c->substr) != NULL && n == 0 && v == NULL,
+                  "%s: got %s line %ld '%s'; want %s line %ld containing '%s'", c->name, spmv_status_str(st), e.line,
+                  e.msg, spmv_status_str(c->st), c->line, c->substr);
+        }
+    }
+}
+
+/* ---- generators ------------------------------------------------------------------------ */
+static spmv_status gen(const char *spec, spmv_triplets *t, spmv_error *e) {
+    spmv_status st = spmv_gen(spec, t, e);
+    if (st != SPMV_OK) printf("  (gen '%s': %s: %s)\n", spec, spmv_status_str(st), e->msg);
+    return st;
+}
+
+static int64_t max_row_len(const spmv_triplets *t) {
+    spmv_stats s;
+    memset(&s, 0, sizeof s);
+    return spmv_triplets_stats(t, &s) == SPMV_OK ? s.row_max : -1;
+}
+
+static int64_t max_col_len(const spmv_triplets *t) {
+    int64_t *c = (int64_t *)calloc((size_t)t->ncols + 1, sizeof(int64_t)), k, m = 0;
+    for (k = 0; k < t->nnz; k++)
+        if (++c[t->col[k]] > m) m = c[t->col[k]];
+    free(c);
+    return m;
+}
+
+static void test_gen(void) {
+    spmv_triplets t, u;
+    spmv_error e;
+    spmv_status st;
+    int64_t k;
+
+    /* shapes and exact nnz of the structured kinds */
+    st = gen("stencil2d:n=10", &t, &e);
+    CHECK(st == SPMV_OK && t.nrows == 100 && t.ncols == 100 && t.nnz == 5 * 100 - 4 * 10 && indices_in_range(&t),
+          "stencil2d n=10: nnz %lld", (long long)t.nnz);
+    CHECK(has_entry(&t, 0, 0, 2.0) && has_entry(&t, 0, 1, -1.0) && has_entry(&t, 0, 10, -1.0) &&
+              has_entry(&t, 55, 55, 4.0),
+          "stencil2d values: diagonal = neighbour count");
+    spmv_triplets_free(&t);
+    st = gen("stencil3d:n=5,pts=7", &t, &e);
+    CHECK(st == SPMV_OK && t.nrows == 125 && t.nnz == 7 * 125 - 6 * 25 && indices_in_range(&t), "stencil3d 7-point");
+    CHECK(has_entry(&t, 0, 0, 3.0) && has_entry(&t, 62, 62, 6.0), "stencil3d 7-point diagonal");
+    spmv_triplets_free(&t);
+    st = gen("stencil3d:n=5,pts=27", &t, &e);
+    CHECK(st == SPMV_OK && t.nrows == 125 && t.nnz == 13 * 13 * 13 && indices_in_range(&t) && has_entry(&t, 62, 62, 26.0),
+          "stencil3d 27-point");
+    spmv_triplets_free(&t);
+    st = gen("band:n=100,bw=3", &t, &e);
+    CHECK(st == SPMV_OK && t.nrows == 100 && t.nnz == 100 * 7 - 12 && indices_in_range(&t), "band n=100 bw=3");
+    {
+        spmv_stats s;
+        memset(&s, 0, sizeof s);
+        CHECK(spmv_triplets_stats(&t, &s) == SPMV_OK && s.bandwidth == 3 && s.ndiags == 7 && s.row_max == 7 &&
+                  s.row_min == 4,
+              "band stats");
+    }
+    spmv_triplets_free(&t);
+    st = gen("band:n=4,bw=10", &t, &e);
+    CHECK(st == SPMV_OK && t.nnz == 16, "band wider than the matrix is dense");
+    spmv_triplets_free(&t);
+    st = gen("fem:n=50,bs=3,deg=5,seed=3", &t, &e);
+    CHECK(st == SPMV_OK && t.nrows == 150 && t.ncols == 150 && t.nnz == 50 * 5 * 9 && indices_in_range(&t),
+          "fem dim=1 nnz %lld", (long long)t.nnz);
+    {
+        spmv_stats s;
+        memset(&s, 0, sizeof s);
+        CHECK(spmv_triplets_stats(&t, &s) == SPMV_OK && s.best_bs == 3 && s.best_fill == 1.0 && s.row_min == 15 &&
+                  s.row_max == 15 && s.bandwidth <= 3 * 5 + 2,
+              "fem stats: 3x3 blocks fully dense, banded (best bs %d fill %g bw %lld)", s.best_bs, s.best_fill,
+              (long long)s.bandwidth);
+    }
+    spmv_triplets_free(&t);
+    st = gen("fem:n=125,bs=2,deg=10,dim=3", &t, &e);
+    CHECK(st == SPMV_OK && t.nrows == 250 && t.nnz <= 125 * 10 * 4 && t.nnz >= 125 * 8 * 4 && indices_in_range(&t),
+          "fem dim=3 nnz %lld", (long long)t.nnz);
+    spmv_triplets_free(&t);
+    st = gen("random:rows=100,cols=50,nnzr=7", &t, &e);
+    CHECK(st == SPMV_OK && t.nrows == 100 && t.ncols == 50 && t.nnz == 700 && indices_in_range(&t), "random shape");
+    spmv_triplets_free(&t);
+    st = gen("random:rows=300", &t, &e);
+    CHECK(st == SPMV_OK && t.nrows == 300 && t.ncols == 300 && t.nnz == 3000, "random cols default = rows");
+    spmv_triplets_free(&t);
+    st = gen("rmat:scale=10,ef=4", &t, &e);
+    CHECK(st == SPMV_OK && t.nrows == 1024 && t.ncols == 1024 && t.nnz == 4096 && indices_in_range(&t), "rmat shape");
+    CHECK(max_row_len(&t) > 40, "rmat is skewed: longest row %lld vs average 4", (long long)max_row_len(&t));
+    for (k = 0; k < t.nnz && t.val[k] > 0 && t.val[k] <= 1; k++) {
+    }
+    CHECK(k == t.nnz, "rmat values in (0,1]");
+    spmv_triplets_free(&t);
+    st = gen("circuit:n=2000,dense=2,seed=4", &t, &e);
+    CHECK(st == SPMV_OK && t.nrows == 2000 && t.ncols == 2000 && t.nnz > 2000 * 4 + 2 * 2 * 1000 &&
+              t.nnz < 2000 * 7 + 2 * 2 * 2000 && indices_in_range(&t),
+          "circuit shape, nnz %lld", (long long)t.nnz);
+    CHECK(max_row_len(&t) >= 1000 && max_col_len(&t) >= 1000, "circuit near-dense row %lld and column %lld",
+          (long long)max_row_len(&t), (long long)max_col_len(&t));
+    spmv_triplets_free(&t);
+    st = gen("circuit:n=2000,dense=0", &t, &e);
+    CHECK(st == SPMV_OK && max_row_len(&t) <= 6 && t.nnz >= 2000 * 4 - 2, "circuit without dense rows: max row %lld",
+          (long long)max_row_len(&t));
+    spmv_triplets_free(&t);
+    st = gen("lp:rows=100", &t, &e);
+    CHECK(st == SPMV_OK && t.nrows == 100 && t.ncols == 400 && indices_in_range(&t), "lp cols = 4*rows");
+    spmv_triplets_free(&t);
+    st = gen("lp:rows=1000,cols=20000,nnzr=20,seed=2", &t, &e);
+    CHECK(st == SPMV_OK && t.nrows == 1000 && t.ncols == 20000 && t.nnz > 1000 * 10 && t.nnz < 1000 * 40 &&
+              indices_in_range(&t),
+          "lp shape, nnz %lld", (long long)t.nnz);
+    CHECK(max_row_len(&t) > 100, "lp heavy-tailed rows: longest %lld", (long long)max_row_len(&t));
+    spmv_triplets_free(&t);
+    st = gen("dense:rows=7,cols=5", &t, &e);
+    CHECK(st == SPMV_OK && t.nrows == 7 && t.ncols == 5 && t.nnz == 35 && indices_in_range(&t), "dense 7x5");
+    spmv_triplets_free(&t);
+    st = gen("onerow:n=100,len=30", &t, &e);
+    {
+        int ok = st == SPMV_OK && t.nrows == 100 && t.nnz == 30 && indices_in_range(&t);
+        for (k = 0; ok && k < t.nnz; k++) ok = t.row[k] == 50 && (k == 0 || t.col[k] > t.col[k - 1]);
+        CHECK(ok, "onerow: one row of 30 distinct columns");
+    }
+    spmv_triplets_free(&t);
+    st = gen("gen:onerow:n=10,row=0", &t, &e);
+    CHECK(st == SPMV_OK && t.nnz == 10 && t.row[9] == 0 && t.col[9] == 9, "gen: prefix, onerow full row 0");
+    spmv_triplets_free(&t);
+    st = gen("stencil2d:n=0", &t, &e);
+    CHECK(st == SPMV_OK && t.nrows == 0 && t.nnz == 0, "empty stencil");
+    spmv_triplets_free(&t);
+
+    /* presets, shrunk through their keys */
+    st = gen("stencil7:n=4", &t, &e);
+    CHECK(st == SPMV_OK && t.nrows == 64 && t.nnz == 7 * 64 - 6 * 16, "stencil7 preset n=4");
+    spmv_triplets_free(&t);
+    st = gen("stencil27:n=3", &t, &e);
+    CHECK(st == SPMV_OK && t.nrows == 27 && t.nnz == 343, "stencil27 preset n=3");
+    spmv_triplets_free(&t);
+    st = gen("pde60:n=3", &t, &e);
+    CHECK(st == SPMV_OK && t.nrows == 27 && t.nnz == 7 * 27 - 6 * 9, "pde60 preset n=3");
+    spmv_triplets_free(&t);
+    st = gen("fem3d:n=200", &t, &e);
+    CHECK(st == SPMV_OK && t.nrows == 600 && t.nnz > 200 * 9 * 8 && t.nnz <= 200 * 9 * 21 && indices_in_range(&t),
+          "fem3d preset n=200, nnz %lld", (long long)t.nnz);
+    spmv_triplets_free(&t);
+    st = gen("webgraph:scale=9", &t, &e);
+    CHECK(st == SPMV_OK && t.nrows == 512 && t.nnz == 2048 && indices_in_range(&t), "webgraph preset scale=9");
+    spmv_triplets_free(&t);
+    st = gen("circuit5m:n=300", &t, &e);
+    CHECK(st == SPMV_OK && t.nrows == 300 && max_row_len(&t) >= 150, "circuit5m preset n=300");
+    spmv_triplets_free(&t);
+    st = gen("dense2k:rows=3,cols=4", &t, &e);
+    CHECK(st == SPMV_OK && t.nnz == 12, "dense2k preset shrunk");
+    spmv_triplets_free(&t);
+    st = gen("band:n=50", &t, &e);
+    CHECK(st == SPMV_OK && t.nnz == 50 * 11 - 30, "band preset bw=5 kept");
+    spmv_triplets_free(&t);
+    st = gen("lp:rows=40,cols=1000", &t, &e);
+    CHECK(st == SPMV_OK && t.nrows == 40 && t.ncols == 1000, "lp preset shrunk");
+    spmv_triplets_free(&t);
+    /* every listed entry parses with a small override of its size key */
+    {
+        int i, n = spmv_gen_count(), ok = 1;
+        char spec[96], list[8192], tiny[32];
+        for (i = 0; i < n; i++) {
+            const spmv_gen_entry *ge = spmv_gen_entry_at(i);
+            const char *base = ge->base, *keys;
+            if (!strcmp(base, "rmat")) keys = "scale=6";
+            else if (!strcmp(base, "random") || !strcmp(base, "lp") || !strcmp(base, "dense")) keys = "rows=20,cols=30";
+            else keys = "n=27";
+            snprintf(spec, sizeof spec, "%s:%s", ge->name, keys);
+            st = gen(spec, &t, &e);
+            if (st != SPMV_OK || !indices_in_range(&t) || t.nnz == 0 || t.nrows == 0) {
+                ok = 0;
+                printf("  entry %s failed\n", spec);
+            }
+            spmv_triplets_free(&t);
+        }
+        CHECK(ok && n >= 18 && spmv_gen_entry_at(n) == NULL, "all %d kinds/presets generate", n);
+        st = spmv_gen_list(list, sizeof list);
+        CHECK(st == SPMV_OK && strstr(list, "stencil27") && strstr(list, "webgraph") && strstr(list, "fem3d") &&
+                  strstr(list, "circuit") && strstr(list, "dense2k") && strstr(list, "onerow"),
+              "spmv_gen_list names the presets");
+        CHECK(spmv_gen_list(tiny, sizeof tiny) == SPMV_ERR_LIMIT && strlen(tiny) < sizeof tiny, "gen_list truncation");
+    }
+
+    /* determinism */
+    {
+        static const char *const specs[][2] = {
+            {"random:rows=200,nnzr=5,seed=5", "random:rows=200,nnzr=5,seed=6"},
+            {"rmat:scale=8,ef=4,seed=5", "rmat:scale=8,ef=4,seed=6"},
+            {"fem:n=40,deg=4,seed=5", "fem:n=40,deg=4,seed=6"},
+            {"circuit:n=500,seed=5", "circuit:n=500,seed=6"},
+            {"lp:rows=50,seed=5", "lp:rows=50,seed=6"},
+            {"band:n=30,seed=5", "band:n=30,seed=6"},
+        };
+        size_t i;
+        for (i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+            spmv_triplets a, b, c;
+            gen(specs[i][0], &a, &e);
+            gen(specs[i][0], &b, &e);
+            gen(specs[i][1], &c, &e);
+            CHECK(a.nnz > 0 && triplets_equal(&a, &b), "%s: same seed, same matrix", specs[i][0]);
+            CHECK(!triplets_equal(&a, &c), "%s: different seed, different matrix", specs[i][0]);
+            spmv_triplets_free(&a);
+            spmv_triplets_free(&b);
+            spmv_triplets_free(&c);
+        }
+        /* a fixed value pins the generator across platforms and releases */
+        gen("random:rows=3,cols=1000,nnzr=1,seed=1", &t, &e);
+        gen("random:rows=3,cols=1000,nnzr=1", &u, &e);
+        CHECK(t.nnz == 3 && triplets_equal(&t, &u), "seed defaults to 1");
+        spmv_triplets_free(&t);
+        spmv_triplets_free(&u);
+    }
+
+    /* spec errors */
+    {
+        static const struct {
+            const char *spec;
+            spmv_status st;
+            const char *substr;
+        } errs[] = {
+            {"nosuchkind", SPMV_ERR_ARG, "unknown generator kind 'nosuchkind'"},
+            {"", SPMV_ERR_ARG, "kind"},
+            {"band:n=10,zz=3", SPMV_ERR_ARG, "unknown key 'zz'"},
+            {"stencil2d:seed=3", SPMV_ERR_ARG, "unknown key 'seed'"},
+            {"band:n=abc", SPMV_ERR_ARG, "invalid value 'abc'"},
+            {"band:n", SPMV_ERR_ARG, "no '=value'"},
+            {"band:n=", SPMV_ERR_ARG, "invalid value"},
+            {"stencil3d:pts=9", SPMV_ERR_ARG, "pts"},
+            {"stencil2d:n=-4", SPMV_ERR_ARG, "n must be"},
+            {"stencil2d:n=99999999999999999999", SPMV_ERR_OVERFLOW, "overflows"},
+            {"stencil3d:n=3000000", SPMV_ERR_OVERFLOW, "overflows"},
+            {"dense:rows=4000000000,cols=4000000000", SPMV_ERR_OVERFLOW, "overflows"},
+            {"random:rows=1g,nnzr=1000", SPMV_ERR_LIMIT, "SPMV_GEN_MAX_NNZ"},
+            {"rmat:scale=63", SPMV_ERR_ARG, "scale"},
+            {"rmat:scale=5,a=0.9,b=0.2", SPMV_ERR_ARG, "a + b + c"},
+            {"rmat:scale=5,a=x", SPMV_ERR_ARG, "invalid value"},
+            {"onerow:n=10,len=11", SPMV_ERR_ARG, "len"},
+            {"circuit:n=10,dense=11", SPMV_ERR_ARG, "dense"},
+            {"fem:dim=2", SPMV_ERR_ARG, "dim"},
+            {"random:cols=-1", SPMV_ERR_ARG, ">= 0"},
+        };
+        size_t i;
+        for (i = 0; i < sizeof errs / sizeof errs[0]; i++) {
+            memset(&t, 0x33, sizeof t);
+            st = spmv_gen(errs[i].spec, &t, &e);
+            CHECK(st == errs[i].st && strstr(e.msg, errs[i].substr) != NULL && is_empty(&t),
+                  "gen '%s': got %s '%s', want %s containing '%s'", errs[i].spec, spmv_status_str(st), e.msg,
+                  spmv_status_str(errs[i].st), errs[i].substr);
+        }
+        CHECK(spmv_gen("band:n=5", NULL, NULL) == SPMV_ERR_ARG && spmv_gen(NULL, &t, NULL) == SPMV_ERR_ARG,
+              "gen NULL arguments");
+        st = spmv_gen("band:n=1k,bw=0", &t, NULL);
+        CHECK(st == SPMV_OK && t.nrows == 1000 && t.nnz == 1000, "k suffix, err == NULL");
+        spmv_triplets_free(&t);
+    }
+}
+
+static void test_stats(void) {
+    /* 5 x 6: a full 2x2 block at the origin, (2,4), (4,5), (4,0); row 3 empty */
+    int64_t r[7] = {0, 0, 1, 1, 2, 4, 4}, c[7] = {0, 1, 0, 1, 4, 5, 0};
+    double v[7] = {1, 2, 3, 4, 5, 6, 7};
+    spmv_triplets t;
+    spmv_stats s;
+    spmv_status st;
+    t.nrows = 5;
+    t.ncols = 6;
+    t.nnz = 7;
+    t.row = r;
+    t.col = c;
+    t.val = v;
+    st = spmv_triplets_stats(&t, &s);
+    CHECK(st == SPMV_OK && s.nrows == 5 && s.ncols == 6 && s.nnz == 7, "stats shape");
+    CHECK(s.row_min == 0 && s.row_max == 2 && s.empty_rows == 1 && fabs(s.row_avg - 1.4) < 1e-12 &&
+              fabs(s.row_sd - 0.8) < 1e-12,
+          "stats rows: min %lld max %lld empty %lld avg %g sd %g", (long long)s.row_min, (long long)s.row_max,
+          (long long)s.empty_rows, s.row_avg, s.row_sd);
+    CHECK(s.ndiags == 5 && s.bandwidth == 4 && s.lower_bw == 4 && s.upper_bw == 2, "stats diagonals %lld bandwidth %lld",
+          (long long)s.ndiags, (long long)s.bandwidth);
+    CHECK(s.block_bs[0] == 2 && s.block_count[0] == 4 && fabs(s.block_fill[0] - 7.0 / 16) < 1e-12, "stats bs=2");
+    CHECK(s.block_bs[1] == 3 && s.block_count[1] == 4 && fabs(s.block_fill[1] - 7.0 / 36) < 1e-12, "stats bs=3");
+    CHECK(s.block_bs[2] == 4 && s.block_count[2] == 4, "stats bs=4");
+    CHECK(s.block_bs[3] == 6 && s.block_count[3] == 1 && s.block_bs[4] == 8 && s.block_count[4] == 1, "stats bs=6,8");
+    CHECK(s.best_bs == 2 && fabs(s.best_fill - 7.0 / 16) < 1e-12, "stats best block size %d fill %g", s.best_bs,
+          s.best_fill);
+    r[6] = 5; /* out of range */
+    CHECK(spmv_triplets_stats(&t, &s) == SPMV_ERR_ARG, "stats rejects out-of-range rows");
+    t.nrows = 0;
+    t.ncols = 0;
+    t.nnz = 0;
+    CHECK(spmv_triplets_stats(&t, &s) == SPMV_OK && s.row_max == 0 && s.best_fill == 0.0, "stats of an empty matrix");
+}
+
+/* ---- allocation failure: every allocation checked, nothing leaked, outputs empty ---------- */
+static void test_allocfail(void) {
+    const char *longline, *sym, *vec;
+    spmv_triplets g;
+    double dv[3] = {1, 2, 3};
+    int op;
+    {
+        size_t n = (size_t)2 << 20, k;
+        char *big = (char *)malloc(n + 200);
+        strcpy(big, "%%MatrixMarket matrix coordinate real general\n%");
+        k = strlen(big);
+        memset(big + k, 'y', n);
+        strcpy(big + k + n, "\n2 2 1\n2 2 3.5\n");
+        longline = write_text("af_long.mtx", big);
+        free(big);
+    }
+    sym = write_text("af_sym.mtx", "%%MatrixMarket matrix coordinate real symmetric\n3 3 2\n1 1 1\n3 1 2\n");
+    vec = write_text("af_vec.mtx", "%%MatrixMarket matrix array real general\n2 1\n1\n2\n");
+    spmv_gen("band:n=20,bw=2", &g, NULL);
+    for (op = 0; op < 12; op++) {
+        long k;
+        int ok = 1, done = 0;
+        for (k = 1; k < 100 && !done; k++) {
+            spmv_triplets t;
+            spmv_stats s;
+            spmv_error e;
+            spmv_status st;
+            int64_t n = 5;
+            double *v = dv;
+            int empty = 1;
+            memset(&t, 0x11, sizeof t);
+            alloc_count_ = 0;
+            alloc_live_ = 0;
+            alloc_fail_at_ = k;
+            switch (op) {
+            case 0: st = spmv_mm_read(longline, &t, &e); empty = is_empty(&t); break;
+            case 1: st = spmv_mm_read(sym, &t, &e); empty = is_empty(&t); break;
+            case 2: st = spmv_mm_read_dense(vec, &n, &v, &e); empty = n == 0 && v == NULL; break;
+            case 3: st = spmv_mm_write(tpath("af_w.mtx"), &g, &e); break;
+            case 4: st = spmv_mm_write_dense(tpath("af_wd.mtx"), 3, dv, &e); break;
+            case 5: st = spmv_gen("fem:n=30,deg=4,dim=3", &t, &e); empty = is_empty(&t); break;
+            case 6: st = spmv_gen("circuit:n=100,dense=2", &t, &e); empty = is_empty(&t); break;
+            case 7: st = spmv_gen("lp:rows=30", &t, &e); empty = is_empty(&t); break;
+            case 8: st = spmv_gen("rmat:scale=5", &t, &e); empty = is_empty(&t); break;
+            case 9: st = spmv_triplets_stats(&g, &s); break;
+            case 10: st = spmv_mm_read(longline, &t, NULL); empty = is_empty(&t); break;
+            default: st = spmv_gen("stencil3d:n=3,pts=27", &t, NULL); empty = is_empty(&t); break;
+            }
+            alloc_fail_at_ = -1;
+            if (st == SPMV_OK) {
+                done = 1;
+                if (op == 2) spmv__free(v);
+                else if (op != 3 && op != 4 && op != 9) spmv_triplets_free(&t);
+                if (alloc_live_ != 0) ok = 0;
+            } else if (st != SPMV_ERR_ALLOC || alloc_live_ != 0 || !empty) {
+                printf("  op %d, failing allocation %ld: %s, %ld blocks live, output %s\n", op, k, spmv_status_str(st),
+                       alloc_live_, empty ? "empty" : "NOT empty");
+                ok = 0;
+            }
+        }
+        CHECK(ok && done && k > 2, "allocation failures, operation %d: ALLOC, no leak, empty output (%ld allocations)", op,
+              k - 1);
+    }
+    spmv_triplets_free(&g);
+}
+
+/* ---- the shared real-world matrices ---------------------------------------------------- */
+static int tsv_col(char *header, const char *name) {
+    int i = 0;
+    char *p = header;
+    for (;;) {
+        size_t n = strcspn(p, "\t\r\n");
+        if (strlen(name) == n && !strncmp(p, name, n)) return i;
+        if (p[n] != '\t') return -1;
+        p += n + 1;
+        i++;
+    }
+}
+
+/* Copies field i of a tab-separated line into out. */
+static int tsv_field(const char *line, int i, char *out, size_t cap) {
+    const char *p = line;
+    size_t n;
+    while (i-- > 0) {
+        p = strchr(p, '\t');
+        if (!p) return 0;
+        p++;
+    }
+    n = strcspn(p, "\t\r\n");
+    if (n >= cap) n = cap - 1;
+    memcpy(out, p, n);
+    out[n] = '\0';
+    return 1;
+}
+
+static void test_shared(void) {
+    const char *dir = getenv("SPMV_MATRICES");
+    char path[1024], line[4096], f[8][256];
+    FILE *idx;
+    int cname, crows, ccols, cnnzx, cfield, csym, cbytes, nfiles = 0;
+    double best_bytes = -1;
+    char best[1024] = "";
+    if (!dir || !*dir) dir = "../shared/matrices";
+    snprintf(path, sizeof path, "%s/INDEX.tsv", dir);
+    idx = fopen(path, "r");
+    if (!idx) {
+        check_skip("shared matrices not found at %s (set SPMV_MATRICES): real-world files not read", path);
+        return;
+    }
+    if (!fgets(line, sizeof line, idx)) {
+        fclose(idx);
+        CHECK(0, "INDEX.tsv is empty");
+        return;
+    }
+    cname = tsv_col(line, "name");
+    crows = tsv_col(line, "rows");
+    ccols = tsv_col(line, "cols");
+    cnnzx = tsv_col(line, "nnz_expanded");
+    cfield = tsv_col(line, "field");
+    csym = tsv_col(line, "symmetry");
+    cbytes = tsv_col(line, "uncompressed_bytes");
+    CHECK(cname >= 0 && crows >= 0 && ccols >= 0 && cnnzx >= 0 && cfield >= 0 && csym >= 0,
+          "INDEX.tsv has the name/rows/cols/nnz_expanded/field/symmetry columns");
+    if (cname < 0 || crows < 0 || ccols < 0 || cnnzx < 0 || cfield < 0 || csym < 0) {
+        fclose(idx);
+        return;
+    }
+    while (fgets(line, sizeof line, idx)) {
+        spmv_triplets t;
+        spmv_error e;
+        spmv_status st;
+        int unsupported;
+        long long rows, cols, nnzx;
+        if (line[0] == '\n' || line[0] == '\0') continue;
+        if (!tsv_field(line, cname, f[0], sizeof f[0]) || !tsv_field(line, crows, f[1], sizeof f[1]) ||
+            !tsv_field(line, ccols, f[2], sizeof f[2]) || !tsv_field(line, cnnzx, f[3], sizeof f[3]) ||
+            !tsv_field(line, cfield, f[4], sizeof f[4]) || !tsv_field(line, csym, f[5], sizeof f[5])) {
+            CHECK(0, "malformed INDEX.tsv line: %s", line);
+            continue;
+        }
+        rows = atoll(f[1]);
+        cols = atoll(f[2]);
+        nnzx = atoll(f[3]);
+        unsupported = !strcmp(f[4], "complex") || !strcmp(f[5], "hermitian");
+        snprintf(path, sizeof path, "%s/%s.mtx.gz", dir, f[0]);
+        st = spmv_mm_read(path, &t, &e);
+        nfiles++;
+        if (unsupported) {
+            CHECK(st == SPMV_ERR_UNSUPPORTED && e.line == 1, "%s (%s %s): expected UNSUPPORTED, got %s: %s", f[0], f[4],
+                  f[5], spmv_status_str(st), e.msg);
+        } else {
+            CHECK(st == SPMV_OK, "%s: %s: %s", f[0], spmv_status_str(st), e.msg);
+            CHECK(st != SPMV_OK || (t.nrows == rows && t.ncols == cols && t.nnz == nnzx && indices_in_range(&t)),
+                  "%s: got %lld x %lld nnz %lld, INDEX says %lld x %lld nnz_expanded %lld", f[0], (long long)t.nrows,
+                  (long long)t.ncols, (long long)t.nnz, rows, cols, nnzx);
+            if (cbytes >= 0 && tsv_field(line, cbytes, f[6], sizeof f[6]) && atof(f[6]) > best_bytes) {
+                best_bytes = atof(f[6]);
+                snprintf(best, sizeof best, "%s", path);
+            }
+        }
+        spmv_triplets_free(&t);
+    }
+    fclose(idx);
+    CHECK(nfiles > 0, "INDEX.tsv lists matrices");
+    if (best[0]) { /* informational only */
+        spmv_triplets t;
+        double t0 = spmv_wtime(), dt;
+        spmv_status st = spmv_mm_read(best, &t, NULL);
+        dt = spmv_wtime() - t0;
+        printf("parse of the largest (%s, %.1f MB uncompressed, %lld entries): %.3f s, %.0f MB/s%s\n", best,
+               best_bytes / 1e6, (long long)t.nnz, dt, best_bytes / 1e6 / (dt > 0 ? dt : 1e-9),
+               st == SPMV_OK ? "" : " (failed)");
+        spmv_triplets_free(&t);
+    }
+}
+
+int main(void) {
+    snprintf(tmpdir_, sizeof tmpdir_, "%s", "/tmp/spmv_test_mm_XXXXXX");
+    if (!mkdtemp(tmpdir_)) {
+        printf("mkdtemp failed\n");
+        return 2;
+    }
+    {
+        double t0 = spmv_wtime(), t1, t2, t3, t4;
+        test_good();
+        t1 = spmv_wtime();
+        test_bad();
+        t2 = spmv_wtime();
+        test_gen();
+        test_stats();
+        test_allocfail();
+        t3 = spmv_wtime();
+        test_shared();
+        t4 = spmv_wtime();
+        printf("times: files %.2f s, bad inputs %.2f s, generators %.2f s, shared matrices %.2f s\n", t1 - t0, t2 - t1,
+               t3 - t2, t4 - t3);
+    }
+    cleanup();
+    return check_finish("test_mm");
+}
