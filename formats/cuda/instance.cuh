@@ -1,0 +1,28 @@
+/* Instantiates the CUDA side of every format for one (value type, index type) pair,
+ * after the host side (formats/instance.h) exists for that pair. spmv_cuda.cuh does
+ * both; include this directly only to add the device side for a pair whose host side
+ * you already instantiated with spmv.h:
+ *   #define SPMV_TAG dl
+ *   #define SPMV_VAL double
+ *   #define SPMV_IDX int64_t
+ *   #include "formats/cuda/instance.cuh"   -- spmv_dl_csr_dev, spmv_dl_csr_to_device, ...
+ * The parameters are #undef'd at the end, so it can be included again. */
+#if !defined(SPMV_TAG) || !defined(SPMV_VAL) || !defined(SPMV_IDX)
+#error "define SPMV_TAG, SPMV_VAL and SPMV_IDX before including formats/cuda/instance.cuh"
+#endif
+#include "core.cuh"
+
+#define SPMV_T SPMV_VAL
+#define SPMV_I SPMV_IDX
+#define SPMV_NAME(x) SPMV_CAT(SPMV_CAT3(spmv_, SPMV_TAG, _), x)
+#define SPMV_IMAX ((int64_t)(sizeof(SPMV_I) == 4 ? INT32_MAX : INT64_MAX))
+
+#include "all.cuh"
+
+#undef SPMV_IMAX
+#undef SPMV_NAME
+#undef SPMV_T
+#undef SPMV_I
+#undef SPMV_TAG
+#undef SPMV_VAL
+#undef SPMV_IDX

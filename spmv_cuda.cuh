@@ -1,0 +1,76 @@
+/* spmv_cuda.cuh — the CUDA side of spmv: device copies of the formats and kernels for
+ * y = alpha*A*x + beta*y on the GPU. Header-only building blocks in the style of CUB:
+ * compiled by nvcc in your own translation unit (a .cu file, C++17).
+ *
+ * Usage
+ *   #include "spmv_cuda.cuh"          // includes spmv.h; tags s (float/int32), d (double/int32)
+ *   spmv_d_csr A;      ... build on the host as with spmv.h ...
+ *   spmv_d_csr_dev D;
+ *   if (spmv_cuda_device_count() == 0) ...                  // no GPU: stay on the host
+ *   spmv_d_csr_to_device(&D, &A, stream);                   // cudaMalloc + copy; A may be freed
+ *   spmv_d_csr_dev_mv(&D, 1.0, x_dev, 0.0, y_dev, stream);  // device pointers, asynchronous
+ *   spmv_d_csr_dev_free(&D);
+ * Every call returns spmv_status: SPMV_ERR_NODEVICE without a device or driver,
+ * SPMV_ERR_CUDA when a CUDA call fails (spmv_cuda_last_error() gives the cudaError_t).
+ * Nothing prints, nothing exits. The stream argument is optional (0 = default stream).
+ *
+ * Other type pairs, in one step, as with spmv.h (host and device sides together):
+ *   #define SPMV_TAG dl
+ *   #define SPMV_VAL double
+ *   #define SPMV_IDX int64_t
+ *   #include "spmv_cuda.cuh"          // spmv_dl_csr ... and spmv_dl_csr_dev ...
+ * (If you already instantiated the host side of that pair with spmv.h, define the three
+ * macros again and include "formats/cuda/instance.cuh" instead.)
+ *
+ * Build: nvcc -O3 -std=c++17 -Xcompiler -fopenmp -gencode arch=compute_80,code=sm_80 ...
+ *        file.cu  [-DSPMV_HAVE_ZLIB ... -lz]
+ * Options (define before the first include): SPMV_CUDA_BLOCK (threads per block, 256),
+ * SPMV_CUDA_MAX_GRID (block cap, 65535), plus spmv.h's options for the host side.
+ * Files: formats/cuda/core.cuh (status, device count, warp helpers), one template header
+ * per format (formats/cuda/csr.cuh ...), listed in formats/cuda/all.cuh. */
+#ifndef SPMV_CUDA_CUH_INCLUDED
+#define SPMV_CUDA_CUH_INCLUDED
+
+#ifdef SPMV_TAG /* the user's own parameters: keep them for after the defaults */
+#pragma push_macro("SPMV_TAG")
+#pragma push_macro("SPMV_VAL")
+#pragma push_macro("SPMV_IDX")
+#undef SPMV_TAG
+#undef SPMV_VAL
+#undef SPMV_IDX
+#define SPMV_CUDA__USER_PARAMS 1
+#endif
+
+#include "spmv.h" /* host side, default tags s and d */
+#include "formats/cuda/core.cuh"
+
+#define SPMV_TAG s
+#define SPMV_VAL float
+#define SPMV_IDX int32_t
+#include "formats/cuda/instance.cuh"
+
+#define SPMV_TAG d
+#define SPMV_VAL double
+#define SPMV_IDX int32_t
+#include "formats/cuda/instance.cuh"
+
+#ifdef SPMV_CUDA__USER_PARAMS
+#undef SPMV_CUDA__USER_PARAMS
+#pragma pop_macro("SPMV_TAG")
+#pragma pop_macro("SPMV_VAL")
+#pragma pop_macro("SPMV_IDX")
+#endif
+#endif /* SPMV_CUDA_CUH_INCLUDED */
+
+/* The user's pair: host side (spmv.h's instantiation step, which #undefs the
+ * parameters), then the device side with the same parameters (which #undefs them). */
+#ifdef SPMV_TAG
+#pragma push_macro("SPMV_TAG")
+#pragma push_macro("SPMV_VAL")
+#pragma push_macro("SPMV_IDX")
+#include "spmv.h"
+#pragma pop_macro("SPMV_TAG")
+#pragma pop_macro("SPMV_VAL")
+#pragma pop_macro("SPMV_IDX")
+#include "formats/cuda/instance.cuh"
+#endif
