@@ -193,17 +193,17 @@ SPMV_KTARGET static inline void SPMV_K(coo_mv)(const SPMV_NAME(coo) *A, SPMV_T a
     SPMV_I i, n = A->nrows;
     if (A->nnz >= SPMV_PAR_MIN_NNZ) nt = spmv_max_threads() < MAXT ? spmv_max_threads() : MAXT;
     (void)i;
-#pragma omp parallel num_threads(nt) if (nt > 1)
+SPMV_OMP(parallel num_threads(nt) if (nt > 1))
     {
         int tid = spmv__tid(), nth = spmv__nthr();
         SPMV_I b, e, r;
         /* y = beta*y, not reading y when beta == 0 */
-#pragma omp for schedule(static)
+SPMV_OMP(for schedule(static))
         for (r = 0; r < n; r++) y[r] = beta == (SPMV_T)0 ? (SPMV_T)0 : beta * y[r];
         b = (SPMV_I)((int64_t)A->nnz * tid / nth);
         e = (SPMV_I)((int64_t)A->nnz * (tid + 1) / nth);
         SPMV_K(coo__range)(A, alpha, x, y, b, e, crow[tid], carry[tid]);
-#pragma omp single
+SPMV_OMP(single)
         nt = nth;
     }
     for (t = 0; t < nt; t++) {

@@ -97,7 +97,15 @@ static inline void spmv__free(void *p) {
 }
 #define SPMV_ALLOC_N(type, n) ((type *)spmv__alloc((size_t)(n), sizeof(type)))
 
-/* ---- threads --------------------------------------------------------------- */
+/* ---- threads ---------------------------------------------------------------
+ * SPMV_OMP(...) is `#pragma omp ...` when compiled with OpenMP and nothing otherwise,
+ * so users building without -fopenmp get no unknown-pragma warnings. */
+#define SPMV_PRAGMA_(x) _Pragma(#x)
+#ifdef _OPENMP
+#define SPMV_OMP(...) SPMV_PRAGMA_(omp __VA_ARGS__)
+#else
+#define SPMV_OMP(...)
+#endif
 static inline int spmv_max_threads(void) {
 #ifdef _OPENMP
     return omp_get_max_threads();

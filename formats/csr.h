@@ -246,7 +246,8 @@ static inline SPMV_I SPMV_K(csr__split)(const SPMV_I *row_ptr, SPMV_I nrows, int
 SPMV_KTARGET static inline void SPMV_K(csr_rows)(const SPMV_NAME(csr) *A, SPMV_T alpha, const SPMV_T *x,
                                                  SPMV_T beta, SPMV_T *y) {
     int nt = A->nnz + A->nrows >= SPMV_PAR_MIN_NNZ ? spmv_max_threads() : 1;
-#pragma omp parallel num_threads(nt) if (nt > 1)
+    (void)nt;
+SPMV_OMP(parallel num_threads(nt) if (nt > 1))
     {
         int t = spmv__tid(), n = spmv__nthr();
         const SPMV_I *rp = A->row_ptr;
@@ -280,7 +281,7 @@ SPMV_KTARGET static inline void SPMV_K(csr_merge)(const SPMV_NAME(csr) *A, SPMV_
     SPMV_T carry_val[MAXT];
     int nt = A->nnz + A->nrows >= SPMV_PAR_MIN_NNZ ? spmv_max_threads() : 1, t;
     if (nt > MAXT) nt = MAXT;
-#pragma omp parallel num_threads(nt) if (nt > 1)
+SPMV_OMP(parallel num_threads(nt) if (nt > 1))
     {
         int tid = spmv__tid(), n = spmv__nthr();
         const SPMV_I *rp = A->row_ptr;
@@ -297,7 +298,7 @@ SPMV_KTARGET static inline void SPMV_K(csr_merge)(const SPMV_NAME(csr) *A, SPMV_
         /* the unfinished row i1 (if any) gets entries [k, kend) from this part */
         carry_row[tid] = i1;
         carry_val[tid] = i1 < A->nrows ? SPMV_K(csr__dot)(A->val + k, A->col_idx + k, x, kend - k) : (SPMV_T)0;
-#pragma omp single
+SPMV_OMP(single)
         nt = n;
     }
     for (t = 0; t < nt; t++)

@@ -428,7 +428,7 @@ static inline void spmv__gen_sort_i64(int64_t *a, int64_t n) { /* insertion sort
 
 static inline spmv_status spmv__gen_fem(int64_t n, int64_t bs, int64_t deg, int64_t dim, uint64_t seed,
                                         spmv_triplets *t, spmv_error *err) {
-    int64_t rows, bb, cap, ncand_max, rad = 1, g = 1, I, k = 0;
+    int64_t rows, bb, cap, ncand_max, rad = 1, g = 1, bi_, k = 0;
     int64_t *cand = NULL;
     spmv_rng rng;
     spmv_status st;
@@ -454,16 +454,16 @@ static inline spmv_status spmv__gen_fem(int64_t n, int64_t bs, int64_t deg, int6
         return spmv__gen_err(err, SPMV_ERR_ALLOC, "fem: out of memory");
     }
     spmv_rng_init(&rng, seed, 11);
-    for (I = 0; I < n; I++) {
+    for (bi_ = 0; bi_ < n; bi_++) {
         int64_t nc = 0, take, c, bi, bj;
         if (dim == 1) {
             int64_t o;
             for (o = 1; o <= deg; o++) {
-                if (I - o >= 0) cand[nc++] = I - o;
-                if (I + o < n) cand[nc++] = I + o;
+                if (bi_ - o >= 0) cand[nc++] = bi_ - o;
+                if (bi_ + o < n) cand[nc++] = bi_ + o;
             }
         } else {
-            int64_t x = I % g, y = (I / g) % g, z = I / (g * g), dx, dy, dz;
+            int64_t x = bi_ % g, y = (bi_ / g) % g, z = bi_ / (g * g), dx, dy, dz;
             for (dz = -rad; dz <= rad; dz++)
                 for (dy = -rad; dy <= rad; dy++)
                     for (dx = -rad; dx <= rad; dx++) {
@@ -480,10 +480,10 @@ static inline spmv_status spmv__gen_fem(int64_t n, int64_t bs, int64_t deg, int6
             cand[c] = cand[j];
             cand[j] = tmp;
         }
-        cand[take] = I;
+        cand[take] = bi_;
         spmv__gen_sort_i64(cand, take + 1);
         for (bi = 0; bi < bs; bi++) {
-            int64_t r = I * bs + bi;
+            int64_t r = bi_ * bs + bi;
             for (c = 0; c <= take; c++)
                 for (bj = 0; bj < bs; bj++) {
                     int64_t col = cand[c] * bs + bj;
@@ -922,14 +922,14 @@ static inline spmv_status spmv_triplets_stats(const spmv_triplets *t, spmv_stats
 
     /* distinct aligned blocks per block size, one block row at a time */
     for (b = 0; b < SPMV_STATS_NBS; b++) {
-        int64_t bs = bss[b], nbc = (t->ncols + bs - 1) / bs, nbr = (t->nrows + bs - 1) / bs, I, nblk = 0;
+        int64_t bs = bss[b], nbc = (t->ncols + bs - 1) / bs, nbr = (t->nrows + bs - 1) / bs, bri, nblk = 0;
         for (i = 0; i < nbc; i++) mark[i] = -1;
-        for (I = 0; I < nbr; I++) {
-            int64_t r0 = I * bs, r1 = r0 + bs < t->nrows ? r0 + bs : t->nrows;
+        for (bri = 0; bri < nbr; bri++) {
+            int64_t r0 = bri * bs, r1 = r0 + bs < t->nrows ? r0 + bs : t->nrows;
             for (k = ptr[r0]; k < ptr[r1]; k++) {
                 int64_t bc = cols[k] / bs;
-                if (mark[bc] != I) {
-                    mark[bc] = I;
+                if (mark[bc] != bri) {
+                    mark[bc] = bri;
                     nblk++;
                 }
             }

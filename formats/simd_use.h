@@ -1,0 +1,140 @@
+/* Selects one set of the SIMD vocabulary (formats/simd.h) and gives it the short
+ * names kernels are written with. A template header: no include guard; include
+ * formats/simd_unuse.h before including it again with other parameters.
+ *
+ * Parameters (defined by the includer, left defined afterwards):
+ *   SPMV_VAL      double | float        (a single token)
+ *   SPMV_IDX      int32_t | int64_t     (a single token)
+ *   SPMV_ISA_TOK  generic | avx2 | avx512
+ *   SPMV_GW       generic only, optional: a literal 4, 8, 16 or 32
+ *                 (default 8 for double, 16 for float)
+ *
+ * Defines:
+ *   SPMV_W             lanes, an integer literal (usable in #if)
+ *   spmv_v             the vector type
+ *   V_zero V_set1 V_loadu V_storeu V_mload V_mstore V_add V_mul V_fma V_hsum V_scan
+ *   V_mask_first V_lane V_blend V_shift_up      the ops of simd.h, same arguments
+ *   V_gather(base, idx), V_mgather(m, base, idx)   idx is a const SPMV_IDX *
+ *   V_gather_i32 V_gather_i64 V_mgather_i32 V_mgather_i64   explicit index width
+ *   SPMV_KTARGET       attribute to put on kernels of this ISA (target("avx2,fma"),
+ *                      target("avx512f"), or nothing: generic, emulated AVX-512)
+ *   SPMV_ISA_ENUM      SPMV_ISA_GENERIC | SPMV_ISA_AVX2 | SPMV_ISA_AVX512
+ *   SPMV_ISA_SUFFIX    name token: g4 g8 g16 g32 (generic, by width) | avx2 | avx512
+ *   SPMV_ISA_COMPILED  1 if the backend is compiled in (SPMV_HAVE_AVX2/512), else 0:
+ *                      then the names are defined but the functions do not exist,
+ *                      so wrap kernels in #if SPMV_ISA_COMPILED
+ * Masks are `unsigned` (bit i = lane i). */
+#include "simd.h"
+
+#ifdef SPMV__U_ACTIVE
+#error "formats/simd_use.h included twice: include formats/simd_unuse.h in between"
+#endif
+#if !defined(SPMV_VAL) || !defined(SPMV_IDX) || !defined(SPMV_ISA_TOK)
+#error "formats/simd_use.h: define SPMV_VAL, SPMV_IDX and SPMV_ISA_TOK first"
+#endif
+#define SPMV__U_ACTIVE 1
+
+/* value type -> d | s */
+#if SPMV_CAT(SPMV__VSZ_, SPMV_VAL) == 8
+#define SPMV__UVK d
+#elif SPMV_CAT(SPMV__VSZ_, SPMV_VAL) == 4
+#define SPMV__UVK s
+#else
+#error "formats/simd_use.h: SPMV_VAL must be the token double or float"
+#endif
+
+/* index type -> i32 | i64 */
+#if SPMV_CAT(SPMV__ISZ_, SPMV_IDX) == 4
+#define SPMV__UIK i32
+#elif SPMV_CAT(SPMV__ISZ_, SPMV_IDX) == 8
+#define SPMV__UIK i64
+#else
+#error "formats/simd_use.h: SPMV_IDX must be the token int32_t or int64_t"
+#endif
+
+#if SPMV_CAT(SPMV__ISAID_, SPMV_ISA_TOK) == 1 /* ---- generic ---- */
+#if !defined(SPMV_GW)
+#if SPMV_CAT(SPMV__VSZ_, SPMV_VAL) == 8
+#define SPMV__UGW 8
+#else
+#define SPMV__UGW 16
+#endif
+#elif SPMV_GW == 4
+#define SPMV__UGW 4
+#elif SPMV_GW == 8
+#define SPMV__UGW 8
+#elif SPMV_GW == 16
+#define SPMV__UGW 16
+#elif SPMV_GW == 32
+#define SPMV__UGW 32
+#else
+#error "formats/simd_use.h: SPMV_GW must be 4, 8, 16 or 32"
+#endif
+#define SPMV_W SPMV__UGW
+#define SPMV__UKEY SPMV_CAT3(g, SPMV__UGW, SPMV__UVK)
+#define SPMV_ISA_SUFFIX SPMV_CAT(g, SPMV__UGW)
+#define SPMV_ISA_ENUM SPMV_ISA_GENERIC
+#define SPMV_KTARGET
+#define SPMV_ISA_COMPILED 1
+
+#elif SPMV_CAT(SPMV__ISAID_, SPMV_ISA_TOK) == 2 /* ---- AVX2 ---- */
+#if SPMV_CAT(SPMV__VSZ_, SPMV_VAL) == 8
+#define SPMV_W 4
+#else
+#define SPMV_W 8
+#endif
+#define SPMV__UKEY SPMV_CAT(avx2, SPMV__UVK)
+#define SPMV_ISA_SUFFIX avx2
+#define SPMV_ISA_ENUM SPMV_ISA_AVX2
+#define SPMV_KTARGET SPMV_TARGET_AVX2
+#if SPMV_HAVE_AVX2
+#define SPMV_ISA_COMPILED 1
+#else
+#define SPMV_ISA_COMPILED 0
+#endif
+
+#elif SPMV_CAT(SPMV__ISAID_, SPMV_ISA_TOK) == 3 /* ---- AVX-512 ---- */
+#if SPMV_CAT(SPMV__VSZ_, SPMV_VAL) == 8
+#define SPMV_W 8
+#else
+#define SPMV_W 16
+#endif
+#define SPMV__UKEY SPMV_CAT(avx512, SPMV__UVK)
+#define SPMV_ISA_SUFFIX avx512
+#define SPMV_ISA_ENUM SPMV_ISA_AVX512
+#define SPMV_KTARGET SPMV_TARGET_AVX512
+#if SPMV_HAVE_AVX512
+#define SPMV_ISA_COMPILED 1
+#else
+#define SPMV_ISA_COMPILED 0
+#endif
+
+#else
+#error "formats/simd_use.h: SPMV_ISA_TOK must be generic, avx2 or avx512"
+#endif
+
+/* set base name, e.g. spmv__avx2d: functions spmv__avx2d_<op>, vector spmv__avx2dv */
+#define SPMV__UB SPMV_CAT(spmv__, SPMV__UKEY)
+
+#define spmv_v SPMV_CAT(SPMV__UB, v)
+#define V_zero SPMV_CAT(SPMV__UB, _zero)
+#define V_set1 SPMV_CAT(SPMV__UB, _set1)
+#define V_loadu SPMV_CAT(SPMV__UB, _loadu)
+#define V_storeu SPMV_CAT(SPMV__UB, _storeu)
+#define V_mload SPMV_CAT(SPMV__UB, _mload)
+#define V_mstore SPMV_CAT(SPMV__UB, _mstore)
+#define V_add SPMV_CAT(SPMV__UB, _add)
+#define V_mul SPMV_CAT(SPMV__UB, _mul)
+#define V_fma SPMV_CAT(SPMV__UB, _fma)
+#define V_hsum SPMV_CAT(SPMV__UB, _hsum)
+#define V_scan SPMV_CAT(SPMV__UB, _scan)
+#define V_mask_first SPMV_CAT(SPMV__UB, _mask_first)
+#define V_lane SPMV_CAT(SPMV__UB, _lane)
+#define V_blend SPMV_CAT(SPMV__UB, _blend)
+#define V_shift_up SPMV_CAT(SPMV__UB, _shift_up)
+#define V_gather_i32 SPMV_CAT(SPMV__UB, _gather_i32)
+#define V_gather_i64 SPMV_CAT(SPMV__UB, _gather_i64)
+#define V_mgather_i32 SPMV_CAT(SPMV__UB, _mgather_i32)
+#define V_mgather_i64 SPMV_CAT(SPMV__UB, _mgather_i64)
+#define V_gather SPMV_CAT3(SPMV__UB, _gather_, SPMV__UIK)
+#define V_mgather SPMV_CAT3(SPMV__UB, _mgather_, SPMV__UIK)
