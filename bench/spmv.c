@@ -11,7 +11,7 @@ typedef struct tool_opts {
     int formats[SPMV_FMT_COUNT_ + 1]; /* [0] = naive, [1+f] = format f */
     int isas[SPMV_ISA_COUNT_];
     char precision; /* 'd' or 's' */
-    int threads, reps;
+    int threads, reps, tune;
     const char *csv;
     double bw_read, bw_triad; /* GB/s, from the stream measurement */
 } tool_opts;
@@ -27,7 +27,7 @@ static void usage(FILE *f) {
     fprintf(f,
             "usage:\n"
             "  spmv bench [--formats LIST|all] [--isa LIST|all] [--precision d|s] [--threads N] [--reps N]\n"
-            "             [--csv FILE] [MATRIX ...]\n"
+            "             [--tune] [--csv FILE] [MATRIX ...]\n"
             "  spmv stream [--threads N]\n"
             "  spmv info MATRIX\n"
             "  spmv mv [--format F] [--precision d|s] MATRIX [--x FILE] [--out FILE]\n"
@@ -148,6 +148,8 @@ static int cmd_bench(int argc, char **argv) {
         } else if (!strcmp(a, "--reps") && v && atoi(v) > 0) {
             o.reps = atoi(v);
             i++;
+        } else if (!strcmp(a, "--tune")) {
+            o.tune = 1;
         } else if (!strcmp(a, "--csv") && v) {
             o.csv = v;
             i++;
@@ -172,8 +174,8 @@ static int cmd_bench(int argc, char **argv) {
             fprintf(stderr, "spmv bench: %s: %s\n", o.csv, strerror(errno));
             return 2;
         }
-        fprintf(csv, "matrix,rows,cols,nnz,format,params,isa,threads,precision,convert_s,convert_spmvs,spmv_s,"
-                     "gflops,gbs,bytes_per_nnz,pct_bw,x_naive,max_rel_err\n");
+        fprintf(csv, "matrix,rows,cols,nnz,format,params,isa,threads,precision,convert_s,convert_spmvs,tune_s,spmv_s,"
+                     "kernel_s,gflops,gbs,bytes_per_nnz,pct_bw,x_naive,max_rel_err\n");
     }
     measure_stream(&o.bw_read, &o.bw_triad, 0);
     printf("# spmv bench: precision %s, %d threads, ISAs:", o.precision == 'd' ? "double" : "float",
@@ -181,12 +183,15 @@ static int cmd_bench(int argc, char **argv) {
     for (i = SPMV_ISA_GENERIC; i < SPMV_ISA_COUNT_; i++)
         if (spmv_isa_supported((spmv_isa)i)) printf(" %s", spmv_isa_name((spmv_isa)i));
     printf("; measured read bandwidth %.1f GB/s (triad %.1f)\n", o.bw_read, o.bw_triad);
-    printf("# convert = from CSR, in seconds and in SpMVs of the format; spmv = median time; GB/s = (format bytes\n"
-           "# + x + y) / time; %%bw = GB/s / measured read bandwidth; xnaive = speed-up over the naive row loop;\n"
-           "# err = max over rows of |y - y_ref| / sum|a_ij x_j| against a long-double reference\n");
-    printf("%-24s %9s %9s %10s %-10s %-12s %-9s %3s %9s %8s %10s %7s %7s %6s %6s %6s %9s\n", "matrix", "rows", "cols",
-           "nnz", "format", "params", "isa", "thr", "convert_s", "conv_mvs", "spmv_s", "GFLOP/s", "GB/s", "B/nnz",
-           "%bw", "xnaive", "err");
+    printf("# convert = from CSR, in seconds and in SpMVs of the format; tune = parameter search (--tune);\n"
+           "# spmv_s = median time of one y = A*x as a solver pays it (formats embedding x, AXC/AXT, copy the\n"
+           "# new x in first); kernel_s = the product alone (x already in place: the papers' timing);\n"
+           "# GFLOP/s = 2 nnz / spmv_s; GB/s = (format bytes + x + y) / spmv_s; %%bw = GB/s / measured read\n"
+           "# bandwidth; xnaive = naive time / spmv_s; err = max over rows of |y - y_ref| / sum|a_ij x_j|\n"
+           "# against a long-double reference\n");
+    printf("%-24s %9s %9s %10s %-9s %-16s %-9s %3s %8s %7s %7s %10s %10s %7s %6s %6s %6s %6s %9s\n", "matrix", "rows",
+           "cols", "nnz", "format", "params", "isa", "thr", "convert", "conv_mv", "tune_s", "spmv_s", "kernel_s",
+           "GFLOP/s", "GB/s", "B/nnz", "%bw", "xnaive", "err");
     for (i = 0; i < nm; i++) {
         spmv_triplets t;
         double t0 = spmv_wtime();

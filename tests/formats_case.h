@@ -66,6 +66,19 @@ static void TF(_run)(const char *mname, const spmv_triplets *t, int special) {
                   bad_ab >= 0 ? ab[bad_ab][1] : 0.0);
             CHECK(TN(any_isa)(&M) == (spmv_isa)isa, "%s [%s %s]: kernel ISA %s, asked %s", mname, STR(TT_TAG), fname,
                   spmv_isa_name(TN(any_isa)(&M)), spmv_isa_name((spmv_isa)isa));
+            { /* the layout round-trips: converting back reproduces the CSR matrix */
+                TN(csr) B;
+                int same = 0;
+                if (TN(any_to_csr)(&M, &B) == SPMV_OK) {
+                    same = B.nrows == R.nrows && B.ncols == R.ncols && B.nnz == R.nnz &&
+                           !memcmp(B.row_ptr, R.row_ptr, sizeof(TT_IDX) * (size_t)(R.nrows + 1)) &&
+                           !memcmp(B.col_idx, R.col_idx, sizeof(TT_IDX) * (size_t)R.nnz) &&
+                           !memcmp(B.val, R.val, sizeof(TT_VAL) * (size_t)R.nnz);
+                    TN(csr_free)(&B);
+                }
+                CHECK(same, "%s [%s %s %s]: converting back to CSR differs", mname, STR(TT_TAG), fname,
+                      spmv_isa_name((spmv_isa)isa));
+            }
             TN(any_free)(&M);
         }
     }
