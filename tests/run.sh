@@ -46,7 +46,7 @@ run() { # name, env..., program
     passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
     echo "$name: $p passed, $f failed, $s skipped ($(( $(date +%s) - start )) s)"
 }
-for t in test_mm test_simd test_formats test_alloc; do
+for t in test_mm test_simd test_simd_hwgather test_formats test_alloc; do
     run "$t" OMP_NUM_THREADS=2 build/tests/$t
 done
 for t in test_simd test_formats; do
