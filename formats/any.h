@@ -184,7 +184,7 @@ static inline void SPMV_NAME(any_params)(const SPMV_NAME(any) *M, char *buf, siz
     switch (M->fmt) {
     case SPMV_FMT_CSR: snprintf(buf, n, "algo=rows"); break;
     case SPMV_FMT_CSR_MERGE: snprintf(buf, n, "algo=merge"); break;
-    case SPMV_FMT_CSR5: snprintf(buf, n, "w=%d,s=%d", M->u.csr5.params.omega, M->u.csr5.params.sigma); break;
+    case SPMV_FMT_CSR5: snprintf(buf, n, "omega=%d,sigma=%d", M->u.csr5.params.omega, M->u.csr5.params.sigma); break;
     default:
         if (spmv__fmt_is_axt(M->fmt)) SPMV_NAME(axt_params_str)(&M->u.axt, buf, n);
         break;

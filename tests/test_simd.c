@@ -3,7 +3,8 @@
  *
  *   gcc -std=c11 -O2 -Wall -Wextra -I. tests/test_simd.c                       native
  *   gcc -std=c11 -O2 -Wall -Wextra -I. -DSPMV_EMULATE_AVX512 tests/test_simd.c  SIMDe
- * (also valid C++17: g++ -std=c++17 -x c++ ...; also with -fsanitize=address,undefined)
+ * (also valid C++17: g++ -std=c++17 -x c++ ...; also with -fsanitize=address,undefined;
+ * add -DSPMV_HW_GATHER=1 to test the gather-instruction form of the unmasked gathers)
  *
  * Sets: generic 4/8/16/32 x double/float; AVX2 double/float when the CPU has AVX2+FMA;
  * AVX-512 double/float when the CPU has AVX-512F, or always when emulated. A set the
@@ -272,6 +273,10 @@ int main(void) {
     ts_install_fault_handler();
 #ifdef SPMV_EMULATE_AVX512
     printf("test_simd: AVX-512 sets emulated through SIMDe\n");
+#endif
+#ifdef SPMV_HW_GATHER
+    printf("test_simd: unmasked AVX gathers from %s (SPMV_HW_GATHER=%d)\n",
+           SPMV_HW_GATHER ? "gather instructions" : "scalar loads", (int)SPMV_HW_GATHER);
 #endif
     ts_g4d_run();
     ts_g8d_run();

@@ -13,8 +13,9 @@
  *   reduce_add_pd   reduce_add_ps
  *   mask_i32gather_pd  mask_i32gather_ps  mask_i64gather_pd  mask_i64gather_ps
  * (also missing but not used by the library, so not shimmed: the unmasked
- * i32gather/i64gather (simd.h spells them as masked gathers with an all-on mask),
- * mask_loadu_*, mask_store_*, cvtepi32_epi64, alignr_epi32/epi64, i32logather_pd.) */
+ * i32gather/i64gather (simd.h builds unmasked gathers from scalar loads, or with
+ * SPMV_HW_GATHER=1 as masked gathers with an all-on mask), mask_loadu_*,
+ * mask_store_*, cvtepi32_epi64, alignr_epi32/epi64, i32logather_pd.) */
 #ifndef SPMV_EMU_SIMDE_SHIMS_H
 #define SPMV_EMU_SIMDE_SHIMS_H
 
