@@ -1,12 +1,12 @@
 /* AXC and AXT — the matrix values with their x values beside them in one array `ax`
  * (Coronado-Barrientos, Antonioletti, Garcia-Loureiro 2021), five variants in one header.
- * Experimental: formats/all.h includes it only under SPMV_EXPERIMENTAL_AXT.
  *
  * Terms. W = THW ("tile half width") = the vector width, in values, of the backend the
  * object is built for: AVX-512 8 d / 16 f, AVX2 4 d / 8 f, portable kernels any of
  * 4, 8, 16, 32 (params.thw; default 8 d / 16 f). A *group* is 2W consecutive values of
  * ax: W matrix values, then the W matching x values (x[col] of each value). Every
- * variant's ax is a sequence of whole groups; a padding slot holds value 0 and x 0.
+ * variant's ax is a sequence of whole groups; a padding slot holds the value 0 (and
+ * x[0], see below).
  * The stream of a matrix is its nonzeros in CSR order (rows ascending, columns
  * ascending within a row, duplicates summed, explicit zeros kept).
  *
@@ -43,18 +43,20 @@
  *  converter picks a smaller BS/TH when the default does not fit.
  *
  * x is embedded. Besides the paper's arrays the object keeps the map that scatters a
- * new x into ax: xcol[slot], the column of every value slot (W*ngroups indices;
- * padding slots hold column 0, so the scatter is a plain gather: a padding product is
- * 0*x[0] = 0 unless x[0] is Inf/NaN, which one test per call catches, switching to
- * a masked scatter), and xmask[group], the lanes holding entries (bit l = lane l). Decision: `_mv(A, alpha, x, beta, y)` ALWAYS scatters this x into ax
- * (vectorized gathers), so it is correct for any x, including one the caller
- * modified in place; no pointer/checksum caching. The scatter is fused with the
- * kernel: each thread updates ~SPMV_AXT_CHUNK_BYTES (256 KB) of its own part of ax
- * and multiplies it while it is in cache (one parallel region). Callers that keep x
- * fixed, or scatter it once for several products, use `_update_x(A, x)` and then
- * `_mv_kernel(A, alpha, beta, y)` per product (kernel only, the paper's timing).
- * `_mv` and `_update_x` write A->ax: one object must not run two of them at once.
- * A freshly converted object holds x = 0.
+ * new x into ax: xcol[slot], the column of every value slot (W*ngroups indices), and
+ * xmask[group], the lanes that hold entries (bit l = lane l). Padding slots have
+ * column 0, so the scatter is a plain vector gather: a padding product is 0*x[0] = 0,
+ * unless x[0] is Inf/NaN, which one test per call catches (then the padding is
+ * zeroed through xmask).
+ * Decision: `_mv(A, alpha, x, beta, y)` ALWAYS scatters this x into ax, so it is
+ * correct for any x, including one the caller modified in place (no pointer or
+ * checksum caching). The scatter is fused with the kernel: each thread updates about
+ * SPMV_AXT_CHUNK_BYTES (256 KB) of its own part of ax and multiplies it while it is in
+ * cache (one parallel region; measured ~25% faster than scatter, then multiply).
+ * Callers that keep x fixed, or scatter it once for several products, call
+ * `_update_x(A, x)` and then `_mv_kernel(A, alpha, beta, y)` per product (kernel only:
+ * the paper's timing). `_mv` and `_update_x` write A->ax: one object must not run two
+ * of them at once. A freshly converted object holds x = 0.
  *
  * Kernels (y = alpha*A*x + beta*y; beta == 0 never reads y):
  *  AXC     bricks split evenly over threads; a thread writes y[r] = alpha*s + beta*y[r]
@@ -78,8 +80,9 @@
  *  later rows of its block into NaN (Inf - Inf).
  *  Below SPMV_PAR_MIN_NNZ nonzeros everything runs on one thread.
  *
- * Footprint: `_bytes` = ax + header (brp/rwp/hdr) + xcol — everything the object
- * holds; `_kernel_bytes` = ax + header, what `_mv_kernel` streams (the paper's figure).
+ * Footprint: `_bytes` = ax + header (brp/rwp/hdr) + xcol + xmask, everything the
+ * object holds; `_kernel_bytes` = ax + header, what `_mv_kernel` streams (the paper's
+ * figure).
  *
  * API (tag d shown; the object type is one struct, spmv_d_axt, with five aliases):
  *   spmv_axt_params spmv_axt_params_default(void);
@@ -92,9 +95,12 @@
  *   void spmv_d_axt_free(spmv_d_axt *A);
  *   size_t spmv_d_axt_bytes(const spmv_d_axt *A), spmv_d_axt_kernel_bytes(...);
  *   int64_t spmv_d_axt_max_rows(spmv_axt_variant v, int th, int bs);
- *   spmv_status spmv_d_axt_params_resolve(const spmv_d_csr *B, spmv_axt_variant v, spmv_isa isa... (see below)
+ *   spmv_status spmv_d_axt_params_resolve(const spmv_d_csr *B, spmv_axt_variant v,
+ *                                         const spmv_axt_params *p, spmv_axt_params *out);
+ *   void spmv_d_axt_params_str(const spmv_d_axt *A, char *buf, size_t n);  // "thw=8,th=4"
  *   spmv_status spmv_d_axt_tune(const spmv_d_csr *B, spmv_axt_variant v, spmv_isa isa,
  *                               spmv_axt_params *best, double *seconds_spent);
+ *   const char *spmv_axt_variant_name(spmv_axt_variant v);
  *   per variant V in axc, axtuh1, axtuh, axtch1, axtch: spmv_d_V (= spmv_d_axt),
  *   spmv_d_V_from_csr(A, B, p), spmv_d_V_mv, _mv_kernel, _update_x, _to_csr, _free, _bytes. */
 
@@ -388,9 +394,10 @@ static inline spmv_status SPMV_NAME(axt_from_csr)(SPMV_NAME(axt) *A, const SPMV_
     if (v == SPMV_AXC) A->brp = SPMV_ALLOC_N(SPMV_I, (size_t)B->nrows + 1);
     if (v == SPMV_AXTUH1) A->rwp = SPMV_ALLOC_N(SPMV_I, nu);
     if (v == SPMV_AXTUH) A->rwp = SPMV_ALLOC_N(SPMV_I, nu * w);
-    if (v == SPMV_AXTCH1 || v == SPMV_AXTCH) A->hdr = (SPMV_NAME(axt_word) *)spmv__calloc((size_t)(w * ng), sizeof(SPMV_NAME(axt_word)));
-    if (!A->ax || !A->xcol || !A->xmask || (v == SPMV_AXC && !A->brp) || ((v == SPMV_AXTUH1 || v == SPMV_AXTUH) && !A->rwp) ||
-        ((v == SPMV_AXTCH1 || v == SPMV_AXTCH) && !A->hdr)) {
+    if (v == SPMV_AXTCH1 || v == SPMV_AXTCH)
+        A->hdr = (SPMV_NAME(axt_word) *)spmv__calloc((size_t)(w * ng), sizeof(SPMV_NAME(axt_word)));
+    if (!A->ax || !A->xcol || !A->xmask || (v == SPMV_AXC && !A->brp) ||
+        ((v == SPMV_AXTUH1 || v == SPMV_AXTUH) && !A->rwp) || ((v == SPMV_AXTCH1 || v == SPMV_AXTCH) && !A->hdr)) {
         SPMV_NAME(axt_free)(A);
         return SPMV_ERR_ALLOC;
     }
@@ -515,11 +522,11 @@ static inline spmv_status SPMV_NAME(axt_to_csr)(const SPMV_NAME(axt) *A, SPMV_NA
         break;
     case SPMV_AXTCH1:
     case SPMV_AXTCH:
-        for (k = 0; k < A->nnz; k++) {
+        for (k = 0, r = -1; k < A->nnz; k++) { /* r: the row of the last head */
             int64_t sl = A->variant == SPMV_AXTCH1 ? k : SPMV_NAME(axt__cslot)(k >> A->lg, k & (th - 1), th, lw);
             SPMV_NAME(axt_word) hw = A->hdr[sl];
-            if (hw) cur = (SPMV_I)((hw >> A->lg) - 1);
-            SPMV__AXT_EMIT(cur, sl);
+            if (hw) r = (SPMV_I)((hw >> A->lg) - 1);
+            SPMV__AXT_EMIT(r, sl);
         }
         break;
     default: goto bad;

@@ -50,7 +50,7 @@ for t in test_mm test_simd test_simd_hwgather test_formats test_csr5 test_alloc;
     run "$t" OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive build/tests/$t
 done
 for t in test_simd test_formats test_csr5; do
-    run "emu/$t" OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive build/tests-emu/$t
+    run "emu/$t" OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive SPMV_TEST_MAX_NNZ=1000000 build/tests-emu/$t
 done
 # sanitizers: real matrices up to 300k nonzeros (the normal builds run all of them)
 for t in test_mm test_simd test_formats test_csr5 test_alloc; do
