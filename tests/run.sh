@@ -46,14 +46,14 @@ run() { # name, env..., program
     passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
     echo "$name: $p passed, $f failed, $s skipped ($(( $(date +%s) - start )) s)"
 }
-for t in test_mm test_simd test_simd_hwgather test_formats test_csr5 test_alloc; do
+for t in test_mm test_simd test_simd_hwgather test_formats test_csr5 test_axt test_alloc; do
     run "$t" OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive build/tests/$t
 done
-for t in test_simd test_formats test_csr5; do
+for t in test_simd test_formats test_csr5 test_axt; do
     run "emu/$t" OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive SPMV_TEST_MAX_NNZ=1000000 build/tests-emu/$t
 done
 # sanitizers: real matrices up to 300k nonzeros (the normal builds run all of them)
-for t in test_mm test_simd test_formats test_csr5 test_alloc; do
+for t in test_mm test_simd test_formats test_csr5 test_axt test_alloc; do
     run "asan/$t" OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive SPMV_TEST_MAX_NNZ=300000 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 build/tests-asan/$t
 done
 # spmv mv against an independent pure-Python reference on the real matrices
