@@ -227,7 +227,6 @@ static inline spmv_status SPMV_NAME(csr5_from_csr)(SPMV_NAME(csr5) *A, const SPM
     spmv_status st;
     int nat, w, s, sbits, yb, fwords, dwords;
     SPMV_I T, ntiles, nempty = 0, r, t, k;
-    int par;
     if (!A) return SPMV_ERR_ARG;
     memset(A, 0, sizeof *A);
     if (!B || B->nrows < 0 || B->ncols < 0 || B->nnz < 0 || (B->nrows > 0 && !B->row_ptr) ||
@@ -283,10 +282,8 @@ static inline spmv_status SPMV_NAME(csr5_from_csr)(SPMV_NAME(csr5) *A, const SPM
     else A->row_ptr[0] = 0;
     for (r = 0, k = 0; r < B->nrows; r++)
         if (B->row_ptr[r + 1] == B->row_ptr[r]) A->empty_rows[k++] = r;
-    par = B->nnz >= SPMV_PAR_MIN_NNZ;
-    (void)par;
     /* tile_ptr[t]: the last row whose row_ptr <= t*T, i.e. the row of nonzero t*T */
-SPMV_OMP(parallel for schedule(static) if (par))
+SPMV_OMP(parallel for schedule(static) if (B->nnz >= SPMV_PAR_MIN_NNZ))
     for (t = 0; t <= ntiles; t++) {
         SPMV_I lo = 0, hi = B->nrows > 0 ? B->nrows - 1 : 0, e = t * T;
         while (lo < hi) { /* largest r with row_ptr[r] <= e */
@@ -297,7 +294,7 @@ SPMV_OMP(parallel for schedule(static) if (par))
         A->tile_ptr[t] = (SPMV_NAME(csr5_uidx))lo;
     }
     A->empty_ptr[0] = 0;
-SPMV_OMP(parallel for schedule(static) if (par))
+SPMV_OMP(parallel for schedule(static) if (B->nnz >= SPMV_PAR_MIN_NNZ))
     for (t = 0; t < ntiles; t++) A->empty_ptr[t + 1] = SPMV_NAME(csr5__build_tile)(A, B, t);
     for (t = 0; t < ntiles; t++) A->empty_ptr[t + 1] += A->empty_ptr[t];
     A->empty_offset = SPMV_ALLOC_N(SPMV_I, A->empty_ptr[ntiles]);
@@ -305,7 +302,7 @@ SPMV_OMP(parallel for schedule(static) if (par))
         SPMV_NAME(csr5_free)(A);
         return SPMV_ERR_ALLOC;
     }
-SPMV_OMP(parallel for schedule(static) if (par))
+SPMV_OMP(parallel for schedule(static) if (B->nnz >= SPMV_PAR_MIN_NNZ))
     for (t = 0; t < ntiles; t++)
         if (A->tile_ptr[t] & top) SPMV_NAME(csr5__fill_empty)(A, B, t);
     /* the tail stays in CSR order */

@@ -21,11 +21,21 @@
 #ifndef SPMV_CUDA_CORE_CUH
 #define SPMV_CUDA_CORE_CUH
 
+#if defined(SPMV_CUDA_EMULATE)
+/* tests only: the kernels run on the CPU through tests/emu/cuda_emu.h (included first),
+ * which stands in for the CUDA runtime, the launch and the warp intrinsics */
+#ifndef SPMV_CUDA_EMU_H
+#error "SPMV_CUDA_EMULATE: include tests/emu/cuda_emu.h before spmv_cuda.cuh"
+#endif
+#else
 #ifndef __CUDACC__
 #error "spmv_cuda.cuh / formats/cuda/*.cuh must be compiled by nvcc (a .cu file, or -x cu)"
 #endif
-
 #include <cuda_runtime.h>
+/* kernel<<<grid, block, 0, stream>>>, written as SPMV_CUDA_LAUNCH(grid, block, stream,
+ * kernel<...>)(args) so that the test emulation can run the same kernels on the CPU */
+#define SPMV_CUDA_LAUNCH(grid, block, stream, ...) __VA_ARGS__<<<(grid), (block), 0, (stream)>>>
+#endif
 #include <stdint.h>
 #include "../core.h"
 
@@ -110,6 +120,86 @@ __device__ __forceinline__ int64_t spmv_cuda_gsize(void) { return (int64_t)gridD
 template <typename T> __device__ __forceinline__ void spmv_cuda_axpby(T *y, T alpha, T s, T beta) {
     if (beta == T(0)) *y = alpha * s;
     else *y = alpha * s + beta * *y;
+}
+
+/* ---- segmented reduction (reduce-by-key) over a warp --------------------------- *
+ * Used by the kernels that accumulate into y with atomics (COO, AXTUH1, AXTUH): 32
+ * (key, value) pairs per step, one atomic per run of equal keys instead of one per
+ * lane, and the run reaching lane 31 carried into the next step of the same warp.
+ * Keys need not be sorted (equal keys that are not adjacent just make two runs), so
+ * COO in any order is handled. key < 0 = no entry (its value must be 0).
+ * Every lane of the warp must call it (full-mask shuffles). ckey/cval: the carry, the
+ * same in all lanes; start with ckey = -1, cval = 0, and call spmv_cuda_seg_flush at
+ * the end. y must have been prepared (scaled by beta) before: this only adds. */
+template <typename T>
+__device__ __forceinline__ void spmv_cuda_warp_seg_step(int64_t key, T v, int64_t &ckey, T &cval, T alpha, T *y) {
+    const int lane = spmv_cuda_lane();
+    const int64_t prev = __shfl_up_sync(SPMV_CUDA_FULL_MASK, key, 1);
+    const int64_t next = __shfl_down_sync(SPMV_CUDA_FULL_MASK, key, 1);
+    int head = lane == 0 || prev != key; /* a run starts here */
+    if (lane == 0) {
+        if (key == ckey) v += cval; /* the carried run continues */
+        else if (ckey >= 0) atomicAdd(y + ckey, alpha * cval);
+    }
+    /* inclusive segmented scan: a lane adds what lies before it until its run's head */
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+        const T pv = __shfl_up_sync(SPMV_CUDA_FULL_MASK, v, o);
+        const int ph = __shfl_up_sync(SPMV_CUDA_FULL_MASK, head, o);
+        if (lane >= o && !head) {
+            v += pv;
+            head = ph;
+        }
+    }
+    if (lane < 31 && next != key && key >= 0) atomicAdd(y + key, alpha * v); /* a run ends here */
+    ckey = __shfl_sync(SPMV_CUDA_FULL_MASK, key, 31);
+    cval = __shfl_sync(SPMV_CUDA_FULL_MASK, v, 31);
+}
+template <typename T> __device__ __forceinline__ void spmv_cuda_seg_flush(int64_t ckey, T cval, T alpha, T *y) {
+    if (spmv_cuda_lane() == 0 && ckey >= 0) atomicAdd(y + ckey, alpha * cval);
+}
+
+/* y = beta*y (0 when beta == 0, so NaN in y is dropped): the preparation of y for the
+ * kernels that accumulate with atomics; part of their timed SpMV. */
+template <typename T> __global__ void __launch_bounds__(SPMV_CUDA_BLOCK) spmv_cuda__scale(int64_t n, T beta, T *y) {
+    for (int64_t i = spmv_cuda_gtid(); i < n; i += spmv_cuda_gsize()) y[i] = beta == T(0) ? T(0) : beta * y[i];
+}
+template <typename T> static inline spmv_status spmv_cuda_scale(int64_t n, T beta, T *y, cudaStream_t s) {
+    if (n <= 0) return SPMV_OK;
+    if (beta == T(1)) return SPMV_OK;
+    SPMV_CUDA_LAUNCH(spmv_cuda_grid(n, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s, spmv_cuda__scale<T>)(n, beta, y);
+    return spmv_cuda_status(cudaGetLastError());
+}
+
+/* ---- device copies --------------------------------------------------------------- *
+ * *dst = cudaMalloc(n elements) + copy of src on stream s (nothing when n == 0: *dst
+ * stays NULL). Used by the uploads, which free everything on the first failure. */
+template <typename E> static inline spmv_status spmv_cuda_alloc(E **dst, size_t n) {
+    void *p = NULL;
+    spmv_status st;
+    *dst = NULL;
+    if (n == 0) return SPMV_OK;
+    if (n > SIZE_MAX / sizeof(E)) return SPMV_ERR_OVERFLOW;
+    st = spmv_cuda_status(cudaMalloc(&p, n * sizeof(E)));
+    if (st == SPMV_OK) *dst = (E *)p;
+    return st;
+}
+template <typename E> static inline spmv_status spmv_cuda_upload(E **dst, const E *src, size_t n, cudaStream_t s) {
+    spmv_status st;
+    *dst = NULL;
+    if (n == 0) return SPMV_OK;
+    if (!src) return SPMV_ERR_ARG;
+    st = spmv_cuda_alloc(dst, n);
+    if (st != SPMV_OK) return st;
+    return spmv_cuda_status(cudaMemcpyAsync(*dst, src, n * sizeof(E), cudaMemcpyHostToDevice, s));
+}
+/* cudaFree(*p) if set, *p = NULL; keeps the first error in *st. */
+template <typename E> static inline void spmv_cuda_release(E **p, spmv_status *st) {
+    if (*p) {
+        spmv_status s2 = spmv_cuda_status(cudaFree((void *)*p));
+        if (s2 != SPMV_OK && *st == SPMV_OK) *st = s2;
+    }
+    *p = NULL;
 }
 
 #endif /* SPMV_CUDA_CORE_CUH */

@@ -11,13 +11,47 @@
  *                       then a warp-shuffle reduction. _csr_to_device picks it from the
  *                       average row length (smallest power of two >= it, in 2..32);
  *                       set it after the upload to override, 0 = pick again at each mv.
- * Both write y[r] = alpha*dot + beta*y[r] and never read y when beta == 0; indices are
+ *  SPMV_CSR_DEV_MERGE   merge-path load balancing (Merrill & Garland's idea): the rows'
+ *                       ends and the nonzeros form one list of nrows+nnz items, cut into
+ *                       tiles of SPMV_CUDA_MERGE_TILE items, one block per tile, so every
+ *                       block does the same work whatever the row lengths (one row of
+ *                       millions of entries is shared by hundreds of blocks). A block
+ *                       finds its tile's start by binary search, stages the tile's
+ *                       products x[col]*val (coalesced) and row ends in shared memory;
+ *                       each thread walks SPMV_CUDA_MERGE_IPT items, writes the rows that
+ *                       end in its part, and a block-wide reduce-by-key scan hands the
+ *                       partial row sums from thread to thread. The partial sum of the
+ *                       row still open at a tile's end goes to D->carry_*; a second
+ *                       small kernel adds those (atomically: one long row gets many).
+ *                       The carry arrays are allocated by _csr_to_device, so one object
+ *                       must not run two merge products at once (two streams).
+ * All three write y[r] = alpha*dot + beta*y[r] and never read y when beta == 0; indices are
  * widened to 64 bits inside the kernels, so int32 counts near INT32_MAX do not wrap.
  * Memory: cudaMalloc only (never managed memory). Everything runs on the current device. */
 
 #ifndef SPMV_CUDA_CSR_COMMON
 #define SPMV_CUDA_CSR_COMMON
-typedef enum spmv_csr_dev_algo { SPMV_CSR_DEV_VECTOR = 0, SPMV_CSR_DEV_SCALAR = 1 } spmv_csr_dev_algo;
+typedef enum spmv_csr_dev_algo {
+    SPMV_CSR_DEV_VECTOR = 0,
+    SPMV_CSR_DEV_SCALAR = 1,
+    SPMV_CSR_DEV_MERGE = 2
+} spmv_csr_dev_algo;
+
+/* merge-path tiles: SPMV_CUDA_MERGE_THREADS threads x SPMV_CUDA_MERGE_IPT items */
+#ifndef SPMV_CUDA_MERGE_THREADS
+#define SPMV_CUDA_MERGE_THREADS 128
+#endif
+#ifndef SPMV_CUDA_MERGE_IPT
+#define SPMV_CUDA_MERGE_IPT 8
+#endif
+#define SPMV_CUDA_MERGE_TILE (SPMV_CUDA_MERGE_THREADS * SPMV_CUDA_MERGE_IPT)
+static_assert(SPMV_CUDA_MERGE_THREADS % 32 == 0 && SPMV_CUDA_MERGE_THREADS <= 1024,
+              "SPMV_CUDA_MERGE_THREADS: a multiple of 32, at most 1024");
+
+/* Tiles of the merge kernel for nrows + nnz items. */
+static inline int64_t spmv_csr_dev_merge_tiles(int64_t nrows, int64_t nnz) {
+    return (nrows + nnz + SPMV_CUDA_MERGE_TILE - 1) / SPMV_CUDA_MERGE_TILE;
+}
 
 /* Lanes per row for the vector kernel: the smallest power of two >= the average row
  * length, clamped to 2..32. */
@@ -64,28 +98,160 @@ __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
     }
 }
 
+
+/* Merge-path search: the split of diagonal d between the list of row ends re[0..nr)
+ * and the nonzeros 0..nk (nonzero j's value is j, relative to the same origin `base`):
+ * returns i = row ends consumed, so d - i nonzeros consumed. A row end re[i] is taken
+ * before nonzero j when re[i] - base <= j. */
+template <typename I>
+__device__ __forceinline__ int64_t spmv_cuda__merge_search(int64_t d, const I *re, int64_t base, int64_t nr,
+                                                           int64_t nk) {
+    int64_t lo = d - nk > 0 ? d - nk : 0, hi = d < nr ? d : nr;
+    while (lo < hi) {
+        const int64_t p = (lo + hi) >> 1;
+        if ((int64_t)re[p] - base <= d - p - 1) lo = p + 1;
+        else hi = p;
+    }
+    return lo;
+}
+
+/* One block per tile of SPMV_CUDA_MERGE_TILE merge items (see the header comment),
+ * grid-strided over the tiles. */
+template <typename T, typename I>
+__global__ void __launch_bounds__(SPMV_CUDA_MERGE_THREADS)
+    spmv_cuda__csr_merge(int64_t nrows, int64_t nnz, const I *__restrict__ rp, const I *__restrict__ ci,
+                         const T *__restrict__ val, T alpha, const T *__restrict__ x, T beta, T *__restrict__ y,
+                         int64_t *__restrict__ carry_row, T *__restrict__ carry_val) {
+    constexpr int NT = SPMV_CUDA_MERGE_THREADS, IPT = SPMV_CUDA_MERGE_IPT, TILE = NT * IPT, NW = NT / 32;
+    __shared__ I s_re[TILE];  /* row ends of the rows ending in this tile */
+    __shared__ T s_p[TILE];   /* products of the tile's nonzeros */
+    __shared__ int64_t s_pt[4]; /* r0, k0, r1, k1 */
+    __shared__ int64_t s_wk[NW];
+    __shared__ T s_wv[NW];
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int64_t total = nrows + nnz, ntiles = (total + TILE - 1) / TILE;
+    for (int64_t tile = blockIdx.x; tile < ntiles; tile += gridDim.x) { /* block-uniform */
+        if (tid < 2) { /* the tile's two ends on the merge path, searched in global memory */
+            int64_t d = (tile + tid) * TILE;
+            if (d > total) d = total;
+            const int64_t i = spmv_cuda__merge_search<I>(d, rp + 1, 0, nrows, nnz);
+            s_pt[2 * tid] = i;
+            s_pt[2 * tid + 1] = d - i;
+        }
+        __syncthreads();
+        const int64_t r0 = s_pt[0], k0 = s_pt[1], r1 = s_pt[2], k1 = s_pt[3];
+        const int nr = (int)(r1 - r0), nk = (int)(k1 - k0);
+        for (int k = tid; k < nk; k += NT) s_p[k] = val[k0 + k] * x[ci[k0 + k]];
+        for (int i = tid; i < nr; i += NT) s_re[i] = rp[r0 + i + 1];
+        __syncthreads();
+
+        /* this thread's part of the tile: items [d, d_end) */
+        const int d = tid * IPT < nr + nk ? tid * IPT : nr + nk;
+        const int d_end = d + IPT < nr + nk ? d + IPT : nr + nk;
+        int i = (int)spmv_cuda__merge_search<I>(d, s_re, k0, nr, nk), j = d - i;
+        const int64_t start_row = r0 + i;
+        T acc = T(0), first = T(0);
+        int has_end = 0;
+        for (int it = d; it < d_end; it++) {
+            if (i < nr && (int64_t)s_re[i] - k0 <= j) { /* row r0+i ends */
+                if (!has_end) first = acc; /* may continue a row begun before: finished below */
+                else spmv_cuda_axpby(y + r0 + i, alpha, acc, beta);
+                has_end = 1;
+                acc = T(0);
+                i++;
+            } else {
+                acc += s_p[j++];
+            }
+        }
+        /* reduce-by-key inclusive scan of (row still open at the thread's end, acc);
+           keys never decrease from thread to thread, so equal keys form one run */
+        int64_t key = r0 + i;
+        T v = acc;
+#pragma unroll
+        for (int o = 1; o < 32; o <<= 1) {
+            const int64_t pk = __shfl_up_sync(SPMV_CUDA_FULL_MASK, key, o);
+            const T pv = __shfl_up_sync(SPMV_CUDA_FULL_MASK, v, o);
+            if (lane >= o && pk == key) v += pv;
+        }
+        if (lane == 31) {
+            s_wk[warp] = key;
+            s_wv[warp] = v;
+        }
+        __syncthreads();
+        if (warp == 0) { /* scan the warp totals the same way */
+            int64_t wk = lane < NW ? s_wk[lane] : INT64_MAX;
+            T wv = lane < NW ? s_wv[lane] : T(0);
+#pragma unroll
+            for (int o = 1; o < 32; o <<= 1) {
+                const int64_t pk = __shfl_up_sync(SPMV_CUDA_FULL_MASK, wk, o);
+                const T pv = __shfl_up_sync(SPMV_CUDA_FULL_MASK, wv, o);
+                if (lane >= o && pk == wk) wv += pv;
+            }
+            if (lane < NW) s_wv[lane] = wv;
+        }
+        __syncthreads();
+        if (warp > 0 && s_wk[warp - 1] == key) v += s_wv[warp - 1];
+        /* what the threads before this one left for the row this thread started in */
+        int64_t ck = __shfl_up_sync(SPMV_CUDA_FULL_MASK, key, 1);
+        T cv = __shfl_up_sync(SPMV_CUDA_FULL_MASK, v, 1);
+        if (lane == 0) {
+            ck = warp > 0 ? s_wk[warp - 1] : -1;
+            cv = warp > 0 ? s_wv[warp - 1] : T(0);
+        }
+        if (has_end) {
+            if (ck == start_row) first += cv;
+            spmv_cuda_axpby(y + start_row, alpha, first, beta);
+        }
+        if (tid == NT - 1) { /* the row open at the tile's end: finished by a later tile */
+            const int has_part = r1 < nrows && k1 > (int64_t)rp[r1];
+            carry_row[tile] = has_part ? r1 : -1;
+            carry_val[tile] = has_part ? v : T(0);
+        }
+        __syncthreads(); /* shared arrays are reused by the next tile */
+    }
+}
+
+template <typename T>
+__global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
+    spmv_cuda__csr_merge_fix(int64_t ntiles, const int64_t *__restrict__ carry_row, const T *__restrict__ carry_val,
+                             T alpha, T *__restrict__ y) {
+    for (int64_t t = spmv_cuda_gtid(); t < ntiles; t += spmv_cuda_gsize())
+        if (carry_row[t] >= 0) atomicAdd(y + carry_row[t], alpha * carry_val[t]);
+}
+
 template <typename T, typename I, int TPR>
 static inline void spmv_cuda__csr_vector_launch(int64_t nrows, const I *rp, const I *ci, const T *val, T alpha,
                                                 const T *x, T beta, T *y, cudaStream_t s) {
     const unsigned grid = spmv_cuda_grid(nrows * TPR, SPMV_CUDA_BLOCK);
-    spmv_cuda__csr_vector<T, I, TPR><<<grid, SPMV_CUDA_BLOCK, 0, s>>>(nrows, rp, ci, val, alpha, x, beta, y);
+    SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, spmv_cuda__csr_vector<T, I, TPR>)(nrows, rp, ci, val, alpha, x, beta, y);
 }
 
 /* Checks the arguments, launches the selected kernel, checks the launch. */
 template <typename T, typename I>
 static inline spmv_status spmv_cuda__csr_mv(int64_t nrows, int64_t nnz, const I *rp, const I *ci, const T *val,
-                                            int algo, int tpr, T alpha, const T *x, T beta, T *y,
-                                            cudaStream_t s) {
+                                            int algo, int tpr, int64_t *carry_row, T *carry_val, T alpha,
+                                            const T *x, T beta, T *y, cudaStream_t s) {
     if (nrows < 0 || nnz < 0 || (nrows > 0 && (!y || !rp)) || (nnz > 0 && (!x || !ci || !val)))
         return SPMV_ERR_ARG;
-    if (algo != SPMV_CSR_DEV_VECTOR && algo != SPMV_CSR_DEV_SCALAR) return SPMV_ERR_ARG;
+    if (algo != SPMV_CSR_DEV_VECTOR && algo != SPMV_CSR_DEV_SCALAR && algo != SPMV_CSR_DEV_MERGE) return SPMV_ERR_ARG;
     if (algo == SPMV_CSR_DEV_VECTOR) {
         if (tpr == 0) tpr = spmv_csr_dev_auto_tpr(nrows, nnz);
         if (!spmv_csr_dev__tpr_ok(tpr)) return SPMV_ERR_ARG;
     }
+    if (algo == SPMV_CSR_DEV_MERGE && nrows > 0) {
+        const int64_t nt = spmv_csr_dev_merge_tiles(nrows, nnz);
+        if (!carry_row || !carry_val) return SPMV_ERR_ARG;
+        SPMV_CUDA_LAUNCH((unsigned)(nt < SPMV_CUDA_MAX_GRID ? nt : SPMV_CUDA_MAX_GRID), SPMV_CUDA_MERGE_THREADS, s, spmv_cuda__csr_merge<T, I>)(
+            nrows, nnz, rp, ci, val, alpha, x, beta, y, carry_row, carry_val);
+        spmv_status st = spmv_cuda_status(cudaGetLastError());
+        if (st != SPMV_OK || nt == 1) return st;
+        SPMV_CUDA_LAUNCH(spmv_cuda_grid(nt, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s, spmv_cuda__csr_merge_fix<T>)(
+            nt, carry_row, carry_val, alpha, y);
+        return spmv_cuda_status(cudaGetLastError());
+    }
     if (nrows == 0) return SPMV_OK; /* nothing to do, nothing launched */
     if (algo == SPMV_CSR_DEV_SCALAR) {
-        spmv_cuda__csr_scalar<T, I><<<spmv_cuda_grid(nrows, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, 0, s>>>(
+        SPMV_CUDA_LAUNCH(spmv_cuda_grid(nrows, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s, spmv_cuda__csr_scalar<T, I>)(
             nrows, rp, ci, val, alpha, x, beta, y);
     } else {
         switch (tpr) {
@@ -104,26 +270,36 @@ typedef struct SPMV_NAME(csr_dev) {
     SPMV_I nrows, ncols, nnz;
     SPMV_I *row_ptr, *col_idx; /* device memory: nrows+1 and nnz entries (NULL when nnz == 0) */
     SPMV_T *val;               /* device memory: nnz entries */
-    spmv_csr_dev_algo algo;    /* SPMV_CSR_DEV_VECTOR (default) or SPMV_CSR_DEV_SCALAR */
+    spmv_csr_dev_algo algo;    /* SPMV_CSR_DEV_VECTOR (default), _SCALAR or _MERGE */
     int threads_per_row;       /* vector kernel: 2, 4, 8, 16 or 32; 0 = from the average row length */
+    int64_t *carry_row;        /* merge kernel scratch: one (row, partial sum) per tile */
+    SPMV_T *carry_val;
 } SPMV_NAME(csr_dev);
 
 /* Frees the device arrays (cudaFree) and zeroes *D. Safe on a zeroed or freed D (then
  * no CUDA call is made). Returns the first cudaFree error (D is zeroed anyway). */
 static inline spmv_status SPMV_NAME(csr_dev_free)(SPMV_NAME(csr_dev) *D) {
-    spmv_status st = SPMV_OK, s2;
+    spmv_status st = SPMV_OK;
     if (!D) return SPMV_OK;
-    if (D->row_ptr && (s2 = spmv_cuda_status(cudaFree(D->row_ptr))) != SPMV_OK && st == SPMV_OK) st = s2;
-    if (D->col_idx && (s2 = spmv_cuda_status(cudaFree(D->col_idx))) != SPMV_OK && st == SPMV_OK) st = s2;
-    if (D->val && (s2 = spmv_cuda_status(cudaFree(D->val))) != SPMV_OK && st == SPMV_OK) st = s2;
+    spmv_cuda_release(&D->row_ptr, &st);
+    spmv_cuda_release(&D->col_idx, &st);
+    spmv_cuda_release(&D->val, &st);
+    spmv_cuda_release(&D->carry_row, &st);
+    spmv_cuda_release(&D->carry_val, &st);
     memset(D, 0, sizeof *D);
     return st;
 }
 
-/* Device bytes held by D (same formula as the host spmv_<tag>_csr_bytes). */
+/* The matrix's device bytes (same formula as the host spmv_<tag>_csr_bytes: what a
+ * product streams); the merge kernel's scratch, 16 bytes per 1024 items, is extra:
+ * _csr_dev_scratch_bytes. */
 static inline size_t SPMV_NAME(csr_dev_bytes)(const SPMV_NAME(csr_dev) *D) {
     if (!D) return 0;
     return ((size_t)D->nrows + 1) * sizeof(SPMV_I) + (size_t)D->nnz * (sizeof(SPMV_I) + sizeof(SPMV_T));
+}
+static inline size_t SPMV_NAME(csr_dev_scratch_bytes)(const SPMV_NAME(csr_dev) *D) {
+    if (!D || !D->carry_row) return 0;
+    return (size_t)spmv_csr_dev_merge_tiles((int64_t)D->nrows, (int64_t)D->nnz) * (sizeof(int64_t) + sizeof(SPMV_T));
 }
 
 /* Copies host CSR A to the current device, ordered on stream s, and waits for the copies
@@ -145,17 +321,14 @@ static inline spmv_status SPMV_NAME(csr_to_device)(SPMV_NAME(csr_dev) *D, const 
     D->nrows = A->nrows;
     D->ncols = A->ncols;
     D->nnz = A->nnz;
-    st = spmv_cuda_status(cudaMalloc((void **)&D->row_ptr, nrp * sizeof(SPMV_I)));
-    if (st == SPMV_OK && nnz > 0) st = spmv_cuda_status(cudaMalloc((void **)&D->col_idx, nnz * sizeof(SPMV_I)));
-    if (st == SPMV_OK && nnz > 0) st = spmv_cuda_status(cudaMalloc((void **)&D->val, nnz * sizeof(SPMV_T)));
-    if (st == SPMV_OK)
-        st = spmv_cuda_status(
-            cudaMemcpyAsync(D->row_ptr, A->row_ptr, nrp * sizeof(SPMV_I), cudaMemcpyHostToDevice, s));
-    if (st == SPMV_OK && nnz > 0)
-        st = spmv_cuda_status(
-            cudaMemcpyAsync(D->col_idx, A->col_idx, nnz * sizeof(SPMV_I), cudaMemcpyHostToDevice, s));
-    if (st == SPMV_OK && nnz > 0)
-        st = spmv_cuda_status(cudaMemcpyAsync(D->val, A->val, nnz * sizeof(SPMV_T), cudaMemcpyHostToDevice, s));
+    st = spmv_cuda_upload(&D->row_ptr, A->row_ptr, nrp, s);
+    if (st == SPMV_OK) st = spmv_cuda_upload(&D->col_idx, A->col_idx, nnz, s);
+    if (st == SPMV_OK) st = spmv_cuda_upload(&D->val, A->val, nnz, s);
+    if (st == SPMV_OK && A->nrows > 0) { /* merge scratch: small, allocated once here */
+        size_t nt = (size_t)spmv_csr_dev_merge_tiles((int64_t)A->nrows, (int64_t)A->nnz);
+        st = spmv_cuda_alloc(&D->carry_row, nt);
+        if (st == SPMV_OK) st = spmv_cuda_alloc(&D->carry_val, nt);
+    }
     if (st == SPMV_OK) st = spmv_cuda_status(cudaStreamSynchronize(s));
     if (st != SPMV_OK) {
         cudaError_t keep = spmv_cuda_last_error();
@@ -177,5 +350,6 @@ static inline spmv_status SPMV_NAME(csr_dev_mv)(const SPMV_NAME(csr_dev) *D, SPM
                                                 SPMV_T beta, SPMV_T *y, cudaStream_t s = 0) {
     if (!D) return SPMV_ERR_ARG;
     return spmv_cuda__csr_mv<SPMV_T, SPMV_I>((int64_t)D->nrows, (int64_t)D->nnz, D->row_ptr, D->col_idx, D->val,
-                                             (int)D->algo, D->threads_per_row, alpha, x, beta, y, s);
+                                             (int)D->algo, D->threads_per_row, D->carry_row, D->carry_val, alpha,
+                                             x, beta, y, s);
 }
