@@ -80,7 +80,7 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
     for (f = -1; f < SPMV_FMT_COUNT_; f++) {
         for (isa = SPMV_ISA_GENERIC; isa < SPMV_ISA_COUNT_; isa++) {
             BN(any) M;
-            double t0, t_conv, t_mv, t_kern, t_tune = 0, err, gbs, bytes;
+            double t0, t_conv, t_mv, t_kern = 0, t_tune = 0, err, gbs, bytes;
             size_t fbytes;
             char params[96];
             const char *fname = f < 0 ? "naive" : spmv_format_name((spmv_format)f);
@@ -143,7 +143,7 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
                        spmv_max_threads(), t_conv, t_conv / t_mv, t_tune, t_mv, t_kern, 2.0 * nnz / t_mv * 1e-9, gbs,
                        bpn, pct, t_naive > 0 ? t_naive / t_mv : 0.0, err, err <= tol ? "" : "  FAIL");
                 if (csv)
-                    fprintf(csv, "%s,%lld,%lld,%lld,%s,\"%s\",%s,%d,%s,%.6g,%.4g,%.6g,%.6g,%.6g,%.4f,%.4f,%.4f,%.2f,%.4f,%.3e\n",
+                    fprintf(csv, "\"%s\",%lld,%lld,%lld,%s,\"%s\",%s,%d,%s,%.6g,%.4g,%.6g,%.6g,%.6g,%.4f,%.4f,%.4f,%.2f,%.4f,%.3e,,\n",
                             mname, (long long)A.nrows, (long long)A.ncols, (long long)A.nnz, fname, params, isa_s,
                             spmv_max_threads(), STR(BT_VAL), t_conv, t_conv / t_mv, t_tune, t_mv, t_kern,
                             2.0 * nnz / t_mv * 1e-9, gbs, bpn, pct, t_naive > 0 ? t_naive / t_mv : 0.0, err);

@@ -1,0 +1,328 @@
+/* Per-precision part of spmv-cuda; included by bench/spmv_cuda.cu once per (BT_TAG, BT_VAL),
+ * after the tool's common part (tool_opts, tool_dev, tool_row, tool_time, tool_print_row). */
+#define BN(x) SPMV_CAT(SPMV_CAT3(spmv_, BT_TAG, _), x)
+#define BF(x) SPMV_CAT3(tool_, BT_TAG, x)
+
+/* What every row of one matrix shares. */
+typedef struct BF(_ctx) {
+    const tool_opts *o;
+    const tool_dev *d;
+    const BN(csr) * A;
+    BT_VAL *dx, *dy;          /* device x (ncols) and y (nrows) */
+    BT_VAL *hy;               /* host copy of y for the check */
+    long double *ref, *scale; /* long-double reference (csr_mv_ref) */
+    double tol;
+} BF(_ctx);
+
+/* cuSPARSE is given the int32 CSR arrays as they are. */
+static_assert(sizeof(((BN(csr) *)0)->nrows) == 4, "spmv-cuda: cuSPARSE rows need 32-bit indices");
+
+/* NaN in every entry of y (all bits set is a NaN for float and double): an entry the
+ * kernel does not write then fails the check. */
+static int BF(_poison)(const BF(_ctx) * c, char *msg, size_t n) {
+    return tool_cuda(cudaMemsetAsync(c->dy, 0xff, sizeof(BT_VAL) * (size_t)c->A->nrows, c->d->stream),
+                     "cudaMemsetAsync(y)", msg, n);
+}
+
+/* Waits for the product, downloads y, *err = max relative error. 0 or 1 (msg filled). */
+static int BF(_check)(const BF(_ctx) * c, double *err, char *msg, size_t n) {
+    if (tool_cuda(cudaMemcpyAsync(c->hy, c->dy, sizeof(BT_VAL) * (size_t)c->A->nrows, cudaMemcpyDeviceToHost,
+                                  c->d->stream),
+                  "download y", msg, n) ||
+        tool_cuda(cudaStreamSynchronize(c->d->stream), "product", msg, n))
+        return 1;
+    *err = BN(max_rel_err)(c->A->nrows, c->hy, c->ref, c->scale);
+    return 0;
+}
+
+/* Median of the product alone, x scattered in once before (what --tune compares). */
+static int BF(_time_kernel)(const BF(_ctx) * c, const BN(any_dev) * D, int min_reps, double min_total, double *t,
+                            char *msg, size_t n) {
+    if (tool_st(BN(any_dev_update_x)(D, c->dx, c->d->stream), "update_x", msg, n)) return 1;
+    return tool_time(
+        c->d, min_reps, min_total,
+        [&]() { return tool_st(BN(any_dev_mv_kernel)(D, (BT_VAL)1, c->dx, (BT_VAL)0, c->dy, c->d->stream), "mv_kernel", msg, n); },
+        t, msg, n);
+}
+
+/* --tune compares candidates on shorter runs than the reported rows. */
+static int BF(_tune_reps)(const tool_opts *o) { return o->reps / 5 > 5 ? o->reps / 5 : 5; }
+
+static int BF(_is_axt)(spmv_dev_format f) { return f >= SPMV_DEV_AXC && f <= SPMV_DEV_AXTCH; }
+static spmv_axt_variant BF(_variant)(spmv_dev_format f) {
+    switch (f) {
+    case SPMV_DEV_AXC: return SPMV_AXC;
+    case SPMV_DEV_AXTUH1: return SPMV_AXTUH1;
+    case SPMV_DEV_AXTUH: return SPMV_AXTUH;
+    case SPMV_DEV_AXTCH1: return SPMV_AXTCH1;
+    default: return SPMV_AXTCH;
+    }
+}
+
+/* --tune for AXC/AXT: converts with each candidate (the parameter is fixed at conversion)
+ * and keeps the fastest kernel_s. Candidates the format rejects (SPMV_ERR_ARG, LIMIT) or
+ * that fail are skipped. Returns 1 with *best set when one worked. */
+static int BF(_tune_axt)(const BF(_ctx) * c, spmv_dev_format f, spmv_axt_params *best) {
+    static const int thw[] = {4, 8, 16, 32}, th_uh[] = {1, 2, 3, 4, 6, 8, 12, 16};
+    static const int bs[] = {32, 64, 128, 256, 512, 1024}, th_ch[] = {4, 8, 16, 32, 64, 128, 256};
+    const spmv_axt_variant v = BF(_variant)(f);
+    const int *list = f == SPMV_DEV_AXTUH ? th_uh : f == SPMV_DEV_AXTCH1 ? bs : f == SPMV_DEV_AXTCH ? th_ch : thw;
+    const int nl = f == SPMV_DEV_AXTUH ? 8 : f == SPMV_DEV_AXTCH1 ? 6 : f == SPMV_DEV_AXTCH ? 7 : 4;
+    double best_t = 0;
+    int i, found = 0;
+    for (i = 0; i < nl; i++) {
+        spmv_axt_params p = spmv_axt_params_cuda_default(v);
+        BN(any_dev) D;
+        char msg[256];
+        double t = 0;
+        if (f == SPMV_DEV_AXC || f == SPMV_DEV_AXTUH1) p.thw = list[i];
+        else if (f == SPMV_DEV_AXTCH1) p.bs = list[i];
+        else p.th = list[i];
+        if (BN(any_dev_from_csr)(&D, c->A, f, &p, c->d->stream) != SPMV_OK) continue; /* D is zeroed */
+        if (!BF(_time_kernel)(c, &D, BF(_tune_reps)(c->o), 0.05, &t, msg, sizeof msg) && (!found || t < best_t)) {
+            best_t = t;
+            *best = p;
+            found = 1;
+        }
+        (void)BN(any_dev_free)(&D);
+    }
+    return found;
+}
+
+/* csr_vector's lanes per row, set on the converted handle (0 = the automatic choice). */
+static void BF(_set_tpr)(BN(any_dev) * D, int tpr) { D->csr.threads_per_row = tpr; }
+
+/* --tune for csr_vector: threads per row on the converted object itself (no re-upload). */
+static void BF(_tune_tpr)(const BF(_ctx) * c, BN(any_dev) * D) {
+    static const int tpr[] = {2, 4, 8, 16, 32};
+    double best_t = 0;
+    int i, best = 0;
+    for (i = 0; i < 5; i++) {
+        char msg[256];
+        double t = 0;
+        BF(_set_tpr)(D, tpr[i]);
+        if (!BF(_time_kernel)(c, D, BF(_tune_reps)(c->o), 0.05, &t, msg, sizeof msg) && (!best || t < best_t)) {
+            best_t = t;
+            best = tpr[i];
+        }
+    }
+    BF(_set_tpr)(D, best ? best : 0); /* none worked: back to the automatic choice */
+}
+
+/* One cuSPARSE row (generic API, CSR, int32 indices) on the device CSR C. convert =
+ * descriptors + buffer allocation + preprocess; the CSR upload is not counted (a cuSPARSE
+ * user already holds the CSR on the device). Every status checked; failure -> ROW_ERROR. */
+static void BF(_cusparse)(const BF(_ctx) * c, const BN(csr_dev) * C, cusparseSpMVAlg_t alg, tool_row *r) {
+    const BN(csr) *A = c->A;
+    const tool_dev *d = c->d;
+    const cudaDataType vt = sizeof(BT_VAL) == 8 ? CUDA_R_64F : CUDA_R_32F;
+    const cusparseOperation_t op = CUSPARSE_OPERATION_NON_TRANSPOSE;
+    const BT_VAL one = 1, zero = 0;
+    cusparseConstSpMatDescr_t mat = NULL;
+    cusparseConstDnVecDescr_t vx = NULL;
+    cusparseDnVecDescr_t vy = NULL;
+    void *buf = NULL;
+    size_t bsz = 0, n = sizeof r->msg;
+    char *msg = r->msg;
+    double t0 = spmv_wtime();
+    int bad;
+    r->state = ROW_ERROR;
+    snprintf(r->params, sizeof r->params, "%s", alg == CUSPARSE_SPMV_CSR_ALG2 ? "alg=csr_alg2" : "alg=default");
+    if (!d->sp) {
+        snprintf(msg, n, "%s", d->sp_err);
+        return;
+    }
+    bad = tool_sp(cusparseCreateConstCsr(&mat, A->nrows, A->ncols, A->nnz, C->row_ptr, C->col_idx, C->val,
+                                         CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, vt),
+                  "cusparseCreateConstCsr", msg, n) ||
+          tool_sp(cusparseCreateConstDnVec(&vx, A->ncols, c->dx, vt), "cusparseCreateConstDnVec", msg, n) ||
+          tool_sp(cusparseCreateDnVec(&vy, A->nrows, c->dy, vt), "cusparseCreateDnVec", msg, n) ||
+          tool_sp(cusparseSpMV_bufferSize(d->sp, op, &one, mat, vx, &zero, vy, vt, alg, &bsz),
+                  "cusparseSpMV_bufferSize", msg, n) ||
+          (bsz > 0 && tool_cuda(cudaMalloc(&buf, bsz), "cudaMalloc(cuSPARSE buffer)", msg, n));
+#if CUSPARSE_VERSION >= 12400 /* cusparseSpMV_preprocess: cuSPARSE 12.4 on */
+    bad = bad || tool_sp(cusparseSpMV_preprocess(d->sp, op, &one, mat, vx, &zero, vy, vt, alg, buf),
+                         "cusparseSpMV_preprocess", msg, n);
+#endif
+    bad = bad || tool_cuda(cudaStreamSynchronize(d->stream), "cuSPARSE set-up", msg, n);
+    r->conv = spmv_wtime() - t0;
+    {
+        auto call = [&]() {
+            return tool_sp(cusparseSpMV(d->sp, op, &one, mat, vx, &zero, vy, vt, alg, buf), "cusparseSpMV", msg, n);
+        };
+        bad = bad || BF(_poison)(c, msg, n) || call() || BF(_check)(c, &r->err, msg, n) ||
+              tool_time(d, c->o->reps, 0.2, call, &r->mv, msg, n);
+    }
+    if (vy) cusparseDestroyDnVec(vy);
+    if (vx) cusparseDestroyDnVec(vx);
+    if (mat) cusparseDestroySpMat(mat);
+    if (buf) cudaFree(buf);
+    if (bad) return;
+    r->kern = r->mv;
+    r->fbytes = (double)BN(csr_bytes)(A);
+    r->bytes = r->kbytes = r->fbytes + (double)sizeof(BT_VAL) * ((double)A->ncols + (double)A->nrows);
+    r->state = r->err <= c->tol ? ROW_OK : ROW_BADERR;
+}
+
+/* One row of a device format through the any_dev handle. */
+static void BF(_format)(const BF(_ctx) * c, spmv_dev_format f, tool_row *r) {
+    const tool_dev *d = c->d;
+    const double xb = (double)sizeof(BT_VAL) * (double)c->A->ncols, yb = (double)sizeof(BT_VAL) * (double)c->A->nrows;
+    BN(any_dev) D;
+    spmv_axt_params p, *pp = NULL;
+    spmv_status st;
+    size_t n = sizeof r->msg;
+    char *msg = r->msg;
+    double t0, err2 = 0;
+    int bad, embeds;
+    r->state = ROW_ERROR;
+    if (c->o->tune && BF(_is_axt)(f)) {
+        t0 = spmv_wtime();
+        if (BF(_tune_axt)(c, f, &p)) pp = &p;
+        r->tune = spmv_wtime() - t0;
+    }
+    t0 = spmv_wtime();
+    st = BN(any_dev_from_csr)(&D, c->A, f, pp, d->stream); /* host conversion + upload, waits */
+    r->conv = spmv_wtime() - t0;
+    if (st != SPMV_OK) {
+        tool_st(st, "conversion", msg, n);
+        if (st == SPMV_ERR_LIMIT) r->state = ROW_SKIP; /* the format cannot hold this matrix */
+        return;
+    }
+    if (c->o->tune && f == SPMV_DEV_CSR_VECTOR) {
+        t0 = spmv_wtime();
+        BF(_tune_tpr)(c, &D);
+        r->tune = spmv_wtime() - t0;
+    }
+    BN(any_dev_params)(&D, r->params, sizeof r->params);
+    if (c->o->tune && r->tune > 0) fprintf(stderr, "  tune %s: %s (%.2f s)\n", r->format, r->params, r->tune);
+    embeds = BN(any_dev_embeds_x)(&D);
+    {
+        /* spmv_s: what a solver pays (AXC/AXT scatter x and prepare y inside); kernel_s:
+           the product alone after one update_x. Both checked on a NaN-filled y. */
+        auto mv = [&]() { return tool_st(BN(any_dev_mv)(&D, (BT_VAL)1, c->dx, (BT_VAL)0, c->dy, d->stream), "mv", msg, n); };
+        auto kern = [&]() {
+            return tool_st(BN(any_dev_mv_kernel)(&D, (BT_VAL)1, c->dx, (BT_VAL)0, c->dy, d->stream), "mv_kernel", msg, n);
+        };
+        bad = BF(_poison)(c, msg, n) || mv() || BF(_check)(c, &r->err, msg, n) ||
+              tool_time(d, c->o->reps, 0.2, mv, &r->mv, msg, n);
+        if (!bad && embeds) {
+            bad = BF(_poison)(c, msg, n) || tool_st(BN(any_dev_update_x)(&D, c->dx, d->stream), "update_x", msg, n) ||
+                  kern() || BF(_check)(c, &err2, msg, n) || tool_time(d, c->o->reps, 0.2, kern, &r->kern, msg, n);
+            if (!bad && !(err2 <= r->err)) r->err = err2;
+        } else if (!bad) {
+            r->kern = r->mv; /* the same call for formats that read x directly */
+        }
+    }
+    r->fbytes = (double)BN(any_dev_bytes)(&D);
+    r->bytes = r->fbytes + xb + yb;
+    r->kbytes = (double)BN(any_dev_kernel_bytes)(&D) + yb + (embeds ? 0.0 : xb);
+    if (!bad) bad = tool_st(BN(any_dev_free)(&D), "free", msg, n);
+    else (void)BN(any_dev_free)(&D);
+    if (!bad) r->state = r->err <= c->tol ? ROW_OK : ROW_BADERR;
+}
+
+/* Every selected row on one matrix: cuSPARSE first (the x_cusparse baselines), then the
+ * device formats; the rows are printed when all are measured. Returns the number of
+ * failures; *fatal = 1 when the CUDA context is unusable (a sticky error). */
+static int BF(_bench)(const tool_opts *o, const tool_dev *d, const char *mname, const spmv_triplets *trip, FILE *csv,
+                      int *fatal) {
+    BN(csr) A;
+    BF(_ctx) c;
+    tool_row rows[TOOL_NROWS];
+    spmv_status st;
+    int64_t i;
+    int k, fails = 0;
+    char msg[256];
+    const int ir_naive = TOOL_FMT0 + SPMV_DEV_CSR_SCALAR;
+
+    memset(&c, 0, sizeof c);
+    memset(rows, 0, sizeof rows);
+    for (k = 0; k < TOOL_NROWS; k++) {
+        rows[k].state = -1; /* not selected */
+        snprintf(rows[k].format, sizeof rows[k].format, "%s", row_name(k));
+    }
+    st = BN(csr_from_triplets)(&A, trip, NULL);
+    if (st != SPMV_OK) {
+        fprintf(stderr, "spmv-cuda: %s: %s\n", mname, spmv_status_str(st));
+        return 1;
+    }
+    c.o = o;
+    c.d = d;
+    c.A = &A;
+    c.tol = sizeof(BT_VAL) == 8 ? 1e-12 : 1e-5;
+    {
+        BT_VAL *x = (BT_VAL *)malloc(sizeof(BT_VAL) * ((size_t)A.ncols + 1));
+        c.hy = (BT_VAL *)malloc(sizeof(BT_VAL) * ((size_t)A.nrows + 1));
+        c.ref = (long double *)malloc(sizeof(long double) * ((size_t)A.nrows + 1));
+        c.scale = (long double *)malloc(sizeof(long double) * ((size_t)A.nrows + 1));
+        if (x && c.hy && c.ref && c.scale) {
+            for (i = 0; i < A.ncols; i++) x[i] = (BT_VAL)(1.0 + (double)((i * 7919) % 1000) / 1000.0);
+            BN(csr_mv_ref)(&A, (BT_VAL)1, x, (BT_VAL)0, NULL, c.ref, c.scale);
+            /* +1: never a zero-size allocation */
+            if (tool_cuda(cudaMalloc((void **)&c.dx, sizeof(BT_VAL) * ((size_t)A.ncols + 1)), "cudaMalloc(x)", msg,
+                          sizeof msg) ||
+                tool_cuda(cudaMalloc((void **)&c.dy, sizeof(BT_VAL) * ((size_t)A.nrows + 1)), "cudaMalloc(y)", msg,
+                          sizeof msg) ||
+                tool_cuda(cudaMemcpy(c.dx, x, sizeof(BT_VAL) * (size_t)A.ncols, cudaMemcpyHostToDevice), "upload x",
+                          msg, sizeof msg)) {
+                fprintf(stderr, "spmv-cuda: %s: %s\n", mname, msg);
+                fails = 1;
+            }
+        } else {
+            fprintf(stderr, "spmv-cuda: %s: out of host memory\n", mname);
+            fails = 1;
+        }
+        free(x);
+    }
+
+    if (!fails && (o->formats[TOOL_CUSPARSE] || o->formats[TOOL_CUSPARSE_ALG2])) {
+        BN(csr_dev) C;
+        fprintf(stderr, "  %s cusparse...\r", mname);
+        st = BN(csr_to_device)(&C, &A, d->stream);
+        for (k = TOOL_CUSPARSE; k <= TOOL_CUSPARSE_ALG2; k++) {
+            if (!o->formats[k]) continue;
+            if (st != SPMV_OK) {
+                rows[k].state = ROW_ERROR;
+                tool_st(st, "CSR upload", rows[k].msg, sizeof rows[k].msg);
+            } else {
+                BF(_cusparse)(&c, &C, k == TOOL_CUSPARSE ? CUSPARSE_SPMV_ALG_DEFAULT : CUSPARSE_SPMV_CSR_ALG2, &rows[k]);
+            }
+        }
+        (void)BN(csr_dev_free)(&C);
+        for (k = TOOL_CUSPARSE; k <= TOOL_CUSPARSE_ALG2; k++)
+            if (rows[k].state == ROW_ERROR && cudaDeviceSynchronize() != cudaSuccess) *fatal = 1;
+    }
+    for (k = TOOL_FMT0; k < TOOL_NROWS && !fails && !*fatal; k++) {
+        if (!o->formats[k]) continue;
+        fprintf(stderr, "  %s %s...%20s\r", mname, rows[k].format, "");
+        BF(_format)(&c, (spmv_dev_format)(k - TOOL_FMT0), &rows[k]);
+        /* a kernel fault poisons the context: every later call would fail too */
+        if (rows[k].state == ROW_ERROR && cudaDeviceSynchronize() != cudaSuccess) *fatal = 1;
+    }
+    fprintf(stderr, "%70s\r", "");
+
+    for (k = 0; k < TOOL_NROWS; k++) {
+        if (rows[k].state < 0) continue;
+        if (rows[k].state == ROW_ERROR || rows[k].state == ROW_BADERR) fails++;
+        if (rows[k].state == ROW_ERROR || rows[k].state == ROW_SKIP)
+            fprintf(stderr, "spmv-cuda: %s: %s: %s\n", mname, rows[k].format, rows[k].msg);
+        tool_print_row(d, mname, (long long)A.nrows, (long long)A.ncols, (long long)A.nnz, STR(BT_VAL), &rows[k],
+                       rows[ir_naive].state == ROW_OK ? rows[ir_naive].mv : 0.0,
+                       rows[TOOL_CUSPARSE].state == ROW_OK ? rows[TOOL_CUSPARSE].mv : 0.0,
+                       rows[TOOL_CUSPARSE_ALG2].state == ROW_OK ? rows[TOOL_CUSPARSE_ALG2].mv : 0.0, csv);
+    }
+    fflush(stdout);
+    if (csv) fflush(csv);
+    if (c.dx) cudaFree(c.dx);
+    if (c.dy) cudaFree(c.dy);
+    BN(csr_free)(&A);
+    free(c.hy);
+    free(c.ref);
+    free(c.scale);
+    return fails;
+}
+#undef BN
+#undef BF
+#undef BT_TAG
+#undef BT_VAL

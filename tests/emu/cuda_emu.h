@@ -1,0 +1,403 @@
+/* cuda_emu.h — runs the library's CUDA kernels on the CPU, for the tests on machines
+ * without a GPU (the CUDA counterpart of simde_shims.h). Not part of the library.
+ *
+ *   g++ -std=c++17 -x c++ -DSPMV_CUDA_EMULATE -include tests/emu/cuda_emu.h test.cu
+ *
+ * What it models, and why that is enough to test the kernels' logic:
+ *  - every CUDA thread is a fiber (ucontext) with its own stack; the blocks of a
+ *    launch run one after another, the threads of a block interleave cooperatively,
+ *    switching only at __syncthreads and the warp shuffles. __shared__ variables are
+ *    function statics, shared by the fibers of the running block, as on the device.
+ *  - __shfl_*_sync exchange values among the 32 lanes of a warp and wait for all of
+ *    them (full mask only); __syncthreads waits for the whole block. A lane that
+ *    skips a shuffle or a barrier its warp/block reaches (divergence around a
+ *    full-mask shuffle, an early return) is reported as a deadlock and aborts —
+ *    undefined behaviour on a GPU, caught here.
+ *  - atomicAdd is a plain add (one OS thread runs everything).
+ *  - cudaMalloc/cudaFree/cudaMemcpy* on host memory, with a table of live blocks:
+ *    freeing an unknown pointer is an error, spmv_emu_live_blocks() finds leaks, and
+ *    spmv_emu_fail_malloc_after(k) makes the (k+1)-th cudaMalloc fail, for the tests
+ *    of allocation failure.
+ *  - streams and events exist but everything is synchronous.
+ * What it does not model: timing, memory coalescing, races between blocks (blocks do
+ * not overlap here, so a missing atomic is NOT caught), warp-synchronous code without
+ * shuffles. The real thing is run on a GPU (tests/cuda, compute-sanitizer). */
+#ifndef SPMV_CUDA_EMU_H
+#define SPMV_CUDA_EMU_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ucontext.h>
+#include <functional>
+#include <set>
+#include <vector>
+
+#ifndef SPMV_CUDA_EMULATE
+#define SPMV_CUDA_EMULATE 1
+#endif
+
+/* ---- qualifiers ----------------------------------------------------------------- */
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __launch_bounds__(...)
+#define __shared__ static
+
+/* ---- runtime types ---------------------------------------------------------------- */
+typedef enum cudaError {
+    cudaSuccess = 0,
+    cudaErrorInvalidValue = 1,
+    cudaErrorMemoryAllocation = 2,
+    cudaErrorInvalidConfiguration = 9,
+    cudaErrorInvalidDevicePointer = 17,
+    cudaErrorStubLibrary = 34,
+    cudaErrorInsufficientDriver = 35,
+    cudaErrorNoDevice = 100,
+    cudaErrorLaunchFailure = 719
+} cudaError_t;
+enum cudaMemcpyKind {
+    cudaMemcpyHostToHost = 0,
+    cudaMemcpyHostToDevice = 1,
+    cudaMemcpyDeviceToHost = 2,
+    cudaMemcpyDeviceToDevice = 3,
+    cudaMemcpyDefault = 4
+};
+struct spmv_emu_stream_ {
+    int id;
+};
+typedef spmv_emu_stream_ *cudaStream_t;
+struct spmv_emu_event_ {
+    int id;
+};
+typedef spmv_emu_event_ *cudaEvent_t;
+#define CUDART_VERSION 13000
+
+struct dim3 {
+    unsigned x, y, z;
+    dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {}
+};
+
+namespace spmv_emu {
+
+struct fiber {
+    ucontext_t ctx;
+    char *stack;
+    dim3 tid;
+    int done;
+    unsigned wgen; /* warp exchanges this fiber has completed */
+    unsigned bgen; /* block barriers this fiber has completed */
+};
+struct warp_state {
+    int count[2];
+    unsigned done_gen;
+    uint64_t slot[2][32];
+};
+struct state {
+    std::vector<fiber> fib;
+    std::vector<warp_state> warps;
+    int count_b;
+    unsigned done_b;
+    int cur, nthreads;
+    unsigned long long progress;
+    ucontext_t sched;
+    std::function<void()> body;
+    const char *kernel;
+    dim3 block_idx, block_dim, grid_dim;
+    cudaError_t last_error;
+    std::set<void *> live;
+    long fail_after; /* cudaMalloc calls left before one fails; < 0: never */
+    int in_kernel;
+    state() : count_b(0), done_b(0), cur(0), nthreads(0), progress(0), kernel(""), last_error(cudaSuccess),
+              fail_after(-1), in_kernel(0) {}
+};
+inline state &g() {
+    static state s;
+    return s;
+}
+enum { STACK = 256 * 1024 };
+
+inline void die(const char *what) {
+    fprintf(stderr, "cuda_emu: %s (kernel %s, block %u, thread %u)\n", what, g().kernel, g().block_idx.x,
+            g().nthreads ? g().fib[g().cur].tid.x : 0u);
+    abort();
+}
+inline void yield() {
+    state &s = g();
+    swapcontext(&s.fib[s.cur].ctx, &s.sched);
+}
+inline void entry() {
+    state &s = g();
+    s.body();
+    s.fib[s.cur].done = 1;
+    s.progress++;
+    /* returning resumes uc_link = the scheduler */
+}
+
+/* one exchange among the lanes of the calling fiber's warp: v in, all 32 values out */
+inline const uint64_t *warp_exchange(uint64_t v) {
+    state &s = g();
+    fiber &f = s.fib[s.cur];
+    const int w = (int)(f.tid.x >> 5), lane = (int)(f.tid.x & 31);
+    int lanes = s.nthreads - 32 * w;
+    warp_state &ws = s.warps[w];
+    const unsigned gen = f.wgen, p = gen & 1u;
+    if (!s.in_kernel) die("warp shuffle outside a kernel");
+    if (lanes > 32) lanes = 32;
+    if (lanes != 32) die("warp shuffle in a partial warp (blockDim not a multiple of 32)");
+    ws.slot[p][lane] = v;
+    if (++ws.count[p] == lanes) {
+        ws.count[p] = 0;
+        ws.done_gen = gen + 1;
+        s.progress++;
+    } else {
+        while (ws.done_gen < gen + 1) yield();
+    }
+    f.wgen = gen + 1;
+    return ws.slot[p];
+}
+
+template <typename T> inline uint64_t to_bits(T v) {
+    static_assert(sizeof(T) <= 8, "shuffle of a type larger than 8 bytes");
+    uint64_t b = 0;
+    memcpy(&b, &v, sizeof v);
+    return b;
+}
+template <typename T> inline T from_bits(uint64_t b) {
+    T v;
+    memcpy(&v, &b, sizeof v);
+    return v;
+}
+inline void check_mask(unsigned m, int width) {
+    if (m != 0xffffffffu) die("shuffle with a partial mask (the library uses full masks only)");
+    if (width < 1 || width > 32 || (width & (width - 1))) die("shuffle width not a power of two <= 32");
+}
+inline int lane() { return (int)(g().fib[g().cur].tid.x & 31); }
+
+/* runs body as one launch of grid x block threads */
+inline void run(unsigned grid, unsigned block, const char *name, std::function<void()> body) {
+    state &s = g();
+    if (grid == 0 || block == 0 || block > 1024) {
+        s.last_error = cudaErrorInvalidConfiguration;
+        return;
+    }
+    if (s.in_kernel) die("kernel launch from inside a kernel");
+    s.kernel = name;
+    s.body = body;
+    s.grid_dim = dim3(grid);
+    s.block_dim = dim3(block);
+    s.nthreads = (int)block;
+    if (s.fib.size() < block) {
+        size_t old = s.fib.size();
+        s.fib.resize(block);
+        for (size_t i = old; i < block; i++) {
+            s.fib[i].stack = (char *)malloc(STACK);
+            if (!s.fib[i].stack) die("out of memory for fiber stacks");
+        }
+    }
+    s.warps.assign((block + 31) / 32, warp_state());
+    s.in_kernel = 1;
+    for (unsigned b = 0; b < grid; b++) {
+        int left = (int)block;
+        s.block_idx = dim3(b);
+        s.count_b = 0;
+        s.done_b = 0;
+        for (size_t w = 0; w < s.warps.size(); w++) memset(&s.warps[w], 0, sizeof(warp_state));
+        for (unsigned t = 0; t < block; t++) {
+            fiber &f = s.fib[t];
+            getcontext(&f.ctx);
+            f.ctx.uc_stack.ss_sp = f.stack;
+            f.ctx.uc_stack.ss_size = STACK;
+            f.ctx.uc_link = &s.sched;
+            makecontext(&f.ctx, (void (*)())entry, 0);
+            f.tid = dim3(t);
+            f.done = 0;
+            f.wgen = f.bgen = 0;
+        }
+        while (left > 0) { /* round robin until every thread of the block has finished */
+            const unsigned long long before = s.progress;
+            for (unsigned t = 0; t < block; t++) {
+                if (s.fib[t].done) continue;
+                s.cur = (int)t;
+                swapcontext(&s.sched, &s.fib[t].ctx);
+                if (s.fib[t].done) left--;
+            }
+            if (left > 0 && s.progress == before)
+                die("deadlock: threads wait at a __syncthreads or shuffle that others never reach");
+        }
+    }
+    s.in_kernel = 0;
+    s.nthreads = 0;
+}
+
+template <typename... P> struct launch_t {
+    unsigned grid, block;
+    void (*k)(P...);
+    const char *name;
+    template <typename... A> void operator()(A... a) const {
+        void (*kk)(P...) = k;
+        run(grid, block, name, [&]() { kk(a...); });
+    }
+};
+template <typename... P>
+inline launch_t<P...> launcher(unsigned grid, unsigned block, cudaStream_t, void (*k)(P...), const char *name) {
+    launch_t<P...> l;
+    l.grid = grid;
+    l.block = block;
+    l.k = k;
+    l.name = name;
+    return l;
+}
+} // namespace spmv_emu
+
+#define SPMV_CUDA_LAUNCH(grid, block, stream, ...)                                                               \
+    spmv_emu::launcher((unsigned)(grid), (unsigned)(block), (stream), __VA_ARGS__, #__VA_ARGS__)
+
+/* ---- built-in variables and device functions ---------------------------------------- */
+#define threadIdx (spmv_emu::g().fib[spmv_emu::g().cur].tid)
+#define blockIdx (spmv_emu::g().block_idx)
+#define blockDim (spmv_emu::g().block_dim)
+#define gridDim (spmv_emu::g().grid_dim)
+
+inline void __syncthreads(void) {
+    spmv_emu::state &s = spmv_emu::g();
+    spmv_emu::fiber &f = s.fib[s.cur];
+    const unsigned gen = f.bgen;
+    if (!s.in_kernel) spmv_emu::die("__syncthreads outside a kernel");
+    if (++s.count_b == s.nthreads) {
+        s.count_b = 0;
+        s.done_b = gen + 1;
+        s.progress++;
+    } else {
+        while (s.done_b < gen + 1) spmv_emu::yield();
+    }
+    f.bgen = gen + 1;
+}
+template <typename T> inline T __shfl_sync(unsigned m, T v, int src, int width = 32) {
+    spmv_emu::check_mask(m, width);
+    const int l = spmv_emu::lane();
+    const uint64_t *all = spmv_emu::warp_exchange(spmv_emu::to_bits(v));
+    return spmv_emu::from_bits<T>(all[(l & ~(width - 1)) + (src & (width - 1))]);
+}
+template <typename T> inline T __shfl_up_sync(unsigned m, T v, unsigned d, int width = 32) {
+    spmv_emu::check_mask(m, width);
+    const int l = spmv_emu::lane();
+    const uint64_t *all = spmv_emu::warp_exchange(spmv_emu::to_bits(v));
+    return (l & (width - 1)) >= (int)d ? spmv_emu::from_bits<T>(all[l - (int)d]) : v;
+}
+template <typename T> inline T __shfl_down_sync(unsigned m, T v, unsigned d, int width = 32) {
+    spmv_emu::check_mask(m, width);
+    const int l = spmv_emu::lane();
+    const uint64_t *all = spmv_emu::warp_exchange(spmv_emu::to_bits(v));
+    return (l & (width - 1)) + (int)d < width ? spmv_emu::from_bits<T>(all[l + (int)d]) : v;
+}
+template <typename T> inline T __shfl_xor_sync(unsigned m, T v, int x, int width = 32) {
+    spmv_emu::check_mask(m, width);
+    const int l = spmv_emu::lane();
+    const uint64_t *all = spmv_emu::warp_exchange(spmv_emu::to_bits(v));
+    const int src = l ^ x;
+    return (src & ~(width - 1)) == (l & ~(width - 1)) ? spmv_emu::from_bits<T>(all[src]) : v;
+}
+template <typename T> inline T atomicAdd(T *p, T v) {
+    T old = *p;
+    *p = old + v;
+    return old;
+}
+
+/* ---- runtime API (the subset the library, its tests and examples use) -------------- */
+inline cudaError_t spmv_emu_set(cudaError_t e) {
+    if (e != cudaSuccess) spmv_emu::g().last_error = e;
+    return e;
+}
+inline cudaError_t cudaGetLastError(void) {
+    cudaError_t e = spmv_emu::g().last_error;
+    spmv_emu::g().last_error = cudaSuccess;
+    return e;
+}
+inline cudaError_t cudaPeekAtLastError(void) { return spmv_emu::g().last_error; }
+inline const char *cudaGetErrorString(cudaError_t e) {
+    switch (e) {
+    case cudaSuccess: return "no error (emulated)";
+    case cudaErrorMemoryAllocation: return "out of memory (emulated)";
+    case cudaErrorInvalidConfiguration: return "invalid configuration argument (emulated)";
+    case cudaErrorInvalidDevicePointer: return "invalid device pointer (emulated)";
+    case cudaErrorInvalidValue: return "invalid argument (emulated)";
+    default: return "error (emulated)";
+    }
+}
+inline cudaError_t cudaGetDeviceCount(int *n) {
+    *n = 1;
+    return cudaSuccess;
+}
+inline cudaError_t cudaSetDevice(int d) { return d == 0 ? cudaSuccess : spmv_emu_set(cudaErrorInvalidValue); }
+inline cudaError_t cudaGetDevice(int *d) {
+    *d = 0;
+    return cudaSuccess;
+}
+inline cudaError_t cudaMalloc(void **p, size_t n) {
+    spmv_emu::state &s = spmv_emu::g();
+    *p = NULL;
+    if (s.fail_after == 0) {
+        s.fail_after = -1;
+        return spmv_emu_set(cudaErrorMemoryAllocation);
+    }
+    if (s.fail_after > 0) s.fail_after--;
+    *p = malloc(n ? n : 1);
+    if (!*p) return spmv_emu_set(cudaErrorMemoryAllocation);
+    s.live.insert(*p);
+    return cudaSuccess;
+}
+template <typename T> inline cudaError_t cudaMalloc(T **p, size_t n) { return cudaMalloc((void **)p, n); }
+inline cudaError_t cudaFree(void *p) {
+    spmv_emu::state &s = spmv_emu::g();
+    if (!p) return cudaSuccess;
+    if (!s.live.erase(p)) return spmv_emu_set(cudaErrorInvalidDevicePointer);
+    free(p);
+    return cudaSuccess;
+}
+inline cudaError_t cudaMemcpy(void *d, const void *src, size_t n, cudaMemcpyKind) {
+    if (n && (!d || !src)) return spmv_emu_set(cudaErrorInvalidValue);
+    if (n) memmove(d, src, n);
+    return cudaSuccess;
+}
+inline cudaError_t cudaMemcpyAsync(void *d, const void *src, size_t n, cudaMemcpyKind k, cudaStream_t = 0) {
+    return cudaMemcpy(d, src, n, k);
+}
+inline cudaError_t cudaMemset(void *d, int v, size_t n) {
+    if (n && !d) return spmv_emu_set(cudaErrorInvalidValue);
+    if (n) memset(d, v, n);
+    return cudaSuccess;
+}
+inline cudaError_t cudaMemsetAsync(void *d, int v, size_t n, cudaStream_t = 0) { return cudaMemset(d, v, n); }
+inline cudaError_t cudaStreamCreate(cudaStream_t *s) {
+    *s = new spmv_emu_stream_();
+    return cudaSuccess;
+}
+inline cudaError_t cudaStreamDestroy(cudaStream_t s) {
+    delete s;
+    return cudaSuccess;
+}
+inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
+inline cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
+inline cudaError_t cudaEventCreate(cudaEvent_t *e) {
+    *e = new spmv_emu_event_();
+    return cudaSuccess;
+}
+inline cudaError_t cudaEventDestroy(cudaEvent_t e) {
+    delete e;
+    return cudaSuccess;
+}
+inline cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t = 0) { return cudaSuccess; }
+inline cudaError_t cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }
+inline cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t, cudaEvent_t) {
+    *ms = 0;
+    return cudaSuccess;
+}
+
+/* test hooks */
+inline size_t spmv_emu_live_blocks(void) { return spmv_emu::g().live.size(); }
+inline void spmv_emu_fail_malloc_after(long k) { spmv_emu::g().fail_after = k; }
+
+#endif /* SPMV_CUDA_EMU_H */
