@@ -4,7 +4,7 @@
  *   g++ -std=c++17 -x c++ -DSPMV_CUDA_EMULATE -include tests/emu/cuda_emu.h test.cu
  *
  * What it models, and why that is enough to test the kernels' logic:
- *  - every CUDA thread is a fiber (ucontext) with its own stack; the blocks of a
+ *  - every CUDA thread is a fiber (own stack, own context switch) ; the blocks of a
  *    launch run one after another, the threads of a block interleave cooperatively,
  *    switching only at __syncthreads and the warp shuffles. __shared__ variables are
  *    function statics, shared by the fibers of the running block, as on the device.
@@ -29,7 +29,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if !defined(__x86_64__)
 #include <ucontext.h>
+#endif
 #include <functional>
 #include <set>
 #include <vector>
@@ -82,8 +84,54 @@ struct dim3 {
 
 namespace spmv_emu {
 
+/* Context switch. x86-64: a hand-written switch of the callee-saved registers, stack
+ * pointer, MXCSR and x87 control word (swapcontext also saves the signal mask with a
+ * system call per switch, 20x slower); elsewhere ucontext. */
+#if defined(__x86_64__)
+struct context {
+    void *sp;
+};
+extern "C" void spmv_emu_switch(void **save_sp, void *new_sp);
+__asm__(".text\n"
+        ".globl spmv_emu_switch\n"
+        ".type spmv_emu_switch,@function\n"
+        "spmv_emu_switch:\n"
+        "  pushq %rbp\n  pushq %rbx\n  pushq %r12\n  pushq %r13\n  pushq %r14\n  pushq %r15\n"
+        "  subq $8, %rsp\n  stmxcsr (%rsp)\n  fnstcw 4(%rsp)\n"
+        "  movq %rsp, (%rdi)\n  movq %rsi, %rsp\n"
+        "  ldmxcsr (%rsp)\n  fldcw 4(%rsp)\n  addq $8, %rsp\n"
+        "  popq %r15\n  popq %r14\n  popq %r13\n  popq %r12\n  popq %rbx\n  popq %rbp\n"
+        "  ret\n"
+        ".size spmv_emu_switch, .-spmv_emu_switch\n");
+inline void ctx_switch(context *from, context *to) { spmv_emu_switch(&from->sp, to->sp); }
+/* a fresh context that starts in fn() (which must never return) on [stack, stack+n) */
+inline void ctx_make(context *c, char *stack, size_t n, void (*fn)()) {
+    uint64_t *sp = (uint64_t *)(((uintptr_t)(stack + n)) & ~(uintptr_t)15);
+    uint32_t csr[2];
+    __asm__ volatile("stmxcsr %0\n fnstcw %1" : "=m"(csr[0]), "=m"(csr[1]));
+    *--sp = 0;                       /* fn's frame sees rsp = 8 (mod 16), as after a call */
+    *--sp = (uint64_t)(uintptr_t)fn; /* where the switch's ret goes */
+    for (int i = 0; i < 6; i++) *--sp = 0; /* rbp rbx r12..r15 */
+    --sp;
+    memcpy(sp, csr, 8);
+    c->sp = sp;
+}
+#else
+struct context {
+    ucontext_t uc;
+};
+inline void ctx_switch(context *from, context *to) { swapcontext(&from->uc, &to->uc); }
+inline void ctx_make(context *c, char *stack, size_t n, void (*fn)()) {
+    getcontext(&c->uc);
+    c->uc.uc_stack.ss_sp = stack;
+    c->uc.uc_stack.ss_size = n;
+    c->uc.uc_link = NULL;
+    makecontext(&c->uc, fn, 0);
+}
+#endif
+
 struct fiber {
-    ucontext_t ctx;
+    context ctx;
     char *stack;
     dim3 tid;
     int done;
@@ -102,7 +150,7 @@ struct state {
     unsigned done_b;
     int cur, nthreads;
     unsigned long long progress;
-    ucontext_t sched;
+    context sched;
     std::function<void()> body;
     const char *kernel;
     dim3 block_idx, block_dim, grid_dim;
@@ -112,6 +160,9 @@ struct state {
     int in_kernel;
     state() : count_b(0), done_b(0), cur(0), nthreads(0), progress(0), kernel(""), last_error(cudaSuccess),
               fail_after(-1), in_kernel(0) {}
+    ~state() {
+        for (size_t i = 0; i < fib.size(); i++) free(fib[i].stack);
+    }
 };
 inline state &g() {
     static state s;
@@ -126,14 +177,15 @@ inline void die(const char *what) {
 }
 inline void yield() {
     state &s = g();
-    swapcontext(&s.fib[s.cur].ctx, &s.sched);
+    ctx_switch(&s.fib[s.cur].ctx, &s.sched);
 }
 inline void entry() {
     state &s = g();
     s.body();
     s.fib[s.cur].done = 1;
     s.progress++;
-    /* returning resumes uc_link = the scheduler */
+    ctx_switch(&s.fib[s.cur].ctx, &s.sched); /* never resumed */
+    abort();
 }
 
 /* one exchange among the lanes of the calling fiber's warp: v in, all 32 values out */
@@ -207,11 +259,7 @@ inline void run(unsigned grid, unsigned block, const char *name, std::function<v
         for (size_t w = 0; w < s.warps.size(); w++) memset(&s.warps[w], 0, sizeof(warp_state));
         for (unsigned t = 0; t < block; t++) {
             fiber &f = s.fib[t];
-            getcontext(&f.ctx);
-            f.ctx.uc_stack.ss_sp = f.stack;
-            f.ctx.uc_stack.ss_size = STACK;
-            f.ctx.uc_link = &s.sched;
-            makecontext(&f.ctx, (void (*)())entry, 0);
+            ctx_make(&f.ctx, f.stack, STACK, entry);
             f.tid = dim3(t);
             f.done = 0;
             f.wgen = f.bgen = 0;
@@ -221,7 +269,7 @@ inline void run(unsigned grid, unsigned block, const char *name, std::function<v
             for (unsigned t = 0; t < block; t++) {
                 if (s.fib[t].done) continue;
                 s.cur = (int)t;
-                swapcontext(&s.sched, &s.fib[t].ctx);
+                ctx_switch(&s.sched, &s.fib[t].ctx);
                 if (s.fib[t].done) left--;
             }
             if (left > 0 && s.progress == before)
