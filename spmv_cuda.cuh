@@ -2,17 +2,27 @@
  * y = alpha*A*x + beta*y on the GPU. Header-only building blocks in the style of CUB:
  * compiled by nvcc in your own translation unit (a .cu file, C++17).
  *
- * Usage
+ * Usage (any format through one handle; the format is built on the host, then copied)
  *   #include "spmv_cuda.cuh"          // includes spmv.h; tags s (float/int32), d (double/int32)
  *   spmv_d_csr A;      ... build on the host as with spmv.h ...
- *   spmv_d_csr_dev D;
  *   if (spmv_cuda_device_count() == 0) ...                  // no GPU: stay on the host
- *   spmv_d_csr_to_device(&D, &A, stream);                   // cudaMalloc + copy; A may be freed
- *   spmv_d_csr_dev_mv(&D, 1.0, x_dev, 0.0, y_dev, stream);  // device pointers, asynchronous
- *   spmv_d_csr_dev_free(&D);
+ *   spmv_d_any_dev D;
+ *   spmv_d_any_dev_from_csr(&D, &A, SPMV_DEV_CSR_MERGE, NULL, stream);   // A may be freed after
+ *   spmv_d_any_dev_mv(&D, 1.0, x_dev, 0.0, y_dev, stream);  // device pointers, asynchronous
+ *   spmv_d_any_dev_free(&D);
+ * Formats (spmv_dev_format): SPMV_DEV_CSR_SCALAR, _CSR_VECTOR, _CSR_MERGE (load-balanced,
+ * for irregular rows), _COO, _AXC, _AXTUH1, _AXTUH, _AXTCH1, _AXTCH. The AXC/AXT ones hold
+ * x inside the matrix: _any_dev_mv scatters x first (what a solver pays); to scatter once
+ * and multiply many times, _any_dev_update_x(&D, x, s) then _any_dev_mv_kernel(&D, alpha,
+ * NULL, beta, y, s). AXT parameters: pass a spmv_axt_params (NULL = the GPU defaults,
+ * spmv_axt_params_cuda_default(v)). Per-format objects are public too: spmv_d_csr_dev
+ * (_csr_to_device, _csr_dev_mv; D.algo, D.threads_per_row), spmv_d_coo_dev, spmv_d_axt_dev.
  * Every call returns spmv_status: SPMV_ERR_NODEVICE without a device or driver,
- * SPMV_ERR_CUDA when a CUDA call fails (spmv_cuda_last_error() gives the cudaError_t).
- * Nothing prints, nothing exits. The stream argument is optional (0 = default stream).
+ * SPMV_ERR_CUDA when a CUDA call fails (spmv_cuda_last_error() gives the cudaError_t),
+ * SPMV_ERR_ARG for bad arguments or parameters (checked before any CUDA call). Nothing
+ * prints, nothing exits, no managed memory. The stream argument is optional (0 = default).
+ * One object must not run two products at once (the merge kernel's carries and the AXT
+ * x slots live in the object).
  *
  * Other type pairs, in one step, as with spmv.h (host and device sides together):
  *   #define SPMV_TAG dl
@@ -22,12 +32,13 @@
  * (If you already instantiated the host side of that pair with spmv.h, define the three
  * macros again and include "formats/cuda/instance.cuh" instead.)
  *
- * Build: nvcc -O3 -std=c++17 -Xcompiler -fopenmp -gencode arch=compute_80,code=sm_80 ...
+ * Build: nvcc -O3 -std=c++17 -Xcompiler -fopenmp -gencode arch=compute_90,code=sm_90 ...
  *        file.cu  [-DSPMV_HAVE_ZLIB ... -lz]
  * Options (define before the first include): SPMV_CUDA_BLOCK (threads per block, 256),
- * SPMV_CUDA_MAX_GRID (block cap, 65535), plus spmv.h's options for the host side.
- * Files: formats/cuda/core.cuh (status, device count, warp helpers), one template header
- * per format (formats/cuda/csr.cuh ...), listed in formats/cuda/all.cuh. */
+ * SPMV_CUDA_MAX_GRID (block cap, 65535; kernels grid-stride past it), plus spmv.h's.
+ * Files: formats/cuda/core.cuh (status, warp reduce-by-key, y scaling, uploads), one
+ * template header per format (csr.cuh, coo.cuh, axt.cuh) and any.cuh, listed in
+ * formats/cuda/all.cuh; docs/DESIGN.md has the kernel table. */
 #ifndef SPMV_CUDA_CUH_INCLUDED
 #define SPMV_CUDA_CUH_INCLUDED
 
