@@ -56,6 +56,15 @@ done
 for t in test_mm test_simd test_formats test_csr5 test_axt test_alloc; do
     run "asan/$t" OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive SPMV_TEST_MAX_NNZ=300000 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 build/tests-asan/$t
 done
+# CUDA kernels run on the CPU (tests/emu/cuda_emu.h): every format and type on the edge
+# cases and the small real matrices; the emulation costs ~1000x a GPU, so the real matrices
+# are capped (tests/run_gpu.sh runs all of them on a GPU)
+run cuemu/test_cuda_csr OMP_NUM_THREADS=2 build/tests-cuemu/test_cuda_csr
+run cuemu/test_cuda_formats OMP_NUM_THREADS=2 SPMV_TEST_QUICK=1 SPMV_TEST_MAX_NNZ=${SPMV_CUEMU_MAX_NNZ:-5000} \
+    build/tests-cuemu/test_cuda_formats
+# with ASan (device arrays are host memory here: out-of-bounds kernel accesses are caught)
+run cuemu-asan/test_cuda_formats OMP_NUM_THREADS=2 SPMV_TEST_TAGS=d,sl SPMV_TEST_QUICK=1 SPMV_TEST_MAX_NNZ=2000 \
+    ASAN_OPTIONS=detect_leaks=1 build/tests-cuemu-asan/test_cuda_formats
 # spmv mv against an independent pure-Python reference on the real matrices
 if [ -f "$SPMV_MATRICES/INDEX.tsv" ] && command -v python3 >/dev/null 2>&1; then
     run mv_check python3 tests/mv_check.py build/spmv "$SPMV_MATRICES" "${SPMV_MVCHECK_MAX_NNZ:-400000}"

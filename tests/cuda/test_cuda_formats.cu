@@ -1,0 +1,1246 @@
+/* Every CUDA device format (spmv_cuda.cuh: csr_scalar, csr_vector, csr_merge, coo, axc,
+ * axtuh1, axtuh, axtch1, axtch) x every type: tags s (float/int32), d (double/int32) and the
+ * user-instantiated dl (double/int64_t) and sl (float/int64_t), against the long-double host
+ * reference spmv_<tag>_csr_mv_ref.
+ *  - Always (no GPU needed): format names, the AXT device defaults, argument and parameter
+ *    errors that must come back SPMV_ERR_ARG before any CUDA call (axtuh thw 8, axtch1 bs 2048
+ *    or 16, axc thw 64, ...), zeroed handles, freeing twice, and, without a device, that every
+ *    upload fails cleanly (SPMV_ERR_NODEVICE / SPMV_ERR_CUDA, handle zeroed).
+ *  - With a GPU: through the generic handle spmv_<tag>_any_dev, each of the 9 formats with the
+ *    CUDA defaults plus the AXT parameter sweeps (axc thw 4..32, axtuh1 thw 4..32, axtuh th
+ *    1,2,3,8, axtch1 bs 32..1024, axtch th 1,2,8,64) and the vector CSR kernel with every
+ *    threads_per_row (spmv_<tag>_csr_dev), on edge cases (0 rows / 0 columns, empty rows, one
+ *    huge row, a dense row and column, rows longer than a block, nnz not a multiple of a tile,
+ *    explicit zeros, NaN / Inf in A and in x), generator presets and every real matrix in
+ *    $SPMV_MATRICES. alpha/beta (1,0) and (-3,0) with NaN in y, (2.5,-0.5), (-1,1); a guard
+ *    zone after y; for AXC/AXT _mv with a second x, _update_x + _mv_kernel (x argument NULL or
+ *    ignored); the footprint; a non-default stream for uploads and products. Hand-built COO
+ *    objects in unsorted order with duplicates; the per-format AXT object directly.
+ * One CHECK per matrix x format x parameters x type x (alpha, beta) / operation.
+ *
+ * Environment: SPMV_MATRICES (default ../shared/matrices), SPMV_TEST_MAX_NNZ (real matrices with
+ * more expanded nonzeros are skipped; default no cap), SPMV_TEST_QUICK=1 (small cases only, real
+ * matrices capped at 5000 nonzeros unless SPMV_TEST_MAX_NNZ says otherwise: for
+ * compute-sanitizer), SPMV_TEST_TAGS=s,d,dl,sl (GPU part for these tags only),
+ * SPMV_TEST_ONLY=substring (GPU part for matrices whose name contains it),
+ * SPMV_TEST_HOST_ONLY=1 (without a device: build every case and run the host conversions the
+ * GPU part would make; a check of the test itself).
+ * The grid cap is lowered so that the grid-stride loops really loop on test sizes. */
+#ifndef SPMV_CUDA_MAX_GRID
+#define SPMV_CUDA_MAX_GRID 37
+#endif
+#define SPMV_TAG dl
+#define SPMV_VAL double
+#define SPMV_IDX int64_t
+#include "spmv_cuda.cuh"
+#define SPMV_TAG sl
+#define SPMV_VAL float
+#define SPMV_IDX int64_t
+#include "spmv_cuda.cuh"
+#include "../check.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <float.h>
+#include <time.h>
+#include <cmath>
+
+/* the instance parameters must not leak out of spmv_cuda.cuh */
+#if defined(SPMV_TAG) || defined(SPMV_VAL) || defined(SPMV_IDX) || defined(SPMV_NAME) || defined(SPMV_T) || \
+    defined(SPMV_I)
+#error "spmv_cuda.cuh left instance parameters defined"
+#endif
+
+/* One struct per tag: the tests below are written once, as templates over it. */
+#define TEST_TAG(TG, TT, II, BASE_TOL, BIT)                                                                      \
+    struct tag_##TG {                                                                                            \
+        typedef TT T;                                                                                            \
+        typedef II I;                                                                                            \
+        typedef spmv_##TG##_csr csr;                                                                             \
+        typedef spmv_##TG##_coo coo;                                                                             \
+        typedef spmv_##TG##_axt axt;                                                                             \
+        typedef spmv_##TG##_any_dev any;                                                                         \
+        typedef spmv_##TG##_csr_dev csrd;                                                                        \
+        typedef spmv_##TG##_coo_dev cood;                                                                        \
+        typedef spmv_##TG##_axt_dev axtd;                                                                        \
+        static const char *name() { return #TG; }                                                                \
+        static int bit() { return BIT; }                                                                         \
+        static double base_tol() { return BASE_TOL; }                                                            \
+        static double eps() { return sizeof(T) == 4 ? (double)FLT_EPSILON : DBL_EPSILON; }                       \
+        /* host side */                                                                                          \
+        static spmv_status from_triplets(csr *A, const spmv_triplets *t) {                                      \
+            return spmv_##TG##_csr_from_triplets(A, t, NULL);                                                    \
+        }                                                                                                        \
+        static void csr_free(csr *A) { spmv_##TG##_csr_free(A); }                                                \
+        static size_t csr_bytes(const csr *A) { return spmv_##TG##_csr_bytes(A); }                               \
+        static void ref(const csr *A, T al, const T *x, T be, const T *y0, long double *r, long double *sc) {    \
+            spmv_##TG##_csr_mv_ref(A, al, x, be, y0, r, sc);                                                     \
+        }                                                                                                        \
+        static spmv_status coo_from_csr(coo *C, const csr *A) { return spmv_##TG##_coo_from_csr(C, A, NULL); }  \
+        static void coo_free(coo *C) { spmv_##TG##_coo_free(C); }                                                \
+        static spmv_status axt_from_csr(axt *H, const csr *A, spmv_axt_variant v, const spmv_axt_params *p) {    \
+            return spmv_##TG##_axt_from_csr(H, A, v, p);                                                         \
+        }                                                                                                        \
+        static void axt_free(axt *H) { spmv_##TG##_axt_free(H); }                                                \
+        static size_t axt_kernel_bytes(const axt *H) { return spmv_##TG##_axt_kernel_bytes(H); }                 \
+        /* generic device handle */                                                                              \
+        static spmv_status any_from_csr(any *D, const csr *A, spmv_dev_format f, const spmv_axt_params *p,       \
+                                        cudaStream_t s) {                                                        \
+            return spmv_##TG##_any_dev_from_csr(D, A, f, p, s);                                                  \
+        }                                                                                                        \
+        static spmv_status any_mv(const any *D, T al, const T *x, T be, T *y, cudaStream_t s) {                 \
+            return spmv_##TG##_any_dev_mv(D, al, x, be, y, s);                                                   \
+        }                                                                                                        \
+        static spmv_status any_update_x(const any *D, const T *x, cudaStream_t s) {                             \
+            return spmv_##TG##_any_dev_update_x(D, x, s);                                                        \
+        }                                                                                                        \
+        static spmv_status any_mv_kernel(const any *D, T al, const T *x, T be, T *y, cudaStream_t s) {          \
+            return spmv_##TG##_any_dev_mv_kernel(D, al, x, be, y, s);                                            \
+        }                                                                                                        \
+        static int any_embeds_x(const any *D) { return spmv_##TG##_any_dev_embeds_x(D); }                        \
+        static spmv_status any_free(any *D) { return spmv_##TG##_any_dev_free(D); }                              \
+        static size_t any_bytes(const any *D) { return spmv_##TG##_any_dev_bytes(D); }                           \
+        static size_t any_kernel_bytes(const any *D) { return spmv_##TG##_any_dev_kernel_bytes(D); }             \
+        static void any_params(const any *D, char *b, size_t n) { spmv_##TG##_any_dev_params(D, b, n); }         \
+        /* per-format device objects */                                                                          \
+        static spmv_status csr_to_device(csrd *D, const csr *A, cudaStream_t s) {                                \
+            return spmv_##TG##_csr_to_device(D, A, s);                                                           \
+        }                                                                                                        \
+        static spmv_status csr_dev_mv(const csrd *D, T al, const T *x, T be, T *y, cudaStream_t s) {            \
+            return spmv_##TG##_csr_dev_mv(D, al, x, be, y, s);                                                   \
+        }                                                                                                        \
+        static spmv_status csr_dev_free(csrd *D) { return spmv_##TG##_csr_dev_free(D); }                         \
+        static size_t csr_dev_bytes(const csrd *D) { return spmv_##TG##_csr_dev_bytes(D); }                      \
+        static spmv_status coo_to_device(cood *D, const coo *A, cudaStream_t s) {                                \
+            return spmv_##TG##_coo_to_device(D, A, s);                                                           \
+        }                                                                                                        \
+        static spmv_status coo_dev_mv(const cood *D, T al, const T *x, T be, T *y, cudaStream_t s) {            \
+            return spmv_##TG##_coo_dev_mv(D, al, x, be, y, s);                                                   \
+        }                                                                                                        \
+        static spmv_status coo_dev_free(cood *D) { return spmv_##TG##_coo_dev_free(D); }                         \
+        static size_t coo_dev_bytes(const cood *D) { return spmv_##TG##_coo_dev_bytes(D); }                      \
+        static spmv_status axt_to_device(axtd *D, const axt *H, cudaStream_t s) {                                \
+            return spmv_##TG##_axt_to_device(D, H, s);                                                           \
+        }                                                                                                        \
+        static spmv_status axt_dev_update_x(const axtd *D, const T *x, cudaStream_t s) {                        \
+            return spmv_##TG##_axt_dev_update_x(D, x, s);                                                        \
+        }                                                                                                        \
+        static spmv_status axt_dev_mv_kernel(const axtd *D, T al, T be, T *y, cudaStream_t s) {                 \
+            return spmv_##TG##_axt_dev_mv_kernel(D, al, be, y, s);                                               \
+        }                                                                                                        \
+        static spmv_status axt_dev_mv(const axtd *D, T al, const T *x, T be, T *y, cudaStream_t s) {            \
+            return spmv_##TG##_axt_dev_mv(D, al, x, be, y, s);                                                   \
+        }                                                                                                        \
+        static spmv_status axt_dev_free(axtd *D) { return spmv_##TG##_axt_dev_free(D); }                         \
+        static size_t axt_dev_bytes(const axtd *D) { return spmv_##TG##_axt_dev_bytes(D); }                      \
+        static size_t axt_dev_kernel_bytes(const axtd *D) { return spmv_##TG##_axt_dev_kernel_bytes(D); }        \
+    };
+TEST_TAG(s, float, int32_t, 1e-5, 1)
+TEST_TAG(d, double, int32_t, 1e-12, 2)
+TEST_TAG(dl, double, int64_t, 1e-12, 4)
+TEST_TAG(sl, float, int64_t, 1e-5, 8)
+
+/* ---- options, helpers -------------------------------------------------------------- */
+static int opt_quick;          /* SPMV_TEST_QUICK=1: small cases only */
+static int opt_tags = 15;      /* SPMV_TEST_TAGS: bit mask of the tags the GPU part runs */
+static const char *opt_only;   /* SPMV_TEST_ONLY: substring of the matrix names to run */
+static int gpu_dead;           /* a sticky CUDA error: the rest of the GPU part is not run */
+static cudaStream_t stream;    /* non-default stream for every upload and product */
+
+static uint64_t rng_state = 4242;
+static uint64_t rnd(void) { /* splitmix64 */
+    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+static double rval(void) { return (double)(rnd() >> 11) / 9007199254740992.0 * 2 - 1; }
+
+template <class D> static int is_zero(const D *d) {
+    static const unsigned char zero[sizeof(D)] = {0};
+    return !memcmp(d, zero, sizeof(D));
+}
+
+static int is_axt(int f) { return f >= (int)SPMV_DEV_AXC && f <= (int)SPMV_DEV_AXTCH; }
+static int is_csr(int f) {
+    return f == (int)SPMV_DEV_CSR_SCALAR || f == (int)SPMV_DEV_CSR_VECTOR || f == (int)SPMV_DEV_CSR_MERGE;
+}
+static spmv_axt_variant variant_of(int f) {
+    switch (f) {
+    case SPMV_DEV_AXC: return SPMV_AXC;
+    case SPMV_DEV_AXTUH1: return SPMV_AXTUH1;
+    case SPMV_DEV_AXTUH: return SPMV_AXTUH;
+    case SPMV_DEV_AXTCH1: return SPMV_AXTCH1;
+    default: return SPMV_AXTCH;
+    }
+}
+static const char *fmt_name(int f) {
+    const char *n = spmv_dev_format_name((spmv_dev_format)f);
+    return n ? n : "?";
+}
+
+/* A CUDA call of the test itself: a failure counts as a failed check, and an error that
+ * stays (sticky: the context is lost) stops the GPU part. */
+static int cuda_ok(cudaError_t e, const char *what) {
+    if (e == cudaSuccess) return 1;
+    CHECK(0, "%s: %s", what, cudaGetErrorString(e));
+    (void)cudaGetLastError();
+    if (cudaDeviceSynchronize() != cudaSuccess) {
+        printf("sticky CUDA error (%s): stopping the GPU tests\n", cudaGetErrorString(e));
+        gpu_dead = 1;
+    }
+    return 0;
+}
+
+/* ---- host-side checks (no GPU needed) ------------------------------------------------ */
+static void host_common(void) {
+    static const char *names[] = {"csr_scalar", "csr_vector", "csr_merge", "coo",   "axc",
+                                  "axtuh1",     "axtuh",      "axtch1",    "axtch"};
+    int f, v;
+    CHECK(SPMV_DEV_FMT_COUNT_ == 9, "9 device formats, got %d", (int)SPMV_DEV_FMT_COUNT_);
+    for (f = 0; f < SPMV_DEV_FMT_COUNT_ && f < 9; f++) {
+        const char *n = spmv_dev_format_name((spmv_dev_format)f);
+        CHECK(n && !strcmp(n, names[f]), "format %d name '%s', expected '%s'", f, n ? n : "(null)", names[f]);
+        CHECK(spmv_dev_format_from_name(names[f]) == f, "from_name(%s) = %d, expected %d", names[f],
+              spmv_dev_format_from_name(names[f]), f);
+        CHECK(spmv_dev_format_embeds_x((spmv_dev_format)f) == (f >= (int)SPMV_DEV_AXC), "embeds_x(%s) = %d",
+              names[f], spmv_dev_format_embeds_x((spmv_dev_format)f));
+    }
+    CHECK(spmv_dev_format_from_name("nope") == -1, "from_name(unknown) = -1");
+    CHECK(spmv_dev_format_from_name("") == -1, "from_name(\"\") = -1");
+    for (v = 0; v < SPMV_AXT_VARIANT_COUNT_; v++) {
+        spmv_axt_params p = spmv_axt_params_cuda_default((spmv_axt_variant)v);
+        int thw = v == SPMV_AXTUH1 ? 16 : 32;
+        CHECK(p.isa == SPMV_ISA_GENERIC && p.thw == thw && p.th == 0 && p.bs == 0,
+              "cuda default params of %s: isa %d thw %d th %d bs %d (expected generic, %d, 0, 0)",
+              spmv_axt_variant_name((spmv_axt_variant)v), (int)p.isa, p.thw, p.th, p.bs, thw);
+    }
+}
+
+struct bad_params {
+    int f, thw, th, bs;
+};
+/* device parameters that must be refused (SPMV_ERR_ARG) before any CUDA call */
+static const bad_params BAD[] = {
+    {SPMV_DEV_AXTUH, 8, 0, 0},    {SPMV_DEV_AXTUH, 16, 4, 0},   {SPMV_DEV_AXTCH1, 32, 0, 2048},
+    {SPMV_DEV_AXTCH1, 32, 0, 16}, {SPMV_DEV_AXTCH1, 32, 0, 48}, {SPMV_DEV_AXTCH1, 16, 0, 512},
+    {SPMV_DEV_AXTCH, 16, 8, 0},   {SPMV_DEV_AXTCH, 32, 3, 0},   {SPMV_DEV_AXC, 64, 0, 0},
+    {SPMV_DEV_AXC, 2, 0, 0},      {SPMV_DEV_AXTUH1, 64, 0, 0},  {SPMV_DEV_AXTUH1, 2, 0, 0},
+};
+
+template <class G> static void host_tag(int have_gpu) {
+    typedef typename G::T T;
+    typedef typename G::I I;
+    const char *tg = G::name();
+    typename G::csr A;
+    typename G::coo C;
+    typename G::axt H;
+    typename G::any D;
+    typename G::cood E;
+    typename G::axtd X;
+    spmv_triplets t;
+    spmv_status st;
+    T buf[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    size_t i;
+    int f;
+
+    spmv_triplets_alloc(&t, 3, 4, 3);
+    t.row[0] = 0; t.col[0] = 1; t.val[0] = 1;
+    t.row[1] = 2; t.col[1] = 0; t.val[1] = 2;
+    t.row[2] = 2; t.col[2] = 3; t.val[2] = 3;
+    st = G::from_triplets(&A, &t);
+    spmv_triplets_free(&t);
+    CHECK(st == SPMV_OK, "%s: host csr: %s", tg, spmv_status_str(st));
+    if (st != SPMV_OK) return;
+
+    /* generic handle: arguments */
+    CHECK(G::any_from_csr(NULL, &A, SPMV_DEV_CSR_VECTOR, NULL, 0) == SPMV_ERR_ARG, "%s: any_dev_from_csr(D=NULL)", tg);
+    memset(&D, 0xab, sizeof D);
+    st = G::any_from_csr(&D, NULL, SPMV_DEV_CSR_VECTOR, NULL, 0);
+    CHECK(st == SPMV_ERR_ARG && is_zero(&D), "%s: any_dev_from_csr(A=NULL): %s", tg, spmv_status_str(st));
+    memset(&D, 0xab, sizeof D);
+    st = G::any_from_csr(&D, &A, (spmv_dev_format)-1, NULL, 0);
+    CHECK(st == SPMV_ERR_ARG && is_zero(&D), "%s: any_dev_from_csr(format -1): %s", tg, spmv_status_str(st));
+    memset(&D, 0xab, sizeof D);
+    st = G::any_from_csr(&D, &A, SPMV_DEV_FMT_COUNT_, NULL, 0);
+    CHECK(st == SPMV_ERR_ARG && is_zero(&D), "%s: any_dev_from_csr(format COUNT): %s", tg, spmv_status_str(st));
+    for (i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
+        spmv_axt_params p = spmv_axt_params_cuda_default(variant_of(BAD[i].f));
+        p.thw = BAD[i].thw;
+        p.th = BAD[i].th;
+        p.bs = BAD[i].bs;
+        memset(&D, 0xab, sizeof D);
+        st = G::any_from_csr(&D, &A, (spmv_dev_format)BAD[i].f, &p, 0);
+        CHECK(st == SPMV_ERR_ARG && is_zero(&D), "%s: %s thw=%d th=%d bs=%d must be SPMV_ERR_ARG, got %s", tg,
+              fmt_name(BAD[i].f), p.thw, p.th, p.bs, spmv_status_str(st));
+    }
+    for (f = SPMV_DEV_CSR_SCALAR; f <= SPMV_DEV_CSR_MERGE; f++) { /* inconsistent CSR */
+        A.row_ptr[A.nrows] = A.nnz + 1;
+        memset(&D, 0xab, sizeof D);
+        st = G::any_from_csr(&D, &A, (spmv_dev_format)f, NULL, 0);
+        A.row_ptr[A.nrows] = A.nnz;
+        CHECK(st == SPMV_ERR_ARG && is_zero(&D), "%s: %s of an inconsistent CSR: %s", tg, fmt_name(f),
+              spmv_status_str(st));
+    }
+    CHECK(G::any_mv(NULL, 1, buf, 0, buf, 0) == SPMV_ERR_ARG, "%s: any_dev_mv(D=NULL)", tg);
+    CHECK(G::any_update_x(NULL, buf, 0) == SPMV_ERR_ARG, "%s: any_dev_update_x(D=NULL)", tg);
+    CHECK(G::any_mv_kernel(NULL, 1, buf, 0, buf, 0) == SPMV_ERR_ARG, "%s: any_dev_mv_kernel(D=NULL)", tg);
+    CHECK(G::any_bytes(NULL) == 0 && G::any_kernel_bytes(NULL) == 0, "%s: any_dev_bytes(NULL) = 0", tg);
+    /* a zeroed handle: inert (no launch), freeing it and freeing twice is fine */
+    memset(&D, 0, sizeof D);
+    st = G::any_mv(&D, 1, NULL, 0, NULL, 0);
+    CHECK(st == SPMV_OK || st == SPMV_ERR_ARG, "%s: any_dev_mv on a zeroed handle: %s", tg, spmv_status_str(st));
+    st = G::any_update_x(&D, NULL, 0);
+    CHECK(st == SPMV_OK || st == SPMV_ERR_ARG, "%s: any_dev_update_x on a zeroed handle: %s", tg,
+          spmv_status_str(st));
+    CHECK(G::any_embeds_x(&D) == 0, "%s: zeroed handle embeds no x", tg);
+    {
+        char pb[16];
+        volatile size_t n3 = 3; /* truncation on purpose (volatile: no -Wformat-truncation) */
+        memset(pb, 'Z', sizeof pb);
+        G::any_params(&D, pb, n3);
+        CHECK(memchr(pb, 0, 3) != NULL && pb[3] == 'Z', "%s: any_dev_params respects n", tg);
+    }
+    st = G::any_free(&D);
+    CHECK(st == SPMV_OK && is_zero(&D), "%s: any_dev_free(zeroed): %s", tg, spmv_status_str(st));
+    st = G::any_free(&D);
+    CHECK(st == SPMV_OK && is_zero(&D), "%s: any_dev_free twice: %s", tg, spmv_status_str(st));
+    st = G::any_free(NULL);
+    CHECK(st == SPMV_OK || st == SPMV_ERR_ARG, "%s: any_dev_free(NULL): %s", tg, spmv_status_str(st));
+
+    /* per-format COO object */
+    st = G::coo_from_csr(&C, &A);
+    CHECK(st == SPMV_OK, "%s: host coo: %s", tg, spmv_status_str(st));
+    CHECK(G::coo_to_device(NULL, &C, 0) == SPMV_ERR_ARG, "%s: coo_to_device(D=NULL)", tg);
+    memset(&E, 0xab, sizeof E);
+    st = G::coo_to_device(&E, NULL, 0);
+    CHECK(st == SPMV_ERR_ARG && is_zero(&E), "%s: coo_to_device(A=NULL): %s", tg, spmv_status_str(st));
+    if (C.nnz > 0) {
+        I keep = C.row[0];
+        I *kr = C.row;
+        C.row[0] = C.nrows; /* out of range: the kernel trusts the indices */
+        memset(&E, 0xab, sizeof E);
+        st = G::coo_to_device(&E, &C, 0);
+        CHECK(st == SPMV_ERR_ARG && is_zero(&E), "%s: coo_to_device(row index out of range): %s", tg,
+              spmv_status_str(st));
+        C.row[0] = keep;
+        C.row = NULL;
+        memset(&E, 0xab, sizeof E);
+        st = G::coo_to_device(&E, &C, 0);
+        CHECK(st == SPMV_ERR_ARG && is_zero(&E), "%s: coo_to_device(row NULL): %s", tg, spmv_status_str(st));
+        C.row = kr;
+    }
+    CHECK(G::coo_dev_mv(NULL, 1, buf, 0, buf, 0) == SPMV_ERR_ARG, "%s: coo_dev_mv(D=NULL)", tg);
+    memset(&E, 0, sizeof E);
+    st = G::coo_dev_free(&E);
+    CHECK(st == SPMV_OK && is_zero(&E) && G::coo_dev_free(&E) == SPMV_OK, "%s: coo_dev_free(zeroed), twice", tg);
+
+    /* per-format AXT object: device parameter checks on a host object */
+    CHECK(G::axt_dev_mv(NULL, 1, buf, 0, buf, 0) == SPMV_ERR_ARG, "%s: axt_dev_mv(D=NULL)", tg);
+    CHECK(G::axt_dev_update_x(NULL, buf, 0) == SPMV_ERR_ARG, "%s: axt_dev_update_x(D=NULL)", tg);
+    CHECK(G::axt_dev_mv_kernel(NULL, 1, 0, buf, 0) == SPMV_ERR_ARG, "%s: axt_dev_mv_kernel(D=NULL)", tg);
+    memset(&X, 0xab, sizeof X);
+    st = G::axt_to_device(&X, NULL, 0);
+    CHECK(st == SPMV_ERR_ARG && is_zero(&X), "%s: axt_to_device(H=NULL): %s", tg, spmv_status_str(st));
+    for (i = 0; i < sizeof BAD / sizeof BAD[0]; i++) { /* the ones the host converter accepts */
+        spmv_axt_params p = spmv_axt_params_cuda_default(variant_of(BAD[i].f));
+        p.thw = BAD[i].thw;
+        p.th = BAD[i].th;
+        p.bs = BAD[i].bs;
+        if (G::axt_from_csr(&H, &A, variant_of(BAD[i].f), &p) != SPMV_OK) continue;
+        CHECK(G::axt_to_device(NULL, &H, 0) == SPMV_ERR_ARG, "%s: axt_to_device(D=NULL)", tg);
+        memset(&X, 0xab, sizeof X);
+        st = G::axt_to_device(&X, &H, 0);
+        CHECK(st == SPMV_ERR_ARG && is_zero(&X), "%s: axt_to_device of a host %s thw=%d th=%d bs=%d: %s", tg,
+              fmt_name(BAD[i].f), H.params.thw, H.params.th, H.params.bs, spmv_status_str(st));
+        G::axt_free(&H);
+    }
+    memset(&X, 0, sizeof X);
+    st = G::axt_dev_free(&X);
+    CHECK(st == SPMV_OK && is_zero(&X) && G::axt_dev_free(&X) == SPMV_OK, "%s: axt_dev_free(zeroed), twice", tg);
+
+    if (!have_gpu) { /* no device: every upload fails cleanly, nothing held */
+        for (f = 0; f < SPMV_DEV_FMT_COUNT_; f++) {
+            memset(&D, 0xab, sizeof D);
+            st = G::any_from_csr(&D, &A, (spmv_dev_format)f, NULL, 0);
+            CHECK((st == SPMV_ERR_NODEVICE || st == SPMV_ERR_CUDA) && is_zero(&D),
+                  "%s: %s upload without a device: %s, handle %s", tg, fmt_name(f), spmv_status_str(st),
+                  is_zero(&D) ? "zeroed" : "NOT zeroed");
+            CHECK(G::any_free(&D) == SPMV_OK, "%s: %s free after a failed upload", tg, fmt_name(f));
+        }
+        memset(&E, 0xab, sizeof E);
+        st = G::coo_to_device(&E, &C, 0);
+        CHECK((st == SPMV_ERR_NODEVICE || st == SPMV_ERR_CUDA) && is_zero(&E), "%s: coo_to_device without a device: %s",
+              tg, spmv_status_str(st));
+        {
+            spmv_axt_params p = spmv_axt_params_cuda_default(SPMV_AXTCH);
+            st = G::axt_from_csr(&H, &A, SPMV_AXTCH, &p);
+            CHECK(st == SPMV_OK, "%s: host axtch with the cuda defaults: %s", tg, spmv_status_str(st));
+            if (st == SPMV_OK) {
+                memset(&X, 0xab, sizeof X);
+                st = G::axt_to_device(&X, &H, 0);
+                CHECK((st == SPMV_ERR_NODEVICE || st == SPMV_ERR_CUDA) && is_zero(&X),
+                      "%s: axt_to_device without a device: %s", tg, spmv_status_str(st));
+                G::axt_free(&H);
+            }
+        }
+    }
+    G::coo_free(&C);
+    G::csr_free(&A);
+}
+
+/* ---- GPU checks ----------------------------------------------------------------------- */
+#define GUARD 64
+#define SENTINEL 12345.0
+#define NAB 4
+#define REF_X2 NAB /* reference index of y = A*x2 */
+static const double AB[NAB][3] = {/* alpha, beta, NaN in y */ {1, 0, 1}, {2.5, -0.5, 0}, {-1, 1, 0}, {-3, 0, 1}};
+
+/* Everything one matrix needs for one tag: the host CSR, x1 (maybe with NaN/Inf), x2, y0,
+ * references for every (alpha, beta) with x1 and for A*x2, per-row tolerances, device x/y. */
+template <class G> struct ctx {
+    typedef typename G::T T;
+    const char *mname;
+    typename G::csr A;
+    size_t nr, nc, nnz;
+    T *x1, *x2, *yb, *yn, *yh; /* yb: y0 + sentinels, yn: NaN + sentinels, yh: downloaded y */
+    double *tol;
+    long double *ref[NAB + 1], *scale[NAB + 1];
+    int64_t *len; /* entries per row (for the messages) */
+    T *xd1, *xd2, *yd;
+};
+
+template <class G> static void ctx_free(ctx<G> &c) {
+    int a;
+    cudaFree(c.xd1);
+    cudaFree(c.xd2);
+    cudaFree(c.yd);
+    free(c.x1); free(c.x2); free(c.yb); free(c.yn); free(c.yh); free(c.tol); free(c.len);
+    for (a = 0; a <= NAB; a++) { free(c.ref[a]); free(c.scale[a]); }
+    G::csr_free(&c.A);
+    memset(&c, 0, sizeof c);
+}
+
+template <class G> static double row_tol(int64_t len) {
+    double tol = 8 * G::eps() * sqrt((double)len + 1);
+    return tol < G::base_tol() ? G::base_tol() : tol;
+}
+
+/* references from the CSR (duplicates summed) */
+template <class G> static void ctx_refs_csr(ctx<G> &c) {
+    typedef typename G::T T;
+    int a;
+    size_t r;
+    for (r = 0; r < c.nr; r++) {
+        c.len[r] = (int64_t)(c.A.row_ptr[r + 1] - c.A.row_ptr[r]);
+        c.tol[r] = row_tol<G>(c.len[r]);
+    }
+    for (a = 0; a < NAB; a++)
+        G::ref(&c.A, (T)AB[a][0], c.x1, (T)AB[a][1], AB[a][1] != 0 ? c.yb : NULL, c.ref[a], c.scale[a]);
+    G::ref(&c.A, (T)1, c.x2, (T)0, NULL, c.ref[REF_X2], c.scale[REF_X2]);
+}
+
+template <class G> static int ctx_init(ctx<G> &c, const char *mname, const spmv_triplets *t, int special) {
+    typedef typename G::T T;
+    spmv_status st;
+    size_t j, r;
+    int a, ok;
+    memset(&c, 0, sizeof c);
+    c.mname = mname;
+    st = G::from_triplets(&c.A, t);
+    CHECK(st == SPMV_OK, "%s [%s]: host csr: %s", G::name(), mname, spmv_status_str(st));
+    if (st != SPMV_OK) return 0;
+    c.nr = (size_t)c.A.nrows;
+    c.nc = (size_t)c.A.ncols;
+    c.nnz = (size_t)c.A.nnz;
+    c.x1 = (T *)malloc((c.nc + 1) * sizeof(T));
+    c.x2 = (T *)malloc((c.nc + 1) * sizeof(T));
+    c.yb = (T *)malloc((c.nr + GUARD) * sizeof(T));
+    c.yn = (T *)malloc((c.nr + GUARD) * sizeof(T));
+    c.yh = (T *)malloc((c.nr + GUARD) * sizeof(T));
+    c.tol = (double *)malloc((c.nr + 1) * sizeof(double));
+    c.len = (int64_t *)malloc((c.nr + 1) * sizeof(int64_t));
+    ok = c.x1 && c.x2 && c.yb && c.yn && c.yh && c.tol && c.len;
+    for (a = 0; a <= NAB; a++) {
+        c.ref[a] = (long double *)malloc((c.nr + 1) * sizeof(long double));
+        c.scale[a] = (long double *)malloc((c.nr + 1) * sizeof(long double));
+        ok = ok && c.ref[a] && c.scale[a];
+    }
+    if (!ok) {
+        CHECK(0, "%s [%s]: host allocation", G::name(), mname);
+        ctx_free(c);
+        return 0;
+    }
+    for (j = 0; j < c.nc; j++) {
+        c.x1[j] = (T)rval();
+        c.x2[j] = (T)rval();
+    }
+    if (special && c.nc > 2) { /* x[0] also sits behind the AXT padding slots */
+        c.x1[0] = (T)NAN;
+        c.x1[c.nc / 3] = (T)INFINITY;
+        c.x1[c.nc / 2] = (T)-INFINITY;
+    }
+    for (r = 0; r < c.nr; r++) {
+        c.yb[r] = (T)rval();
+        c.yn[r] = (T)NAN;
+    }
+    for (r = c.nr; r < c.nr + GUARD; r++) c.yb[r] = c.yn[r] = (T)SENTINEL;
+    ctx_refs_csr(c);
+    /* x exactly ncols long (at least 1): memcheck sees any read past it */
+    ok = cuda_ok(cudaMalloc((void **)&c.xd1, (c.nc ? c.nc : 1) * sizeof(T)), "cudaMalloc x1") &&
+         cuda_ok(cudaMalloc((void **)&c.xd2, (c.nc ? c.nc : 1) * sizeof(T)), "cudaMalloc x2") &&
+         cuda_ok(cudaMalloc((void **)&c.yd, (c.nr + GUARD) * sizeof(T)), "cudaMalloc y");
+    if (ok && c.nc)
+        ok = cuda_ok(cudaMemcpyAsync(c.xd1, c.x1, c.nc * sizeof(T), cudaMemcpyHostToDevice, stream), "upload x1") &&
+             cuda_ok(cudaMemcpyAsync(c.xd2, c.x2, c.nc * sizeof(T), cudaMemcpyHostToDevice, stream), "upload x2");
+    if (ok) ok = cuda_ok(cudaStreamSynchronize(stream), "sync after the x upload");
+    if (!ok) ctx_free(c);
+    return ok;
+}
+
+/* y on the device := y0 (nan == 0) or NaN (nan != 0), sentinels after it */
+template <class G> static int put_y(ctx<G> &c, int nan) {
+    return cuda_ok(cudaMemcpyAsync(c.yd, nan ? c.yn : c.yb, (c.nr + GUARD) * sizeof(typename G::T),
+                                   cudaMemcpyHostToDevice, stream),
+                   "upload y");
+}
+
+/* Downloads y and compares it with reference ri: one CHECK. st: what the product returned. */
+template <class G> static void verify(ctx<G> &c, spmv_status st, int ri, const char *what) {
+    typedef typename G::T T;
+    size_t r, bad = 0, gbad = 0, wr = 0;
+    double worst = -1;
+    if (gpu_dead) return;
+    if (st != SPMV_OK) {
+        CHECK(0, "%s: returned %s (%s)", what, spmv_status_str(st), cudaGetErrorString(spmv_cuda_last_error()));
+        (void)cuda_ok(cudaStreamSynchronize(stream), "sync after a failed product");
+        return;
+    }
+    if (!cuda_ok(cudaMemcpyAsync(c.yh, c.yd, (c.nr + GUARD) * sizeof(T), cudaMemcpyDeviceToHost, stream), what) ||
+        !cuda_ok(cudaStreamSynchronize(stream), what))
+        return;
+    for (r = 0; r < c.nr; r++) {
+        const long double rf = c.ref[ri][r], sc = c.scale[ri][r];
+        const T v = c.yh[r];
+        double rel;
+        int ok;
+        if (std::isnan(rf)) ok = std::isnan(v);
+        else if (std::isinf(rf)) ok = (long double)v == rf;
+        else ok = std::isfinite(v) && fabsl((long double)v - rf) <= (long double)c.tol[r] * sc;
+        if (ok) continue;
+        bad++;
+        rel = !std::isfinite(rf) || !std::isfinite(v) || !(sc > 0) ? INFINITY
+                                                                     : (double)(fabsl((long double)v - rf) / sc);
+        if (rel > worst) {
+            worst = rel;
+            wr = r;
+        }
+    }
+    for (r = c.nr; r < c.nr + GUARD; r++)
+        if (!(c.yh[r] == (T)SENTINEL)) gbad++;
+    if (bad)
+        CHECK(0, "%s: %zu of %zu rows wrong (guard zone: %zu overwritten); worst row %zu (%lld entries): got %.17g, "
+                 "expected %.17Lg (scale %.3Lg, rel err %.3g, tol %.2g)",
+              what, bad, c.nr, gbad, wr, (long long)c.len[wr], (double)c.yh[wr], c.ref[ri][wr], c.scale[ri][wr], worst,
+              c.tol[wr]);
+    else
+        CHECK(!gbad, "%s: %zu entries of the guard zone after y[%zu] overwritten", what, gbad, c.nr);
+}
+
+struct cfg {
+    int f;
+    int has_p;
+    spmv_axt_params p;
+};
+static int make_cfgs(cfg *out) {
+    static const int thw[] = {4, 8, 16, 32}, uh_th[] = {1, 2, 3, 8}, ch1_bs[] = {32, 64, 128, 256, 512, 1024},
+                     ch_th[] = {1, 2, 8, 64};
+    int n = 0, f;
+    size_t i;
+    for (f = 0; f < SPMV_DEV_FMT_COUNT_; f++) { /* every format with its CUDA defaults (p = NULL) */
+        out[n].f = f;
+        out[n].has_p = 0;
+        memset(&out[n].p, 0, sizeof out[n].p);
+        n++;
+    }
+#define ADD_P(F, THW, TH, BS)                                                                                    \
+    do {                                                                                                         \
+        out[n].f = (F);                                                                                          \
+        out[n].has_p = 1;                                                                                        \
+        out[n].p = spmv_axt_params_cuda_default(variant_of(F));                                                  \
+        out[n].p.thw = (THW);                                                                                    \
+        out[n].p.th = (TH);                                                                                      \
+        out[n].p.bs = (BS);                                                                                      \
+        n++;                                                                                                     \
+    } while (0)
+    for (i = 0; i < 4; i++) ADD_P(SPMV_DEV_AXC, thw[i], 0, 0);
+    for (i = 0; i < 4; i++) ADD_P(SPMV_DEV_AXTUH1, thw[i], 0, 0);
+    for (i = 0; i < 4; i++) ADD_P(SPMV_DEV_AXTUH, 32, uh_th[i], 0);
+    for (i = 0; i < 6; i++) ADD_P(SPMV_DEV_AXTCH1, 32, 0, ch1_bs[i]);
+    for (i = 0; i < 4; i++) ADD_P(SPMV_DEV_AXTCH, 32, ch_th[i], 0);
+#undef ADD_P
+    return n;
+}
+
+/* One format with one parameter set through the generic handle: upload, footprint, every
+ * (alpha, beta), a new x, _update_x + _mv_kernel, free. */
+template <class G> static void run_any(ctx<G> &c, const cfg &k) {
+    typedef typename G::T T;
+    typename G::any D;
+    spmv_status st, st2;
+    char label[512], what[640], pbuf[64], req[64];
+    size_t host_kb = 0;
+    int a, have_host_kb = 0;
+    const int emb = spmv_dev_format_embeds_x((spmv_dev_format)k.f);
+    if (gpu_dead) return;
+    if (k.has_p) snprintf(req, sizeof req, "thw=%d,th=%d,bs=%d", k.p.thw, k.p.th, k.p.bs);
+    else snprintf(req, sizeof req, "defaults");
+    st = G::any_from_csr(&D, &c.A, (spmv_dev_format)k.f, k.has_p ? &k.p : NULL, stream);
+    snprintf(label, sizeof label, "%s %s(%s) [%s %zux%zu nnz %zu]", G::name(), fmt_name(k.f), req, c.mname, c.nr, c.nc,
+             c.nnz);
+    CHECK(st == SPMV_OK, "%s: upload: %s (%s)", label, spmv_status_str(st), cudaGetErrorString(spmv_cuda_last_error()));
+    if (st != SPMV_OK) {
+        CHECK(is_zero(&D), "%s: handle zeroed after the failed upload", label);
+        (void)cuda_ok(cudaDeviceSynchronize(), "sync after a failed upload");
+        return;
+    }
+    pbuf[0] = 0;
+    G::any_params(&D, pbuf, sizeof pbuf);
+    snprintf(label, sizeof label, "%s %s(%s -> %s) [%s %zux%zu nnz %zu]", G::name(), fmt_name(k.f), req, pbuf,
+             c.mname, c.nr, c.nc, c.nnz);
+    if (k.has_p && is_axt(k.f) && c.nnz <= 300000) { /* the host layout for these parameters */
+        typename G::axt H;
+        if (G::axt_from_csr(&H, &c.A, variant_of(k.f), &k.p) == SPMV_OK) {
+            host_kb = G::axt_kernel_bytes(&H);
+            have_host_kb = 1;
+            G::axt_free(&H);
+        }
+    }
+    { /* the handle */
+        const size_t b = G::any_bytes(&D), kb = G::any_kernel_bytes(&D), cb = G::csr_bytes(&c.A);
+        const size_t scratch = c.nr ? (size_t)spmv_csr_dev_merge_tiles((int64_t)c.nr, (int64_t)c.nnz) *
+                                          (sizeof(int64_t) + sizeof(T))
+                                    : 0;
+        int ok = (int)D.fmt == k.f && G::any_embeds_x(&D) == emb && (c.nnz == 0 || b > 0) && kb <= b &&
+                 pbuf[0] != 0 && strlen(pbuf) < sizeof pbuf;
+        /* CSR: the matrix is spmv_<tag>_csr_bytes (+ the merge kernel's scratch, if counted) */
+        if (is_csr(k.f)) ok = ok && (b == cb || b == cb + scratch);
+        if (have_host_kb) ok = ok && kb == host_kb;
+        CHECK(ok,
+              "%s: handle: fmt %d, embeds_x %d (expected %d), bytes %zu (csr bytes %zu, +merge scratch %zu), "
+              "kernel_bytes %zu (host AXT kernel bytes %zu), params '%s'",
+              label, (int)D.fmt, G::any_embeds_x(&D), emb, b, cb, scratch, kb, have_host_kb ? host_kb : (size_t)0,
+              pbuf);
+    }
+    for (a = 0; a < NAB && !gpu_dead; a++) {
+        snprintf(what, sizeof what, "%s: mv alpha=%g beta=%g%s", label, AB[a][0], AB[a][1],
+                 AB[a][2] ? " (NaN in y)" : "");
+        if (!put_y(c, (int)AB[a][2])) break;
+        st = G::any_mv(&D, (T)AB[a][0], c.xd1, (T)AB[a][1], c.yd, stream);
+        verify(c, st, a, what);
+    }
+    if (!gpu_dead && put_y(c, 1)) { /* a new x: the result must follow it */
+        snprintf(what, sizeof what, "%s: mv with a second x (alpha=1 beta=0)", label);
+        st = G::any_mv(&D, (T)1, c.xd2, (T)0, c.yd, stream);
+        verify(c, st, REF_X2, what);
+    }
+    if (emb) {
+        if (!gpu_dead && put_y(c, 0)) {
+            snprintf(what, sizeof what, "%s: update_x(x1) + mv_kernel(x=NULL) alpha=2.5 beta=-0.5", label);
+            st = G::any_update_x(&D, c.xd1, stream);
+            st2 = G::any_mv_kernel(&D, (T)2.5, NULL, (T)-0.5, c.yd, stream);
+            verify(c, st != SPMV_OK ? st : st2, 1, what);
+        }
+        if (!gpu_dead && put_y(c, 1)) {
+            snprintf(what, sizeof what, "%s: update_x(x2) + mv_kernel(x=x1, ignored) alpha=1 beta=0", label);
+            st = G::any_update_x(&D, c.xd2, stream);
+            st2 = G::any_mv_kernel(&D, (T)1, c.xd1, (T)0, c.yd, stream);
+            verify(c, st != SPMV_OK ? st : st2, REF_X2, what);
+        }
+    } else if (!gpu_dead && put_y(c, 0)) {
+        snprintf(what, sizeof what, "%s: update_x (no-op) + mv_kernel(x1) alpha=2.5 beta=-0.5", label);
+        st = G::any_update_x(&D, c.xd2, stream);
+        st2 = G::any_mv_kernel(&D, (T)2.5, c.xd1, (T)-0.5, c.yd, stream);
+        verify(c, st != SPMV_OK ? st : st2, 1, what);
+    }
+    st = G::any_free(&D);
+    st2 = G::any_free(&D);
+    if (!gpu_dead)
+        CHECK(st == SPMV_OK && is_zero(&D) && st2 == SPMV_OK, "%s: free: %s, then again: %s", label,
+              spmv_status_str(st), spmv_status_str(st2));
+}
+
+/* The vector CSR kernel with every threads_per_row, through the per-format object. */
+template <class G> static void run_csr_tpr(ctx<G> &c) {
+    typedef typename G::T T;
+    static const int tprs[] = {2, 4, 8, 16, 32};
+    typename G::csrd E;
+    spmv_status st;
+    char what[512];
+    size_t i;
+    int a;
+    if (gpu_dead) return;
+    st = G::csr_to_device(&E, &c.A, stream);
+    CHECK(st == SPMV_OK && G::csr_dev_bytes(&E) == G::csr_bytes(&c.A), "%s csr_dev [%s]: upload: %s, bytes %zu vs %zu",
+          G::name(), c.mname, spmv_status_str(st), st == SPMV_OK ? G::csr_dev_bytes(&E) : (size_t)0,
+          G::csr_bytes(&c.A));
+    if (st != SPMV_OK) return;
+    for (i = 0; i < sizeof tprs / sizeof tprs[0] && !gpu_dead; i++) {
+        E.algo = SPMV_CSR_DEV_VECTOR;
+        E.threads_per_row = tprs[i];
+        for (a = 0; a < NAB && !gpu_dead; a++) {
+            snprintf(what, sizeof what, "%s csr_dev vector tpr=%d [%s %zux%zu nnz %zu]: mv alpha=%g beta=%g%s",
+                     G::name(), tprs[i], c.mname, c.nr, c.nc, c.nnz, AB[a][0], AB[a][1],
+                     AB[a][2] ? " (NaN in y)" : "");
+            if (!put_y(c, (int)AB[a][2])) break;
+            st = G::csr_dev_mv(&E, (T)AB[a][0], c.xd1, (T)AB[a][1], c.yd, stream);
+            verify(c, st, a, what);
+        }
+    }
+    st = G::csr_dev_free(&E);
+    CHECK(st == SPMV_OK && is_zero(&E), "%s csr_dev [%s]: free: %s", G::name(), c.mname, spmv_status_str(st));
+}
+
+/* The per-format AXT object directly, CUDA defaults; the host object is freed right after
+ * the upload (the device copy must not depend on it). */
+template <class G> static void run_axt_direct(ctx<G> &c) {
+    typedef typename G::T T;
+    int v;
+    for (v = 0; v < SPMV_AXT_VARIANT_COUNT_ && !gpu_dead; v++) {
+        typename G::axt H;
+        typename G::axtd X;
+        spmv_axt_params p = spmv_axt_params_cuda_default((spmv_axt_variant)v);
+        spmv_status st, st2;
+        size_t hkb;
+        char label[256], what[400];
+        snprintf(label, sizeof label, "%s axt_dev %s(defaults) [%s %zux%zu nnz %zu]", G::name(),
+                 spmv_axt_variant_name((spmv_axt_variant)v), c.mname, c.nr, c.nc, c.nnz);
+        st = G::axt_from_csr(&H, &c.A, (spmv_axt_variant)v, &p);
+        CHECK(st == SPMV_OK, "%s: host conversion: %s", label, spmv_status_str(st));
+        if (st != SPMV_OK) continue;
+        hkb = G::axt_kernel_bytes(&H);
+        st = G::axt_to_device(&X, &H, stream);
+        G::axt_free(&H);
+        CHECK(st == SPMV_OK && G::axt_dev_kernel_bytes(&X) == hkb && G::axt_dev_bytes(&X) >= hkb,
+              "%s: upload: %s, kernel_bytes %zu (host %zu), bytes %zu", label, spmv_status_str(st),
+              st == SPMV_OK ? G::axt_dev_kernel_bytes(&X) : (size_t)0, hkb,
+              st == SPMV_OK ? G::axt_dev_bytes(&X) : (size_t)0);
+        if (st != SPMV_OK) continue;
+        if (put_y(c, 0)) {
+            snprintf(what, sizeof what, "%s: mv(x1) alpha=2.5 beta=-0.5", label);
+            verify(c, G::axt_dev_mv(&X, (T)2.5, c.xd1, (T)-0.5, c.yd, stream), 1, what);
+        }
+        if (!gpu_dead && put_y(c, 1)) {
+            snprintf(what, sizeof what, "%s: update_x(x2) + mv_kernel alpha=1 beta=0", label);
+            st = G::axt_dev_update_x(&X, c.xd2, stream);
+            st2 = G::axt_dev_mv_kernel(&X, (T)1, (T)0, c.yd, stream);
+            verify(c, st != SPMV_OK ? st : st2, REF_X2, what);
+        }
+        st = G::axt_dev_free(&X);
+        CHECK(st == SPMV_OK && is_zero(&X) && G::axt_dev_free(&X) == SPMV_OK, "%s: free (twice): %s", label,
+              spmv_status_str(st));
+    }
+}
+
+template <class G> static void gpu_matrix(const char *mname, const spmv_triplets *t, int special) {
+    typedef typename G::T T;
+    static cfg cfgs[64];
+    static int ncfg = 0;
+    ctx<G> c;
+    int i;
+    if (gpu_dead || !(opt_tags & G::bit())) return;
+    if (!ncfg) ncfg = make_cfgs(cfgs);
+    if (!ctx_init(c, mname, t, special)) return;
+    for (i = 0; i < ncfg && !gpu_dead; i++) run_any(c, cfgs[i]);
+    run_csr_tpr(c);
+    run_axt_direct(c);
+    if (!gpu_dead && c.nc) { /* the products never write x */
+        T *xb = (T *)malloc(c.nc * sizeof(T));
+        int same = xb && cuda_ok(cudaMemcpy(xb, c.xd1, c.nc * sizeof(T), cudaMemcpyDeviceToHost), "download x1") &&
+                   !memcmp(xb, c.x1, c.nc * sizeof(T));
+        CHECK(same, "%s [%s]: x on the device changed by a product", G::name(), mname);
+        free(xb);
+    }
+    ctx_free(c);
+}
+
+/* SPMV_TEST_HOST_ONLY=1 without a device: every case is built and goes through everything
+ * the GPU part does before the first CUDA call: the host conversions (CSR, COO, AXC/AXT with
+ * the device parameters) and the uploads' checks, which must accept them (the upload then
+ * fails with SPMV_ERR_NODEVICE / SPMV_ERR_CUDA, never SPMV_ERR_ARG or a conversion error). */
+static int opt_host_only;
+static int no_device_status(spmv_status st) { return st == SPMV_ERR_NODEVICE || st == SPMV_ERR_CUDA || st == SPMV_OK; }
+template <class G> static void host_matrix(const char *mname, const spmv_triplets *t) {
+    static cfg cfgs[64];
+    static int ncfg = 0;
+    typename G::csr A;
+    spmv_status st;
+    int i, v;
+    if (!(opt_tags & G::bit())) return;
+    if (!ncfg) ncfg = make_cfgs(cfgs);
+    st = G::from_triplets(&A, t);
+    CHECK(st == SPMV_OK, "%s [%s]: host csr: %s", G::name(), mname, spmv_status_str(st));
+    if (st != SPMV_OK) return;
+    for (i = 0; i < ncfg; i++) {
+        typename G::any D;
+        st = G::any_from_csr(&D, &A, (spmv_dev_format)cfgs[i].f, cfgs[i].has_p ? &cfgs[i].p : NULL, 0);
+        CHECK(no_device_status(st) && (st == SPMV_OK || is_zero(&D)),
+              "%s %s(thw=%d,th=%d,bs=%d) [%s]: upload without a device: %s (expected a CUDA error)", G::name(),
+              fmt_name(cfgs[i].f), cfgs[i].p.thw, cfgs[i].p.th, cfgs[i].p.bs, mname, spmv_status_str(st));
+        G::any_free(&D);
+    }
+    for (v = 0; v < SPMV_AXT_VARIANT_COUNT_; v++) {
+        typename G::axt H;
+        typename G::axtd X;
+        spmv_axt_params p = spmv_axt_params_cuda_default((spmv_axt_variant)v);
+        st = G::axt_from_csr(&H, &A, (spmv_axt_variant)v, &p);
+        if (st == SPMV_OK) {
+            st = G::axt_to_device(&X, &H, 0);
+            G::axt_free(&H);
+            G::axt_dev_free(&X);
+        }
+        CHECK(no_device_status(st), "%s axt_dev %s(defaults) [%s]: host conversion + upload without a device: %s",
+              G::name(), spmv_axt_variant_name((spmv_axt_variant)v), mname, spmv_status_str(st));
+    }
+    G::csr_free(&A);
+}
+
+static int wanted(const char *name) { return !gpu_dead && (!opt_only || strstr(name, opt_only)); }
+
+static void run_all(const char *name, const spmv_triplets *t, int special) {
+    if (!wanted(name)) return;
+    printf("case %s: %lld x %lld, %lld entries%s\n", name, (long long)t->nrows, (long long)t->ncols,
+           (long long)t->nnz, special ? ", NaN/Inf in x" : "");
+    fflush(stdout);
+    if (opt_host_only) {
+        host_matrix<tag_s>(name, t);
+        host_matrix<tag_d>(name, t);
+        host_matrix<tag_dl>(name, t);
+        host_matrix<tag_sl>(name, t);
+        return;
+    }
+    gpu_matrix<tag_s>(name, t, special);
+    gpu_matrix<tag_d>(name, t, special);
+    gpu_matrix<tag_dl>(name, t, special);
+    gpu_matrix<tag_sl>(name, t, special);
+}
+
+/* ---- hand-built COO objects: any order, duplicates ----------------------------------- */
+/* The entries of t, in the order perm, uploaded as a COO object as they are (not sorted,
+ * duplicates not summed); references computed from the raw entries. */
+template <class G> static void gpu_coo(const char *mname, const spmv_triplets *t, const int64_t *perm) {
+    typedef typename G::T T;
+    typedef typename G::I I;
+    ctx<G> c;
+    typename G::coo C;
+    typename G::cood E;
+    spmv_status st;
+    char label[256], what[400];
+    size_t r;
+    int64_t k, n = t->nnz;
+    int a;
+    long double *s1, *a1, *s2, *a2;
+    if (gpu_dead || !(opt_tags & G::bit())) return;
+    if (!ctx_init(c, mname, t, 0)) return;
+    /* raw references: every stored entry counts in the sum, the scale and the row length */
+    s1 = (long double *)calloc(c.nr + 1, sizeof(long double));
+    a1 = (long double *)calloc(c.nr + 1, sizeof(long double));
+    s2 = (long double *)calloc(c.nr + 1, sizeof(long double));
+    a2 = (long double *)calloc(c.nr + 1, sizeof(long double));
+    memset(&C, 0, sizeof C);
+    C.nrows = (I)t->nrows;
+    C.ncols = (I)t->ncols;
+    C.nnz = (I)n;
+    C.row = (I *)malloc(((size_t)n + 1) * sizeof(I));
+    C.col = (I *)malloc(((size_t)n + 1) * sizeof(I));
+    C.val = (T *)malloc(((size_t)n + 1) * sizeof(T));
+    C.params = spmv_coo_params_default();
+    if (!s1 || !a1 || !s2 || !a2 || !C.row || !C.col || !C.val) {
+        CHECK(0, "%s coo [%s]: host allocation", G::name(), mname);
+        goto done;
+    }
+    for (r = 0; r < c.nr; r++) c.len[r] = 0;
+    for (k = 0; k < n; k++) {
+        const int64_t e = perm ? perm[k] : k, i = t->row[e], j = t->col[e];
+        long double p1, p2;
+        C.row[k] = (I)i;
+        C.col[k] = (I)j;
+        C.val[k] = (T)t->val[e];
+        p1 = (long double)C.val[k] * (long double)c.x1[j];
+        p2 = (long double)C.val[k] * (long double)c.x2[j];
+        s1[i] += p1; a1[i] += fabsl(p1);
+        s2[i] += p2; a2[i] += fabsl(p2);
+        c.len[i]++;
+    }
+    for (r = 0; r < c.nr; r++) {
+        c.tol[r] = row_tol<G>(c.len[r]);
+        for (a = 0; a < NAB; a++) {
+            const long double al = (long double)(T)AB[a][0], be = (long double)(T)AB[a][1];
+            c.ref[a][r] = al * s1[r];
+            c.scale[a][r] = fabsl(al) * a1[r];
+            if (be != 0) {
+                c.ref[a][r] += be * (long double)c.yb[r];
+                c.scale[a][r] += fabsl(be * (long double)c.yb[r]);
+            }
+        }
+        c.ref[REF_X2][r] = s2[r];
+        c.scale[REF_X2][r] = a2[r];
+    }
+    st = G::coo_to_device(&E, &C, stream);
+    free(C.row); free(C.col); free(C.val); /* the device copy must not depend on them */
+    C.row = C.col = NULL;
+    C.val = NULL;
+    snprintf(label, sizeof label, "%s coo_dev hand-built [%s %zux%zu, %lld entries%s]", G::name(), mname, c.nr, c.nc,
+             (long long)n, perm ? ", permuted" : "");
+    CHECK(st == SPMV_OK && (n == 0 || G::coo_dev_bytes(&E) > 0), "%s: upload: %s (%s)", label, spmv_status_str(st),
+          cudaGetErrorString(spmv_cuda_last_error()));
+    if (st != SPMV_OK) goto done;
+    for (a = 0; a < NAB && !gpu_dead; a++) {
+        snprintf(what, sizeof what, "%s: mv alpha=%g beta=%g%s", label, AB[a][0], AB[a][1],
+                 AB[a][2] ? " (NaN in y)" : "");
+        if (!put_y(c, (int)AB[a][2])) break;
+        verify(c, G::coo_dev_mv(&E, (T)AB[a][0], c.xd1, (T)AB[a][1], c.yd, stream), a, what);
+    }
+    if (!gpu_dead && put_y(c, 1)) {
+        snprintf(what, sizeof what, "%s: mv with a second x", label);
+        verify(c, G::coo_dev_mv(&E, (T)1, c.xd2, (T)0, c.yd, stream), REF_X2, what);
+    }
+    st = G::coo_dev_free(&E);
+    CHECK(st == SPMV_OK && is_zero(&E), "%s: free: %s", label, spmv_status_str(st));
+done:
+    free(C.row); free(C.col); free(C.val);
+    free(s1); free(a1); free(s2); free(a2);
+    ctx_free(c);
+}
+
+/* mode 0: as generated, 1: reversed, 2: shuffled */
+static void coo_all(const char *name, const spmv_triplets *t, int mode) {
+    int64_t *perm = NULL, k, n = t->nnz;
+    if (!wanted(name) || opt_host_only) return;
+    printf("case %s (hand-built COO, %s order): %lld x %lld, %lld entries\n", name,
+           mode == 0 ? "generated" : mode == 1 ? "reversed" : "shuffled", (long long)t->nrows, (long long)t->ncols,
+           (long long)n);
+    fflush(stdout);
+    if (mode) {
+        perm = (int64_t *)malloc(((size_t)n + 1) * sizeof(int64_t));
+        if (!perm) abort();
+        for (k = 0; k < n; k++) perm[k] = mode == 1 ? n - 1 - k : k;
+        if (mode == 2)
+            for (k = n - 1; k > 0; k--) {
+                int64_t j = (int64_t)(rnd() % (uint64_t)(k + 1)), tmp = perm[k];
+                perm[k] = perm[j];
+                perm[j] = tmp;
+            }
+    }
+    gpu_coo<tag_s>(name, t, perm);
+    gpu_coo<tag_d>(name, t, perm);
+    gpu_coo<tag_dl>(name, t, perm);
+    gpu_coo<tag_sl>(name, t, perm);
+    free(perm);
+}
+
+/* ---- matrices ---------------------------------------------------------------------------- */
+static void make_random(spmv_triplets *t, int64_t nr, int64_t nc, int64_t nnz) {
+    int64_t k;
+    if (spmv_triplets_alloc(t, nr, nc, nnz) != SPMV_OK) abort();
+    for (k = 0; k < nnz; k++) {
+        t->row[k] = (int64_t)(rnd() % (uint64_t)nr);
+        t->col[k] = (int64_t)(rnd() % (uint64_t)nc);
+        t->val[k] = rval();
+    }
+}
+
+/* row r gets len(r) entries (called once per row) at distinct columns */
+static void make_rows(spmv_triplets *t, int64_t nr, int64_t nc, int64_t (*len)(int64_t)) {
+    int64_t r, k, total = 0, p = 0;
+    int64_t *n = (int64_t *)malloc(((size_t)nr + 1) * sizeof(int64_t));
+    if (!n) abort();
+    for (r = 0; r < nr; r++) total += n[r] = len(r);
+    if (spmv_triplets_alloc(t, nr, nc, total) != SPMV_OK) abort();
+    for (r = 0; r < nr; r++) {
+        int64_t step = n[r] > 0 ? nc / n[r] : 1, off = (int64_t)(rnd() % (uint64_t)step);
+        for (k = 0; k < n[r]; k++) {
+            t->row[p] = r;
+            t->col[p] = off + k * step;
+            t->val[p] = rval();
+            p++;
+        }
+    }
+    free(n);
+}
+static int64_t huge_len = 200000;
+static int64_t len_thirds(int64_t r) { return r % 3 == 0 ? 0 : 1 + (int64_t)(rnd() % 20); }
+static int64_t len_huge_row(int64_t r) { return r == 777 ? huge_len : (int64_t)(rnd() % 6); }
+static int64_t len_one_huge(int64_t) { return huge_len; }
+static int64_t len_0_70(int64_t r) { return r; }
+static int64_t len_mixed(int64_t r) { return r % 97 == 0 ? 3000 + r : (int64_t)(rnd() % 9); }
+static const int64_t block_lens[] = {1023, 1024, 1025, 2049, 0, 1, 31, 32, 33, 255, 256, 257, 4097, 0, 3};
+static int64_t len_block(int64_t r) { return block_lens[r % (int64_t)(sizeof block_lens / sizeof block_lens[0])]; }
+static int64_t len_over_block(int64_t r) { return 257 + r * 120; }
+
+/* exactly n distinct entries over 37 rows (so the tiles and the rows do not line up) */
+static void make_count(spmv_triplets *t, int64_t n) {
+    int64_t k, nr = 37, nc = 3 * (n / nr + 1);
+    if (spmv_triplets_alloc(t, nr, nc, n) != SPMV_OK) abort();
+    for (k = 0; k < n; k++) {
+        t->row[k] = k % nr;
+        t->col[k] = (k / nr) * 3 + (k % 3);
+        t->val[k] = rval();
+    }
+}
+
+static void edge_cases(void) {
+    spmv_triplets t;
+    int64_t k, n;
+    char name[128];
+    huge_len = opt_quick ? 20000 : 200000;
+    /* empty shapes, 1x1 */
+    spmv_triplets_alloc(&t, 0, 0, 0); run_all("0x0", &t, 0); spmv_triplets_free(&t);
+    spmv_triplets_alloc(&t, 0, 7, 0); run_all("0x7", &t, 0); spmv_triplets_free(&t);
+    spmv_triplets_alloc(&t, 7, 0, 0); run_all("7x0", &t, 0); spmv_triplets_free(&t);
+    spmv_triplets_alloc(&t, 50, 50, 0); run_all("50x50 all rows empty", &t, 0); spmv_triplets_free(&t);
+    spmv_triplets_alloc(&t, 1, 1, 1); t.row[0] = 0; t.col[0] = 0; t.val[0] = -0.75; run_all("1x1", &t, 0);
+    spmv_triplets_free(&t);
+    spmv_triplets_alloc(&t, 1, 1, 0); run_all("1x1 empty", &t, 0); spmv_triplets_free(&t);
+    /* empty rows mixed in */
+    make_rows(&t, 1000, 1000, len_thirds); run_all("every third row empty", &t, 0); spmv_triplets_free(&t);
+    make_rows(&t, 71, 200, len_0_70); run_all("row lengths 0..70", &t, 0); spmv_triplets_free(&t);
+    /* one huge row */
+    snprintf(name, sizeof name, "row 777 of %lld among short rows", (long long)huge_len);
+    make_rows(&t, 2000, huge_len + 50000, len_huge_row); run_all(name, &t, 0); spmv_triplets_free(&t);
+    snprintf(name, sizeof name, "one row of %lld", (long long)huge_len);
+    make_rows(&t, 1, huge_len + 50000, len_one_huge); run_all(name, &t, 0); spmv_triplets_free(&t);
+    /* a dense row and a dense column (and the diagonal) */
+    n = opt_quick ? 600 : 3000;
+    spmv_triplets_alloc(&t, n, n, 3 * n);
+    for (k = 0; k < n; k++) {
+        t.row[k] = 17; t.col[k] = k; t.val[k] = rval();
+        t.row[n + k] = k; t.col[n + k] = 23; t.val[n + k] = rval();
+        t.row[2 * n + k] = k; t.col[2 * n + k] = k; t.val[2 * n + k] = 1;
+    }
+    run_all("dense row 17 and dense column 23", &t, 0); spmv_triplets_free(&t);
+    /* rows longer than a block, row lengths around the tile sizes */
+    make_rows(&t, opt_quick ? 15 : 45, 8192, len_block); run_all("rows of 1023/1024/1025/2049/4097 and short", &t, 0);
+    spmv_triplets_free(&t);
+    make_rows(&t, opt_quick ? 12 : 40, 20000, len_over_block); run_all("rows of 257+120r", &t, 0);
+    spmv_triplets_free(&t);
+    /* nnz 1 + multiples of 32, 1024 +- 1, ...: not a multiple of any tile */
+    {
+        static const int64_t counts[] = {1, 31, 33, 65, 32 * 7 + 1, 1023, 1025, 2047, 2049, 32 * 100 + 1, 5119, 5121};
+        size_t i;
+        for (i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+            snprintf(name, sizeof name, "nnz %lld over 37 rows", (long long)counts[i]);
+            make_count(&t, counts[i]);
+            run_all(name, &t, 0);
+            spmv_triplets_free(&t);
+        }
+    }
+    /* tall and wide */
+    make_random(&t, opt_quick ? 1500 : 20000, 5, opt_quick ? 2500 : 30000); run_all("tall (x5, duplicates)", &t, 0);
+    spmv_triplets_free(&t);
+    make_random(&t, 5, opt_quick ? 1500 : 20000, opt_quick ? 2500 : 30000); run_all("wide (5x)", &t, 0);
+    spmv_triplets_free(&t);
+    /* explicit zeros, a row of zeros only */
+    make_random(&t, 300, 300, 2000);
+    for (k = 0; k < t.nnz; k++)
+        if (k % 3 == 0 || t.row[k] == 7) t.val[k] = 0;
+    run_all("explicit zeros", &t, 0); spmv_triplets_free(&t);
+    /* NaN / Inf in A (one row with +Inf and -Inf: NaN); NaN / Inf in x (x[0] NaN) */
+    make_random(&t, 400, 400, 4002);
+    t.val[5] = NAN; t.val[77] = INFINITY; t.val[1000] = -INFINITY;
+    t.row[4000] = 3; t.col[4000] = 10; t.val[4000] = INFINITY;
+    t.row[4001] = 3; t.col[4001] = 11; t.val[4001] = -INFINITY;
+    run_all("NaN/Inf in A", &t, 0); spmv_triplets_free(&t);
+    make_random(&t, 400, 400, 4000); run_all("NaN/Inf in x", &t, 1); spmv_triplets_free(&t);
+    /* duplicates in unsorted input */
+    spmv_triplets_alloc(&t, 10, 10, 40);
+    for (k = 0; k < 40; k++) { t.row[k] = 9 - (k % 10); t.col[k] = (k * 3) % 4; t.val[k] = (double)k / 7; }
+    run_all("duplicates unsorted", &t, 0); spmv_triplets_free(&t);
+    /* short and long rows mixed; a larger random matrix */
+    make_rows(&t, opt_quick ? 300 : 5000, 9000, len_mixed); run_all("mixed short and long rows", &t, 0);
+    spmv_triplets_free(&t);
+    if (!opt_quick) {
+        make_random(&t, 100000, 80000, 1000000); run_all("random 100000x80000", &t, 0); spmv_triplets_free(&t);
+    }
+}
+
+static void coo_cases(void) {
+    spmv_triplets t;
+    int64_t k;
+    /* many duplicates (40 columns), random order */
+    make_random(&t, 2000, 40, opt_quick ? 6000 : 30000);
+    coo_all("coo: duplicates, random order", &t, 0);
+    coo_all("coo: duplicates, random order", &t, 2);
+    spmv_triplets_free(&t);
+    /* long rows, the entries shuffled (every chunk sees many rows) and reversed */
+    make_rows(&t, opt_quick ? 12 : 40, 20000, len_over_block);
+    coo_all("coo: rows of 257+120r", &t, 1);
+    coo_all("coo: rows of 257+120r", &t, 2);
+    spmv_triplets_free(&t);
+    make_rows(&t, 2000, huge_len + 50000, len_huge_row);
+    coo_all("coo: one huge row among short rows", &t, 2);
+    spmv_triplets_free(&t);
+    /* every entry the same (row, col) */
+    spmv_triplets_alloc(&t, 5, 5, 3000);
+    for (k = 0; k < t.nnz; k++) { t.row[k] = 2; t.col[k] = 4; t.val[k] = rval(); }
+    coo_all("coo: 3000 copies of one entry", &t, 0);
+    spmv_triplets_free(&t);
+    /* no entries, and no rows */
+    spmv_triplets_alloc(&t, 10, 10, 0); coo_all("coo: 10x10 no entries", &t, 0); spmv_triplets_free(&t);
+    spmv_triplets_alloc(&t, 0, 3, 0); coo_all("coo: 0x3", &t, 0); spmv_triplets_free(&t);
+}
+
+static void presets(void) {
+    static const char *full[] = {"stencil3d:n=30,pts=27", "fem:n=5000,bs=3",   "rmat:scale=14,ef=16",
+                                 "circuit:n=50000,dense=2", "band:n=100000,bw=3", "lp:rows=2000,cols=8000,nnzr=60",
+                                 "onerow:n=50000,len=50000"};
+    static const char *quick[] = {"stencil3d:n=6,pts=27", "fem:n=60,bs=3", "rmat:scale=8,ef=8",
+                                  "circuit:n=1500,dense=2", "band:n=2000,bw=3"};
+    const char **specs = opt_quick ? quick : full;
+    size_t i, n = opt_quick ? sizeof quick / sizeof quick[0] : sizeof full / sizeof full[0];
+    for (i = 0; i < n; i++) {
+        spmv_triplets t;
+        spmv_error e;
+        spmv_status st;
+        if (!wanted(specs[i])) continue;
+        st = spmv_gen(specs[i], &t, &e);
+        CHECK(st == SPMV_OK, "gen %s: %s %s", specs[i], spmv_status_str(st), e.msg);
+        if (st != SPMV_OK) continue;
+        run_all(specs[i], &t, 0);
+        spmv_triplets_free(&t);
+    }
+}
+
+static void copy_str(char *d, size_t n, const char *s) {
+    size_t l = strlen(s);
+    if (l >= n) l = n - 1;
+    memcpy(d, s, l);
+    d[l] = 0;
+}
+
+static void real_matrices(void) {
+    const char *dir = getenv("SPMV_MATRICES");
+    const char *maxs = getenv("SPMV_TEST_MAX_NNZ");
+    long long maxnnz = maxs ? atoll(maxs) : opt_quick ? 5000 : -1;
+    char path[4096], line[8192];
+    FILE *idx;
+    int count = 0, over = 0;
+    if (!dir) dir = "../shared/matrices";
+    snprintf(path, sizeof path, "%s/INDEX.tsv", dir);
+    idx = fopen(path, "r");
+    if (!idx) {
+        check_skip("real matrices: %s not found (set SPMV_MATRICES); real-matrix GPU tests not run", path);
+        return;
+    }
+    if (!fgets(line, sizeof line, idx)) line[0] = 0; /* header */
+    while (fgets(line, sizeof line, idx) && !gpu_dead) {
+        char name[512], field[64];
+        long long nnzx = 0;
+        spmv_triplets t;
+        spmv_error e;
+        spmv_status st;
+        int col = 0;
+        char *tok = line, *tab, *nl;
+        if ((nl = strchr(line, '\n'))) *nl = 0;
+        name[0] = field[0] = 0;
+        for (;;) { /* columns: name ... field(8) ... nnz_expanded(11) */
+            tab = strchr(tok, '\t');
+            if (tab) *tab = 0;
+            if (col == 0) copy_str(name, sizeof name, tok);
+            if (col == 8) copy_str(field, sizeof field, tok);
+            if (col == 11) nnzx = atoll(tok);
+            col++;
+            if (!tab) break;
+            tok = tab + 1;
+        }
+        if (!name[0] || (opt_only && !strstr(name, opt_only))) continue;
+        if (maxnnz >= 0 && nnzx > maxnnz) {
+            over++;
+            continue;
+        }
+        snprintf(path, sizeof path, "%s/%s.mtx.gz", dir, name);
+        st = spmv_mm_read(path, &t, &e);
+        if (!strcmp(field, "complex")) {
+            CHECK(st == SPMV_ERR_UNSUPPORTED, "%s: complex matrix should be unsupported, got %s", name,
+                  spmv_status_str(st));
+            if (st == SPMV_OK) spmv_triplets_free(&t);
+            continue;
+        }
+        CHECK(st == SPMV_OK, "%s: read: %s (line %ld: %s)", name, spmv_status_str(st), e.line, e.msg);
+        if (st != SPMV_OK) continue;
+        run_all(name, &t, 0);
+        spmv_triplets_free(&t);
+        count++;
+    }
+    fclose(idx);
+    printf("real matrices: %d run\n", count);
+    if (over)
+        check_skip("real matrices: %d with more than %lld nonzeros not run on the GPU (SPMV_TEST_MAX_NNZ%s)", over,
+                   maxnnz, maxs ? "" : " default of SPMV_TEST_QUICK");
+}
+
+static void parse_env(void) {
+    const char *q = getenv("SPMV_TEST_QUICK"), *tags = getenv("SPMV_TEST_TAGS");
+    opt_quick = q && *q && strcmp(q, "0") != 0;
+    opt_only = getenv("SPMV_TEST_ONLY");
+    if (opt_only && !*opt_only) opt_only = NULL;
+    if (tags && *tags) {
+        char buf[64], *tok, *save = NULL;
+        opt_tags = 0;
+        snprintf(buf, sizeof buf, "%s", tags);
+        for (tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+            if (!strcmp(tok, "s")) opt_tags |= tag_s::bit();
+            else if (!strcmp(tok, "d")) opt_tags |= tag_d::bit();
+            else if (!strcmp(tok, "dl")) opt_tags |= tag_dl::bit();
+            else if (!strcmp(tok, "sl")) opt_tags |= tag_sl::bit();
+            else printf("SPMV_TEST_TAGS: unknown tag '%s' ignored\n", tok);
+        }
+    }
+}
+
+int main(void) {
+    int ndev;
+    time_t t0;
+    parse_env();
+    ndev = spmv_cuda_device_count();
+    printf("test_cuda_formats: CUDA devices: %d%s\n", ndev, opt_quick ? " (SPMV_TEST_QUICK: small cases only)" : "");
+    host_common();
+    host_tag<tag_s>(ndev > 0);
+    host_tag<tag_d>(ndev > 0);
+    host_tag<tag_dl>(ndev > 0);
+    host_tag<tag_sl>(ndev > 0);
+    if (ndev == 0) {
+        check_skip("no CUDA device: GPU tests not run (every device format x type s/d/dl/sl on edge cases, "
+                   "hand-built COO, generator presets and the real matrices)");
+        if (getenv("SPMV_TEST_HOST_ONLY") && atoi(getenv("SPMV_TEST_HOST_ONLY"))) {
+            printf("SPMV_TEST_HOST_ONLY: building every case and running the host conversions only\n");
+            opt_host_only = 1;
+            edge_cases();
+            coo_cases();
+            presets();
+            real_matrices();
+        }
+        return check_finish("test_cuda_formats");
+    }
+#ifdef SPMV_CUDA_EMULATE
+    printf("device: CPU emulation (tests/emu/cuda_emu.h)\n");
+#else
+    {
+        cudaDeviceProp prop;
+        if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess)
+            printf("device 0: %s, sm_%d%d\n", prop.name, prop.major, prop.minor);
+    }
+#endif
+    if (opt_tags != 15) check_skip("SPMV_TEST_TAGS=%s: GPU tests of the other tags not run", getenv("SPMV_TEST_TAGS"));
+    if (opt_only) check_skip("SPMV_TEST_ONLY=%s: GPU tests of the other matrices not run", opt_only);
+    if (!cuda_ok(cudaStreamCreate(&stream), "cudaStreamCreate")) return check_finish("test_cuda_formats");
+    t0 = time(NULL);
+    edge_cases();
+    coo_cases();
+    presets();
+    real_matrices();
+    printf("GPU part: %.0f s\n", difftime(time(NULL), t0));
+    if (gpu_dead) check_skip("GPU tests stopped after a sticky CUDA error: the remaining cases were not run");
+    else cuda_ok(cudaStreamDestroy(stream), "cudaStreamDestroy");
+    return check_finish("test_cuda_formats");
+}
