@@ -25,6 +25,7 @@
  * SPMV_TEST_ONLY=substring (GPU part for matrices whose name contains it),
  * SPMV_TEST_HOST_ONLY=1 (without a device: build every case and run the host conversions the
  * GPU part would make; a check of the test itself).
+ * Built with tests/emu/cuda_emu.h (build/tests-cuemu/) the "GPU" part runs the kernels on the CPU.
  * The grid cap is lowered so that the grid-stride loops really loop on test sizes. */
 #ifndef SPMV_CUDA_MAX_GRID
 #define SPMV_CUDA_MAX_GRID 37
