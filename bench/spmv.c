@@ -47,8 +47,7 @@ static int load_matrix(const char *spec, spmv_triplets *t) {
     spmv_error e;
     spmv_status st;
     memset(&e, 0, sizeof e);
-    if (!strncmp(spec, "gen:", 4)) st = spmv_gen(spec + 4, t, &e);
-    else st = spmv_mm_read(spec, t, &e);
+    st = spmv_load(spec, t, &e);
     if (st != SPMV_OK) {
         fprintf(stderr, "spmv: %s: %s%s%s\n", spec, spmv_status_str(st), e.msg[0] ? ": " : "", e.msg);
         return 1;

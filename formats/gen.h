@@ -9,6 +9,10 @@
  *       Unknown kind/key or a bad value -> SPMV_ERR_ARG; a size that overflows int64 ->
  *       SPMV_ERR_OVERFLOW; more than SPMV_GEN_MAX_NNZ entries -> SPMV_ERR_LIMIT.
  *
+ *   spmv_status spmv_load(const char *spec, spmv_triplets *out, spmv_error *err);
+ *       what the tools and tests take as MATRIX: "gen:KIND..." -> spmv_gen, anything else is
+ *       a Matrix Market path -> spmv_mm_read (err as those set it).
+ *
  *   Kinds (defaults in brackets):
  *     stencil2d  n                       5-point Laplacian on an n x n grid            [n=100]
  *     stencil3d  n,pts                   7- or 27-point stencil on an n^3 grid         [n=20,pts=7]
@@ -946,6 +950,13 @@ static inline spmv_status spmv_triplets_stats(const spmv_triplets *t, spmv_stats
     spmv__free(mark);
     spmv__free(diag);
     return SPMV_OK;
+}
+
+/* "gen:SPEC" -> spmv_gen, otherwise a Matrix Market file (see the header comment) */
+static inline spmv_status spmv_load(const char *spec, spmv_triplets *out, spmv_error *err) {
+    if (!spec) return SPMV_ERR_ARG;
+    if (!strncmp(spec, "gen:", 4)) return spmv_gen(spec + 4, out, err);
+    return spmv_mm_read(spec, out, err);
 }
 
 #endif /* SPMV_GEN_H */
