@@ -27,10 +27,10 @@
  * docs/DESIGN.md explains the architecture. */
 #ifndef SPMV_H_INCLUDED
 #define SPMV_H_INCLUDED
-#include "formats/core.h"
-#include "formats/simd.h"
-#include "formats/mm.h"
-#include "formats/gen.h"
+#include "formats/core/core.h"
+#include "formats/simd/simd.h"
+#include "formats/io/mm.h"
+#include "formats/io/gen.h"
 
 #ifdef SPMV_TAG /* the user's own parameters: keep them for after the defaults */
 #pragma push_macro("SPMV_TAG")

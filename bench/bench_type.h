@@ -85,6 +85,7 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
             char params[96];
             const char *fname = f < 0 ? "naive" : spmv_format_name((spmv_format)f);
             if (!o->formats[f + 1]) break;
+            if (f >= 0 && !(spmv_format_flags((spmv_format)f) & SPMV_FF_HOST)) break; /* device only */
             if (f < 0) {
                 if (isa != SPMV_ISA_GENERIC) break; /* naive: the compiler's code, once */
             } else if (!o->isas[isa] || !spmv_isa_supported((spmv_isa)isa)) {
@@ -158,7 +159,8 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
 }
 
 /* y = A*x with one format, for `spmv mv`. */
-static int BF(_mv)(const spmv_triplets *trip, spmv_format fmt, const double *xin, double *yout) {
+static int BF(_mv)(const spmv_triplets *trip, spmv_format fmt, const char *params, const double *xin, double *yout) {
+    spmv_error e;
     BN(csr) A;
     BN(any) M;
     BT_VAL *x, *y;
@@ -168,9 +170,9 @@ static int BF(_mv)(const spmv_triplets *trip, spmv_format fmt, const double *xin
         fprintf(stderr, "spmv mv: %s\n", spmv_status_str(st));
         return 1;
     }
-    st = BN(any_from_csr)(&M, &A, fmt, SPMV_ISA_AUTO);
+    st = BN(any_from_csr_params)(&M, &A, fmt, SPMV_ISA_AUTO, params, 0, NULL, &e);
     if (st != SPMV_OK) {
-        fprintf(stderr, "spmv mv: %s: %s\n", spmv_format_name(fmt), spmv_status_str(st));
+        fprintf(stderr, "spmv mv: %s: %s%s%s\n", spmv_format_name(fmt), spmv_status_str(st), e.msg[0] ? ": " : "", e.msg);
         BN(csr_free)(&A);
         return 1;
     }

@@ -30,15 +30,16 @@ static void usage(FILE *f) {
             "             [--tune] [--csv FILE] [MATRIX ...]\n"
             "  spmv stream [--threads N]\n"
             "  spmv info MATRIX\n"
-            "  spmv mv [--format F] [--precision d|s] MATRIX [--x FILE] [--out FILE]\n"
-            "  spmv formats\n"
+            "  spmv mv [--format F] [--params KEY=VAL,...] [--precision d|s] MATRIX [--x FILE] [--out FILE]\n"
+            "  spmv formats      (each format's flags and parameter keys)\n"
             "MATRIX: a Matrix Market file (.mtx or .mtx.gz) or a generator spec gen:KIND[:key=val,...]\n"
             "        (see formats/gen.h), e.g. gen:stencil27 or gen:rmat:scale=18,ef=16.\n"
             "With no MATRIX, bench runs a small embedded set (generated in-process).\n"
             "Formats: naive (the plain omp-for row loop, baseline)");
     {
         int i;
-        for (i = 0; i < SPMV_FMT_COUNT_; i++) fprintf(f, ", %s", spmv_format_name((spmv_format)i));
+        for (i = 0; i < SPMV_FMT_COUNT_; i++)
+            if (spmv_format_flags((spmv_format)i) & SPMV_FF_HOST) fprintf(f, ", %s", spmv_format_name((spmv_format)i));
     }
     fprintf(f, "\nEnvironment: SPMV_ISA=generic|avx2|avx512 limits auto-detection; OMP_NUM_THREADS.\n");
 }
@@ -255,7 +256,7 @@ static int cmd_info(int argc, char **argv) {
 }
 
 static int cmd_mv(int argc, char **argv) {
-    const char *fmt_s = "csr", *xfile = NULL, *out = NULL, *mat = NULL;
+    const char *fmt_s = "csr", *xfile = NULL, *out = NULL, *mat = NULL, *params = NULL;
     char prec = 'd';
     spmv_format fmt;
     spmv_triplets t;
@@ -267,6 +268,7 @@ static int cmd_mv(int argc, char **argv) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(argv[i], "--format") && v) fmt_s = argv[++i];
         else if (!strcmp(argv[i], "--x") && v) xfile = argv[++i];
+        else if (!strcmp(argv[i], "--params") && v) params = argv[++i];
         else if (!strcmp(argv[i], "--out") && v) out = argv[++i];
         else if (!strcmp(argv[i], "--precision") && v && (v[0] == 'd' || v[0] == 's')) prec = argv[++i][0];
         else if (argv[i][0] != '-' && !mat) mat = argv[i];
@@ -281,8 +283,20 @@ static int cmd_mv(int argc, char **argv) {
     }
     fmt = spmv_format_parse(fmt_s);
     if (fmt == SPMV_FMT_COUNT_) {
-        fprintf(stderr, "spmv mv: unknown format '%s'\n", fmt_s);
+        fprintf(stderr, "spmv mv: unknown format '%s' (spmv formats lists them)\n", fmt_s);
         return 2;
+    }
+    if (!(spmv_format_flags(fmt) & SPMV_FF_HOST)) {
+        fprintf(stderr, "spmv mv: format '%s' has no CPU kernel (it runs on the GPU: spmv-cuda)\n", fmt_s);
+        return 2;
+    }
+    {
+        spmv_any_params p;
+        spmv_error pe;
+        if (spmv_any_params_init(fmt, params, &p, &pe) != SPMV_OK) {
+            fprintf(stderr, "spmv mv: --params: %s\n", pe.msg);
+            return 2;
+        }
     }
     if (load_matrix(mat, &t)) return 1;
     if (xfile) {
@@ -308,7 +322,7 @@ static int cmd_mv(int argc, char **argv) {
         fprintf(stderr, "spmv mv: out of memory\n");
         return 1;
     }
-    rc = prec == 'd' ? tool_d_mv(&t, fmt, x, y) : tool_s_mv(&t, fmt, x, y);
+    rc = prec == 'd' ? tool_d_mv(&t, fmt, params, x, y) : tool_s_mv(&t, fmt, params, x, y);
     if (!rc) {
         spmv_status st = spmv_mm_write_dense(out ? out : "/dev/stdout", t.nrows, y, &e);
         if (st != SPMV_OK) {
@@ -342,7 +356,14 @@ int main(int argc, char **argv) {
     }
     if (!strcmp(argv[1], "formats")) {
         int i;
-        for (i = 0; i < SPMV_FMT_COUNT_; i++) printf("%s\n", spmv_format_name((spmv_format)i));
+        for (i = 0; i < SPMV_FMT_COUNT_; i++) {
+            unsigned fl = spmv_format_flags((spmv_format)i);
+            char desc[2048];
+            spmv_format_describe((spmv_format)i, desc, sizeof desc);
+            printf("%s  [%s%s%s%s%s]\n%s", spmv_format_name((spmv_format)i), fl & SPMV_FF_HOST ? "cpu" : "gpu-only",
+                   fl & SPMV_FF_CUDA ? ",cuda" : "", fl & SPMV_FF_EMBEDS_X ? ",embeds-x" : "",
+                   fl & SPMV_FF_TUNABLE ? ",tunable" : "", fl & SPMV_FF_WIDTH ? ",width" : "", desc);
+        }
         return 0;
     }
     fprintf(stderr, "spmv: unknown command '%s'\n", argv[1]);

@@ -142,6 +142,38 @@ static inline spmv_axt_params spmv_axt_params_default(void) {
     return p;
 }
 
+/* the registry's rows: one params type (with its own defaults and keys) per variant */
+typedef spmv_axt_params spmv_axc_params;
+typedef spmv_axt_params spmv_axtuh1_params;
+typedef spmv_axt_params spmv_axtuh_params;
+typedef spmv_axt_params spmv_axtch1_params;
+typedef spmv_axt_params spmv_axtch_params;
+#define spmv_axc_params_default spmv_axt_params_default
+#define spmv_axtuh1_params_default spmv_axt_params_default
+#define spmv_axtuh_params_default spmv_axt_params_default
+#define spmv_axtch1_params_default spmv_axt_params_default
+#define spmv_axtch_params_default spmv_axt_params_default
+#define SPMV__AXT_KEY_THW                                                                                      \
+    {"thw", offsetof(spmv_axt_params, thw), SPMV_PK_POW2, 0, 32, NULL, "tile half width = vector lanes (0: the ISA's)"}, \
+    {"w", offsetof(spmv_axt_params, thw), SPMV_PK_POW2, 0, 32, NULL, "same as thw"}
+#define SPMV__AXT_KEY_END {NULL, 0, SPMV_PK_INT, 0, 0, NULL, NULL}
+static const spmv_param_key spmv__axc_keys[] = {SPMV__AXT_KEY_THW, SPMV__AXT_KEY_END};
+static const spmv_param_key spmv__axtuh1_keys[] = {SPMV__AXT_KEY_THW, SPMV__AXT_KEY_END};
+static const spmv_param_key spmv__axtuh_keys[] = {
+    SPMV__AXT_KEY_THW,
+    {"th", offsetof(spmv_axt_params, th), SPMV_PK_INT, 0, 65536, NULL, "tile height (0: from the row lengths)"},
+    SPMV__AXT_KEY_END};
+static const spmv_param_key spmv__axtch1_keys[] = {
+    SPMV__AXT_KEY_THW,
+    {"bs", offsetof(spmv_axt_params, bs), SPMV_PK_POW2, 0, 1 << 20, NULL, "block size, a multiple of thw (0: 512)"},
+    SPMV__AXT_KEY_END};
+static const spmv_param_key spmv__axtch_keys[] = {
+    SPMV__AXT_KEY_THW,
+    {"th", offsetof(spmv_axt_params, th), SPMV_PK_POW2, 0, 65536, NULL, "tile height (0: 64)"},
+    SPMV__AXT_KEY_END};
+#undef SPMV__AXT_KEY_THW
+#undef SPMV__AXT_KEY_END
+
 /* log2(v) when v is a power of two >= 1, else -1 */
 static inline int spmv__axt_log2(int64_t v) {
     int l = 0;
@@ -351,14 +383,9 @@ static inline spmv_status SPMV_NAME(axt_from_csr)(SPMV_NAME(axt) *A, const SPMV_
     const SPMV_I *rp;
     if (!A) return SPMV_ERR_ARG;
     memset(A, 0, sizeof *A);
-    if (!B || B->nrows < 0 || B->ncols < 0 || B->nnz < 0 || !B->row_ptr || (B->nnz > 0 && (!B->col_idx || !B->val)))
-        return SPMV_ERR_ARG;
+    st = SPMV_NAME(csr_check)(B);
+    if (st != SPMV_OK) return st;
     rp = B->row_ptr;
-    if (rp[0] != 0 || rp[B->nrows] != B->nnz) return SPMV_ERR_ARG;
-    for (r = 0; r < B->nrows; r++)
-        if (rp[r + 1] < rp[r]) return SPMV_ERR_ARG;
-    for (k = 0; k < B->nnz; k++)
-        if (B->col_idx[k] < 0 || B->col_idx[k] >= B->ncols) return SPMV_ERR_ARG;
     st = SPMV_NAME(axt_params_resolve)(B, v, p, &q);
     if (st != SPMV_OK) return st;
     w = q.thw;
@@ -585,8 +612,7 @@ static inline void SPMV_NAME(axt__prep)(SPMV_T *y, SPMV_I r0, SPMV_I r1, SPMV_T 
 }
 #endif /* SPMV_PART_TYPES */
 
-#if defined(SPMV_PART_KERNELS) || defined(SPMV_PART_KERNELS_XW)
-#if SPMV_ISA_COMPILED
+#if defined(SPMV_PART_KERNELS)
 /* lanes holding a segment head */
 SPMV_KTARGET static inline unsigned SPMV_K(axt__hmask)(const SPMV_NAME(axt_word) *h) {
     unsigned m = 0;
@@ -868,66 +894,42 @@ SPMV_OMP(single)
     for (t = 0; t < nt; t++)
         if (crow[t] < A->nrows) y[crow[t]] += cval[t];
 }
-#endif /* SPMV_ISA_COMPILED */
-#endif /* SPMV_PART_KERNELS || SPMV_PART_KERNELS_XW */
+#endif /* SPMV_PART_KERNELS */
 
 #if defined(SPMV_PART_API)
-/* calls fn_<isa or gW> args for A's ISA and width */
-#if SPMV_HAVE_AVX512
-#define SPMV__AXT_C512(fn, args) case SPMV_ISA_AVX512: SPMV_NAME(SPMV_CAT(fn, _avx512)) args; break;
-#else
-#define SPMV__AXT_C512(fn, args)
-#endif
-#if SPMV_HAVE_AVX2
-#define SPMV__AXT_C2(fn, args) case SPMV_ISA_AVX2: SPMV_NAME(SPMV_CAT(fn, _avx2)) args; break;
-#else
-#define SPMV__AXT_C2(fn, args)
-#endif
-#define SPMV__AXT_CALL(A, fn, args)                                                                              \
-    do {                                                                                                       \
-        switch ((A)->params.isa) {                                                                             \
-            SPMV__AXT_C512(fn, args)                                                                           \
-            SPMV__AXT_C2(fn, args)                                                                             \
-        default:                                                                                               \
-            switch ((A)->params.thw) {                                                                         \
-            case 4: SPMV_NAME(SPMV_CAT(fn, _g4)) args; break;                                                  \
-            case 8: SPMV_NAME(SPMV_CAT(fn, _g8)) args; break;                                                  \
-            case 16: SPMV_NAME(SPMV_CAT(fn, _g16)) args; break;                                                \
-            default: SPMV_NAME(SPMV_CAT(fn, _g32)) args; break;                                                \
-            }                                                                                                  \
-        }                                                                                                      \
-    } while (0)
+#define SPMV__AXT_CALL(st, A, fn, args) SPMV_DISPATCH(st, (A)->params.isa, (A)->params.thw, SPMV_NAME(fn), args)
 
 /* Scatters x into ax (x[ncols]; may be NULL when A has no entries). */
 static inline spmv_status SPMV_NAME(axt_update_x)(SPMV_NAME(axt) *A, const SPMV_T *x) {
+    spmv_status st;
     if (!A || (A->nnz > 0 && !x)) return SPMV_ERR_ARG;
     if (A->ngroups == 0) return SPMV_OK;
-    SPMV__AXT_CALL(A, axt__update_x, (A, x));
-    return SPMV_OK;
+    SPMV__AXT_CALL(st, A, axt__update_x, (A, x));
+    return st;
 }
 
 /* y = alpha*A*x + beta*y for the x last scattered into A (kernel only). */
 static inline spmv_status SPMV_NAME(axt_mv_kernel)(const SPMV_NAME(axt) *A, SPMV_T alpha, SPMV_T beta, SPMV_T *y) {
+    spmv_status st;
     if (!A || (A->nrows > 0 && !y)) return SPMV_ERR_ARG;
     if (A->nrows == 0) return SPMV_OK;
-    SPMV__AXT_CALL(A, axt__mv, (A, (const SPMV_T *)NULL, alpha, beta, y));
-    return SPMV_OK;
+    SPMV__AXT_CALL(st, A, axt__mv, (A, (const SPMV_T *)NULL, alpha, beta, y));
+    return st;
 }
 
 /* y = alpha*A*x + beta*y for this x: scatters x into ax (chunk by chunk, fused with
  * the kernel), so any x is right, also one modified in place since the last call. */
 static inline spmv_status SPMV_NAME(axt_mv)(SPMV_NAME(axt) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
                                             SPMV_T *y) {
+    spmv_status st;
     if (!A || (A->nrows > 0 && !y) || (A->nnz > 0 && !x)) return SPMV_ERR_ARG;
     if (A->nrows == 0) return SPMV_OK;
     if (A->ngroups == 0) x = NULL;
-    SPMV__AXT_CALL(A, axt__mv, (A, x, alpha, beta, y));
-    return SPMV_OK;
+    SPMV__AXT_CALL(st, A, axt__mv, (A, x, alpha, beta, y));
+    return st;
 }
 
 #undef SPMV__AXT_CALL
-#undef SPMV__AXT_C2
-#undef SPMV__AXT_C512
 
 /* Times candidate parameters for variant v on B with real products (kernel only, x
  * already scattered: median of 5 samples) and returns the fastest in *best; AXC and
@@ -1047,6 +1049,12 @@ static inline spmv_status SPMV_NAME(axt_tune)(const SPMV_NAME(csr) *B, spmv_axt_
     static inline void SPMV_NAME(SPMV_CAT(vn, _free))(SPMV_NAME(axt) * A) { SPMV_NAME(axt_free)(A); }         \
     static inline size_t SPMV_NAME(SPMV_CAT(vn, _bytes))(const SPMV_NAME(axt) * A) {                           \
         return SPMV_NAME(axt_bytes)(A);                                                                        \
+    }                                                                                                          \
+    /* the registry's _tune: p in (isa), out (the fastest parameters) */                                       \
+    static inline spmv_status SPMV_NAME(SPMV_CAT(vn, _tune))(const SPMV_NAME(csr) * B, spmv_axt_params * p,    \
+                                                             double *seconds) {                                \
+        if (!p) return SPMV_ERR_ARG;                                                                           \
+        return SPMV_NAME(axt_tune)(B, V, p->isa, p, seconds);                                                  \
     }
 SPMV__AXT_ALIAS(axc, SPMV_AXC)
 SPMV__AXT_ALIAS(axtuh1, SPMV_AXTUH1)

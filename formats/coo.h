@@ -17,6 +17,7 @@ static inline spmv_coo_params spmv_coo_params_default(void) {
     p.isa = SPMV_ISA_AUTO;
     return p;
 }
+static const spmv_param_key spmv__coo_keys[] = {{NULL, 0, SPMV_PK_INT, 0, 0, NULL, NULL}}; /* isa only */
 #endif
 
 typedef struct SPMV_NAME(coo) {
@@ -217,8 +218,9 @@ SPMV_OMP(single)
 /* y = alpha*A*x + beta*y. beta == 0: y is written, never read. */
 static inline spmv_status SPMV_NAME(coo_mv)(const SPMV_NAME(coo) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
                                             SPMV_T *y) {
+    spmv_status st;
     if (!A || (A->nrows > 0 && !y) || (A->nnz > 0 && !x)) return SPMV_ERR_ARG;
-    SPMV_DISPATCH(A->params.isa, SPMV_NAME(coo_mv), (A, alpha, x, beta, y));
-    return SPMV_OK;
+    SPMV_DISPATCH(st, A->params.isa, 0, SPMV_NAME(coo_mv), (A, alpha, x, beta, y));
+    return st;
 }
 #endif /* SPMV_PART_API */

@@ -14,17 +14,55 @@
 #if defined(SPMV_PART_TYPES)
 #ifndef SPMV_CSR_COMMON
 #define SPMV_CSR_COMMON
-typedef enum spmv_csr_algo { SPMV_CSR_ROWS = 0, SPMV_CSR_MERGE = 1 } spmv_csr_algo;
+/* rows, merge: CPU kernels; scalar (thread per row), vector (tpr threads per row),
+ * auto (vector, or merge when the longest row is far above the mean): device kernels.
+ * The host runs scalar/vector/auto as rows; the device runs rows as auto. */
+typedef enum spmv_csr_algo {
+    SPMV_CSR_ROWS = 0,
+    SPMV_CSR_MERGE = 1,
+    SPMV_CSR_SCALAR = 2,
+    SPMV_CSR_VECTOR = 3,
+    SPMV_CSR_AUTO = 4
+} spmv_csr_algo;
 typedef struct spmv_csr_params {
     spmv_isa isa;       /* SPMV_ISA_AUTO: SPMV_ISA env, else the best the CPU has */
-    spmv_csr_algo algo; /* SPMV_CSR_ROWS (default) or SPMV_CSR_MERGE */
+    spmv_csr_algo algo; /* SPMV_CSR_ROWS (default) or SPMV_CSR_MERGE (and the device ones) */
+    int tpr;            /* device vector kernel: threads per row 2..32 (0: from the mean row length) */
 } spmv_csr_params;
 static inline spmv_csr_params spmv_csr_params_default(void) {
     spmv_csr_params p;
     p.isa = SPMV_ISA_AUTO;
     p.algo = SPMV_CSR_ROWS;
+    p.tpr = 0;
     return p;
 }
+static const spmv_param_key spmv__csr_keys[] = {
+    {"algo", offsetof(spmv_csr_params, algo), SPMV_PK_ENUM, 0, 4, "rows|merge|scalar|vector|auto",
+     "kernel (CPU: rows, merge; GPU: scalar, vector, merge, auto)"},
+    {"tpr", offsetof(spmv_csr_params, tpr), SPMV_PK_POW2, 0, 32, NULL, "GPU vector kernel: threads per row (0: auto)"},
+    {NULL, 0, SPMV_PK_INT, 0, 0, NULL, NULL}};
+/* the registry's variants of csr: the same object, another default kernel */
+typedef spmv_csr_params spmv_csr_merge_params;
+typedef spmv_csr_params spmv_csr_scalar_params;
+typedef spmv_csr_params spmv_csr_vector_params;
+static inline spmv_csr_params spmv_csr_merge_params_default(void) {
+    spmv_csr_params p = spmv_csr_params_default();
+    p.algo = SPMV_CSR_MERGE;
+    return p;
+}
+static inline spmv_csr_params spmv_csr_scalar_params_default(void) {
+    spmv_csr_params p = spmv_csr_params_default();
+    p.algo = SPMV_CSR_SCALAR;
+    return p;
+}
+static inline spmv_csr_params spmv_csr_vector_params_default(void) {
+    spmv_csr_params p = spmv_csr_params_default();
+    p.algo = SPMV_CSR_VECTOR;
+    return p;
+}
+#define spmv__csr_merge_keys spmv__csr_keys
+#define spmv__csr_scalar_keys spmv__csr_keys
+#define spmv__csr_vector_keys spmv__csr_keys
 #endif
 
 typedef struct SPMV_NAME(csr) {
@@ -32,14 +70,67 @@ typedef struct SPMV_NAME(csr) {
     SPMV_I *row_ptr, *col_idx;
     SPMV_T *val;
     spmv_csr_params params; /* params.isa is resolved (never AUTO) after conversion */
+    int borrowed;           /* csr_wrap: the arrays are the caller's; _free leaves them */
 } SPMV_NAME(csr);
+typedef SPMV_NAME(csr) SPMV_NAME(csr_merge);
+typedef SPMV_NAME(csr) SPMV_NAME(csr_scalar);
+typedef SPMV_NAME(csr) SPMV_NAME(csr_vector);
 
 static inline void SPMV_NAME(csr_free)(SPMV_NAME(csr) *A) {
     if (!A) return;
-    spmv__free(A->row_ptr);
-    spmv__free(A->col_idx);
-    spmv__free(A->val);
+    if (!A->borrowed) {
+        spmv__free(A->row_ptr);
+        spmv__free(A->col_idx);
+        spmv__free(A->val);
+    }
     memset(A, 0, sizeof *A);
+}
+
+/* The one CSR validator, run by every converter from CSR and every device upload:
+ * SPMV_ERR_ARG for a NULL or negative anything, missing arrays, row_ptr[0] != 0, a
+ * decreasing row_ptr, row_ptr[nrows] != nnz or a column outside [0, ncols);
+ * SPMV_ERR_OVERFLOW when nrows or ncols leave no room for the +1 the layouts need.
+ * O(nrows + nnz); columns need not be sorted within a row. */
+static inline spmv_status SPMV_NAME(csr_check)(const SPMV_NAME(csr) *A) {
+    SPMV_I r, k;
+    if (!A || A->nrows < 0 || A->ncols < 0 || A->nnz < 0) return SPMV_ERR_ARG;
+    if ((int64_t)A->nrows >= SPMV_IMAX || (int64_t)A->ncols >= SPMV_IMAX) return SPMV_ERR_OVERFLOW;
+    if (!A->row_ptr || (A->nnz > 0 && (!A->col_idx || !A->val))) return SPMV_ERR_ARG;
+    if (A->row_ptr[0] != 0 || A->row_ptr[A->nrows] != A->nnz) return SPMV_ERR_ARG;
+    for (r = 0; r < A->nrows; r++)
+        if (A->row_ptr[r + 1] < A->row_ptr[r]) return SPMV_ERR_ARG;
+    for (k = 0; k < A->nnz; k++)
+        if (A->col_idx[k] < 0 || A->col_idx[k] >= A->ncols) return SPMV_ERR_ARG;
+    return SPMV_OK;
+}
+
+/* Zero-copy CSR over the caller's arrays (row_ptr[nrows+1], col_idx/val[row_ptr[nrows]],
+ * 0-based), validated by csr_check; nothing is copied and _free does not free them (they
+ * must outlive A; the library never writes them). Every format converts from it. On
+ * error *A is zeroed: SPMV_ERR_OVERFLOW when nrows/ncols do not fit the index type,
+ * SPMV_ERR_ARG for negative sizes or malformed arrays. */
+static inline spmv_status SPMV_NAME(csr_wrap)(SPMV_NAME(csr) *A, int64_t nrows, int64_t ncols, const SPMV_I *row_ptr,
+                                              const SPMV_I *col_idx, const SPMV_T *val, const spmv_csr_params *p) {
+    spmv_csr_params prm = p ? *p : spmv_csr_params_default();
+    spmv_status st;
+    if (!A) return SPMV_ERR_ARG;
+    memset(A, 0, sizeof *A);
+    if (nrows < 0 || ncols < 0 || !row_ptr) return SPMV_ERR_ARG;
+    if (nrows >= SPMV_IMAX || ncols >= SPMV_IMAX) return SPMV_ERR_OVERFLOW;
+    if (prm.algo != SPMV_CSR_ROWS && prm.algo != SPMV_CSR_MERGE) prm.algo = SPMV_CSR_ROWS;
+    st = spmv_isa_resolve(prm.isa, &prm.isa);
+    if (st != SPMV_OK) return st;
+    A->nrows = (SPMV_I)nrows;
+    A->ncols = (SPMV_I)ncols;
+    A->nnz = row_ptr[nrows];
+    A->row_ptr = (SPMV_I *)row_ptr; /* borrowed, never written */
+    A->col_idx = (SPMV_I *)col_idx;
+    A->val = (SPMV_T *)val;
+    A->params = prm;
+    A->borrowed = 1;
+    st = SPMV_NAME(csr_check)(A);
+    if (st != SPMV_OK) memset(A, 0, sizeof *A);
+    return st;
 }
 
 static inline size_t SPMV_NAME(csr_bytes)(const SPMV_NAME(csr) *A) {
@@ -120,6 +211,53 @@ static inline spmv_status SPMV_NAME(csr_from_triplets)(SPMV_NAME(csr) *A, const 
     return st;
 }
 
+/* CSR -> CSR with params p: a validated copy that owns its arrays (columns kept in the
+ * source's order). The host runs the device-only kernels (scalar, vector, auto) as rows. */
+static inline spmv_status SPMV_NAME(csr_from_csr)(SPMV_NAME(csr) *A, const SPMV_NAME(csr) *B,
+                                                  const spmv_csr_params *p) {
+    spmv_csr_params prm = p ? *p : spmv_csr_params_default();
+    spmv_status st;
+    if (!A) return SPMV_ERR_ARG;
+    memset(A, 0, sizeof *A);
+    if ((int)prm.algo < 0 || (int)prm.algo > (int)SPMV_CSR_AUTO) return SPMV_ERR_ARG;
+    if (prm.algo != SPMV_CSR_MERGE) prm.algo = SPMV_CSR_ROWS;
+    st = SPMV_NAME(csr_check)(B);
+    if (st != SPMV_OK) return st;
+    st = spmv_isa_resolve(prm.isa, &prm.isa);
+    if (st != SPMV_OK) return st;
+    A->row_ptr = SPMV_ALLOC_N(SPMV_I, (size_t)B->nrows + 1);
+    A->col_idx = SPMV_ALLOC_N(SPMV_I, B->nnz);
+    A->val = SPMV_ALLOC_N(SPMV_T, B->nnz);
+    if (!A->row_ptr || !A->col_idx || !A->val) {
+        SPMV_NAME(csr_free)(A);
+        return SPMV_ERR_ALLOC;
+    }
+    memcpy(A->row_ptr, B->row_ptr, ((size_t)B->nrows + 1) * sizeof(SPMV_I));
+    if (B->nnz) {
+        memcpy(A->col_idx, B->col_idx, (size_t)B->nnz * sizeof(SPMV_I));
+        memcpy(A->val, B->val, (size_t)B->nnz * sizeof(SPMV_T));
+    }
+    A->nrows = B->nrows;
+    A->ncols = B->ncols;
+    A->nnz = B->nnz;
+    A->params = prm;
+    return SPMV_OK;
+}
+static inline spmv_status SPMV_NAME(csr_to_csr)(const SPMV_NAME(csr) *A, SPMV_NAME(csr) *B) {
+    spmv_csr_params p;
+    if (!A) {
+        if (B) memset(B, 0, sizeof *B);
+        return SPMV_ERR_ARG;
+    }
+    p = A->params;
+    return SPMV_NAME(csr_from_csr)(B, A, &p);
+}
+static inline spmv_status SPMV_NAME(csr_merge_from_csr)(SPMV_NAME(csr) *A, const SPMV_NAME(csr) *B,
+                                                        const spmv_csr_params *p) {
+    spmv_csr_params q = p ? *p : spmv_csr_merge_params_default();
+    return SPMV_NAME(csr_from_csr)(A, B, &q);
+}
+
 /* CSR -> COO (sorted, as every converter expects). */
 static inline spmv_status SPMV_NAME(coo_from_csr)(SPMV_NAME(coo) *B, const SPMV_NAME(csr) *A,
                                                   const spmv_coo_params *p) {
@@ -128,7 +266,8 @@ static inline spmv_status SPMV_NAME(coo_from_csr)(SPMV_NAME(coo) *B, const SPMV_
     spmv_status st;
     if (!B) return SPMV_ERR_ARG;
     memset(B, 0, sizeof *B);
-    if (!A) return SPMV_ERR_ARG;
+    st = SPMV_NAME(csr_check)(A);
+    if (st != SPMV_OK) return st;
     st = spmv_isa_resolve(prm.isa, &prm.isa);
     if (st != SPMV_OK) return st;
     B->row = SPMV_ALLOC_N(SPMV_I, A->nnz);
@@ -140,58 +279,41 @@ static inline spmv_status SPMV_NAME(coo_from_csr)(SPMV_NAME(coo) *B, const SPMV_
     }
     for (r = 0; r < A->nrows; r++)
         for (k = A->row_ptr[r]; k < A->row_ptr[r + 1]; k++) B->row[k] = r;
-    memcpy(B->col, A->col_idx, (size_t)A->nnz * sizeof(SPMV_I));
-    memcpy(B->val, A->val, (size_t)A->nnz * sizeof(SPMV_T));
+    if (A->nnz) {
+        memcpy(B->col, A->col_idx, (size_t)A->nnz * sizeof(SPMV_I));
+        memcpy(B->val, A->val, (size_t)A->nnz * sizeof(SPMV_T));
+    }
     B->nrows = A->nrows;
     B->ncols = A->ncols;
     B->nnz = A->nnz;
     B->params = prm;
+    if (!B->nnz) return SPMV_OK;
+    {   /* unsorted columns in a row (csr_wrap allows them): sort as COO requires */
+        SPMV_I k;
+        for (k = 1; k < B->nnz; k++)
+            if (B->row[k] == B->row[k - 1] && B->col[k] <= B->col[k - 1]) break;
+        if (k < B->nnz) {
+            st = SPMV_NAME(coo__sort_merge)(B);
+            if (st != SPMV_OK) {
+                SPMV_NAME(coo_free)(B);
+                return st;
+            }
+        }
+    }
     return SPMV_OK;
 }
 
-/* Reference product in long double, for tests and the bench's error column:
- * ref[r] = alpha*sum a_rj x_j + beta*y0[r] and scale[r] = |alpha| sum |a_rj||x_j| + |beta||y0[r]|
- * (y0 not read when beta == 0). */
-static inline void SPMV_NAME(csr_mv_ref)(const SPMV_NAME(csr) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
-                                         const SPMV_T *y0, long double *ref, long double *scale) {
-    SPMV_I r, k;
-    for (r = 0; r < A->nrows; r++) {
-        long double s = 0, a = 0;
-        for (k = A->row_ptr[r]; k < A->row_ptr[r + 1]; k++) {
-            long double p = (long double)A->val[k] * (long double)x[A->col_idx[k]];
-            s += p;
-            a += fabsl(p);
-        }
-        ref[r] = (long double)alpha * s;
-        scale[r] = fabsl((long double)alpha) * a;
-        if (beta != (SPMV_T)0) {
-            ref[r] += (long double)beta * (long double)y0[r];
-            scale[r] += fabsl((long double)beta * (long double)y0[r]);
-        }
+/* COO -> CSR (round trips). */
+static inline spmv_status SPMV_NAME(coo_to_csr)(const SPMV_NAME(coo) *A, SPMV_NAME(csr) *B) {
+    spmv_csr_params p = spmv_csr_params_default();
+    if (!A) {
+        if (B) memset(B, 0, sizeof *B);
+        return SPMV_ERR_ARG;
     }
+    p.isa = A->params.isa;
+    return SPMV_NAME(csr_from_coo)(B, A, &p);
 }
 
-/* Max over rows of |y - ref| / scale (see csr_mv_ref). A NaN reference must be
- * matched by NaN, an infinite one by the same infinity; otherwise the row counts
- * as error +inf. Rows with scale 0 compare absolutely. */
-static inline double SPMV_NAME(max_rel_err)(SPMV_I n, const SPMV_T *y, const long double *ref,
-                                            const long double *scale) {
-    double worst = 0;
-    SPMV_I r;
-    for (r = 0; r < n; r++) {
-        long double e;
-        if (isnan(ref[r]) || isinf(ref[r])) {
-            int same = isnan(ref[r]) ? isnan(y[r]) : (long double)y[r] == ref[r];
-            if (!same) return INFINITY;
-            continue;
-        }
-        if (isnan(y[r]) || isinf(y[r])) return INFINITY;
-        e = fabsl((long double)y[r] - ref[r]);
-        if (scale[r] > 0) e /= scale[r];
-        if ((double)e > worst) worst = (double)e;
-    }
-    return worst;
-}
 #endif /* SPMV_PART_TYPES */
 
 #if defined(SPMV_PART_KERNELS)
@@ -310,10 +432,15 @@ SPMV_OMP(single)
 /* y = alpha*A*x + beta*y with the kernel in A->params.algo. beta == 0: y not read. */
 static inline spmv_status SPMV_NAME(csr_mv)(const SPMV_NAME(csr) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
                                             SPMV_T *y) {
+    spmv_status st;
     if (!A || (A->nrows > 0 && !y) || (A->nnz > 0 && !x)) return SPMV_ERR_ARG;
     if (A->nrows == 0) return SPMV_OK;
-    if (A->params.algo == SPMV_CSR_MERGE) SPMV_DISPATCH(A->params.isa, SPMV_NAME(csr_merge), (A, alpha, x, beta, y));
-    else SPMV_DISPATCH(A->params.isa, SPMV_NAME(csr_rows), (A, alpha, x, beta, y));
-    return SPMV_OK;
+    if (A->params.algo == SPMV_CSR_MERGE) SPMV_DISPATCH(st, A->params.isa, 0, SPMV_NAME(csr_merge), (A, alpha, x, beta, y));
+    else SPMV_DISPATCH(st, A->params.isa, 0, SPMV_NAME(csr_rows), (A, alpha, x, beta, y));
+    return st;
+}
+static inline spmv_status SPMV_NAME(csr_merge_mv)(const SPMV_NAME(csr) *A, SPMV_T alpha, const SPMV_T *x,
+                                                  SPMV_T beta, SPMV_T *y) {
+    return SPMV_NAME(csr_mv)(A, alpha, x, beta, y);
 }
 #endif /* SPMV_PART_API */

@@ -83,6 +83,11 @@ static inline spmv_csr5_params spmv_csr5_params_default(void) {
     p.sigma = SPMV_CSR5_SIGMA_DEFAULT;
     return p;
 }
+static const spmv_param_key spmv__csr5_keys[] = {
+    {"omega", offsetof(spmv_csr5_params, omega), SPMV_PK_POW2, 0, 32, NULL, "tile width = vector lanes (0: the ISA's)"},
+    {"w", offsetof(spmv_csr5_params, omega), SPMV_PK_POW2, 0, 32, NULL, "same as omega"},
+    {"sigma", offsetof(spmv_csr5_params, sigma), SPMV_PK_INT, 0, SPMV_CSR5_SIGMA_MAX, NULL, "tile height (0: 16)"},
+    {NULL, 0, SPMV_PK_INT, 0, 0, NULL, NULL}};
 /* bit count (portable: __builtin_popcount is a library call without -mpopcnt) */
 static inline int spmv__csr5_popc(uint32_t v) {
     v = v - ((v >> 1) & 0x55555555u);
@@ -229,9 +234,8 @@ static inline spmv_status SPMV_NAME(csr5_from_csr)(SPMV_NAME(csr5) *A, const SPM
     SPMV_I T, ntiles, nempty = 0, r, t, k;
     if (!A) return SPMV_ERR_ARG;
     memset(A, 0, sizeof *A);
-    if (!B || B->nrows < 0 || B->ncols < 0 || B->nnz < 0 || (B->nrows > 0 && !B->row_ptr) ||
-        (B->nnz > 0 && (!B->col_idx || !B->val || !B->row_ptr)) || (B->nrows == 0 && B->nnz > 0))
-        return SPMV_ERR_ARG;
+    st = SPMV_NAME(csr_check)(B);
+    if (st != SPMV_OK) return st;
     st = spmv_isa_resolve(prm.isa, &prm.isa);
     if (st != SPMV_OK) return st;
     nat = SPMV_NAME(csr5__native_omega)(prm.isa);
@@ -351,8 +355,7 @@ static inline spmv_status SPMV_NAME(csr5_to_csr)(const SPMV_NAME(csr5) *A, SPMV_
 }
 #endif /* SPMV_PART_TYPES */
 
-#if defined(SPMV_PART_KERNELS) || defined(SPMV_PART_KERNELS_XW)
-#if SPMV_ISA_COMPILED
+#if defined(SPMV_PART_KERNELS)
 /* v shifted up by d lanes, zeros shifted in */
 SPMV_KTARGET static inline spmv_v SPMV_K(csr5__up)(spmv_v v, int d) {
 #if SPMV_CAT(SPMV__ISAID_, SPMV_ISA_TOK) == 1
@@ -613,8 +616,7 @@ SPMV_OMP(single)
             }
     }
 }
-#endif /* SPMV_ISA_COMPILED */
-#endif /* SPMV_PART_KERNELS || SPMV_PART_KERNELS_XW */
+#endif /* SPMV_PART_KERNELS */
 
 #if defined(SPMV_PART_API)
 /* y = alpha*A*x + beta*y with the kernel of A's (isa, omega). beta == 0: y not read. */
@@ -622,32 +624,20 @@ static inline spmv_status SPMV_NAME(csr5_mv)(const SPMV_NAME(csr5) *A, SPMV_T al
                                              SPMV_T *y) {
     if (!A || (A->nrows > 0 && !y) || (A->nnz > 0 && !x)) return SPMV_ERR_ARG;
     if (A->nrows == 0) return SPMV_OK;
-    switch (A->params.isa) {
-#if SPMV_HAVE_AVX512
-    case SPMV_ISA_AVX512: SPMV_NAME(csr5_run_avx512)(A, alpha, x, beta, y); break;
-#endif
-#if SPMV_HAVE_AVX2
-    case SPMV_ISA_AVX2: SPMV_NAME(csr5_run_avx2)(A, alpha, x, beta, y); break;
-#endif
-    case SPMV_ISA_GENERIC:
-        switch (A->params.omega) {
-        case 4: SPMV_NAME(csr5_run_g4)(A, alpha, x, beta, y); break;
-        case 8: SPMV_NAME(csr5_run_g8)(A, alpha, x, beta, y); break;
-        case 16: SPMV_NAME(csr5_run_g16)(A, alpha, x, beta, y); break;
-        case 32: SPMV_NAME(csr5_run_g32)(A, alpha, x, beta, y); break;
-        default: return SPMV_ERR_ARG;
-        }
-        break;
-    default: return SPMV_ERR_ISA;
+    {
+        spmv_status st;
+        SPMV_DISPATCH(st, A->params.isa, A->params.omega, SPMV_NAME(csr5_run), (A, alpha, x, beta, y));
+        return st;
     }
-    return SPMV_OK;
 }
 
 /* Picks sigma for A on this machine: converts with each of a few sigma values and times
  * real products (median of 5 samples, each long enough to be measured). *best gets the
  * fastest (isa and omega resolved); *seconds_spent (if not NULL) the time tuning took. */
-static inline spmv_status SPMV_NAME(csr5_tune)(const SPMV_NAME(csr) *A, spmv_isa isa, spmv_csr5_params *best,
+static inline spmv_status SPMV_NAME(csr5_tune)(const SPMV_NAME(csr) *A, spmv_csr5_params *best,
                                                double *seconds_spent) {
+    spmv_isa isa = best ? best->isa : SPMV_ISA_AUTO; /* in: the ISA (and omega); out: the fastest */
+    int omega = best ? best->omega : 0;
     static const int cand[] = {16, 4, 8, 12, 24, 32, 48, 64};
     const int ncand = (int)(sizeof cand / sizeof cand[0]);
     const double t_start = spmv_wtime();
@@ -660,6 +650,7 @@ static inline spmv_status SPMV_NAME(csr5_tune)(const SPMV_NAME(csr) *A, spmv_isa
     if (!A || !best) return SPMV_ERR_ARG;
     *best = spmv_csr5_params_default();
     best->isa = isa;
+    best->omega = omega;
     x = SPMV_ALLOC_N(SPMV_T, A->ncols);
     y = SPMV_ALLOC_N(SPMV_T, A->nrows);
     if (!x || !y) {
@@ -674,6 +665,7 @@ static inline spmv_status SPMV_NAME(csr5_tune)(const SPMV_NAME(csr) *A, spmv_isa
         double samp[5], t0, t1;
         int reps = 1, r, q, smp;
         p.isa = isa;
+        p.omega = omega;
         p.sigma = cand[c];
         st = SPMV_NAME(csr5_from_csr)(&M, A, &p);
         if (st == SPMV_ERR_LIMIT) { /* this sigma does not fit the omega: skip it */

@@ -46,15 +46,18 @@ run() { # name, env..., program
     passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
     echo "$name: $p passed, $f failed, $s skipped ($(( $(date +%s) - start )) s)"
 }
-for t in test_mm test_simd test_simd_hwgather test_formats test_csr5 test_axt test_alloc; do
-    run "$t" OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive build/tests/$t
+# every test program the build produced (the per-format ones come from the registry)
+for t in build/tests/test_*; do
+    run "$(basename $t)" OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive $t
 done
-for t in test_simd test_formats test_csr5 test_axt; do
-    run "emu/$t" OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive SPMV_TEST_MAX_NNZ=1000000 build/tests-emu/$t
+# emulated AVX-512: real matrices up to 1M nonzeros; the per-format programs run only the
+# AVX-512 backend there (the portable and AVX2 ones are the normal build's)
+for t in build/tests-emu/test_*; do
+    run "emu/$(basename $t)" OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive SPMV_TEST_MAX_NNZ=1000000 SPMV_TEST_ISAS=avx512 $t
 done
 # sanitizers: real matrices up to 300k nonzeros (the normal builds run all of them)
-for t in test_mm test_simd test_formats test_csr5 test_axt test_alloc; do
-    run "asan/$t" OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive SPMV_TEST_MAX_NNZ=300000 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 build/tests-asan/$t
+for t in build/tests-asan/test_*; do
+    run "asan/$(basename $t)" OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive SPMV_TEST_MAX_NNZ=300000 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $t
 done
 # CUDA kernels run on the CPU (tests/emu/cuda_emu.h): every format and type on the edge
 # cases and the small real matrices; the emulation costs ~1000x a GPU, so the real matrices

@@ -14,33 +14,13 @@
 static long g_par_min = 20000;
 #define SPMV_PAR_MIN_NNZ g_par_min
 
-/* counting allocator: the allocation-failure sweep makes the k-th allocation fail */
-#include <stdlib.h>
-#include <stddef.h>
-static long alloc_count, alloc_fail_at = -1, alloc_live;
-static void *test_alloc(size_t align, size_t size) {
-    void *p;
-    if (++alloc_count == alloc_fail_at) return NULL;
-    p = aligned_alloc(align, size);
-    if (p) alloc_live++;
-    return p;
-}
-static void test_free(void *p) {
-    if (p) alloc_live--;
-    free(p);
-}
-#define SPMV_ALIGNED_ALLOC(a, s) test_alloc((a), (s))
-#define SPMV_FREE(p) test_free(p)
+#include "harness.h"
 
 #define SPMV_TAG dl
 #define SPMV_VAL double
 #define SPMV_IDX int64_t
 #include "spmv.h"
-#include "check.h"
-#include <stdio.h>
-
-#define STR_(x) #x
-#define STR(x) STR_(x)
+#include "harness.h"
 
 /* backends: portable at every width, then AVX2 and AVX-512 at their own */
 typedef struct cfg {
@@ -84,25 +64,6 @@ static void init_cfgs(void) {
     if (spmv_isa_supported(SPMV_ISA_AVX512)) {
         g_cfg[g_ncfg].isa = SPMV_ISA_AVX512;
         g_cfg[g_ncfg++].thw = 0;
-    }
-}
-
-static uint64_t rng_state = 12345;
-static uint64_t rnd(void) { /* splitmix64 */
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-static double rval(void) { return (double)(rnd() >> 11) / 9007199254740992.0 * 2 - 1; }
-
-static void make_random(spmv_triplets *t, int64_t nr, int64_t nc, int64_t nnz) {
-    int64_t k;
-    if (spmv_triplets_alloc(t, nr, nc, nnz) != SPMV_OK) abort();
-    for (k = 0; k < nnz; k++) {
-        t->row[k] = (int64_t)(rnd() % (uint64_t)nr);
-        t->col[k] = (int64_t)(rnd() % (uint64_t)nc);
-        t->val[k] = rval();
     }
 }
 
@@ -150,50 +111,50 @@ static void edge_cases(void) {
     spmv_triplets_alloc(&t, 1, 1, 1); t.row[0] = t.col[0] = 0; t.val[0] = 3; run_all("1x1", &t, 0); spmv_triplets_free(&t);
     /* row 0 has one entry at offset 0: the head word the paper encodes as 0 */
     spmv_triplets_alloc(&t, 40, 40, 40);
-    for (k = 0; k < 40; k++) { t.row[k] = k == 0 ? 0 : 1 + k % 39; t.col[k] = (k * 7) % 40; t.val[k] = rval(); }
+    for (k = 0; k < 40; k++) { t.row[k] = k == 0 ? 0 : 1 + k % 39; t.col[k] = (k * 7) % 40; t.val[k] = th_rval(); }
     run_all("row 0 single entry", &t, 0); spmv_triplets_free(&t);
     g_par_min = 1000; /* the next ones run multi-threaded although small */
     /* empty rows between full ones, and leading/trailing empty rows */
     spmv_triplets_alloc(&t, 1000, 1000, 3000);
-    for (k = 0; k < 3000; k++) { t.row[k] = 5 + (k % 300) * 3; t.col[k] = (int64_t)(rnd() % 1000); t.val[k] = rval(); }
+    for (k = 0; k < 3000; k++) { t.row[k] = 5 + (k % 300) * 3; t.col[k] = (int64_t)(th_rnd() % 1000); t.val[k] = th_rval(); }
     run_all("empty rows", &t, 0); spmv_triplets_free(&t);
     /* one dense row among short ones */
     n = 3000;
     spmv_triplets_alloc(&t, n, n, 2 * n);
-    for (k = 0; k < n; k++) { t.row[k] = 17; t.col[k] = k; t.val[k] = rval(); }
+    for (k = 0; k < n; k++) { t.row[k] = 17; t.col[k] = k; t.val[k] = th_rval(); }
     for (k = 0; k < n; k++) { t.row[n + k] = k; t.col[n + k] = k; t.val[n + k] = 1; }
     run_all("one dense row", &t, 0); spmv_triplets_free(&t);
     /* rows much longer than a tile, a column (TH) and a block (BS) */
     spmv_triplets_alloc(&t, 7, 5000, 7 * 4000);
-    for (k = 0; k < 7 * 4000; k++) { t.row[k] = k % 7; t.col[k] = (k / 7) + (k % 7) * 100; t.val[k] = rval(); }
+    for (k = 0; k < 7 * 4000; k++) { t.row[k] = k % 7; t.col[k] = (k / 7) + (k % 7) * 100; t.val[k] = th_rval(); }
     run_all("7 rows of 4000", &t, 0); spmv_triplets_free(&t);
     g_par_min = 20000;
-    make_random(&t, 5000, 3, 9000); run_all("tall 5000x3", &t, 0); spmv_triplets_free(&t);
-    make_random(&t, 3, 5000, 9000); run_all("wide 3x5000", &t, 0); spmv_triplets_free(&t);
+    th_make_random(&t, 5000, 3, 9000); run_all("tall 5000x3", &t, 0); spmv_triplets_free(&t);
+    th_make_random(&t, 3, 5000, 9000); run_all("wide 3x5000", &t, 0); spmv_triplets_free(&t);
     spmv_triplets_alloc(&t, 10, 10, 40);
     for (k = 0; k < 40; k++) { t.row[k] = 9 - (k % 10); t.col[k] = (k * 3) % 4; t.val[k] = (double)k; }
     run_all("duplicates unsorted", &t, 0); spmv_triplets_free(&t);
-    make_random(&t, 300, 300, 2000);
+    th_make_random(&t, 300, 300, 2000);
     for (k = 0; k < t.nnz; k += 3) t.val[k] = 0;
     run_all("explicit zeros", &t, 0); spmv_triplets_free(&t);
-    make_random(&t, 400, 400, 4000);
+    th_make_random(&t, 400, 400, 4000);
     t.val[5] = NAN; t.val[77] = INFINITY; t.val[1000] = -INFINITY;
     run_all("NaN/Inf in A", &t, 0); spmv_triplets_free(&t);
-    make_random(&t, 400, 400, 4000); run_all("NaN/Inf in x", &t, 1); spmv_triplets_free(&t);
+    th_make_random(&t, 400, 400, 4000); run_all("NaN/Inf in x", &t, 1); spmv_triplets_free(&t);
     /* rows of very different scale next to each other in one tile/block: a scan
      * difference (the paper's fast segmented sum) would lose the small rows */
     spmv_triplets_alloc(&t, 200, 64, 200 * 5);
     for (k = 0; k < 200 * 5; k++) {
         t.row[k] = k / 5; t.col[k] = (k * 13) % 64;
-        t.val[k] = rval() * ((k / 5) % 2 ? 1e-9 : 1e9);
+        t.val[k] = th_rval() * ((k / 5) % 2 ? 1e-9 : 1e9);
     }
     run_all("alternating row scales 1e9/1e-9", &t, 0); spmv_triplets_free(&t);
     g_sweep = 0;
     for (k = 0; k < 12; k++) {
         char name[64];
-        int64_t r = 1 + (int64_t)(rnd() % 900), c = 1 + (int64_t)(rnd() % 900);
-        int64_t z = (int64_t)(rnd() % (uint64_t)(r * 40));
-        make_random(&t, r, c, z);
+        int64_t r = 1 + (int64_t)(th_rnd() % 900), c = 1 + (int64_t)(th_rnd() % 900);
+        int64_t z = (int64_t)(th_rnd() % (uint64_t)(r * 40));
+        th_make_random(&t, r, c, z);
         snprintf(name, sizeof name, "random %lldx%lld nnz %lld", (long long)r, (long long)c, (long long)z);
         g_sweep = k < 3;
         run_all(name, &t, 0);
@@ -205,13 +166,13 @@ static void edge_cases(void) {
         int64_t len, p = 0;
         spmv_triplets_alloc(&t, 71, 200, 71 * 35);
         for (len = 0; len < 71; len++)
-            for (k = 0; k < len; k++) { t.row[p] = len; t.col[p] = (len * 13 + k * 7) % 200; t.val[p] = rval(); p++; }
+            for (k = 0; k < len; k++) { t.row[p] = len; t.col[p] = (len * 13 + k * 7) % 200; t.val[p] = th_rval(); p++; }
         t.nnz = p;
         run_all("row lengths 0..70", &t, 0);
         spmv_triplets_free(&t);
     }
     g_sweep = 0;
-    make_random(&t, 20000, 20000, 300000); run_all("random 20000^2 (parallel)", &t, 0); spmv_triplets_free(&t);
+    th_make_random(&t, 20000, 20000, 300000); run_all("random 20000^2 (parallel)", &t, 0); spmv_triplets_free(&t);
 }
 
 /* one row of 2M entries (fewer when SPMV_TEST_MAX_NNZ is lower): shared by all threads */
@@ -222,7 +183,7 @@ static void huge_row(void) {
     char name[64];
     if (maxs && atoll(maxs) >= 0 && atoll(maxs) < n) n = atoll(maxs) < 100000 ? 100000 : atoll(maxs);
     if (spmv_triplets_alloc(&t, 3, n + n / 4 + 1, n) != SPMV_OK) abort();
-    for (k = 0; k < n; k++) { t.row[k] = 1; t.col[k] = k + k / 4; t.val[k] = rval(); }
+    for (k = 0; k < n; k++) { t.row[k] = 1; t.col[k] = k + k / 4; t.val[k] = th_rval(); }
     snprintf(name, sizeof name, "one huge row of %lld", (long long)n);
     g_par_min = 20000;
     g_gw = 0;
@@ -252,59 +213,21 @@ static void generated(void) {
     g_sweep = 0;
 }
 
+static void real_one(const char *name, const spmv_triplets *t, void *ctx) {
+    int *count = (int *)ctx;
+    if (t->nrows == 0) return; /* (complex ones were refused by the iterator) */
+    g_gw = *count % 4;
+    test_s_run(name, t, 0, LVL_REAL, 0);
+    g_gw = (*count + 2) % 4;
+    test_d_run(name, t, 0, LVL_REAL, 0);
+    g_gw = -1;
+    (*count)++;
+}
 static void real_matrices(void) {
-    const char *dir = getenv("SPMV_MATRICES");
-    const char *maxs = getenv("SPMV_TEST_MAX_NNZ");
-    long long maxnnz = maxs ? atoll(maxs) : -1;
-    char path[4096], line[8192];
-    FILE *idx;
-    int count = 0, over = 0;
-    if (!dir) dir = "../shared/matrices";
+    int count = 0;
     g_par_min = 20000;
-    snprintf(path, sizeof path, "%s/INDEX.tsv", dir);
-    idx = fopen(path, "r");
-    if (!idx) {
-        check_skip("real matrices: %s not found (set SPMV_MATRICES); real-matrix tests not run", path);
-        return;
-    }
-    if (!fgets(line, sizeof line, idx)) line[0] = 0; /* header */
-    while (fgets(line, sizeof line, idx)) {
-        char name[512], field[64];
-        long long nnzx = 0;
-        spmv_triplets t;
-        spmv_error e;
-        spmv_status st;
-        int col = 0;
-        char *tok = line, *tab;
-        name[0] = field[0] = 0;
-        for (;;) { /* columns: name ... field(8) ... nnz_expanded(11) */
-            tab = strchr(tok, '\t');
-            if (tab) *tab = 0;
-            if (col == 0) snprintf(name, sizeof name, "%.511s", tok);
-            if (col == 8) snprintf(field, sizeof field, "%.63s", tok);
-            if (col == 11) nnzx = atoll(tok);
-            col++;
-            if (!tab) break;
-            tok = tab + 1;
-        }
-        if (!name[0]) continue;
-        if (maxnnz >= 0 && nnzx > maxnnz) { over++; continue; }
-        if (!strcmp(field, "complex")) continue; /* the reader refuses them (test_formats checks that) */
-        snprintf(path, sizeof path, "%s/%s.mtx.gz", dir, name);
-        st = spmv_mm_read(path, &t, &e);
-        CHECK(st == SPMV_OK, "%s: read: %s (line %ld: %s)", name, spmv_status_str(st), e.line, e.msg);
-        if (st != SPMV_OK) continue;
-        g_gw = count % 4;
-        test_s_run(name, &t, 0, LVL_REAL, 0);
-        g_gw = (count + 2) % 4;
-        test_d_run(name, &t, 0, LVL_REAL, 0);
-        g_gw = -1;
-        spmv_triplets_free(&t);
-        count++;
-    }
-    fclose(idx);
-    printf("real matrices: %d run (types s, d; portable kernels at one width each, rotating)\n", count);
-    if (over) check_skip("real matrices: %d with more than %lld nonzeros not run in this build (SPMV_TEST_MAX_NNZ)", over, maxnnz);
+    th_real_matrices(real_one, &count, -1);
+    printf("real matrices: types s, d; portable kernels at one width each, rotating\n");
 }
 
 /* a row of different thread counts over matrices whose rows cross thread boundaries */
@@ -330,7 +253,7 @@ static void thread_counts(void) {
         for (k = 0; k < 12000; k++) {
             t.row[k] = k < 9000 ? 7 + (k % 3) * 200 : 499 - k % 40;
             t.col[k] = (k * 17) % 3000;
-            t.val[k] = rval();
+            t.val[k] = th_rval();
         }
         snprintf(name, sizeof name, "long rows and gaps threads=%d", nts[i]);
         test_s_run(name, &t, 0, LVL_FULL, 2);
@@ -354,34 +277,34 @@ static void alloc_failures(void) {
     if (spmv_d_csr_from_triplets(&R, &t, NULL) != SPMV_OK) abort();
     spmv_triplets_free(&t);
     for (v = 0; v < SPMV_AXT_VARIANT_COUNT_; v++) {
-        long k, base = alloc_live;
+        long k, base = th_alloc_live;
         int ok = 0, step;
         for (step = 0; step < 2; step++) { /* 0: from_csr, 1: to_csr */
             spmv_d_axt A2;
             if (step == 1 && spmv_d_axt_from_csr(&A2, &R, (spmv_axt_variant)v, NULL) != SPMV_OK) abort();
-            base = alloc_live;
+            base = th_alloc_live;
             ok = 0;
             for (k = 1; k < 100; k++) {
                 spmv_status st;
                 void *out = step == 0 ? (void *)&A : (void *)&B;
                 size_t outsize = step == 0 ? sizeof A : sizeof B;
                 memset(out, 0xAB, outsize);
-                alloc_count = 0;
-                alloc_fail_at = k;
+                th_alloc_count = 0;
+                th_alloc_fail_at = k;
                 st = step == 0 ? spmv_d_axt_from_csr(&A, &R, (spmv_axt_variant)v, NULL) : spmv_d_axt_to_csr(&A2, &B);
-                alloc_fail_at = -1;
+                th_alloc_fail_at = -1;
                 points++;
                 if (st == SPMV_OK) {
                     ok = 1;
                     if (step == 0) spmv_d_axt_free(&A);
                     else spmv_d_csr_free(&B);
-                    CHECK(alloc_live == base, "%s: leak after success", spmv_axt_variant_name((spmv_axt_variant)v));
+                    CHECK(th_alloc_live == base, "%s: leak after success", spmv_axt_variant_name((spmv_axt_variant)v));
                     break;
                 }
                 CHECK(st == SPMV_ERR_ALLOC, "%s step %d: failing allocation %ld gave %s",
                       spmv_axt_variant_name((spmv_axt_variant)v), step, k, spmv_status_str(st));
-                CHECK(alloc_live == base, "%s step %d: failing allocation %ld leaked %ld blocks",
-                      spmv_axt_variant_name((spmv_axt_variant)v), step, k, alloc_live - base);
+                CHECK(th_alloc_live == base, "%s step %d: failing allocation %ld leaked %ld blocks",
+                      spmv_axt_variant_name((spmv_axt_variant)v), step, k, th_alloc_live - base);
                 {
                     const unsigned char *c = (const unsigned char *)out;
                     size_t i, nz = 0;
@@ -614,7 +537,7 @@ int main(void) {
             fflush(stdout);
         }
     }
-    CHECK(alloc_live == 0, "allocations still live at exit: %ld", alloc_live);
+    CHECK(th_alloc_live == 0, "allocations still live at exit: %ld", th_alloc_live);
     return check_finish("test_axt");
 }
 

@@ -10,33 +10,17 @@
  * split their tiles across threads and exercise the calibration */
 #define SPMV_PAR_MIN_NNZ 1
 /* counting allocator: the k-th allocation can be made to fail (allocation-failure sweep) */
-#include <stdlib.h>
-static long alloc_count, alloc_fail_at = -1, alloc_live;
-static void *t5_alloc(size_t align, size_t size) {
-    void *p;
-    if (++alloc_count == alloc_fail_at) return NULL;
-    p = aligned_alloc(align, size);
-    if (p) alloc_live++;
-    return p;
-}
-static void t5_free(void *p) {
-    if (p) alloc_live--;
-    free(p);
-}
-#define SPMV_ALIGNED_ALLOC(a, s) t5_alloc((a), (s))
-#define SPMV_FREE(p) t5_free(p)
+#include "harness.h"
 #define SPMV_TAG dl
 #define SPMV_VAL double
 #define SPMV_IDX int64_t
 #include "spmv.h"
-#include "check.h"
+#include "harness.h"
 #include <stdio.h>
 #if defined(_OPENMP) && defined(__linux__)
 #include <unistd.h> /* execv */
 #endif
 
-#define STR_(x) #x
-#define STR(x) STR_(x)
 
 static void set_threads(int n) {
 #ifdef _OPENMP
@@ -64,15 +48,6 @@ static int nback;
 static spmv_isa back_isa[8];
 static int back_omega[8];
 static int max_thr = 2;
-
-static uint64_t rng_state = 12345;
-static uint64_t rnd(void) { /* splitmix64 */
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-static double rval(void) { return (double)(rnd() >> 11) / 9007199254740992.0 * 2 - 1; }
 
 #define TT_TAG s
 #define TT_VAL float
@@ -112,32 +87,6 @@ static case_opts opts(const int *sig, int nsig, const int *thr, int nthr, int na
     return o;
 }
 
-static void make_random(spmv_triplets *t, int64_t nr, int64_t nc, int64_t nnz) {
-    int64_t k;
-    if (spmv_triplets_alloc(t, nr, nc, nnz) != SPMV_OK) abort();
-    for (k = 0; k < nnz; k++) {
-        t->row[k] = (int64_t)(rnd() % (uint64_t)nr);
-        t->col[k] = (int64_t)(rnd() % (uint64_t)nc);
-        t->val[k] = rval();
-    }
-}
-
-/* rows with the given lengths (len[r] entries, distinct random columns < nc) */
-static void make_rows(spmv_triplets *t, int64_t nr, int64_t nc, const int64_t *len) {
-    int64_t r, k, nnz = 0, p = 0;
-    for (r = 0; r < nr; r++) nnz += len[r];
-    if (spmv_triplets_alloc(t, nr, nc, nnz) != SPMV_OK) abort();
-    for (r = 0; r < nr; r++) {
-        int64_t c0 = len[r] < nc ? (int64_t)(rnd() % (uint64_t)(nc - len[r] + 1)) : 0;
-        for (k = 0; k < len[r]; k++) { /* a strided run keeps the columns distinct */
-            t->row[p] = r;
-            t->col[p] = c0 + k;
-            t->val[p] = rval();
-            p++;
-        }
-    }
-}
-
 static int64_t max_nnz_env(void) {
     const char *s = getenv("SPMV_TEST_MAX_NNZ");
     return s ? atoll(s) : -1;
@@ -155,54 +104,54 @@ static void edge_cases(void) {
     spmv_triplets_alloc(&t, 7, 0, 0); run_all("7x0", &t, &e); spmv_triplets_free(&t);
     spmv_triplets_alloc(&t, 50, 50, 0); run_all("50x50 no entries", &t, &e); spmv_triplets_free(&t);
     spmv_triplets_alloc(&t, 1, 1, 1); t.row[0] = t.col[0] = 0; t.val[0] = 3; run_all("1x1", &t, &e); spmv_triplets_free(&t);
-    make_random(&t, 10, 10, 7); run_all("10x10 nnz 7 (< one tile)", &t, &e); spmv_triplets_free(&t);
+    th_make_random(&t, 10, 10, 7); run_all("10x10 nnz 7 (< one tile)", &t, &e); spmv_triplets_free(&t);
     /* empty rows: leading, trailing, and runs of them inside tiles */
     n = 3000;
     len = (int64_t *)calloc((size_t)n, sizeof *len);
     for (r = 0; r < n; r++) {
         int z = r < 17 || r >= n - 23 || (r % 11) >= 6 || (r % 97) < 30;
-        len[r] = z ? 0 : (int64_t)(rnd() % 9);
+        len[r] = z ? 0 : (int64_t)(th_rnd() % 9);
     }
-    make_rows(&t, n, 400, len); run_all("empty rows: leading, trailing, runs", &t, &e); spmv_triplets_free(&t);
-    for (r = 0; r < n; r++) len[r] = (r % 3 == 1) ? 1 + (int64_t)(rnd() % 3) : 0; /* empty every other row */
-    make_rows(&t, n, 400, len); run_all("empty rows between short rows", &t, &e); spmv_triplets_free(&t);
+    th_make_rows(&t, n, 400, len); run_all("empty rows: leading, trailing, runs", &t, &e); spmv_triplets_free(&t);
+    for (r = 0; r < n; r++) len[r] = (r % 3 == 1) ? 1 + (int64_t)(th_rnd() % 3) : 0; /* empty every other row */
+    th_make_rows(&t, n, 400, len); run_all("empty rows between short rows", &t, &e); spmv_triplets_free(&t);
     /* rows longer than a whole tile, among short ones */
-    for (r = 0; r < n; r++) len[r] = (r % 50 == 7) ? 700 + (int64_t)(rnd() % 3000) : (int64_t)(rnd() % 12);
-    make_rows(&t, n, 5000, len); run_all("rows longer than a tile", &t, &e); spmv_triplets_free(&t);
+    for (r = 0; r < n; r++) len[r] = (r % 50 == 7) ? 700 + (int64_t)(th_rnd() % 3000) : (int64_t)(th_rnd() % 12);
+    th_make_rows(&t, n, 5000, len); run_all("rows longer than a tile", &t, &e); spmv_triplets_free(&t);
     /* row lengths 0..300 ascending, then descending: every split of a row over lanes and tiles */
     for (r = 0; r < 602 && r < n; r++) len[r] = r < 301 ? r : 601 - r;
-    make_rows(&t, 602, 1000, len); run_all("row lengths 0..300..0", &t, &e); spmv_triplets_free(&t);
+    th_make_rows(&t, 602, 1000, len); run_all("row lengths 0..300..0", &t, &e); spmv_triplets_free(&t);
     /* random shapes: nnz not a multiple of the tile */
     for (k = 0; k < 6; k++) {
         char name[96];
-        int64_t nr = 1 + (int64_t)(rnd() % 700), nc = 1 + (int64_t)(rnd() % 700);
-        int64_t z = (int64_t)(rnd() % (uint64_t)(nr * 30));
-        make_random(&t, nr, nc, z);
+        int64_t nr = 1 + (int64_t)(th_rnd() % 700), nc = 1 + (int64_t)(th_rnd() % 700);
+        int64_t z = (int64_t)(th_rnd() % (uint64_t)(nr * 30));
+        th_make_random(&t, nr, nc, z);
         snprintf(name, sizeof name, "random %lldx%lld nnz %lld", (long long)nr, (long long)nc, (long long)z);
         run_all(name, &t, &e);
         spmv_triplets_free(&t);
     }
     /* rows of very different magnitude side by side, short and multi-lane: a segmented sum
      * that mixes rows loses the small ones */
-    for (r = 0; r < n; r++) len[r] = 1 + (int64_t)(rnd() % 40);
-    make_rows(&t, n, 2000, len);
+    for (r = 0; r < n; r++) len[r] = 1 + (int64_t)(th_rnd() % 40);
+    th_make_rows(&t, n, 2000, len);
     for (k = 0; k < t.nnz; k++) t.val[k] *= (t.row[k] % 2) ? 1e6 : 1e-6;
     run_all("mixed magnitudes 1e6 / 1e-6", &t, &e); spmv_triplets_free(&t);
     /* NaN / Inf in A and in x must stay in their rows */
-    make_random(&t, 400, 400, 5000);
+    th_make_random(&t, 400, 400, 5000);
     t.val[5] = NAN; t.val[77] = INFINITY; t.val[1000] = -INFINITY; t.val[3001] = NAN;
     run_all("NaN/Inf in A", &t, &e); spmv_triplets_free(&t);
     {
         case_opts sp = e;
         sp.special = 1;
-        make_random(&t, 400, 400, 5000); run_all("NaN/Inf in x", &t, &sp); spmv_triplets_free(&t);
+        th_make_random(&t, 400, 400, 5000); run_all("NaN/Inf in x", &t, &sp); spmv_triplets_free(&t);
     }
     free(len);
     /* one huge row in the middle of short ones: shared by every thread (calibration) */
     n = 2001;
     len = (int64_t *)calloc((size_t)n, sizeof *len);
-    for (r = 0; r < n; r++) len[r] = r == 1000 ? 300000 : (int64_t)(rnd() % 6);
-    make_rows(&t, n, 400000, len); run_all("huge row among short rows", &t, &big); spmv_triplets_free(&t);
+    for (r = 0; r < n; r++) len[r] = r == 1000 ? 300000 : (int64_t)(th_rnd() % 6);
+    th_make_rows(&t, n, 400000, len); run_all("huge row among short rows", &t, &big); spmv_triplets_free(&t);
     free(len);
     /* a matrix of one huge row: millions of nonzeros */
     n = 2000000;
@@ -213,7 +162,7 @@ static void edge_cases(void) {
         for (k = 0; k < n; k++) {
             t.row[k] = 0;
             t.col[k] = k;
-            t.val[k] = rval();
+            t.val[k] = th_rval();
         }
         snprintf(name, sizeof name, "one huge row (1 x %lld)", (long long)n);
         run_all(name, &t, &big);
@@ -237,77 +186,28 @@ static void generated(void) {
     }
 }
 
-static void real_matrices(void) {
-    const char *dir = getenv("SPMV_MATRICES");
-    long long maxnnz = max_nnz_env();
-    char path[4096], line[8192];
-    FILE *idx;
-    int count = 0, over = 0;
+static void real_one(const char *name, const spmv_triplets *t, void *ctx) {
     static int sig[2] = {16, 0};
     static const int vary[] = {4, 7, 32, 64, 12};
-    if (!dir) dir = "../shared/matrices";
-    snprintf(path, sizeof path, "%s/INDEX.tsv", dir);
-    idx = fopen(path, "r");
-    if (!idx) {
-        check_skip("real matrices: %s not found (set SPMV_MATRICES); real-matrix tests not run", path);
-        return;
-    }
-    if (!fgets(line, sizeof line, idx)) line[0] = 0; /* header */
-    while (fgets(line, sizeof line, idx)) {
-        char name[512], field[64];
-        long long nnzx = 0;
-        spmv_triplets t;
-        spmv_error er;
-        spmv_status st;
-        int col = 0;
-        char *tok = line, *tab;
-        case_opts o;
-        name[0] = field[0] = 0;
-        for (;;) { /* columns: name ... field(8) ... nnz_expanded(11) */
-            tab = strchr(tok, '\t');
-            if (tab) *tab = 0;
-            if (col == 0) snprintf(name, sizeof name, "%.500s", tok);
-            if (col == 8) snprintf(field, sizeof field, "%.60s", tok);
-            if (col == 11) nnzx = atoll(tok);
-            col++;
-            if (!tab) break;
-            tok = tab + 1;
-        }
-        if (!name[0]) continue;
-        if (maxnnz >= 0 && nnzx > maxnnz) {
-            over++;
-            continue;
-        }
-        snprintf(path, sizeof path, "%s/%s.mtx.gz", dir, name);
-        st = spmv_mm_read(path, &t, &er);
-        if (!strcmp(field, "complex")) {
-            CHECK(st == SPMV_ERR_UNSUPPORTED, "%s: complex matrix should be unsupported, got %s", name,
-                  spmv_status_str(st));
-            if (st == SPMV_OK) spmv_triplets_free(&t);
-            continue;
-        }
-        CHECK(st == SPMV_OK, "%s: read: %s (line %ld: %s)", name, spmv_status_str(st), er.line, er.msg);
-        if (st != SPMV_OK) continue;
-        /* sigma 16 and one other, varying over the matrices; 3 (alpha, beta) pairs. The
-         * sanitizer build takes one of the two, alternating. */
-        sig[0] = 16;
-        sig[1] = vary[count % 5];
+    int *count = (int *)ctx;
+    case_opts o;
+    /* sigma 16 and one other, varying over the matrices; 3 (alpha, beta) pairs. The
+     * sanitizer build takes one of the two, alternating. */
+    sig[0] = 16;
+    sig[1] = vary[*count % 5];
 #ifdef __SANITIZE_ADDRESS__
-        if (count % 2) sig[0] = sig[1];
-        o = opts(sig, 1, THR_REAL, 2, 3, t.nnz <= 200000);
+    if (*count % 2) sig[0] = sig[1];
+    o = opts(sig, 1, THR_REAL, 2, 3, t->nnz <= 200000);
 #else
-        o = opts(sig, 2, THR_REAL, 2, 3, t.nnz <= 200000);
+    o = opts(sig, 2, THR_REAL, 2, 3, t->nnz <= 200000);
 #endif
-        o.lite = 1;
-        run_all(name, &t, &o);
-        spmv_triplets_free(&t);
-        count++;
-    }
-    fclose(idx);
-    printf("real matrices: %d run\n", count);
-    if (over)
-        check_skip("real matrices: %d with more than %lld nonzeros not run in this build (SPMV_TEST_MAX_NNZ)", over,
-                   maxnnz);
+    o.lite = 1;
+    run_all(name, t, &o);
+    (*count)++;
+}
+static void real_matrices(void) {
+    int count = 0;
+    th_real_matrices(real_one, &count, -1);
 }
 
 /* bit-field and parameter limits, argument errors */
@@ -323,14 +223,14 @@ static void limits(void) {
     double *x, *y;
     long double *ref, *scale;
     int64_t i;
-    make_random(&t, 3000, 3000, 60000);
+    th_make_random(&t, 3000, 3000, 60000);
     CHECK(spmv_d_csr_from_triplets(&R, &t, NULL) == SPMV_OK, "limits: csr");
     CHECK(spmv_s_csr_from_triplets(&Rs, &t, NULL) == SPMV_OK, "limits: csr s");
     x = (double *)malloc(sizeof(double) * 3000);
     y = (double *)malloc(sizeof(double) * 3000);
     ref = (long double *)malloc(sizeof(long double) * 3000);
     scale = (long double *)malloc(sizeof(long double) * 3000);
-    for (i = 0; i < 3000; i++) x[i] = rval();
+    for (i = 0; i < 3000; i++) x[i] = th_rval();
     CHECK(p.isa == SPMV_ISA_AUTO && p.omega == 0 && p.sigma == 16, "params_default: %d %d %d", (int)p.isa, p.omega,
           p.sigma);
     /* omega 32: y_offset needs bits((32-1)*sigma), seg_offset 5: 16 bits hold sigma <= 66 */
@@ -449,7 +349,7 @@ static void hand_made(void) {
     spmv_d_csr5 M;
     spmv_csr5_params p = spmv_csr5_params_default();
     spmv_status st;
-    make_rows(&t, 7, 20, len);
+    th_make_rows(&t, 7, 20, len);
     CHECK(spmv_d_csr_from_triplets(&R, &t, NULL) == SPMV_OK, "hand-made: csr");
     p.isa = SPMV_ISA_GENERIC;
     p.omega = 4;
@@ -479,14 +379,6 @@ static void hand_made(void) {
     spmv_triplets_free(&t);
 }
 
-static int all_zero(const void *p, size_t n) {
-    const unsigned char *c = (const unsigned char *)p;
-    size_t i;
-    for (i = 0; i < n; i++)
-        if (c[i]) return 0;
-    return 1;
-}
-
 /* every allocation of csr5_from_csr and csr5_to_csr made to fail in turn: SPMV_ERR_ALLOC,
  * nothing leaked, the output left empty */
 static void alloc_failures(void) {
@@ -497,55 +389,55 @@ static void alloc_failures(void) {
     spmv_csr5_params p = spmv_csr5_params_default();
     long k, base;
     int ok;
-    make_rows(&t, 14, 30, len);
+    th_make_rows(&t, 14, 30, len);
     CHECK(spmv_d_csr_from_triplets(&R, &t, NULL) == SPMV_OK, "alloc: csr");
     p.isa = SPMV_ISA_GENERIC;
     p.omega = 4;
     p.sigma = 2; /* several tiles, flagged ones among them: every allocation is reached */
-    base = alloc_live;
+    base = th_alloc_live;
     for (ok = 0, k = 1; k < 100 && !ok; k++) {
         spmv_status st;
         memset(&M, 0xAB, sizeof M);
-        alloc_count = 0;
-        alloc_fail_at = k;
+        th_alloc_count = 0;
+        th_alloc_fail_at = k;
         st = spmv_d_csr5_from_csr(&M, &R, &p);
-        alloc_fail_at = -1;
+        th_alloc_fail_at = -1;
         if (st == SPMV_OK) {
             ok = 1;
             CHECK(M.empty_ptr[M.ntiles] > 0, "alloc: no flagged tile, empty_offset not exercised");
             spmv_d_csr5_free(&M);
-            CHECK(alloc_live == base, "alloc: from_csr leaks after success");
+            CHECK(th_alloc_live == base, "alloc: from_csr leaks after success");
             break;
         }
         CHECK(st == SPMV_ERR_ALLOC, "alloc: from_csr, failing allocation %ld gave %s", k, spmv_status_str(st));
-        CHECK(alloc_live == base, "alloc: from_csr, failing allocation %ld leaked %ld", k, alloc_live - base);
-        CHECK(all_zero(&M, sizeof M), "alloc: from_csr, failing allocation %ld left the object non-empty", k);
+        CHECK(th_alloc_live == base, "alloc: from_csr, failing allocation %ld leaked %ld", k, th_alloc_live - base);
+        CHECK(th_all_zero(&M, sizeof M), "alloc: from_csr, failing allocation %ld left the object non-empty", k);
     }
     CHECK(ok && k > 8, "alloc: from_csr never succeeded or too few allocation points (%ld)", k);
     CHECK(spmv_d_csr5_from_csr(&M, &R, &p) == SPMV_OK, "alloc: from_csr");
-    base = alloc_live;
+    base = th_alloc_live;
     for (ok = 0, k = 1; k < 100 && !ok; k++) {
         spmv_status st;
         memset(&B, 0xAB, sizeof B);
-        alloc_count = 0;
-        alloc_fail_at = k;
+        th_alloc_count = 0;
+        th_alloc_fail_at = k;
         st = spmv_d_csr5_to_csr(&M, &B);
-        alloc_fail_at = -1;
+        th_alloc_fail_at = -1;
         if (st == SPMV_OK) {
             ok = 1;
             spmv_d_csr_free(&B);
-            CHECK(alloc_live == base, "alloc: to_csr leaks after success");
+            CHECK(th_alloc_live == base, "alloc: to_csr leaks after success");
             break;
         }
         CHECK(st == SPMV_ERR_ALLOC, "alloc: to_csr, failing allocation %ld gave %s", k, spmv_status_str(st));
-        CHECK(alloc_live == base, "alloc: to_csr, failing allocation %ld leaked", k);
-        CHECK(all_zero(&B, sizeof B), "alloc: to_csr, failing allocation %ld left the output non-empty", k);
+        CHECK(th_alloc_live == base, "alloc: to_csr, failing allocation %ld leaked", k);
+        CHECK(th_all_zero(&B, sizeof B), "alloc: to_csr, failing allocation %ld left the output non-empty", k);
     }
     CHECK(ok, "alloc: to_csr never succeeded");
     spmv_d_csr5_free(&M);
     spmv_d_csr_free(&R);
     spmv_triplets_free(&t);
-    CHECK(alloc_live == 0, "alloc: %ld blocks live at the end of the sweep", alloc_live);
+    CHECK(th_alloc_live == 0, "alloc: %ld blocks live at the end of the sweep", th_alloc_live);
 }
 
 static void tune(void) {
@@ -564,7 +456,7 @@ static void tune(void) {
             CHECK(0, "tune: %s: set-up failed", specs[i]);
             continue;
         }
-        st = spmv_d_csr5_tune(&R, SPMV_ISA_AUTO, &best, &secs);
+        st = (best = spmv_csr5_params_default(), spmv_d_csr5_tune(&R, &best, &secs));
         ok_sig = best.sigma == 4 || best.sigma == 8 || best.sigma == 12 || best.sigma == 16 || best.sigma == 24 ||
                  best.sigma == 32 || best.sigma == 48 || best.sigma == 64;
         CHECK(st == SPMV_OK && ok_sig && best.isa != SPMV_ISA_AUTO && best.omega > 0 && secs > 0,
@@ -580,7 +472,7 @@ static void tune(void) {
             long double *ref = (long double *)malloc(sizeof(long double) * (size_t)R.nrows);
             long double *scale = (long double *)malloc(sizeof(long double) * (size_t)R.nrows);
             int64_t k;
-            for (k = 0; k < R.ncols; k++) x[k] = rval();
+            for (k = 0; k < R.ncols; k++) x[k] = th_rval();
             spmv_d_csr5_mv(&M, 1.0, x, 0.0, y);
             spmv_d_csr_mv_ref(&R, 1.0, x, 0.0, NULL, ref, scale);
             CHECK(spmv_d_max_rel_err(R.nrows, y, ref, scale) <= 1e-12, "tune %s: tuned product wrong", specs[i]);
@@ -599,7 +491,7 @@ static void tune(void) {
         spmv_status st;
         spmv_triplets_alloc(&t, 0, 0, 0);
         CHECK(spmv_d_csr_from_triplets(&R, &t, NULL) == SPMV_OK, "tune 0x0: csr");
-        st = spmv_d_csr5_tune(&R, SPMV_ISA_GENERIC, &best, &secs);
+        st = (best = spmv_csr5_params_default(), best.isa = SPMV_ISA_GENERIC, spmv_d_csr5_tune(&R, &best, &secs));
         CHECK(st == SPMV_OK && best.sigma == 16 && best.omega == 8 && best.isa == SPMV_ISA_GENERIC,
               "tune 0x0: %s sigma %d omega %d", spmv_status_str(st), best.sigma, best.omega);
         spmv_d_csr_free(&R);

@@ -1,4 +1,4 @@
-/* Tests for formats/mm.h (Matrix Market I/O) and formats/gen.h (generators, stats).
+/* Tests for formats/io/mm.h (Matrix Market I/O) and formats/io/gen.h (generators, stats).
  * Build: gcc -std=c11 -O1 -Wall -Wextra -DSPMV_HAVE_ZLIB -I. tests/test_mm.c -lz -lm
  * Optional: SPMV_MATRICES=<dir> (default ../shared/matrices) with INDEX.tsv and *.mtx.gz. */
 #if !defined(_GNU_SOURCE) && !defined(_POSIX_C_SOURCE)
@@ -7,23 +7,10 @@
 #include <stdlib.h>
 #include <stddef.h>
 /* allocation hooks: make the k-th allocation fail, count live blocks */
-static long alloc_count_, alloc_fail_at_ = -1, alloc_live_;
-static void *test_alloc_(size_t align, size_t size) {
-    void *p;
-    if (++alloc_count_ == alloc_fail_at_) return NULL;
-    p = aligned_alloc(align, size);
-    if (p) alloc_live_++;
-    return p;
-}
-static void test_free_(void *p) {
-    if (p) alloc_live_--;
-    free(p);
-}
-#define SPMV_ALIGNED_ALLOC(a, s) test_alloc_((a), (s))
-#define SPMV_FREE(p) test_free_(p)
-#include "../formats/mm.h"
-#include "../formats/gen.h"
-#include "check.h"
+#include "harness.h"
+#include "../formats/io/mm.h"
+#include "../formats/io/gen.h"
+#include "harness.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -830,9 +817,9 @@ static void test_allocfail(void) {
             double *v = dv;
             int empty = 1;
             memset(&t, 0x11, sizeof t);
-            alloc_count_ = 0;
-            alloc_live_ = 0;
-            alloc_fail_at_ = k;
+            th_alloc_count = 0;
+            th_alloc_live = 0;
+            th_alloc_fail_at = k;
             switch (op) {
             case 0: st = spmv_mm_read(longline, &t, &e); empty = is_empty(&t); break;
             case 1: st = spmv_mm_read(sym, &t, &e); empty = is_empty(&t); break;
@@ -847,15 +834,15 @@ static void test_allocfail(void) {
             case 10: st = spmv_mm_read(longline, &t, NULL); empty = is_empty(&t); break;
             default: st = spmv_gen("stencil3d:n=3,pts=27", &t, NULL); empty = is_empty(&t); break;
             }
-            alloc_fail_at_ = -1;
+            th_alloc_fail_at = -1;
             if (st == SPMV_OK) {
                 done = 1;
                 if (op == 2) spmv__free(v);
                 else if (op != 3 && op != 4 && op != 9) spmv_triplets_free(&t);
-                if (alloc_live_ != 0) ok = 0;
-            } else if (st != SPMV_ERR_ALLOC || alloc_live_ != 0 || !empty) {
+                if (th_alloc_live != 0) ok = 0;
+            } else if (st != SPMV_ERR_ALLOC || th_alloc_live != 0 || !empty) {
                 printf("  op %d, failing allocation %ld: %s, %ld blocks live, output %s\n", op, k, spmv_status_str(st),
-                       alloc_live_, empty ? "empty" : "NOT empty");
+                       th_alloc_live, empty ? "empty" : "NOT empty");
                 ok = 0;
             }
         }

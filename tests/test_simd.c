@@ -1,4 +1,4 @@
-/* Tests of the SIMD vocabulary (formats/simd.h through formats/simd_use.h): every op
+/* Tests of the SIMD vocabulary (formats/simd/simd.h through formats/simd/simd_use.h): every op
  * of every set against a scalar reference.
  *
  *   gcc -std=c11 -O2 -Wall -Wextra -I. tests/test_simd.c                       native
@@ -15,14 +15,15 @@
  * an off lane crashes; a SIGSEGV/SIGBUS handler names the test and exits 1.
  *
  * The file includes itself once per set (the part after #else is the per-set body,
- * instantiated through formats/simd_use.h with the V_* names kernels use). */
+ * instantiated through formats/simd/simd_use.h with the V_* names kernels use). */
 #ifndef TS_BODY
 /* ================================ driver ======================================== */
 #if !defined(_DEFAULT_SOURCE) && !defined(__cplusplus)
 #define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS under -std=c11 */
 #endif
-#include "../formats/simd.h"
-#include "check.h"
+#include "../formats/simd/simd.h"
+#define TH_NO_ALLOC_HOOKS
+#include "harness.h"
 #include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -307,7 +308,7 @@ int main(void) {
 
 /* ------------- part 1: SPMV_IDX = int32_t: every op, explicit-width gathers ------- */
 #define SPMV_IDX int32_t
-#include "../formats/simd_use.h"
+#include "../formats/simd/simd_use.h"
 
 #if SPMV_W != TS_EXPECT_W
 #error "simd_use.h: unexpected SPMV_W"
@@ -616,12 +617,12 @@ SPMV_KTARGET static void TS_FN(_gathers)(void) {
 #if SPMV_ISA_COMPILED
 TS_MAPTEST(i32)
 #endif
-#include "../formats/simd_unuse.h"
+#include "../formats/simd/simd_unuse.h"
 #undef SPMV_IDX
 
 /* ------------- part 2: SPMV_IDX = int64_t: the V_gather mapping; the runner -------- */
 #define SPMV_IDX int64_t
-#include "../formats/simd_use.h"
+#include "../formats/simd/simd_use.h"
 #if SPMV_ISA_COMPILED
 TS_MAPTEST(i64)
 #endif
@@ -647,7 +648,7 @@ static void TS_FN(_run)(void) {
 #endif
 }
 
-#include "../formats/simd_unuse.h"
+#include "../formats/simd/simd_unuse.h"
 #undef SPMV_IDX
 #undef TS_MAPTEST
 #undef TS_GET

@@ -37,7 +37,7 @@
 #define SPMV_CUDA_LAUNCH(grid, block, stream, ...) __VA_ARGS__<<<(grid), (block), 0, (stream)>>>
 #endif
 #include <stdint.h>
-#include "../core.h"
+#include "../core/core.h"
 
 /* Threads per block of the library's kernels (a multiple of 32). */
 #ifndef SPMV_CUDA_BLOCK

@@ -14,7 +14,7 @@
 #define SPMV_VAL double
 #define SPMV_IDX int64_t
 #include "spmv_cuda.cuh"
-#include "../check.h"
+#include "../harness.h"
 #include <stdio.h>
 #include <float.h>
 
@@ -61,14 +61,6 @@ TEST_TAG(s, float, int32_t, 1e-5)
 TEST_TAG(d, double, int32_t, 1e-12)
 TEST_TAG(dl, double, int64_t, 1e-12)
 
-static uint64_t rng_state = 2024;
-static uint64_t rnd(void) { /* splitmix64 */
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-static double rval(void) { return (double)(rnd() >> 11) / 9007199254740992.0 * 2 - 1; }
 
 template <class D> static int dev_is_zero(const D *d) {
     static const unsigned char zero[sizeof(D)] = {0};
@@ -246,7 +238,7 @@ template <class G> static void gpu_case(const char *name, const spmv_triplets *t
         CHECK(0, "%s %s: host allocation", tg, name);
         goto done;
     }
-    for (size_t j = 0; j < nc; j++) x[j] = (T)rval();
+    for (size_t j = 0; j < nc; j++) x[j] = (T)th_rval();
     if (!cuda_ok(cudaMalloc((void **)&xd, (nc + 1) * sizeof(T)), "cudaMalloc x") ||
         !cuda_ok(cudaMalloc((void **)&yd, (nr + GUARD) * sizeof(T)), "cudaMalloc y") ||
         !cuda_ok(cudaMemcpy(xd, x, nc * sizeof(T), cudaMemcpyHostToDevice), "upload x"))
@@ -260,7 +252,7 @@ template <class G> static void gpu_case(const char *name, const spmv_triplets *t
             T alpha = (T)ab[a][0], beta = (T)ab[a][1];
             size_t r, bad = 0, worst_r = 0;
             double worst = 0;
-            for (r = 0; r < nr; r++) y0[r] = ab[a][2] ? (T)NAN : (T)rval();
+            for (r = 0; r < nr; r++) y0[r] = ab[a][2] ? (T)NAN : (T)th_rval();
             for (r = nr; r < nr + GUARD; r++) y0[r] = (T)SENTINEL;
             if (!cuda_ok(cudaMemcpyAsync(yd, y0, (nr + GUARD) * sizeof(T), cudaMemcpyHostToDevice, stream), "upload y"))
                 goto done;
@@ -309,39 +301,11 @@ static void run_all(const char *name, const spmv_triplets *t) {
     gpu_case<tag_dl>(name, t);
 }
 
-static void make_random(spmv_triplets *t, int64_t nr, int64_t nc, int64_t nnz) {
-    int64_t k;
-    if (spmv_triplets_alloc(t, nr, nc, nnz) != SPMV_OK) abort();
-    for (k = 0; k < nnz; k++) {
-        t->row[k] = (int64_t)(rnd() % (uint64_t)nr);
-        t->col[k] = (int64_t)(rnd() % (uint64_t)nc);
-        t->val[k] = rval();
-    }
-}
-
-/* row r gets len(r) entries (len is called once per row) at distinct columns */
-static void make_rows(spmv_triplets *t, int64_t nr, int64_t nc, int64_t (*len)(int64_t)) {
-    int64_t r, k, total = 0, p = 0;
-    int64_t *n = (int64_t *)malloc(((size_t)nr + 1) * sizeof(int64_t));
-    if (!n) abort();
-    for (r = 0; r < nr; r++) total += n[r] = len(r);
-    if (spmv_triplets_alloc(t, nr, nc, total) != SPMV_OK) abort();
-    for (r = 0; r < nr; r++) {
-        int64_t step = n[r] > 0 ? nc / n[r] : 1, off = (int64_t)(rnd() % (uint64_t)step);
-        for (k = 0; k < n[r]; k++) {
-            t->row[p] = r;
-            t->col[p] = off + k * step;
-            t->val[p] = rval();
-            p++;
-        }
-    }
-    free(n);
-}
-static int64_t len_thirds(int64_t r) { return r % 3 == 0 ? 0 : 1 + (int64_t)(rnd() % 20); }
-static int64_t len_huge_row(int64_t r) { return r == 777 ? 100000 : (int64_t)(rnd() % 6); }
+static int64_t len_thirds(int64_t r) { return r % 3 == 0 ? 0 : 1 + (int64_t)(th_rnd() % 20); }
+static int64_t len_huge_row(int64_t r) { return r == 777 ? 100000 : (int64_t)(th_rnd() % 6); }
 static int64_t len_over_block(int64_t r) { return 257 + r * 120; }
 static int64_t len_0_70(int64_t r) { return r; }
-static int64_t len_mixed(int64_t r) { return r % 97 == 0 ? 3000 + r : (int64_t)(rnd() % 9); }
+static int64_t len_mixed(int64_t r) { return r % 97 == 0 ? 3000 + r : (int64_t)(th_rnd() % 9); }
 
 static void gpu_tests(void) {
     spmv_triplets t;
@@ -353,17 +317,17 @@ static void gpu_tests(void) {
     spmv_triplets_alloc(&t, 1, 1, 1); t.row[0] = 0; t.col[0] = 0; t.val[0] = -0.75; run_all("1x1", &t);
     spmv_triplets_free(&t);
     spmv_triplets_alloc(&t, 1, 1, 0); run_all("1x1 empty", &t); spmv_triplets_free(&t);
-    make_rows(&t, 1000, 1000, len_thirds); run_all("every third row empty", &t); spmv_triplets_free(&t);
-    make_rows(&t, 1, 200000, [](int64_t) -> int64_t { return 100000; }); run_all("one row of 100000", &t);
+    th_make_rows_fn(&t, 1000, 1000, len_thirds); run_all("every third row empty", &t); spmv_triplets_free(&t);
+    th_make_rows_fn(&t, 1, 200000, [](int64_t) -> int64_t { return 100000; }); run_all("one row of 100000", &t);
     spmv_triplets_free(&t);
-    make_rows(&t, 2000, 150000, len_huge_row); run_all("row 777 of 100000 among short rows", &t);
+    th_make_rows_fn(&t, 2000, 150000, len_huge_row); run_all("row 777 of 100000 among short rows", &t);
     spmv_triplets_free(&t);
-    make_rows(&t, 40, 20000, len_over_block); run_all("rows of 257..4937 (> a block)", &t); spmv_triplets_free(&t);
-    make_rows(&t, 71, 200, len_0_70); run_all("row lengths 0..70", &t); spmv_triplets_free(&t);
-    make_rows(&t, 5000, 9000, len_mixed); run_all("mixed short and long rows", &t); spmv_triplets_free(&t);
-    make_random(&t, 50, 3000, 20000); run_all("rectangular 50x3000", &t); spmv_triplets_free(&t);
-    make_random(&t, 3000, 7, 9000); run_all("rectangular 3000x7 (duplicates)", &t); spmv_triplets_free(&t);
-    make_random(&t, 100000, 80000, 1000000); run_all("random 100000x80000", &t); spmv_triplets_free(&t);
+    th_make_rows_fn(&t, 40, 20000, len_over_block); run_all("rows of 257..4937 (> a block)", &t); spmv_triplets_free(&t);
+    th_make_rows_fn(&t, 71, 200, len_0_70); run_all("row lengths 0..70", &t); spmv_triplets_free(&t);
+    th_make_rows_fn(&t, 5000, 9000, len_mixed); run_all("mixed short and long rows", &t); spmv_triplets_free(&t);
+    th_make_random(&t, 50, 3000, 20000); run_all("rectangular 50x3000", &t); spmv_triplets_free(&t);
+    th_make_random(&t, 3000, 7, 9000); run_all("rectangular 3000x7 (duplicates)", &t); spmv_triplets_free(&t);
+    th_make_random(&t, 100000, 80000, 1000000); run_all("random 100000x80000", &t); spmv_triplets_free(&t);
     {
         static const char *specs[] = {"stencil3d:n=20,pts=7", "rmat:scale=12,ef=8", "circuit:n=6000",
                                       "lp:rows=300,cols=4000", "onerow:n=5000,len=5000", "fem:n=400,bs=3"};

@@ -38,7 +38,7 @@
 #define SPMV_VAL float
 #define SPMV_IDX int64_t
 #include "spmv_cuda.cuh"
-#include "../check.h"
+#include "../harness.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,14 +148,6 @@ static const char *opt_only;   /* SPMV_TEST_ONLY: substring of the matrix names 
 static int gpu_dead;           /* a sticky CUDA error: the rest of the GPU part is not run */
 static cudaStream_t stream;    /* non-default stream for every upload and product */
 
-static uint64_t rng_state = 4242;
-static uint64_t rnd(void) { /* splitmix64 */
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-static double rval(void) { return (double)(rnd() >> 11) / 9007199254740992.0 * 2 - 1; }
 
 template <class D> static int is_zero(const D *d) {
     static const unsigned char zero[sizeof(D)] = {0};
@@ -473,8 +465,8 @@ template <class G> static int ctx_init(ctx<G> &c, const char *mname, const spmv_
         return 0;
     }
     for (j = 0; j < c.nc; j++) {
-        c.x1[j] = (T)rval();
-        c.x2[j] = (T)rval();
+        c.x1[j] = (T)th_rval();
+        c.x2[j] = (T)th_rval();
     }
     if (special && c.nc > 2) { /* x[0] also sits behind the AXT padding slots */
         c.x1[0] = (T)NAN;
@@ -482,7 +474,7 @@ template <class G> static int ctx_init(ctx<G> &c, const char *mname, const spmv_
         c.x1[c.nc / 2] = (T)-INFINITY;
     }
     for (r = 0; r < c.nr; r++) {
-        c.yb[r] = (T)rval();
+        c.yb[r] = (T)th_rval();
         c.yn[r] = (T)NAN;
     }
     for (r = c.nr; r < c.nr + GUARD; r++) c.yb[r] = c.yn[r] = (T)SENTINEL;
@@ -928,7 +920,7 @@ static void coo_all(const char *name, const spmv_triplets *t, int mode) {
         for (k = 0; k < n; k++) perm[k] = mode == 1 ? n - 1 - k : k;
         if (mode == 2)
             for (k = n - 1; k > 0; k--) {
-                int64_t j = (int64_t)(rnd() % (uint64_t)(k + 1)), tmp = perm[k];
+                int64_t j = (int64_t)(th_rnd() % (uint64_t)(k + 1)), tmp = perm[k];
                 perm[k] = perm[j];
                 perm[j] = tmp;
             }
@@ -941,40 +933,11 @@ static void coo_all(const char *name, const spmv_triplets *t, int mode) {
 }
 
 /* ---- matrices ---------------------------------------------------------------------------- */
-static void make_random(spmv_triplets *t, int64_t nr, int64_t nc, int64_t nnz) {
-    int64_t k;
-    if (spmv_triplets_alloc(t, nr, nc, nnz) != SPMV_OK) abort();
-    for (k = 0; k < nnz; k++) {
-        t->row[k] = (int64_t)(rnd() % (uint64_t)nr);
-        t->col[k] = (int64_t)(rnd() % (uint64_t)nc);
-        t->val[k] = rval();
-    }
-}
-
-/* row r gets len(r) entries (called once per row) at distinct columns */
-static void make_rows(spmv_triplets *t, int64_t nr, int64_t nc, int64_t (*len)(int64_t)) {
-    int64_t r, k, total = 0, p = 0;
-    int64_t *n = (int64_t *)malloc(((size_t)nr + 1) * sizeof(int64_t));
-    if (!n) abort();
-    for (r = 0; r < nr; r++) total += n[r] = len(r);
-    if (spmv_triplets_alloc(t, nr, nc, total) != SPMV_OK) abort();
-    for (r = 0; r < nr; r++) {
-        int64_t step = n[r] > 0 ? nc / n[r] : 1, off = (int64_t)(rnd() % (uint64_t)step);
-        for (k = 0; k < n[r]; k++) {
-            t->row[p] = r;
-            t->col[p] = off + k * step;
-            t->val[p] = rval();
-            p++;
-        }
-    }
-    free(n);
-}
-static int64_t huge_len = 200000;
-static int64_t len_thirds(int64_t r) { return r % 3 == 0 ? 0 : 1 + (int64_t)(rnd() % 20); }
-static int64_t len_huge_row(int64_t r) { return r == 777 ? huge_len : (int64_t)(rnd() % 6); }
+static int64_t len_thirds(int64_t r) { return r % 3 == 0 ? 0 : 1 + (int64_t)(th_rnd() % 20); }
+static int64_t len_huge_row(int64_t r) { return r == 777 ? huge_len : (int64_t)(th_rnd() % 6); }
 static int64_t len_one_huge(int64_t) { return huge_len; }
 static int64_t len_0_70(int64_t r) { return r; }
-static int64_t len_mixed(int64_t r) { return r % 97 == 0 ? 3000 + r : (int64_t)(rnd() % 9); }
+static int64_t len_mixed(int64_t r) { return r % 97 == 0 ? 3000 + r : (int64_t)(th_rnd() % 9); }
 static const int64_t block_lens[] = {1023, 1024, 1025, 2049, 0, 1, 31, 32, 33, 255, 256, 257, 4097, 0, 3};
 static int64_t len_block(int64_t r) { return block_lens[r % (int64_t)(sizeof block_lens / sizeof block_lens[0])]; }
 static int64_t len_over_block(int64_t r) { return 257 + r * 120; }
@@ -986,7 +949,7 @@ static void make_count(spmv_triplets *t, int64_t n) {
     for (k = 0; k < n; k++) {
         t->row[k] = k % nr;
         t->col[k] = (k / nr) * 3 + (k % 3);
-        t->val[k] = rval();
+        t->val[k] = th_rval();
     }
 }
 
@@ -1004,26 +967,26 @@ static void edge_cases(void) {
     spmv_triplets_free(&t);
     spmv_triplets_alloc(&t, 1, 1, 0); run_all("1x1 empty", &t, 0); spmv_triplets_free(&t);
     /* empty rows mixed in */
-    make_rows(&t, 1000, 1000, len_thirds); run_all("every third row empty", &t, 0); spmv_triplets_free(&t);
-    make_rows(&t, 71, 200, len_0_70); run_all("row lengths 0..70", &t, 0); spmv_triplets_free(&t);
+    th_make_rows_fn(&t, 1000, 1000, len_thirds); run_all("every third row empty", &t, 0); spmv_triplets_free(&t);
+    th_make_rows_fn(&t, 71, 200, len_0_70); run_all("row lengths 0..70", &t, 0); spmv_triplets_free(&t);
     /* one huge row */
     snprintf(name, sizeof name, "row 777 of %lld among short rows", (long long)huge_len);
-    make_rows(&t, 2000, huge_len + 50000, len_huge_row); run_all(name, &t, 0); spmv_triplets_free(&t);
+    th_make_rows_fn(&t, 2000, huge_len + 50000, len_huge_row); run_all(name, &t, 0); spmv_triplets_free(&t);
     snprintf(name, sizeof name, "one row of %lld", (long long)huge_len);
-    make_rows(&t, 1, huge_len + 50000, len_one_huge); run_all(name, &t, 0); spmv_triplets_free(&t);
+    th_make_rows_fn(&t, 1, huge_len + 50000, len_one_huge); run_all(name, &t, 0); spmv_triplets_free(&t);
     /* a dense row and a dense column (and the diagonal) */
     n = opt_quick ? 600 : 3000;
     spmv_triplets_alloc(&t, n, n, 3 * n);
     for (k = 0; k < n; k++) {
-        t.row[k] = 17; t.col[k] = k; t.val[k] = rval();
-        t.row[n + k] = k; t.col[n + k] = 23; t.val[n + k] = rval();
+        t.row[k] = 17; t.col[k] = k; t.val[k] = th_rval();
+        t.row[n + k] = k; t.col[n + k] = 23; t.val[n + k] = th_rval();
         t.row[2 * n + k] = k; t.col[2 * n + k] = k; t.val[2 * n + k] = 1;
     }
     run_all("dense row 17 and dense column 23", &t, 0); spmv_triplets_free(&t);
     /* rows longer than a block, row lengths around the tile sizes */
-    make_rows(&t, opt_quick ? 15 : 45, 8192, len_block); run_all("rows of 1023/1024/1025/2049/4097 and short", &t, 0);
+    th_make_rows_fn(&t, opt_quick ? 15 : 45, 8192, len_block); run_all("rows of 1023/1024/1025/2049/4097 and short", &t, 0);
     spmv_triplets_free(&t);
-    make_rows(&t, opt_quick ? 12 : 40, 20000, len_over_block); run_all("rows of 257+120r", &t, 0);
+    th_make_rows_fn(&t, opt_quick ? 12 : 40, 20000, len_over_block); run_all("rows of 257+120r", &t, 0);
     spmv_triplets_free(&t);
     /* nnz 1 + multiples of 32, 1024 +- 1, ...: not a multiple of any tile */
     {
@@ -1037,31 +1000,31 @@ static void edge_cases(void) {
         }
     }
     /* tall and wide */
-    make_random(&t, opt_quick ? 1500 : 20000, 5, opt_quick ? 2500 : 30000); run_all("tall (x5, duplicates)", &t, 0);
+    th_make_random(&t, opt_quick ? 1500 : 20000, 5, opt_quick ? 2500 : 30000); run_all("tall (x5, duplicates)", &t, 0);
     spmv_triplets_free(&t);
-    make_random(&t, 5, opt_quick ? 1500 : 20000, opt_quick ? 2500 : 30000); run_all("wide (5x)", &t, 0);
+    th_make_random(&t, 5, opt_quick ? 1500 : 20000, opt_quick ? 2500 : 30000); run_all("wide (5x)", &t, 0);
     spmv_triplets_free(&t);
     /* explicit zeros, a row of zeros only */
-    make_random(&t, 300, 300, 2000);
+    th_make_random(&t, 300, 300, 2000);
     for (k = 0; k < t.nnz; k++)
         if (k % 3 == 0 || t.row[k] == 7) t.val[k] = 0;
     run_all("explicit zeros", &t, 0); spmv_triplets_free(&t);
     /* NaN / Inf in A (one row with +Inf and -Inf: NaN); NaN / Inf in x (x[0] NaN) */
-    make_random(&t, 400, 400, 4002);
+    th_make_random(&t, 400, 400, 4002);
     t.val[5] = NAN; t.val[77] = INFINITY; t.val[1000] = -INFINITY;
     t.row[4000] = 3; t.col[4000] = 10; t.val[4000] = INFINITY;
     t.row[4001] = 3; t.col[4001] = 11; t.val[4001] = -INFINITY;
     run_all("NaN/Inf in A", &t, 0); spmv_triplets_free(&t);
-    make_random(&t, 400, 400, 4000); run_all("NaN/Inf in x", &t, 1); spmv_triplets_free(&t);
+    th_make_random(&t, 400, 400, 4000); run_all("NaN/Inf in x", &t, 1); spmv_triplets_free(&t);
     /* duplicates in unsorted input */
     spmv_triplets_alloc(&t, 10, 10, 40);
     for (k = 0; k < 40; k++) { t.row[k] = 9 - (k % 10); t.col[k] = (k * 3) % 4; t.val[k] = (double)k / 7; }
     run_all("duplicates unsorted", &t, 0); spmv_triplets_free(&t);
     /* short and long rows mixed; a larger random matrix */
-    make_rows(&t, opt_quick ? 300 : 5000, 9000, len_mixed); run_all("mixed short and long rows", &t, 0);
+    th_make_rows_fn(&t, opt_quick ? 300 : 5000, 9000, len_mixed); run_all("mixed short and long rows", &t, 0);
     spmv_triplets_free(&t);
     if (!opt_quick) {
-        make_random(&t, 100000, 80000, 1000000); run_all("random 100000x80000", &t, 0); spmv_triplets_free(&t);
+        th_make_random(&t, 100000, 80000, 1000000); run_all("random 100000x80000", &t, 0); spmv_triplets_free(&t);
     }
 }
 
@@ -1069,21 +1032,21 @@ static void coo_cases(void) {
     spmv_triplets t;
     int64_t k;
     /* many duplicates (40 columns), random order */
-    make_random(&t, 2000, 40, opt_quick ? 6000 : 30000);
+    th_make_random(&t, 2000, 40, opt_quick ? 6000 : 30000);
     coo_all("coo: duplicates, random order", &t, 0);
     coo_all("coo: duplicates, random order", &t, 2);
     spmv_triplets_free(&t);
     /* long rows, the entries shuffled (every chunk sees many rows) and reversed */
-    make_rows(&t, opt_quick ? 12 : 40, 20000, len_over_block);
+    th_make_rows_fn(&t, opt_quick ? 12 : 40, 20000, len_over_block);
     coo_all("coo: rows of 257+120r", &t, 1);
     coo_all("coo: rows of 257+120r", &t, 2);
     spmv_triplets_free(&t);
-    make_rows(&t, 2000, huge_len + 50000, len_huge_row);
+    th_make_rows_fn(&t, 2000, huge_len + 50000, len_huge_row);
     coo_all("coo: one huge row among short rows", &t, 2);
     spmv_triplets_free(&t);
     /* every entry the same (row, col) */
     spmv_triplets_alloc(&t, 5, 5, 3000);
-    for (k = 0; k < t.nnz; k++) { t.row[k] = 2; t.col[k] = 4; t.val[k] = rval(); }
+    for (k = 0; k < t.nnz; k++) { t.row[k] = 2; t.col[k] = 4; t.val[k] = th_rval(); }
     coo_all("coo: 3000 copies of one entry", &t, 0);
     spmv_triplets_free(&t);
     /* no entries, and no rows */
@@ -1112,72 +1075,12 @@ static void presets(void) {
     }
 }
 
-static void copy_str(char *d, size_t n, const char *s) {
-    size_t l = strlen(s);
-    if (l >= n) l = n - 1;
-    memcpy(d, s, l);
-    d[l] = 0;
+static void real_one(const char *name, const spmv_triplets *t, void *ctx) {
+    (void)ctx;
+    if (!gpu_dead) run_all(name, t, 0);
 }
-
 static void real_matrices(void) {
-    const char *dir = getenv("SPMV_MATRICES");
-    const char *maxs = getenv("SPMV_TEST_MAX_NNZ");
-    long long maxnnz = maxs ? atoll(maxs) : opt_quick ? 5000 : -1;
-    char path[4096], line[8192];
-    FILE *idx;
-    int count = 0, over = 0;
-    if (!dir) dir = "../shared/matrices";
-    snprintf(path, sizeof path, "%s/INDEX.tsv", dir);
-    idx = fopen(path, "r");
-    if (!idx) {
-        check_skip("real matrices: %s not found (set SPMV_MATRICES); real-matrix GPU tests not run", path);
-        return;
-    }
-    if (!fgets(line, sizeof line, idx)) line[0] = 0; /* header */
-    while (fgets(line, sizeof line, idx) && !gpu_dead) {
-        char name[512], field[64];
-        long long nnzx = 0;
-        spmv_triplets t;
-        spmv_error e;
-        spmv_status st;
-        int col = 0;
-        char *tok = line, *tab, *nl;
-        if ((nl = strchr(line, '\n'))) *nl = 0;
-        name[0] = field[0] = 0;
-        for (;;) { /* columns: name ... field(8) ... nnz_expanded(11) */
-            tab = strchr(tok, '\t');
-            if (tab) *tab = 0;
-            if (col == 0) copy_str(name, sizeof name, tok);
-            if (col == 8) copy_str(field, sizeof field, tok);
-            if (col == 11) nnzx = atoll(tok);
-            col++;
-            if (!tab) break;
-            tok = tab + 1;
-        }
-        if (!name[0] || (opt_only && !strstr(name, opt_only))) continue;
-        if (maxnnz >= 0 && nnzx > maxnnz) {
-            over++;
-            continue;
-        }
-        snprintf(path, sizeof path, "%s/%s.mtx.gz", dir, name);
-        st = spmv_mm_read(path, &t, &e);
-        if (!strcmp(field, "complex")) {
-            CHECK(st == SPMV_ERR_UNSUPPORTED, "%s: complex matrix should be unsupported, got %s", name,
-                  spmv_status_str(st));
-            if (st == SPMV_OK) spmv_triplets_free(&t);
-            continue;
-        }
-        CHECK(st == SPMV_OK, "%s: read: %s (line %ld: %s)", name, spmv_status_str(st), e.line, e.msg);
-        if (st != SPMV_OK) continue;
-        run_all(name, &t, 0);
-        spmv_triplets_free(&t);
-        count++;
-    }
-    fclose(idx);
-    printf("real matrices: %d run\n", count);
-    if (over)
-        check_skip("real matrices: %d with more than %lld nonzeros not run on the GPU (SPMV_TEST_MAX_NNZ%s)", over,
-                   maxnnz, maxs ? "" : " default of SPMV_TEST_QUICK");
+    th_real_matrices(real_one, NULL, opt_quick ? 5000 : -1);
 }
 
 static void parse_env(void) {

@@ -1,5 +1,5 @@
 /* Test-only shims for AVX-512F intrinsics that SIMDe 0.7.4 lacks, used by the
- * emulated AVX-512 backend (-DSPMV_EMULATE_AVX512; formats/simd.h includes this file
+ * emulated AVX-512 backend (-DSPMV_EMULATE_AVX512; formats/simd/simd.h includes this file
  * and spells these ops SPMV_MM512X(op) -> spmv_emu_mm512_op).
  *
  * Each shim follows the Intel definition of _mm512_<op>: same argument order and

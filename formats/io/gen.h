@@ -65,7 +65,7 @@
 #ifndef SPMV_GEN_H
 #define SPMV_GEN_H
 
-#include "core.h"
+#include "../core/core.h"
 #include <stdio.h>
 #include <stdarg.h>
 

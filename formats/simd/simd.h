@@ -1,5 +1,5 @@
 /* spmv SIMD vocabulary: the small set of vector operations every kernel is written
- * against, once, and instantiated per backend and width (see formats/simd_use.h for
+ * against, once, and instantiated per backend and width (see formats/simd/simd_use.h for
  * the short V_* names kernels use).
  *
  * Sets (T = value type, W = lanes; each set's functions are <base>_<op>, its vector
@@ -51,7 +51,7 @@
 #define SPMV_HW_GATHER 0
 #endif
 
-#include "core.h"
+#include "../core/core.h"
 
 #if UINT_MAX < 0xFFFFFFFFu
 #error "spmv: the SIMD masks need a 32-bit unsigned int"
@@ -314,7 +314,7 @@ static inline SPMV_TARGET_AVX2 __m256 spmv__avx2s_shift_up(__m256 a, float fill)
 #if SPMV_HAVE_AVX512
 
 #ifdef SPMV_EMULATE_AVX512
-#include "../tests/emu/simde_shims.h" /* includes <simde/x86/avx512.h> */
+#include "../../tests/emu/simde_shims.h" /* includes <simde/x86/avx512.h> */
 #define SPMV_TARGET_AVX512
 /* the vocabulary is always inlined in emulation: SIMDe's 512-bit types passed by
  * value out of line, without -mavx512f, draw GCC -Wpsabi ABI warnings */

@@ -36,7 +36,7 @@
 #ifndef SPMV_MM_H
 #define SPMV_MM_H
 
-#include "core.h"
+#include "../core/core.h"
 #include <stdio.h>
 #include <stdarg.h>
 #include <errno.h>

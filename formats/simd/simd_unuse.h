@@ -1,4 +1,4 @@
-/* Undoes formats/simd_use.h, so that it can be included again (another ISA, width,
+/* Undoes formats/simd/simd_use.h, so that it can be included again (another ISA, width,
  * value or index type) in the same translation unit. The includer's parameters
  * (SPMV_VAL, SPMV_IDX, SPMV_ISA_TOK, SPMV_GW) are left alone. */
 #undef SPMV__U_ACTIVE

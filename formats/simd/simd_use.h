@@ -1,6 +1,6 @@
-/* Selects one set of the SIMD vocabulary (formats/simd.h) and gives it the short
+/* Selects one set of the SIMD vocabulary (formats/simd/simd.h) and gives it the short
  * names kernels are written with. A template header: no include guard; include
- * formats/simd_unuse.h before including it again with other parameters.
+ * formats/simd/simd_unuse.h before including it again with other parameters.
  *
  * Parameters (defined by the includer, left defined afterwards):
  *   SPMV_VAL      double | float        (a single token)
@@ -27,10 +27,10 @@
 #include "simd.h"
 
 #ifdef SPMV__U_ACTIVE
-#error "formats/simd_use.h included twice: include formats/simd_unuse.h in between"
+#error "formats/simd/simd_use.h included twice: include formats/simd/simd_unuse.h in between"
 #endif
 #if !defined(SPMV_VAL) || !defined(SPMV_IDX) || !defined(SPMV_ISA_TOK)
-#error "formats/simd_use.h: define SPMV_VAL, SPMV_IDX and SPMV_ISA_TOK first"
+#error "formats/simd/simd_use.h: define SPMV_VAL, SPMV_IDX and SPMV_ISA_TOK first"
 #endif
 #define SPMV__U_ACTIVE 1
 
@@ -40,7 +40,7 @@
 #elif SPMV_CAT(SPMV__VSZ_, SPMV_VAL) == 4
 #define SPMV__UVK s
 #else
-#error "formats/simd_use.h: SPMV_VAL must be the token double or float"
+#error "formats/simd/simd_use.h: SPMV_VAL must be the token double or float"
 #endif
 
 /* index type -> i32 | i64 */
@@ -49,7 +49,7 @@
 #elif SPMV_CAT(SPMV__ISZ_, SPMV_IDX) == 8
 #define SPMV__UIK i64
 #else
-#error "formats/simd_use.h: SPMV_IDX must be the token int32_t or int64_t"
+#error "formats/simd/simd_use.h: SPMV_IDX must be the token int32_t or int64_t"
 #endif
 
 #if SPMV_CAT(SPMV__ISAID_, SPMV_ISA_TOK) == 1 /* ---- generic ---- */
@@ -68,7 +68,7 @@
 #elif SPMV_GW == 32
 #define SPMV__UGW 32
 #else
-#error "formats/simd_use.h: SPMV_GW must be 4, 8, 16 or 32"
+#error "formats/simd/simd_use.h: SPMV_GW must be 4, 8, 16 or 32"
 #endif
 #define SPMV_W SPMV__UGW
 #define SPMV__UKEY SPMV_CAT3(g, SPMV__UGW, SPMV__UVK)
@@ -110,7 +110,7 @@
 #endif
 
 #else
-#error "formats/simd_use.h: SPMV_ISA_TOK must be generic, avx2 or avx512"
+#error "formats/simd/simd_use.h: SPMV_ISA_TOK must be generic, avx2 or avx512"
 #endif
 
 /* set base name, e.g. spmv__avx2d: functions spmv__avx2d_<op>, vector spmv__avx2dv */

@@ -26,6 +26,27 @@
 #define SPMV_CAT_(a, b) a##b
 #define SPMV_CAT(a, b) SPMV_CAT_(a, b)
 #define SPMV_CAT3(a, b, c) SPMV_CAT(SPMV_CAT(a, b), c)
+#define SPMV_STR_(x) #x
+#define SPMV_STR(x) SPMV_STR_(x)
+
+/* ---- registry machinery (formats/registry.h) ------------------------------
+ * SPMV__IF(flag)(code): code when the row's flag is 1, nothing when 0.
+ * SPMV__USE(family): is the family instantiated? All of them unless SPMV_FORMATS_ONLY is
+ * defined; then those with SPMV_WITH_<family> defined to 1 (coo and csr always). */
+#define SPMV__IF_1(...) __VA_ARGS__
+#define SPMV__IF_0(...)
+#define SPMV__IF(flag) SPMV_CAT(SPMV__IF_, flag)
+#define SPMV__IFNOT_0(...) __VA_ARGS__
+#define SPMV__IFNOT_1(...)
+#define SPMV__IFNOT(flag) SPMV_CAT(SPMV__IFNOT_, flag)
+#ifdef SPMV_FORMATS_ONLY
+#define SPMV__ALL_FORMATS 0
+#else
+#define SPMV__ALL_FORMATS 1
+#endif
+#define SPMV_WITH_coo 1
+#define SPMV_WITH_csr 1
+#define SPMV__USE(family) (SPMV__ALL_FORMATS || SPMV_CAT(SPMV_WITH_, family) + 0)
 
 /* ---- status ------------------------------------------------------------ */
 typedef enum spmv_status {
@@ -250,6 +271,191 @@ static inline spmv_status spmv_triplets_alloc(spmv_triplets *t, int64_t nrows, i
     t->ncols = ncols;
     t->nnz = nnz;
     return SPMV_OK;
+}
+
+/* ---- format parameters as "key=value,..." ----------------------------------
+ * Every format's parameter struct starts with `spmv_isa isa` and describes its other
+ * fields with a table of spmv_param_key, ended by a {NULL} row. The generic functions
+ * below give every format the same string form (tools: --params "th=8,isa=avx2"), the
+ * same errors (naming the bad key or value) and the same description. "isa" is a key of
+ * every format (auto|generic|avx2|avx512). */
+typedef enum spmv_param_kind {
+    SPMV_PK_INT = 0, /* int in [lo, hi] */
+    SPMV_PK_POW2,    /* int in [lo, hi], 0 or a power of two */
+    SPMV_PK_ENUM     /* int, one of names[] ("a|b|c", value = position) */
+} spmv_param_kind;
+typedef struct spmv_param_key {
+    const char *key;
+    size_t offset; /* of the int (or int-sized enum) field in the params struct */
+    spmv_param_kind kind;
+    long lo, hi;
+    const char *names; /* SPMV_PK_ENUM: "rows|merge" */
+    const char *help;
+} spmv_param_key;
+
+/* position of word w (length n) in "a|b|c", -1 if absent */
+static inline int spmv__enum_find(const char *names, const char *w, size_t n) {
+    int i = 0;
+    while (names && *names) {
+        const char *bar = strchr(names, '|');
+        size_t len = bar ? (size_t)(bar - names) : strlen(names);
+        if (len == n && !strncmp(names, w, n)) return i;
+        if (!bar) break;
+        names = bar + 1;
+        i++;
+    }
+    return -1;
+}
+static inline void spmv__enum_word(const char *names, int v, char *buf, size_t n) {
+    int i;
+    for (i = 0; names && i < v; i++) {
+        names = strchr(names, '|');
+        if (names) names++;
+    }
+    if (!names || !n) {
+        if (n) snprintf(buf, n, "%d", v);
+        return;
+    }
+    {
+        const char *bar = strchr(names, '|');
+        size_t len = bar ? (size_t)(bar - names) : strlen(names);
+        snprintf(buf, n, "%.*s", (int)len, names);
+    }
+}
+
+/* Parses "key=value,key=value" into *params (fields not named keep their values).
+ * SPMV_ERR_ARG with e->msg naming the key (unknown key, missing '=', bad or out-of-range
+ * value); *params is unchanged on error. NULL or "" is no change. */
+static inline spmv_status spmv_params_parse(const spmv_param_key *keys, void *params, size_t size, const char *s,
+                                            spmv_error *e) {
+    unsigned char tmp[512];
+    if (e) {
+        e->line = 0;
+        e->msg[0] = 0;
+    }
+    if (!keys || !params || size > sizeof tmp) return SPMV_ERR_ARG;
+    if (!s) return SPMV_OK;
+    memcpy(tmp, params, size);
+    while (*s) {
+        const char *eq, *end = strchr(s, ','), *v;
+        size_t klen, vlen;
+        const spmv_param_key *k;
+        long val = 0;
+        if (!end) end = s + strlen(s);
+        eq = (const char *)memchr(s, '=', (size_t)(end - s));
+        if (end == s) { /* empty item (",,") */
+            s = *end ? end + 1 : end;
+            continue;
+        }
+        if (!eq) {
+            if (e) snprintf(e->msg, sizeof e->msg, "parameter '%.*s': expected key=value", (int)(end - s), s);
+            return SPMV_ERR_ARG;
+        }
+        klen = (size_t)(eq - s);
+        v = eq + 1;
+        vlen = (size_t)(end - v);
+        if (klen == 3 && !strncmp(s, "isa", 3)) {
+            char w[16];
+            spmv_isa isa;
+            snprintf(w, sizeof w, "%.*s", (int)(vlen < 15 ? vlen : 15), v);
+            isa = !strcmp(w, "auto") ? SPMV_ISA_AUTO : spmv_isa_parse(w);
+            if (vlen >= 15 || (isa == SPMV_ISA_AUTO && strcmp(w, "auto"))) {
+                if (e) snprintf(e->msg, sizeof e->msg, "parameter 'isa': '%.*s' is not auto|generic|avx2|avx512", (int)vlen, v);
+                return SPMV_ERR_ARG;
+            }
+            memcpy(tmp, &isa, sizeof isa); /* isa is the first member of every params struct */
+            s = *end ? end + 1 : end;
+            continue;
+        }
+        for (k = keys; k->key; k++)
+            if (strlen(k->key) == klen && !strncmp(k->key, s, klen)) break;
+        if (!k->key) {
+            if (e) {
+                int n = snprintf(e->msg, sizeof e->msg, "unknown parameter '%.*s' (known: isa", (int)klen, s);
+                const spmv_param_key *q;
+                for (q = keys; q->key && n > 0 && (size_t)n < sizeof e->msg; q++)
+                    n += snprintf(e->msg + n, sizeof e->msg - (size_t)n, ", %s", q->key);
+                if (n > 0 && (size_t)n < sizeof e->msg) snprintf(e->msg + n, sizeof e->msg - (size_t)n, ")");
+            }
+            return SPMV_ERR_ARG;
+        }
+        if (k->kind == SPMV_PK_ENUM) {
+            int pos = spmv__enum_find(k->names, v, vlen);
+            if (pos < 0) {
+                if (e) snprintf(e->msg, sizeof e->msg, "parameter '%s': '%.*s' is not one of %s", k->key, (int)vlen, v, k->names);
+                return SPMV_ERR_ARG;
+            }
+            val = pos;
+        } else {
+            char num[32], *stop;
+            if (vlen == 0 || vlen >= sizeof num) {
+                if (e) snprintf(e->msg, sizeof e->msg, "parameter '%s': '%.*s' is not an integer", k->key, (int)vlen, v);
+                return SPMV_ERR_ARG;
+            }
+            memcpy(num, v, vlen);
+            num[vlen] = 0;
+            val = strtol(num, &stop, 10);
+            if (*stop || stop == num) {
+                if (e) snprintf(e->msg, sizeof e->msg, "parameter '%s': '%s' is not an integer", k->key, num);
+                return SPMV_ERR_ARG;
+            }
+            if (val < k->lo || val > k->hi || (k->kind == SPMV_PK_POW2 && val != 0 && (val & (val - 1)))) {
+                if (e)
+                    snprintf(e->msg, sizeof e->msg, "parameter '%s': %ld is out of range (%s%ld..%ld)", k->key, val,
+                             k->kind == SPMV_PK_POW2 ? "0 or a power of two, " : "", k->lo, k->hi);
+                return SPMV_ERR_ARG;
+            }
+        }
+        {
+            int iv = (int)val;
+            memcpy(tmp + k->offset, &iv, sizeof iv);
+        }
+        s = *end ? end + 1 : end;
+    }
+    memcpy(params, tmp, size);
+    return SPMV_OK;
+}
+
+/* "thw=8,th=4": the values of the keys (keys whose name repeats an earlier offset, i.e.
+ * aliases, are left out). */
+static inline void spmv_params_str(const spmv_param_key *keys, const void *params, char *buf, size_t n) {
+    const spmv_param_key *k, *q;
+    size_t used = 0;
+    if (!n) return;
+    buf[0] = 0;
+    for (k = keys; k && k->key; k++) {
+        int v, alias = 0, w;
+        char word[32];
+        for (q = keys; q != k; q++)
+            if (q->offset == k->offset) alias = 1;
+        if (alias) continue;
+        memcpy(&v, (const unsigned char *)params + k->offset, sizeof v);
+        if (k->kind == SPMV_PK_ENUM) spmv__enum_word(k->names, v, word, sizeof word);
+        else snprintf(word, sizeof word, "%d", v);
+        w = snprintf(buf + used, n - used, "%s%s=%s", used ? "," : "", k->key, word);
+        if (w < 0 || (size_t)w >= n - used) break;
+        used += (size_t)w;
+    }
+}
+
+/* One line per key: "  th  1..65536  tile height (0 = from the row lengths)". */
+static inline void spmv_params_describe(const spmv_param_key *keys, char *buf, size_t n) {
+    const spmv_param_key *k;
+    size_t used = 0;
+    int w;
+    if (!n) return;
+    buf[0] = 0;
+    w = snprintf(buf, n, "  isa=auto|generic|avx2|avx512  instruction set (auto: SPMV_ISA, else the best)\n");
+    if (w < 0 || (size_t)w >= n) return;
+    used = (size_t)w;
+    for (k = keys; k && k->key; k++) {
+        if (k->kind == SPMV_PK_ENUM) w = snprintf(buf + used, n - used, "  %s=%s  %s\n", k->key, k->names, k->help);
+        else
+            w = snprintf(buf + used, n - used, "  %s=%ld..%ld%s  %s\n", k->key, k->lo, k->hi,
+                         k->kind == SPMV_PK_POW2 ? " (power of two)" : "", k->help);
+        if (w < 0 || (size_t)w >= n - used) break;
+        used += (size_t)w;
+    }
 }
 
 /* ---- small helpers --------------------------------------------------------- */

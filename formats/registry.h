@@ -1,0 +1,50 @@
+/* formats/registry.h — THE list of formats. Everything that iterates over formats (the
+ * run-time handles spmv_<tag>_any and spmv_<tag>_any_dev, format names and flags, the
+ * tools' --formats, the bench, the tuner, the tests and the build lines of the tests) is
+ * generated from the rows below. No include guard: included once per use, with
+ *   SPMV_FORMAT(name,       ID,         axt,  family, host, cuda, embeds_x, tunable, width)   a row
+ *   SPMV__HEADER(family)                                           the header to include
+ * defined by the includer (formats/instance.h, formats/any.h, formats/cuda/...).
+ *
+ * A row:
+ *   name      command-line name and verb prefix: spmv_<tag>_<name>_from_csr, ...
+ *   ID        enum constant SPMV_FMT_<ID> (one enum for host and device)
+ *   family    the block's header; the object type spmv_<tag>_<family> and the verbs that do
+ *             not depend on the variant (_mv, _free, _bytes, _to_csr, ...) are the family's;
+ *             _from_csr, _tune and the params (spmv_<name>_params, _default, keys) are the row's
+ *   host      1: CPU kernels (spmv.h); 0: device only
+ *   cuda      1: device kernels (spmv_cuda.cuh)
+ *   embeds_x  1: the layout holds a copy of x (_update_x, _mv_kernel, _kernel_bytes)
+ *   tunable   1: _tune searches a parameter; 0: the generated _tune returns the defaults
+ *   width     1: the layout depends on the vector width (the "w" parameter key)
+ * A block per family: the family's host header formats/<family>.h and device header
+ * formats/cuda/<family>.cuh hold the rows' code (docs/DESIGN.md, "Adding a format", lists
+ * the verbs). SPMV_FORMATS_ONLY + SPMV_WITH_<family> 1 instantiates a subset (coo and csr
+ * are always there: every converter starts from CSR). Order = enum order: append. */
+
+#if SPMV__USE(coo)
+#include SPMV__HEADER(coo)
+SPMV_FORMAT(coo,        COO,        coo,  1, 1, 0, 0, 0)
+#endif
+
+#if SPMV__USE(csr)
+#include SPMV__HEADER(csr)
+SPMV_FORMAT(csr,        CSR,        csr,  1, 1, 0, 0, 0)
+SPMV_FORMAT(csr_merge,  CSR_MERGE,  csr,  1, 1, 0, 0, 0)
+SPMV_FORMAT(csr_scalar, CSR_SCALAR, csr,  0, 1, 0, 0, 0)
+SPMV_FORMAT(csr_vector, CSR_VECTOR, csr,  0, 1, 0, 1, 0)
+#endif
+
+#if SPMV__USE(axt)
+#include SPMV__HEADER(axt)
+SPMV_FORMAT(axc,        AXC,        axt,  1, 1, 1, 1, 1)
+SPMV_FORMAT(axtuh1,     AXTUH1,     axt,  1, 1, 1, 1, 1)
+SPMV_FORMAT(axtuh,      AXTUH,      axt,  1, 1, 1, 1, 1)
+SPMV_FORMAT(axtch1,     AXTCH1,     axt,  1, 1, 1, 1, 1)
+SPMV_FORMAT(axtch,      AXTCH,      axt,  1, 1, 1, 1, 1)
+#endif
+
+#if SPMV__USE(csr5)
+#include SPMV__HEADER(csr5)
+SPMV_FORMAT(csr5,       CSR5,       csr5, 1, 0, 0, 1, 1)
+#endif

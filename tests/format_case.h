@@ -1,0 +1,254 @@
+/* Per-type body of tests/test_format.c, included once per (TT_TAG, TT_VAL, TT_IDX). Every
+ * host format of the family under test x backend (portable at every width for
+ * width-dependent layouts, AVX2, AVX-512 native or emulated) against the long-double
+ * reference, for several (alpha, beta) including beta = 0 with NaN in y; round trip to CSR;
+ * malformed CSR; the zero-copy wrap. */
+#define TN(x) SPMV_CAT(SPMV_CAT3(spmv_, TT_TAG, _), x)
+#define TF(x) SPMV_CAT3(test_, TT_TAG, x)
+
+/* one format, one backend: returns the worst error (INFINITY on failure) */
+static void TF(_one)(const char *mname, const TN(csr) * R, spmv_format f, spmv_isa isa, int width, const TT_VAL *x,
+                     const TT_VAL *y0, TT_VAL *y, long double *ref, long double *scale) {
+    static const double ab[][2] = {{1, 0}, {-0.5, 2}, {0, 1.5}, {2.5, 0}, {1, 1}};
+    const int nab = (int)(sizeof ab / sizeof ab[0]);
+    const double tol = sizeof(TT_VAL) == 8 ? 1e-12 : 1e-5;
+    const char *fname = spmv_format_name(f);
+    char params[32], cfg[64];
+    TN(any) M;
+    spmv_error e;
+    spmv_status st;
+    double worst = 0;
+    int bad_ab = -1, c;
+    int64_t i, nr = R->nrows;
+    params[0] = 0;
+    if (width) snprintf(params, sizeof params, "w=%d", width);
+    snprintf(cfg, sizeof cfg, "%s %s %s%s%s", STR(TT_TAG), fname, spmv_isa_name(isa), width ? " " : "", params);
+    st = TN(any_from_csr_params)(&M, R, f, isa, params, 0, NULL, &e);
+    CHECK(st == SPMV_OK, "%s [%s]: convert: %s %s", mname, cfg, spmv_status_str(st), e.msg);
+    if (st != SPMV_OK) return;
+    for (c = 0; c < nab; c++) {
+        TT_VAL alpha = (TT_VAL)ab[c][0], beta = (TT_VAL)ab[c][1];
+        double err;
+        for (i = 0; i < nr; i++) y[i] = beta == 0 ? (TT_VAL)NAN : y0[i];
+        st = TN(any_mv)(&M, alpha, x, beta, y);
+        if (st != SPMV_OK) {
+            worst = INFINITY;
+            bad_ab = c;
+            break;
+        }
+        TN(csr_mv_ref)(R, alpha, x, beta, y0, ref, scale);
+        err = TN(max_rel_err)((TT_IDX)nr, y, ref, scale);
+        if (!(err <= worst)) {
+            worst = err;
+            if (!(err <= tol)) bad_ab = c;
+        }
+    }
+    CHECK(worst <= tol, "%s [%s]: max rel err %.3g > %.1g (alpha=%g beta=%g)", mname, cfg, worst, tol,
+          bad_ab >= 0 ? ab[bad_ab][0] : 0.0, bad_ab >= 0 ? ab[bad_ab][1] : 0.0);
+    CHECK(TN(any_isa)(&M) == isa, "%s [%s]: kernel ISA %s", mname, cfg, spmv_isa_name(TN(any_isa)(&M)));
+    { /* the layout round-trips: converting back reproduces the CSR matrix */
+        TN(csr) B;
+        int same = 0;
+        if (TN(any_to_csr)(&M, &B) == SPMV_OK) {
+            same = B.nrows == R->nrows && B.ncols == R->ncols && B.nnz == R->nnz &&
+                   !memcmp(B.row_ptr, R->row_ptr, sizeof(TT_IDX) * (size_t)(R->nrows + 1)) &&
+                   !memcmp(B.col_idx, R->col_idx, sizeof(TT_IDX) * (size_t)R->nnz) &&
+                   !memcmp(B.val, R->val, sizeof(TT_VAL) * (size_t)R->nnz);
+            TN(csr_free)(&B);
+        }
+        CHECK(same, "%s [%s]: converting back to CSR differs", mname, cfg);
+    }
+    TN(any_free)(&M);
+}
+
+/* Runs every format of the family x backend on triplets t; x gets NaN/Inf when special
+ * is set; width formats also run portable at every width when all_widths is set. */
+static void TF(_run)(const char *mname, const spmv_triplets *t, int special, int all_widths) {
+    static const int widths[] = {4, 8, 16, 32};
+    TN(csr) R;
+    int f, isa, w;
+    spmv_status st;
+    TT_VAL *x = NULL, *y0 = NULL, *y = NULL;
+    long double *ref = NULL, *scale = NULL;
+    int64_t i, nr, nc;
+    spmv_csr_params rp = spmv_csr_params_default();
+
+    rp.isa = SPMV_ISA_GENERIC;
+    st = TN(csr_from_triplets)(&R, t, &rp);
+    if (st == SPMV_ERR_OVERFLOW && sizeof(TT_IDX) == 4) {
+        CHECK(t->nrows >= INT32_MAX || t->ncols >= INT32_MAX || t->nnz > INT32_MAX, "%s: unexpected overflow", mname);
+        return;
+    }
+    CHECK(st == SPMV_OK, "%s [%s]: csr_from_triplets: %s", mname, STR(TT_TAG), spmv_status_str(st));
+    if (st != SPMV_OK) return;
+    nr = R.nrows;
+    nc = R.ncols;
+    x = (TT_VAL *)malloc(sizeof(TT_VAL) * (size_t)(nc + 1));
+    y0 = (TT_VAL *)malloc(sizeof(TT_VAL) * (size_t)(nr + 1));
+    y = (TT_VAL *)malloc(sizeof(TT_VAL) * (size_t)(nr + 1));
+    ref = (long double *)malloc(sizeof(long double) * (size_t)(nr + 1));
+    scale = (long double *)malloc(sizeof(long double) * (size_t)(nr + 1));
+    if (!x || !y0 || !y || !ref || !scale) abort();
+    for (i = 0; i < nc; i++) x[i] = (TT_VAL)(((i * 7919 + 13) % 2001) / 1000.0 - 1.0);
+    if (special && nc > 2) {
+        x[nc / 2] = (TT_VAL)NAN;
+        x[nc / 3] = (TT_VAL)INFINITY;
+    }
+    for (i = 0; i < nr; i++) y0[i] = (TT_VAL)(((i * 104729 + 7) % 1999) / 999.0 - 1.0);
+
+    for (f = 0; f < SPMV_FMT_COUNT_; f++) {
+        if (!test_in_family((spmv_format)f)) continue;
+        for (isa = SPMV_ISA_GENERIC; isa < SPMV_ISA_COUNT_; isa++) {
+            if (!test_isa_on((spmv_isa)isa)) continue;
+            if (isa == SPMV_ISA_GENERIC && all_widths && (spmv_format_flags((spmv_format)f) & SPMV_FF_WIDTH)) {
+                for (w = 0; w < 4; w++) TF(_one)(mname, &R, (spmv_format)f, SPMV_ISA_GENERIC, widths[w], x, y0, y, ref, scale);
+            } else {
+                TF(_one)(mname, &R, (spmv_format)f, (spmv_isa)isa, 0, x, y0, y, ref, scale);
+            }
+        }
+    }
+    TN(csr_free)(&R);
+    free(x);
+    free(y0);
+    free(y);
+    free(ref);
+    free(scale);
+}
+
+/* Malformed CSR arrays handed to every converter of the family and to csr_wrap: each
+ * must come back SPMV_ERR_ARG or SPMV_ERR_OVERFLOW (and never touch memory it should not:
+ * the sanitizer build runs this too). */
+static void TF(_malformed)(void) {
+    TT_IDX rp_ok[4] = {0, 2, 3, 5}, rp_dec[4] = {0, 3, 2, 5}, rp_start[4] = {1, 2, 3, 5}, rp_end[4] = {0, 2, 3, 4};
+    TT_IDX ci_ok[5] = {0, 2, 1, 0, 3}, ci_big[5] = {0, 2, 1, 0, 4}, ci_neg[5] = {0, 2, -1, 0, 3};
+    TT_VAL v[5] = {1, 2, 3, 4, 5};
+    struct {
+        const char *what;
+        TT_IDX nrows, ncols, nnz;
+        TT_IDX *rp, *ci;
+        TT_VAL *val;
+    } bad[] = {
+        {"non-monotone row_ptr", 3, 4, 5, rp_dec, ci_ok, v},
+        {"row_ptr[0] != 0", 3, 4, 5, rp_start, ci_ok, v},
+        {"row_ptr[nrows] != nnz", 3, 4, 5, rp_end, ci_ok, v},
+        {"column == ncols", 3, 4, 5, rp_ok, ci_big, v},
+        {"negative column", 3, 4, 5, rp_ok, ci_neg, v},
+        {"negative nrows", -3, 4, 5, rp_ok, ci_ok, v},
+        {"negative ncols", 3, -4, 5, rp_ok, ci_ok, v},
+        {"negative nnz", 3, 4, -5, rp_ok, ci_ok, v},
+        {"NULL row_ptr", 3, 4, 5, NULL, ci_ok, v},
+        {"NULL col_idx", 3, 4, 5, rp_ok, NULL, v},
+        {"NULL val", 3, 4, 5, rp_ok, ci_ok, NULL},
+        {"nrows = index max", (TT_IDX)SPMV_IMAX_OF(TT_IDX), 4, 5, rp_ok, ci_ok, v},
+    };
+    size_t b;
+    int f;
+    for (b = 0; b < sizeof bad / sizeof bad[0]; b++) {
+        TN(csr) A;
+        memset(&A, 0, sizeof A);
+        A.nrows = bad[b].nrows;
+        A.ncols = bad[b].ncols;
+        A.nnz = bad[b].nnz;
+        A.row_ptr = bad[b].rp;
+        A.col_idx = bad[b].ci;
+        A.val = bad[b].val;
+        A.params = spmv_csr_params_default();
+        A.borrowed = 1;
+        for (f = 0; f < SPMV_FMT_COUNT_; f++) {
+            TN(any) M;
+            spmv_status st;
+            if (!test_in_family((spmv_format)f)) continue;
+            st = TN(any_from_csr)(&M, &A, (spmv_format)f, SPMV_ISA_AUTO);
+            CHECK(st == SPMV_ERR_ARG || st == SPMV_ERR_OVERFLOW, "[%s %s] malformed CSR (%s): got %s", STR(TT_TAG),
+                  spmv_format_name((spmv_format)f), bad[b].what, spmv_status_str(st));
+            CHECK(th_all_zero(&M, sizeof M), "[%s %s] malformed CSR (%s): handle not left empty", STR(TT_TAG),
+                  spmv_format_name((spmv_format)f), bad[b].what);
+        }
+        if (bad[b].nrows >= 0 && bad[b].rp && bad[b].rp != rp_end) { /* wrap sees nnz = row_ptr[nrows] */
+            TN(csr) W;
+            spmv_status st = TN(csr_wrap)(&W, bad[b].nrows, bad[b].ncols, bad[b].rp, bad[b].ci, bad[b].val, NULL);
+            if (bad[b].nnz < 0) continue; /* wrap takes nnz from row_ptr: nothing wrong to see */
+            CHECK(st == SPMV_ERR_ARG || st == SPMV_ERR_OVERFLOW, "[%s] csr_wrap (%s): got %s", STR(TT_TAG),
+                  bad[b].what, spmv_status_str(st));
+            CHECK(th_all_zero(&W, sizeof W), "[%s] csr_wrap (%s): not left empty", STR(TT_TAG), bad[b].what);
+        }
+    }
+    { /* sizes beyond the index type and negative sizes through the wrap's 64-bit arguments */
+        TN(csr) W;
+        /* nrows, ncols = the index type's max: no room for the +1 (int64: the largest int64) */
+        spmv_status st = TN(csr_wrap)(&W, SPMV_IMAX_OF(TT_IDX), 4, rp_ok, ci_ok, v, NULL);
+        CHECK(st == SPMV_ERR_OVERFLOW, "[%s] csr_wrap nrows = index max: %s", STR(TT_TAG), spmv_status_str(st));
+        st = TN(csr_wrap)(&W, 3, SPMV_IMAX_OF(TT_IDX), rp_ok, ci_ok, v, NULL);
+        CHECK(st == SPMV_ERR_OVERFLOW, "[%s] csr_wrap ncols = index max: %s", STR(TT_TAG), spmv_status_str(st));
+        if (sizeof(TT_IDX) == 4) {
+            st = TN(csr_wrap)(&W, (int64_t)INT32_MAX + 5, 4, rp_ok, ci_ok, v, NULL);
+            CHECK(st == SPMV_ERR_OVERFLOW, "[%s] csr_wrap nrows > index max: %s", STR(TT_TAG), spmv_status_str(st));
+        }
+        st = TN(csr_wrap)(&W, -1, 4, rp_ok, ci_ok, v, NULL);
+        CHECK(st == SPMV_ERR_ARG, "[%s] csr_wrap negative nrows: %s", STR(TT_TAG), spmv_status_str(st));
+        st = TN(csr_wrap)(&W, 3, -1, rp_ok, ci_ok, v, NULL);
+        CHECK(st == SPMV_ERR_ARG, "[%s] csr_wrap negative ncols: %s", STR(TT_TAG), spmv_status_str(st));
+    }
+    if (sizeof(TT_IDX) == 4) { /* nnz above the index type, through the triplets */
+        spmv_triplets t;
+        TN(csr) A;
+        int64_t dummy = 0;
+        double dv = 0;
+        memset(&t, 0, sizeof t);
+        t.nrows = 3;
+        t.ncols = 3;
+        t.nnz = (int64_t)INT32_MAX + 1;
+        t.row = t.col = &dummy;
+        t.val = &dv;
+        CHECK(TN(csr_from_triplets)(&A, &t, NULL) == SPMV_ERR_OVERFLOW, "[%s] nnz above the index type not refused",
+              STR(TT_TAG));
+    }
+}
+
+/* The zero-copy wrap: borrows (free leaves the caller's arrays), every format of the
+ * family converts from it and multiplies right, unsorted columns included. */
+static void TF(_wrap)(void) {
+    TT_IDX *rp = (TT_IDX *)malloc(5 * sizeof(TT_IDX)), *ci = (TT_IDX *)malloc(7 * sizeof(TT_IDX));
+    TT_VAL *v = (TT_VAL *)malloc(7 * sizeof(TT_VAL)), x[5] = {1, 2, 3, 4, 5}, y[4];
+    static const TT_IDX rp0[5] = {0, 2, 2, 5, 7}, ci0[7] = {4, 0, 1, 3, 2, 0, 4}; /* unsorted rows */
+    static const double v0[7] = {1, -2, 3, 0.5, 4, -1, 2}, yref[4] = {1 * 5 - 2 * 1, 0, 3 * 2 + 0.5 * 4 + 4 * 3, -1 + 2 * 5};
+    TN(csr) W;
+    long live;
+    int f, i;
+    spmv_status st;
+    if (!rp || !ci || !v) abort();
+    memcpy(rp, rp0, sizeof rp0);
+    memcpy(ci, ci0, sizeof ci0);
+    for (i = 0; i < 7; i++) v[i] = (TT_VAL)v0[i];
+    live = th_alloc_live;
+    st = TN(csr_wrap)(&W, 4, 5, rp, ci, v, NULL);
+    CHECK(st == SPMV_OK && W.borrowed && W.row_ptr == rp && W.nnz == 7, "[%s] csr_wrap: %s", STR(TT_TAG),
+          spmv_status_str(st));
+    CHECK(th_alloc_live == live, "[%s] csr_wrap allocated", STR(TT_TAG));
+    if (st != SPMV_OK) return;
+    for (f = 0; f < SPMV_FMT_COUNT_; f++) {
+        TN(any) M;
+        int ok = 1;
+        if (!test_in_family((spmv_format)f)) continue;
+        st = TN(any_from_csr)(&M, &W, (spmv_format)f, SPMV_ISA_AUTO);
+        CHECK(st == SPMV_OK, "[%s %s] from wrapped CSR: %s", STR(TT_TAG), spmv_format_name((spmv_format)f),
+              spmv_status_str(st));
+        if (st != SPMV_OK) continue;
+        st = TN(any_mv)(&M, 1, x, 0, y);
+        for (i = 0; i < 4; i++) ok = ok && fabs((double)y[i] - yref[i]) < 1e-5;
+        CHECK(st == SPMV_OK && ok, "[%s %s] product from wrapped CSR wrong", STR(TT_TAG),
+              spmv_format_name((spmv_format)f));
+        TN(any_free)(&M);
+    }
+    TN(csr_free)(&W);
+    CHECK(rp[4] == 7 && ci[0] == 4 && v[2] == (TT_VAL)3 && th_alloc_live == live,
+          "[%s] csr_free of a wrap touched the caller's arrays", STR(TT_TAG));
+    free(rp);
+    free(ci);
+    free(v);
+}
+#undef TN
+#undef TF
+#undef TT_TAG
+#undef TT_VAL
+#undef TT_IDX

@@ -1,0 +1,254 @@
+/* The test every format gets from the registry: built once per family (build.ninja,
+ * generated from formats/registry.h: -DSPMV_FORMATS_ONLY -DSPMV_WITH_<family>=1
+ * -DTEST_FAMILY=<family>), so each program compiles only the formats it tests. Every host
+ * format of the family x type (s, d, and a user-instantiated dl = double/int64) x backend
+ * (portable, at every width for width-dependent layouts; AVX2; AVX-512 native or
+ * emulated) against the long-double reference on edge cases, generator presets and the
+ * real matrices of ../shared/matrices; round trip to CSR; parameter strings; malformed CSR
+ * (every converter must refuse it); the zero-copy csr_wrap; allocation failure at every
+ * allocation of every converter. Format-specific tests live in tests/test_<family>.c. */
+#ifndef TEST_FAMILY
+#error "build with -DTEST_FAMILY=<family> (see build.ninja)"
+#endif
+#define SPMV_TAG dl
+#define SPMV_VAL double
+#define SPMV_IDX int64_t
+#include "harness.h"
+#include "spmv.h"
+#include "harness.h"
+
+#define SPMV_IMAX_OF(T) (sizeof(T) == 4 ? (int64_t)INT32_MAX : INT64_MAX)
+
+static int test_in_family(spmv_format f) {
+    return spmv_format_compiled(f) && (spmv_format_flags(f) & SPMV_FF_HOST) &&
+           !strcmp(spmv_format_family(f), STR(TEST_FAMILY));
+}
+/* the emulated AVX-512 build exists for the AVX-512 kernels (SPMV_TEST_ISAS=avx512 there);
+ * by default every backend the CPU has */
+static int test_isa_on(spmv_isa isa) {
+    const char *only = getenv("SPMV_TEST_ISAS");
+    if (!spmv_isa_supported(isa)) return 0;
+    return !only || strstr(only, spmv_isa_name(isa)) != NULL ||
+           (isa == SPMV_ISA_AVX512 && strstr(only, "avx512") != NULL);
+}
+
+#define TT_TAG s
+#define TT_VAL float
+#define TT_IDX int32_t
+#include "format_case.h"
+#define TT_TAG d
+#define TT_VAL double
+#define TT_IDX int32_t
+#include "format_case.h"
+#define TT_TAG dl
+#define TT_VAL double
+#define TT_IDX int64_t
+#include "format_case.h"
+
+static void run_all(const char *name, const spmv_triplets *t, int special) {
+    test_s_run(name, t, special, 1);
+    test_d_run(name, t, special, 1);
+    test_dl_run(name, t, special, 1);
+}
+static void run_real(const char *name, const spmv_triplets *t, void *ctx) {
+    (void)ctx;
+    test_s_run(name, t, 0, 0);
+    test_d_run(name, t, 0, 0);
+    test_dl_run(name, t, 0, 0);
+}
+
+static void edge_cases(void) {
+    spmv_triplets t;
+    int64_t k, n;
+    /* empty shapes */
+    spmv_triplets_alloc(&t, 0, 0, 0); run_all("0x0", &t, 0); spmv_triplets_free(&t);
+    spmv_triplets_alloc(&t, 0, 7, 0); run_all("0x7", &t, 0); spmv_triplets_free(&t);
+    spmv_triplets_alloc(&t, 7, 0, 0); run_all("7x0", &t, 0); spmv_triplets_free(&t);
+    spmv_triplets_alloc(&t, 50, 50, 0); run_all("50x50 no entries", &t, 0); spmv_triplets_free(&t);
+    /* 1x1 */
+    spmv_triplets_alloc(&t, 1, 1, 1); t.row[0] = t.col[0] = 0; t.val[0] = 3; run_all("1x1", &t, 0); spmv_triplets_free(&t);
+    /* empty rows between full ones */
+    spmv_triplets_alloc(&t, 1000, 1000, 3000);
+    for (k = 0; k < 3000; k++) { t.row[k] = (k % 300) * 3; t.col[k] = (int64_t)(th_rnd() % 1000); t.val[k] = th_rval(); }
+    run_all("empty rows", &t, 0); spmv_triplets_free(&t);
+    /* one dense row among short ones */
+    n = 3000;
+    spmv_triplets_alloc(&t, n, n, 2 * n);
+    for (k = 0; k < n; k++) { t.row[k] = 17; t.col[k] = k; t.val[k] = th_rval(); }
+    for (k = 0; k < n; k++) { t.row[n + k] = k; t.col[n + k] = k; t.val[n + k] = 1; }
+    run_all("one dense row", &t, 0); spmv_triplets_free(&t);
+    /* one huge row only: merge path must split it over threads */
+    th_make_random(&t, 1, 300000, 400000);
+    for (k = 0; k < t.nnz; k++) t.row[k] = 0;
+    run_all("one huge row", &t, 0); spmv_triplets_free(&t);
+    /* tall and wide */
+    th_make_random(&t, 5000, 3, 9000); run_all("tall 5000x3", &t, 0); spmv_triplets_free(&t);
+    th_make_random(&t, 3, 5000, 9000); run_all("wide 3x5000", &t, 0); spmv_triplets_free(&t);
+    /* duplicates and unsorted input */
+    spmv_triplets_alloc(&t, 10, 10, 40);
+    for (k = 0; k < 40; k++) { t.row[k] = 9 - (k % 10); t.col[k] = (k * 3) % 4; t.val[k] = (double)k; }
+    run_all("duplicates unsorted", &t, 0); spmv_triplets_free(&t);
+    /* explicit zeros */
+    th_make_random(&t, 300, 300, 2000);
+    for (k = 0; k < t.nnz; k += 3) t.val[k] = 0;
+    run_all("explicit zeros", &t, 0); spmv_triplets_free(&t);
+    /* NaN / Inf in A; NaN / Inf in x */
+    th_make_random(&t, 400, 400, 4000);
+    t.val[5] = NAN; t.val[77] = INFINITY; t.val[1000] = -INFINITY;
+    run_all("NaN/Inf in A", &t, 0); spmv_triplets_free(&t);
+    th_make_random(&t, 400, 400, 4000); run_all("NaN/Inf in x", &t, 1); spmv_triplets_free(&t);
+    /* random shapes, row lengths around every vector width */
+    for (k = 0; k < 12; k++) {
+        char name[64];
+        int64_t r = 1 + (int64_t)(th_rnd() % 900), c = 1 + (int64_t)(th_rnd() % 900);
+        int64_t z = (int64_t)(th_rnd() % (uint64_t)(r * 40));
+        th_make_random(&t, r, c, z);
+        snprintf(name, sizeof name, "random %lldx%lld nnz %lld", (long long)r, (long long)c, (long long)z);
+        run_all(name, &t, 0);
+        spmv_triplets_free(&t);
+    }
+    /* all row lengths 0..70 */
+    {
+        int64_t len[71];
+        for (k = 0; k < 71; k++) len[k] = k;
+        th_make_rows(&t, 71, 200, len);
+        run_all("row lengths 0..70", &t, 0);
+        spmv_triplets_free(&t);
+    }
+    /* a large enough matrix that the kernels run multi-threaded */
+    th_make_random(&t, 20000, 20000, 300000); run_all("random 20000^2 (parallel)", &t, 0); spmv_triplets_free(&t);
+}
+
+static void generated(void) {
+    static const char *specs[] = {"stencil2d:n=60", "stencil3d:n=14,pts=27", "stencil3d:n=20,pts=7",
+                                  "fem:n=400,bs=3", "band:n=3000,bw=4", "random:rows=2000,cols=1500,nnzr=9",
+                                  "rmat:scale=12,ef=8", "circuit:n=6000", "lp:rows=300,cols=4000",
+                                  "dense:rows=80,cols=90", "onerow:n=5000,len=5000"};
+    size_t i;
+    for (i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        spmv_triplets t;
+        spmv_error e;
+        spmv_status st = spmv_gen(specs[i], &t, &e);
+        CHECK(st == SPMV_OK, "gen %s: %s %s", specs[i], spmv_status_str(st), e.msg);
+        if (st != SPMV_OK) continue;
+        run_all(specs[i], &t, 0);
+        spmv_triplets_free(&t);
+    }
+}
+
+/* "key=value" strings: every key of every format parses, round-trips through the
+ * object's params string, and a bad key or value is refused with its name in the message */
+static void params(void) {
+    spmv_triplets t;
+    spmv_error e;
+    spmv_d_csr R;
+    int f;
+    if (spmv_gen("random:rows=300,cols=300,nnzr=6,seed=5", &t, &e) != SPMV_OK || spmv_d_csr_from_triplets(&R, &t, NULL) != SPMV_OK) {
+        CHECK(0, "params: setup failed");
+        return;
+    }
+    for (f = 0; f < SPMV_FMT_COUNT_; f++) {
+        spmv_any_params p;
+        spmv_d_any M;
+        char buf[256], desc[1024];
+        spmv_status st;
+        const char *name = spmv_format_name((spmv_format)f);
+        if (!test_in_family((spmv_format)f)) continue;
+        st = spmv_any_params_init((spmv_format)f, "bogus=1", &p, &e);
+        CHECK(st == SPMV_ERR_ARG && strstr(e.msg, "bogus"), "[%s] unknown key: %s '%s'", name, spmv_status_str(st), e.msg);
+        st = spmv_any_params_init((spmv_format)f, "isa=avx3", &p, &e);
+        CHECK(st == SPMV_ERR_ARG && strstr(e.msg, "isa"), "[%s] bad isa: %s '%s'", name, spmv_status_str(st), e.msg);
+        st = spmv_any_params_init((spmv_format)f, "isa", &p, &e);
+        CHECK(st == SPMV_ERR_ARG && strstr(e.msg, "key=value"), "[%s] missing '=': %s '%s'", name, spmv_status_str(st), e.msg);
+        st = spmv_any_params_init((spmv_format)f, "isa=generic,,", &p, &e);
+        CHECK(st == SPMV_OK && p.isa == SPMV_ISA_GENERIC, "[%s] isa=generic: %s '%s'", name, spmv_status_str(st), e.msg);
+        spmv_format_describe((spmv_format)f, desc, sizeof desc);
+        CHECK(strstr(desc, "isa=") != NULL, "[%s] describe: '%s'", name, desc);
+        /* the object's own string parses back into the same object */
+        st = spmv_d_any_from_csr(&M, &R, (spmv_format)f, SPMV_ISA_GENERIC);
+        CHECK(st == SPMV_OK, "[%s] convert: %s", name, spmv_status_str(st));
+        if (st != SPMV_OK) continue;
+        spmv_d_any_params(&M, buf, sizeof buf);
+        spmv_d_any_free(&M);
+        st = spmv_d_any_from_csr_params(&M, &R, (spmv_format)f, SPMV_ISA_GENERIC, buf, 0, NULL, &e);
+        {
+            char buf2[256];
+            spmv_d_any_params(&M, buf2, sizeof buf2);
+            CHECK(st == SPMV_OK && !strcmp(buf, buf2), "[%s] params '%s' -> '%s' (%s %s)", name, buf, buf2,
+                  spmv_status_str(st), e.msg);
+        }
+        spmv_d_any_free(&M);
+        if (spmv_format_flags((spmv_format)f) & SPMV_FF_WIDTH) {
+            st = spmv_any_params_init((spmv_format)f, "w=3", &p, &e);
+            CHECK(st == SPMV_ERR_ARG && strstr(e.msg, "'w'"), "[%s] w=3: %s '%s'", name, spmv_status_str(st), e.msg);
+            st = spmv_any_params_init((spmv_format)f, "w=x", &p, &e);
+            CHECK(st == SPMV_ERR_ARG && strstr(e.msg, "integer"), "[%s] w=x: %s '%s'", name, spmv_status_str(st), e.msg);
+        }
+        { /* tuning through the handle works for every format (a no-op when nothing to tune) */
+            double secs = -1;
+            st = spmv_d_any_from_csr_tuned(&M, &R, (spmv_format)f, SPMV_ISA_AUTO, &secs);
+            CHECK(st == SPMV_OK && secs >= 0, "[%s] tuned: %s", name, spmv_status_str(st));
+            spmv_d_any_free(&M);
+        }
+    }
+    spmv_d_csr_free(&R);
+    spmv_triplets_free(&t);
+}
+
+/* allocation failure at every allocation of every converter of the family */
+static spmv_d_csr g_csr;
+static spmv_status conv_any(void *o, const void *in) {
+    return spmv_d_any_from_csr((spmv_d_any *)o, &g_csr, *(const spmv_format *)in, SPMV_ISA_AUTO);
+}
+static void rel_any(void *o) { spmv_d_any_free((spmv_d_any *)o); }
+static void alloc_failures(void) {
+    spmv_triplets t;
+    spmv_error e;
+    int f;
+    spmv_d_any M;
+    if (spmv_gen("random:rows=300,cols=200,nnzr=5,seed=3", &t, &e) != SPMV_OK ||
+        spmv_d_csr_from_triplets(&g_csr, &t, NULL) != SPMV_OK) {
+        CHECK(0, "alloc_failures: setup failed");
+        return;
+    }
+    for (f = 0; f < SPMV_FMT_COUNT_; f++) {
+        char name[64];
+        spmv_format fmt = (spmv_format)f;
+        if (!test_in_family(fmt)) continue;
+        snprintf(name, sizeof name, "any_from_csr %s", spmv_format_name(fmt));
+        th_alloc_sweep(name, conv_any, &fmt, &M, sizeof M, rel_any);
+    }
+    spmv_d_csr_free(&g_csr);
+    spmv_triplets_free(&t);
+}
+
+int main(void) {
+    int i, n = 0;
+    printf("test_format %s:", STR(TEST_FAMILY));
+    for (i = 0; i < SPMV_FMT_COUNT_; i++)
+        if (test_in_family((spmv_format)i)) {
+            printf(" %s", spmv_format_name((spmv_format)i));
+            n++;
+        }
+    printf("; ISAs:");
+    for (i = SPMV_ISA_GENERIC; i < SPMV_ISA_COUNT_; i++)
+        if (test_isa_on((spmv_isa)i)) printf(" %s", spmv_isa_name((spmv_isa)i));
+    printf("; threads %d\n", spmv_max_threads());
+    CHECK(n > 0, "family %s has no host format compiled in", STR(TEST_FAMILY));
+    if (!spmv_isa_supported(SPMV_ISA_AVX512)) check_skip("avx512: CPU lacks AVX-512F (the emulated build covers it)");
+    if (!spmv_isa_supported(SPMV_ISA_AVX2)) check_skip("avx2: CPU lacks AVX2/FMA");
+    if (getenv("SPMV_TEST_ISAS")) check_skip("backends limited to %s in this build (the others run in the normal build)", getenv("SPMV_TEST_ISAS"));
+    test_s_malformed();
+    test_d_malformed();
+    test_dl_malformed();
+    test_s_wrap();
+    test_d_wrap();
+    test_dl_wrap();
+    params();
+    alloc_failures();
+    edge_cases();
+    generated();
+    th_real_matrices(run_real, NULL, -1);
+    CHECK(th_alloc_live == 0, "allocations still live at exit: %ld", th_alloc_live);
+    return check_finish("test_format_" STR(TEST_FAMILY));
+}
