@@ -6,8 +6,17 @@
 #endif
 #include <stdlib.h>
 #include <stddef.h>
-/* allocation hooks: make the k-th allocation fail, count live blocks */
+/* allocation hooks: make the k-th allocation fail, count live blocks (harness.h), and record
+ * the largest single request (tm_max_alloc: memory must follow the input, not the declared
+ * sizes) */
+#define SPMV_ALIGNED_ALLOC(a, s) tm_alloc((a), (s))
+#define SPMV_FREE(p) th_free(p)
 #include "harness.h"
+static size_t tm_max_alloc;
+static void *tm_alloc(size_t a, size_t s) {
+    if (s > tm_max_alloc) tm_max_alloc = s;
+    return th_alloc(a, s);
+}
 #include "../formats/io/mm.h"
 #include "../formats/io/gen.h"
 #include "harness.h"
@@ -16,6 +25,15 @@
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <locale.h>
+#include <signal.h>
+#include <dirent.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <sys/resource.h>
 
 /* ---- temp files ------------------------------------------------------------------- */
 static char tmpdir_[256];
@@ -58,9 +76,45 @@ static const char *write_gz(const char *name, const char *text) {
     return p;
 }
 
+/* exactly n bytes (NUL bytes included) */
+static const char *write_bytes(const char *name, const char *data, size_t n) {
+    const char *p = tpath(name);
+    FILE *f = fopen(p, "wb");
+    if (!f || fwrite(data, 1, n, f) != n) {
+        printf("cannot create %s\n", p);
+        exit(2);
+    }
+    fclose(f);
+    return p;
+}
+
+static char *read_all(const char *path, size_t *n) {
+    FILE *f = fopen(path, "rb");
+    char *b;
+    long sz;
+    *n = 0;
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    sz = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    b = (char *)malloc((size_t)sz + 1);
+    if (b && fread(b, 1, (size_t)sz, f) == (size_t)sz) {
+        b[sz] = '\0';
+        *n = (size_t)sz;
+    } else {
+        free(b);
+        b = NULL;
+    }
+    fclose(f);
+    return b;
+}
+
 static void cleanup(void) {
     int i;
+    char cmd[400];
     for (i = 0; i < nmade_; i++) remove(made_[i]);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s/loc'", tmpdir_); /* a locale built by localedef */
+    if (system(cmd) != 0) printf("(could not remove %s/loc)\n", tmpdir_);
     rmdir(tmpdir_);
 }
 
@@ -384,8 +438,17 @@ static void test_bad(void) {
          "expected 3 fields (row col value), got 2"},
         {"missing column", "%%MatrixMarket matrix coordinate real general\n3 3 1\n2\n", SPMV_ERR_PARSE, 3,
          "expected 3 fields (row col value), got 1"},
-        {"skew diagonal", "%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 2\n2 1 1\n2 2 1\n", SPMV_ERR_PARSE, 4,
-         "diagonal"},
+        /* issue 14, defect 7: `integer` fields hold whole numbers within int64 */
+        {"integer 1.5", "%%MatrixMarket matrix coordinate integer general\n3 3 2\n1 1 1\n2 2 1.5\n", SPMV_ERR_PARSE, 4,
+         "invalid integer value '1.5'"},
+        {"integer nan", "%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 1 nan\n", SPMV_ERR_PARSE, 3,
+         "invalid integer value 'nan'"},
+        {"integer 1e3", "%%MatrixMarket matrix coordinate integer symmetric\n3 3 1\n1 1 1e3\n", SPMV_ERR_PARSE, 3,
+         "invalid integer value"},
+        {"integer beyond int64", "%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 1 99999999999999999999999\n",
+         SPMV_ERR_PARSE, 3, "outside the 64-bit range"},
+        {"integer 2^63", "%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 1 9223372036854775808\n",
+         SPMV_ERR_PARSE, 3, "outside the 64-bit range"},
         {"pattern skew", "%%MatrixMarket matrix coordinate pattern skew-symmetric\n3 3 0\n", SPMV_ERR_PARSE, 1, "pattern"},
     };
     size_t i;
@@ -474,7 +537,7 @@ static void test_bad(void) {
             {"dense more values", "%%MatrixMarket matrix array real general\n2 1\n1\n2\n3\n", SPMV_ERR_PARSE, 5,
              "more entries"},
             {"dense bad value", "%%MatrixMarket matrix array real general\n2 1\n1\nfoo\n", SPMV_ERR_PARSE, 4,
-             "invalid value 'foo'"},
+             "invalid real value 'foo'"},
             {"dense two per line", "%%MatrixMarket matrix array real general\n2 1\n1 2\n", SPMV_ERR_PARSE, 3,
              "trailing garbage"},
             {"dense size 3 fields", "%%MatrixMarket matrix array real general\n2 1 2\n1\n2\n", SPMV_ERR_PARSE, 2,
@@ -484,6 +547,10 @@ static void test_bad(void) {
             {"dense complex", "%%MatrixMarket matrix array complex general\n1 1\n1 0\n", SPMV_ERR_UNSUPPORTED, 1,
              "complex"},
             {"dense pattern", "%%MatrixMarket matrix array pattern general\n1 1\n", SPMV_ERR_PARSE, 1, "pattern"},
+            {"dense integer 2.5", "%%MatrixMarket matrix array integer general\n2 1\n1\n2.5\n", SPMV_ERR_PARSE, 4,
+             "invalid integer value '2.5'"},
+            {"dense integer beyond int64", "%%MatrixMarket matrix array integer general\n1 1\n-99999999999999999999\n",
+             SPMV_ERR_PARSE, 3, "outside the 64-bit range"},
         };
         for (i = 0; i < sizeof dcases / sizeof dcases[0]; i++) {
             const bad_case *c = &dcases[i];
@@ -497,6 +564,514 @@ static void test_bad(void) {
                   "%s: got %s line %ld '%s'; want %s line %ld containing '%s'", c->name, spmv_status_str(st), e.line,
                   e.msg, spmv_status_str(c->st), c->line, c->substr);
         }
+    }
+}
+
+/* ---- issue 14: hardening ---------------------------------------------------------------- */
+/* Entries of the temp folder whose name starts with prefix (left-over temporaries). */
+static int count_prefixed(const char *prefix) {
+    DIR *d = opendir(tmpdir_);
+    struct dirent *de;
+    int n = 0;
+    if (!d) return -1;
+    while ((de = readdir(d)) != NULL)
+        if (!strncmp(de->d_name, prefix, strlen(prefix))) n++;
+    closedir(d);
+    return n;
+}
+
+static int file_is(const char *path, const char *text) {
+    size_t n;
+    char *b = read_all(path, &n);
+    int ok = b && n == strlen(text) && !memcmp(b, text, n);
+    free(b);
+    return ok;
+}
+
+/* Defects 1 and 2: a write error never removes anything but the writer's own temporary;
+ * the stream writers write to the caller's stream. */
+static void test_write_safety(void) {
+    spmv_triplets g;
+    spmv_error e;
+    spmv_status st;
+    struct stat sb;
+    double v[3] = {1.5, -2, 0.25};
+    const char *keep = tpath("keep.mtx"), *keepgz = tpath("keep.mtx.gz"), *fresh = tpath("fresh.mtx");
+    struct rlimit old, lim;
+    st = spmv_gen("random:rows=3000,nnzr=10,seed=5", &g, &e); /* ~ 1 MB of text */
+    CHECK(st == SPMV_OK, "gen: %s", e.msg);
+    if (st != SPMV_OK) return;
+
+    /* a symbolic link to /dev/full: ENOSPC on the first write; the link is still there */
+    if (access("/dev/full", W_OK) == 0) {
+        const char *l = tpath("full_link.mtx");
+        remove(l);
+        if (symlink("/dev/full", l) == 0) {
+            st = spmv_mm_write_dense(l, 3, v, &e);
+            CHECK(st == SPMV_ERR_IO && strstr(e.msg, "No space left") != NULL, "write through a link to /dev/full: %s (%s)",
+                  spmv_status_str(st), e.msg);
+            CHECK(lstat(l, &sb) == 0 && S_ISLNK(sb.st_mode), "the symbolic link to /dev/full was not removed");
+            st = spmv_mm_write(l, &g, &e);
+            CHECK(st == SPMV_ERR_IO && lstat(l, &sb) == 0 && S_ISLNK(sb.st_mode), "mm_write to the link: %s, link kept",
+                  spmv_status_str(st));
+            CHECK(stat("/dev/full", &sb) == 0 && S_ISCHR(sb.st_mode), "/dev/full untouched");
+        } else {
+            check_skip("cannot create a symbolic link in %s", tmpdir_);
+        }
+    } else {
+        check_skip("no writable /dev/full: the device write-error tests are not run");
+    }
+
+    /* a pre-existing file, with writes failing (file size limit): it keeps its content, and no
+       temporary is left behind; the same for .gz and for a new file (which must not appear) */
+    write_text("keep.mtx", "old content\n");
+    write_text("keep.mtx.gz", "old gz content\n");
+    if (getrlimit(RLIMIT_FSIZE, &old) == 0) {
+        signal(SIGXFSZ, SIG_IGN);
+        lim = old;
+        lim.rlim_cur = 4096;
+        if (setrlimit(RLIMIT_FSIZE, &lim) == 0) {
+            spmv_status st1 = spmv_mm_write(keep, &g, &e);
+            char m1[256];
+            spmv_status st2, st3;
+            snprintf(m1, sizeof m1, "%s", e.msg);
+            st2 = spmv_mm_write(keepgz, &g, &e);
+            st3 = spmv_mm_write(fresh, &g, &e);
+            setrlimit(RLIMIT_FSIZE, &old);
+            CHECK(st1 == SPMV_ERR_IO && strstr(m1, "keep.mtx") != NULL, "failing write: IO naming the file (%s)", m1);
+            CHECK(file_is(keep, "old content\n"), "a failed mm_write left the existing file as it was");
+            CHECK(st2 == SPMV_ERR_IO && file_is(keepgz, "old gz content\n"), "a failed .gz write left the existing file");
+            CHECK(st3 == SPMV_ERR_IO && stat(fresh, &sb) != 0, "a failed write to a new path leaves no file there");
+            CHECK(count_prefixed(".keep.mtx") == 0 && count_prefixed(".fresh.mtx") == 0,
+                  "no temporary left behind after failed writes");
+        } else {
+            check_skip("setrlimit(RLIMIT_FSIZE) failed: failing-write tests on regular files not run");
+        }
+    }
+
+    /* success replaces the content, keeps the permission bits, leaves no temporary */
+    chmod(keep, 0640);
+    st = spmv_mm_write_dense(keep, 3, v, &e);
+    CHECK(st == SPMV_OK && file_is(keep, "%%MatrixMarket matrix array real general\n3 1\n1.5\n-2\n0.25\n"),
+          "write replaces the file: %s", e.msg);
+    CHECK(stat(keep, &sb) == 0 && (sb.st_mode & 07777) == 0640, "replaced file keeps mode 0640 (got %o)",
+          (unsigned)(sb.st_mode & 07777));
+    CHECK(count_prefixed(".keep.mtx") == 0, "no temporary left after a successful write");
+    /* through a link to a regular file: the link stays a link, the file it names gets the text */
+    {
+        const char *l = tpath("keep_link.mtx");
+        remove(l);
+        if (symlink(keep, l) == 0) {
+            double w[1] = {7};
+            st = spmv_mm_write_dense(l, 1, w, &e);
+            CHECK(st == SPMV_OK && lstat(l, &sb) == 0 && S_ISLNK(sb.st_mode) &&
+                      file_is(keep, "%%MatrixMarket matrix array real general\n1 1\n7\n"),
+                  "write through a link to a file: link kept, file replaced (%s)", e.msg);
+        }
+    }
+
+    /* stream writers (defect 2): appended after what the stream already holds */
+#ifdef SPMV_MM_HAVE_WRITE_FP
+    {
+        FILE *f;
+        const char *ap = write_text("append.txt", "prev\n");
+        f = fopen(ap, "a");
+        st = f ? spmv_mm_write_dense_fp(f, 3, v, &e) : SPMV_ERR_IO;
+        if (f) {
+            fputs("footer\n", f);
+            fclose(f);
+        }
+        CHECK(st == SPMV_OK && file_is(ap, "prev\n%%MatrixMarket matrix array real general\n3 1\n1.5\n-2\n0.25\nfooter\n"),
+              "write_dense_fp appends to the caller's stream: %s", e.msg);
+        f = fopen(ap, "w");
+        st = f ? spmv_mm_write_fp(f, &g, &e) : SPMV_ERR_IO;
+        if (f) fclose(f);
+        {
+            spmv_triplets back;
+            spmv_status st2 = spmv_mm_read(ap, &back, &e);
+            CHECK(st == SPMV_OK && st2 == SPMV_OK && triplets_equal(&g, &back), "write_fp round trip");
+            if (st2 == SPMV_OK) spmv_triplets_free(&back);
+        }
+        f = fopen("/dev/full", "w");
+        if (f) {
+            st = spmv_mm_write_fp(f, &g, &e);
+            fclose(f);
+            CHECK(st == SPMV_ERR_IO && strstr(e.msg, "No space left") != NULL, "write_fp to /dev/full: %s (%s)",
+                  spmv_status_str(st), e.msg);
+            CHECK(stat("/dev/full", &sb) == 0, "/dev/full still there");
+        }
+        CHECK(spmv_mm_write_fp(NULL, &g, &e) == SPMV_ERR_ARG, "write_fp(NULL stream)");
+    }
+#else
+    CHECK(0, "spmv_mm_write_fp / spmv_mm_write_dense_fp (writing to an open stream) missing");
+#endif
+    spmv_triplets_free(&g);
+}
+
+/* A locale whose decimal point is ',' (de_DE.UTF-8; built with localedef into the temp
+ * folder when not installed). 0 if none can be had. */
+static int set_comma_locale(void) {
+    static const char *names[] = {"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8", "de_DE", NULL};
+    char dir[400], cmd[600];
+    int i;
+    for (i = 0; names[i]; i++)
+        if (setlocale(LC_ALL, names[i]) && !strcmp(localeconv()->decimal_point, ",")) return 1;
+    snprintf(dir, sizeof dir, "%s/loc", tmpdir_);
+    mkdir(dir, 0700);
+    snprintf(cmd, sizeof cmd, "localedef -i de_DE -f UTF-8 '%s/de_DE.UTF-8' >/dev/null 2>&1", dir);
+    if (system(cmd) == -1) return 0;
+    setenv("LOCPATH", dir, 1);
+    if (setlocale(LC_ALL, "de_DE.UTF-8") && !strcmp(localeconv()->decimal_point, ",")) return 1;
+    unsetenv("LOCPATH");
+    setlocale(LC_ALL, "C");
+    return 0;
+}
+
+/* Defect 3: numbers are read and written the same way under any LC_NUMERIC. */
+static void test_locale(void) {
+    double v[4] = {1.5, 0.1, -2.5e-300, 3.0};
+    spmv_triplets t, g, back;
+    spmv_error e;
+    spmv_status st;
+    const char *p;
+    char buf[16];
+    if (!set_comma_locale()) {
+        check_skip("no locale with a ',' decimal point (de_DE) could be set or built: locale tests not run");
+        return;
+    }
+    snprintf(buf, sizeof buf, "%.1f", 1.5);
+    printf("locale %s: printf gives '%s'\n", setlocale(LC_NUMERIC, NULL), buf);
+    p = tpath("loc_vec.mtx");
+    st = spmv_mm_write_dense(p, 4, v, &e);
+    CHECK(st == SPMV_OK && file_is(p, "%%MatrixMarket matrix array real general\n4 1\n1.5\n0.10000000000000001\n"
+                                      "-2.5e-300\n3\n"),
+          "write_dense under a ',' locale writes '.' (%s)", e.msg);
+    p = write_text("loc_read.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 4\n1 1 1.5e-30\n2 2 1.5\n"
+                                   "3 3 0.1000000000000000000000001\n1 3 0x1.8p1\n");
+    st = spmv_mm_read(p, &t, &e);
+    CHECK(st == SPMV_OK && t.nnz == 4 && t.val[0] == 1.5e-30 && t.val[1] == 1.5 && t.val[2] == 0.1 && t.val[3] == 3.0,
+          "read under a ',' locale (strtod fallback and fast path): %s %s", spmv_status_str(st), e.msg);
+    if (st == SPMV_OK) spmv_triplets_free(&t);
+    p = write_text("loc_comma.mtx", "%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 1,5\n");
+    st = spmv_mm_read(p, &t, &e);
+    CHECK(st == SPMV_ERR_PARSE && e.line == 3, "'1,5' is not a number in any locale: %s %s", spmv_status_str(st), e.msg);
+    st = spmv_gen("random:rows=500,cols=300,nnzr=7,seed=4", &g, &e);
+    if (st == SPMV_OK) {
+        int64_t k;
+        for (k = 0; k < g.nnz; k += 3) g.val[k] *= 1e-7;
+        p = tpath("loc_round.mtx");
+        st = spmv_mm_write(p, &g, &e);
+        CHECK(st == SPMV_OK && spmv_mm_read(p, &back, &e) == SPMV_OK && triplets_equal(&g, &back),
+              "write/read round trip bit-exact under a ',' locale: %s", e.msg);
+        spmv_triplets_free(&back);
+        spmv_triplets_free(&g);
+    }
+    st = spmv_gen("rmat:scale=5,ef=2,a=0.5,b=0.2,c=0.2", &g, &e);
+    CHECK(st == SPMV_OK, "generator real keys (a=0.5) under a ',' locale: %s", e.msg);
+    if (st == SPMV_OK) spmv_triplets_free(&g);
+    setlocale(LC_ALL, "C");
+}
+
+/* Defects 4 and 5: memory follows the input; over-long lines and NUL bytes are errors. */
+static void test_memory_bounds(void) {
+    spmv_triplets t;
+    spmv_stats s;
+    spmv_error e;
+    spmv_status st;
+    const char *p;
+    size_t bound = (size_t)SPMV_MM_MAX_LINE + 65536;
+    /* a data line longer than SPMV_MM_MAX_LINE (2 MiB of digits) */
+    {
+        size_t n = (size_t)2 << 20, k;
+        char *big = (char *)malloc(n + 200);
+        strcpy(big, "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 ");
+        k = strlen(big);
+        memset(big + k, '1', n);
+        strcpy(big + k + n, "\n");
+        p = write_text("longdata.mtx", big);
+        free(big);
+        tm_max_alloc = 0;
+        st = spmv_mm_read(p, &t, &e);
+        CHECK(st == SPMV_ERR_PARSE && e.line == 3 && strstr(e.msg, "longer than") != NULL,
+              "2 MiB data line: %s line %ld %s", spmv_status_str(st), e.line, e.msg);
+        CHECK(tm_max_alloc <= bound, "2 MiB data line: largest allocation %zu bytes", tm_max_alloc);
+    }
+    /* 200000000 x 200000000 with one entry: read and statistics in kilobytes */
+    p = write_text("huge_dims.mtx", "%%MatrixMarket matrix coordinate real general\n200000000 200000000 1\n1 1 1\n");
+    tm_max_alloc = 0;
+    st = spmv_mm_read(p, &t, &e);
+    CHECK(st == SPMV_OK && t.nrows == 200000000 && t.nnz == 1 && tm_max_alloc <= bound,
+          "200M x 200M, 1 entry: %s, largest allocation %zu", spmv_status_str(st), tm_max_alloc);
+    if (st == SPMV_OK) {
+        tm_max_alloc = 0;
+        st = spmv_triplets_stats(&t, &s);
+        CHECK(st == SPMV_OK && s.empty_rows == 199999999 && s.row_max == 1 && s.ndiags == 1 && tm_max_alloc <= 4096,
+              "stats of 200M x 200M with 1 entry: %s, largest allocation %zu bytes", spmv_status_str(st), tm_max_alloc);
+        spmv_triplets_free(&t);
+    }
+    /* 2^40 x 2^40 with 3 entries (fast_matrix_market's dim_over_32_bit) */
+    p = write_text("dim40.mtx", "%%MatrixMarket matrix coordinate real general\n"
+                                "1099511627776 1099511627776 3\n1 1 1\n1099511627776 1099511627776 2\n5 1099511627776 3\n");
+    st = spmv_mm_read(p, &t, &e);
+    CHECK(st == SPMV_OK && t.nrows == ((int64_t)1 << 40) && t.nnz == 3, "2^40 x 2^40 read: %s %s", spmv_status_str(st),
+          e.msg);
+    if (st == SPMV_OK) {
+        tm_max_alloc = 0;
+        st = spmv_triplets_stats(&t, &s);
+        CHECK(st == SPMV_OK && s.nrows == ((int64_t)1 << 40) && s.empty_rows == ((int64_t)1 << 40) - 3 && s.row_max == 1 &&
+                  s.ndiags == 2 && s.upper_bw == ((int64_t)1 << 40) - 5 && s.block_count[0] == 3 &&
+                  tm_max_alloc <= 4096,
+              "stats of 2^40 x 2^40: %s (empty %lld, diags %lld, largest allocation %zu)", spmv_status_str(st),
+              (long long)s.empty_rows, (long long)s.ndiags, tm_max_alloc);
+        spmv_triplets_free(&t);
+    }
+    /* a pipe (length unknown) announcing 10^8 entries and holding one: storage grows with the data */
+    {
+        const char *fifo = tpath("fifo.mtx");
+        remove(fifo);
+        if (mkfifo(fifo, 0600) == 0) {
+            pid_t pid = fork();
+            if (pid == 0) {
+                static const char txt[] = "%%MatrixMarket matrix coordinate real general\n1000 1000 100000000\n1 1 1\n";
+                int fd = open(fifo, O_WRONLY);
+                if (fd >= 0 && write(fd, txt, sizeof txt - 1) == (ssize_t)(sizeof txt - 1)) close(fd);
+                _exit(0);
+            }
+            if (pid > 0) {
+                int status = 0;
+                tm_max_alloc = 0;
+                st = spmv_mm_read(fifo, &t, &e);
+                waitpid(pid, &status, 0);
+                CHECK(st == SPMV_ERR_PARSE && strstr(e.msg, "fewer entries") != NULL && tm_max_alloc <= bound,
+                      "pipe announcing 1e8 entries: %s (%s), largest allocation %zu", spmv_status_str(st), e.msg,
+                      tm_max_alloc);
+            }
+        } else {
+            check_skip("mkfifo failed: pipe test not run");
+        }
+    }
+    /* a pipe with many entries: grown storage holds them all */
+    {
+        const char *fifo = tpath("fifo2.mtx");
+        remove(fifo);
+        if (mkfifo(fifo, 0600) == 0) {
+            pid_t pid = fork();
+            if (pid == 0) {
+                FILE *f = fopen(fifo, "w");
+                int i;
+                if (f) {
+                    fprintf(f, "%%%%MatrixMarket matrix coordinate real symmetric\n30000 30000 30000\n");
+                    for (i = 0; i < 30000; i++) fprintf(f, "%d %d %d\n", i + 1, i / 2 + 1, i);
+                    fclose(f);
+                }
+                _exit(0);
+            }
+            if (pid > 0) {
+                int status = 0, ok;
+                int64_t k;
+                st = spmv_mm_read(fifo, &t, &e);
+                waitpid(pid, &status, 0);
+                ok = st == SPMV_OK && t.nnz == 30000 + 30000 - 1 && indices_in_range(&t);
+                for (k = 0; ok && k < t.nnz; k++) ok = t.val[k] == (double)(t.row[k] >= t.col[k] ? t.row[k] : t.col[k]);
+                CHECK(ok, "pipe with 30000 symmetric entries: %s %s nnz %lld", spmv_status_str(st), e.msg,
+                      (long long)t.nnz);
+                if (st == SPMV_OK) spmv_triplets_free(&t);
+            }
+        }
+    }
+    /* /dev/zero: NUL bytes on line 1, at once */
+    if (access("/dev/zero", R_OK) == 0) {
+        tm_max_alloc = 0;
+        st = spmv_mm_read("/dev/zero", &t, &e);
+        CHECK(st == SPMV_ERR_PARSE && e.line == 1 && strstr(e.msg, "NUL") != NULL && tm_max_alloc <= bound,
+              "/dev/zero: %s line %ld %s (largest allocation %zu)", spmv_status_str(st), e.line, e.msg, tm_max_alloc);
+    }
+    /* NUL bytes (defect 5): a parse error naming the line, plain and gzip, entry or comment */
+    {
+        static const char a[] = "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1\0 2 2 2\n";
+        static const char b[] = "%%MatrixMarket matrix coordinate real general\n% com\0ment\n3 3 1\n1 1 1\n";
+        static const char c[] = "%%MatrixMarket matrix array real general\n2 1\n1\n2\0\n";
+        int64_t n;
+        double *v = NULL;
+        gzFile gz;
+        p = write_bytes("nul.mtx", a, sizeof a - 1);
+        st = spmv_mm_read(p, &t, &e);
+        CHECK(st == SPMV_ERR_PARSE && e.line == 3 && strstr(e.msg, "NUL") && !strncmp(e.msg, "line 3: ", 8) &&
+                  is_empty(&t),
+              "NUL in an entry line: %s line %ld %s", spmv_status_str(st), e.line, e.msg);
+        p = write_bytes("nul2.mtx", b, sizeof b - 1);
+        st = spmv_mm_read(p, &t, &e);
+        CHECK(st == SPMV_ERR_PARSE && e.line == 2 && strstr(e.msg, "NUL"), "NUL in a comment: %s line %ld %s",
+              spmv_status_str(st), e.line, e.msg);
+        p = write_bytes("nul3.mtx", c, sizeof c - 1);
+        st = spmv_mm_read_dense(p, &n, &v, &e);
+        CHECK(st == SPMV_ERR_PARSE && e.line == 4 && strstr(e.msg, "NUL") && v == NULL, "NUL in a dense file: %s line %ld %s",
+              spmv_status_str(st), e.line, e.msg);
+        p = tpath("nul.mtx.gz");
+        gz = gzopen(p, "wb");
+        gzwrite(gz, a, (unsigned)(sizeof a - 1));
+        gzclose(gz);
+        st = spmv_mm_read(p, &t, &e);
+        CHECK(st == SPMV_ERR_PARSE && e.line == 3 && strstr(e.msg, "NUL"), "NUL in a .gz file: %s line %ld %s",
+              spmv_status_str(st), e.line, e.msg);
+    }
+}
+
+/* Expected report for a truncated gzip file: inflate what can be decoded (independently of the
+ * reader), count its lines; a partial last line is the line reached. */
+static long gz_reached_line(const unsigned char *z, size_t n) {
+    z_stream s;
+    unsigned char out[65536];
+    long nl = 0;
+    int last = '\n', ret = Z_OK;
+    memset(&s, 0, sizeof s);
+    if (inflateInit2(&s, 15 + 16) != Z_OK) return -1;
+    s.next_in = (Bytef *)(uintptr_t)z;
+    s.avail_in = (uInt)n;
+    do {
+        size_t i, got;
+        s.next_out = out;
+        s.avail_out = sizeof out;
+        ret = inflate(&s, Z_NO_FLUSH);
+        got = sizeof out - s.avail_out;
+        for (i = 0; i < got; i++) nl += out[i] == '\n';
+        if (got) last = out[got - 1];
+        if (ret != Z_OK) break;
+    } while (s.avail_out == 0 || s.avail_in > 0);
+    inflateEnd(&s);
+    return last == '\n' ? nl : nl + 1;
+}
+
+/* Defect 6: a truncated .gz reports the last line reached and says so. */
+static void test_gz_truncated(void) {
+    static const struct {
+        const char *spec;
+        double keep; /* fraction of the compressed bytes kept; < 0: all but the 8-byte trailer */
+    } cases[] = {{"random:rows=40000,nnzr=10,seed=3", 0.5},
+                 {"random:rows=40000,nnzr=10,seed=3", -1},
+                 {"random:rows=400,nnzr=10,seed=3", 0.5},
+                 {"random:rows=400,nnzr=10,seed=3", 0.93},
+                 {"random:rows=400,nnzr=10,seed=3", -1}};
+    size_t c;
+    for (c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        spmv_triplets g, t;
+        spmv_error e;
+        spmv_status st;
+        size_t n, cut;
+        char *z, name[64];
+        const char *p;
+        long want;
+        snprintf(name, sizeof name, "trunc%d.mtx.gz", (int)c);
+        p = tpath(name);
+        spmv_gen(cases[c].spec, &g, NULL);
+        spmv_mm_write(p, &g, NULL);
+        spmv_triplets_free(&g);
+        z = read_all(p, &n);
+        if (!z) {
+            CHECK(0, "cannot read back %s", p);
+            continue;
+        }
+        cut = cases[c].keep < 0 ? n - 8 : (size_t)((double)n * cases[c].keep);
+        want = gz_reached_line((const unsigned char *)z, cut);
+        write_bytes(name, z, cut);
+        free(z);
+        st = spmv_mm_read(p, &t, &e);
+        CHECK(st == SPMV_ERR_IO && e.line == want && strstr(e.msg, "truncated gzip stream") != NULL && is_empty(&t),
+              "%s cut to %zu of %zu bytes: %s line %ld '%s'; want IO at line %ld", cases[c].spec, cut, n,
+              spmv_status_str(st), e.line, e.msg, want);
+    }
+    /* a corrupt member (bytes flipped in the middle) is an I/O error naming zlib's reason */
+    {
+        spmv_triplets g, t;
+        spmv_error e;
+        spmv_status st;
+        size_t n, i;
+        char *z;
+        const char *p = tpath("corrupt.mtx.gz");
+        spmv_gen("random:rows=400,nnzr=10,seed=3", &g, NULL);
+        spmv_mm_write(p, &g, NULL);
+        spmv_triplets_free(&g);
+        z = read_all(p, &n);
+        if (z) {
+            for (i = n / 2; i < n / 2 + 64 && i < n; i++) z[i] = (char)(z[i] ^ 0x5a);
+            write_bytes("corrupt.mtx.gz", z, n);
+            free(z);
+            st = spmv_mm_read(p, &t, &e);
+            CHECK((st == SPMV_ERR_IO || st == SPMV_ERR_PARSE) && e.line > 0 && is_empty(&t), "corrupt .gz: %s line %ld %s",
+                  spmv_status_str(st), e.line, e.msg);
+        }
+    }
+    /* two concatenated members are one file (gzip semantics) */
+    {
+        const char *p = tpath("two.mtx.gz");
+        gzFile gz = gzopen(p, "wb");
+        spmv_triplets t;
+        spmv_error e;
+        spmv_status st;
+        gzputs(gz, "%%MatrixMarket matrix coordinate real general\n2 2 2\n");
+        gzclose(gz);
+        gz = gzopen(p, "ab");
+        gzputs(gz, "1 1 1\n2 2 2\n");
+        gzclose(gz);
+        st = spmv_mm_read(p, &t, &e);
+        CHECK(st == SPMV_OK && t.nnz == 2, "two gzip members: %s %s", spmv_status_str(st), e.msg);
+        if (st == SPMV_OK) spmv_triplets_free(&t);
+    }
+}
+
+/* Defect 7 (good side) and the peers' files: integers up to int64 (rounded above 2^53), skew
+ * diagonals, a one-percent banner. */
+static void test_peer_rules(void) {
+    spmv_triplets t;
+    spmv_error e;
+    spmv_status st;
+    const char *p;
+    p = write_text("int64.mtx", "%%MatrixMarket matrix coordinate integer general\n2 2 4\n1 1 9007199254740993\n"
+                                "1 2 -9223372036854775808\n2 1 9223372036854775807\n2 2 +7\n");
+    st = spmv_mm_read(p, &t, &e);
+    CHECK(st == SPMV_OK && t.nnz == 4 && t.val[0] == 9007199254740992.0 && t.val[1] == -9223372036854775808.0 &&
+              t.val[2] == 9223372036854775807.0 && t.val[3] == 7.0,
+          "int64 integers (2^53 + 1 rounds to 2^53, documented): %s %s", spmv_status_str(st), e.msg);
+    if (st == SPMV_OK) spmv_triplets_free(&t);
+    p = write_text("skewdiag.mtx", "%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 3\n2 1 4\n2 2 5\n3 3 -1\n");
+    st = spmv_mm_read(p, &t, &e);
+    CHECK(st == SPMV_OK && t.nnz == 4 && has_entry(&t, 1, 0, 4) && has_entry(&t, 0, 1, -4) && has_entry(&t, 1, 1, 5) &&
+              has_entry(&t, 2, 2, -1),
+          "skew-symmetric diagonal kept once (as scipy and fast_matrix_market): %s %s nnz %lld", spmv_status_str(st),
+          e.msg, (long long)t.nnz);
+    if (st == SPMV_OK) spmv_triplets_free(&t);
+    p = write_text("onepct.mtx", "%MatrixMarket matrix coordinate real general\n% c\n2 2 1\n2 1 3\n");
+    st = spmv_mm_read(p, &t, &e);
+    CHECK(st == SPMV_OK && t.nnz == 1 && has_entry(&t, 1, 0, 3), "'%%MatrixMarket' with one '%%': %s %s",
+          spmv_status_str(st), e.msg);
+    if (st == SPMV_OK) spmv_triplets_free(&t);
+}
+
+/* Both statistics paths (per-row arrays, sorting) agree. */
+static void test_stats_paths(void) {
+    static const char *specs[] = {"random:rows=700,cols=300,nnzr=5,seed=2", "band:n=500,bw=3", "rmat:scale=9,ef=4",
+                                  "lp:rows=100,cols=2000,nnzr=20", "onerow:n=300,len=40", "fem:n=50,bs=3,deg=4"};
+    size_t i;
+    for (i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        spmv_triplets t;
+        spmv_stats a, b;
+        int ok, k;
+        memset(&a, 0, sizeof a);
+        memset(&b, 0, sizeof b);
+        if (spmv_gen(specs[i], &t, NULL) != SPMV_OK) {
+            CHECK(0, "gen %s", specs[i]);
+            continue;
+        }
+        ok = spmv__triplets_stats(&t, &a, 1) == SPMV_OK && spmv__triplets_stats(&t, &b, 2) == SPMV_OK;
+        ok = ok && a.nrows == b.nrows && a.ncols == b.ncols && a.nnz == b.nnz && a.row_min == b.row_min &&
+             a.row_max == b.row_max && a.row_avg == b.row_avg && fabs(a.row_sd - b.row_sd) <= 1e-9 * (1 + a.row_sd) &&
+             a.empty_rows == b.empty_rows && a.ndiags == b.ndiags && a.bandwidth == b.bandwidth &&
+             a.lower_bw == b.lower_bw && a.upper_bw == b.upper_bw && a.best_bs == b.best_bs && a.best_fill == b.best_fill;
+        for (k = 0; ok && k < SPMV_STATS_NBS; k++)
+            ok = a.block_count[k] == b.block_count[k] && a.block_fill[k] == b.block_fill[k];
+        CHECK(ok, "stats: per-row and sorting paths agree on %s (empty %lld/%lld diags %lld/%lld)", specs[i],
+              (long long)a.empty_rows, (long long)b.empty_rows, (long long)a.ndiags, (long long)b.ndiags);
+        spmv_triplets_free(&t);
     }
 }
 
@@ -789,6 +1364,7 @@ static void test_stats(void) {
 /* ---- allocation failure: every allocation checked, nothing leaked, outputs empty ---------- */
 static void test_allocfail(void) {
     const char *longline, *sym, *vec;
+    char keep[3][320]; /* tpath's buffers rotate: the paths are kept here */
     spmv_triplets g;
     double dv[3] = {1, 2, 3};
     int op;
@@ -799,11 +1375,15 @@ static void test_allocfail(void) {
         k = strlen(big);
         memset(big + k, 'y', n);
         strcpy(big + k + n, "\n2 2 1\n2 2 3.5\n");
-        longline = write_text("af_long.mtx", big);
+        snprintf(keep[0], sizeof keep[0], "%s", write_text("af_long.mtx", big));
+        longline = keep[0];
         free(big);
     }
-    sym = write_text("af_sym.mtx", "%%MatrixMarket matrix coordinate real symmetric\n3 3 2\n1 1 1\n3 1 2\n");
-    vec = write_text("af_vec.mtx", "%%MatrixMarket matrix array real general\n2 1\n1\n2\n");
+    snprintf(keep[1], sizeof keep[1], "%s",
+             write_text("af_sym.mtx", "%%MatrixMarket matrix coordinate real symmetric\n3 3 2\n1 1 1\n3 1 2\n"));
+    sym = keep[1];
+    snprintf(keep[2], sizeof keep[2], "%s", write_text("af_vec.mtx", "%%MatrixMarket matrix array real general\n2 1\n1\n2\n"));
+    vec = keep[2];
     spmv_gen("band:n=20,bw=2", &g, NULL);
     for (op = 0; op < 12; op++) {
         long k;
@@ -973,9 +1553,15 @@ int main(void) {
         test_good();
         t1 = spmv_wtime();
         test_bad();
+        test_write_safety();
+        test_locale();
+        test_memory_bounds();
+        test_gz_truncated();
+        test_peer_rules();
         t2 = spmv_wtime();
         test_gen();
         test_stats();
+        test_stats_paths();
         test_allocfail();
         t3 = spmv_wtime();
         test_shared();

@@ -61,11 +61,16 @@
  *
  *   spmv_status spmv_triplets_stats(const spmv_triplets *t, spmv_stats *s);
  *       Shape and structure statistics for `spmv info` (see spmv_stats). Counts are of the
- *       stored entries (duplicates counted as stored). O(nnz + rows + cols) per block size. */
+ *       stored entries (duplicates counted as stored). O(nnz + rows + cols) per block size
+ *       with per-row arrays when the dimensions are at most 4 nnz + 2^20; beyond that (a
+ *       2^40 x 2^40 matrix with three entries) O(nnz log nnz) time by sorting and O(nnz)
+ *       memory, so memory never follows the declared dimensions.
+ *   Generator specs are parsed the same way whatever the C locale ("a=0.5"). */
 #ifndef SPMV_GEN_H
 #define SPMV_GEN_H
 
 #include "../core/core.h"
+#include "mm.h" /* spmv_load reads Matrix Market files; locale-free number parsing */
 #include <stdio.h>
 #include <stdarg.h>
 
@@ -226,7 +231,7 @@ static inline int spmv__gen_parse_val(const char *s, size_t len, int real, int64
     tmp[len] = '\0';
     if (real) {
         char *end = NULL;
-        double v = strtod(tmp, &end);
+        double v = spmv__mm_strtod_c(tmp, &end); /* '.' whatever the locale */
         if (end == tmp || *end != '\0' || v != v) return 1;
         *dv = v;
         return 0;
@@ -864,7 +869,99 @@ typedef struct spmv_stats {
     double best_fill;
 } spmv_stats;
 
-static inline spmv_status spmv_triplets_stats(const spmv_triplets *t, spmv_stats *s) {
+/* ---- the sparse path: O(nnz) memory whatever the dimensions (a 2^40 x 2^40 matrix with three
+ * entries is fine); sorts instead of per-row and per-column arrays ---- */
+typedef struct spmv__stat_pair {
+    int64_t r, c;
+} spmv__stat_pair;
+static inline int spmv__stat_cmp_pair(const void *a, const void *b) {
+    const spmv__stat_pair *x = (const spmv__stat_pair *)a, *y = (const spmv__stat_pair *)b;
+    if (x->r != y->r) return x->r < y->r ? -1 : 1;
+    return x->c < y->c ? -1 : x->c > y->c;
+}
+static inline int spmv__stat_cmp_i64(const void *a, const void *b) {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+/* distinct values among v[0..n), sorting v */
+static inline int64_t spmv__stat_distinct(int64_t *v, int64_t n) {
+    int64_t i, d = 0;
+    if (n <= 0) return 0;
+    qsort(v, (size_t)n, sizeof *v, spmv__stat_cmp_i64);
+    for (i = 0; i < n; i++)
+        if (i == 0 || v[i] != v[i - 1]) d++;
+    return d;
+}
+static inline spmv_status spmv__triplets_stats_sparse(const spmv_triplets *t, spmv_stats *s, const int *bss) {
+    spmv__stat_pair *e = NULL;
+    int64_t *tmp = NULL, k, nonempty = 0;
+    double sum2 = 0.0;
+    int b;
+    e = (spmv__stat_pair *)spmv__alloc((size_t)t->nnz, sizeof *e);
+    tmp = SPMV_ALLOC_N(int64_t, t->nnz);
+    if (!e || !tmp) {
+        spmv__free(e);
+        spmv__free(tmp);
+        return SPMV_ERR_ALLOC;
+    }
+    for (k = 0; k < t->nnz; k++) {
+        e[k].r = t->row[k];
+        e[k].c = t->col[k];
+    }
+    if (t->nnz > 0) qsort(e, (size_t)t->nnz, sizeof *e, spmv__stat_cmp_pair);
+    /* row lengths: runs of equal rows; the absent rows are empty */
+    s->row_avg = t->nrows > 0 ? (double)t->nnz / (double)t->nrows : 0.0;
+    s->row_min = INT64_MAX;
+    for (k = 0; k < t->nnz;) {
+        int64_t k1 = k + 1, len;
+        double dlt;
+        while (k1 < t->nnz && e[k1].r == e[k].r) k1++;
+        len = k1 - k;
+        if (len < s->row_min) s->row_min = len;
+        if (len > s->row_max) s->row_max = len;
+        dlt = (double)len - s->row_avg;
+        sum2 += dlt * dlt;
+        nonempty++;
+        k = k1;
+    }
+    s->empty_rows = t->nrows - nonempty;
+    if (s->empty_rows > 0 || nonempty == 0) s->row_min = 0;
+    sum2 += (double)s->empty_rows * s->row_avg * s->row_avg;
+    s->row_sd = t->nrows > 0 ? sqrt(sum2 / (double)t->nrows) : 0.0;
+    /* diagonals and bandwidth */
+    for (k = 0; k < t->nnz; k++) {
+        int64_t off = e[k].c - e[k].r;
+        if (off > 0 && off > s->upper_bw) s->upper_bw = off;
+        if (off < 0 && -off > s->lower_bw) s->lower_bw = -off;
+        tmp[k] = off;
+    }
+    s->ndiags = spmv__stat_distinct(tmp, t->nnz);
+    s->bandwidth = s->lower_bw > s->upper_bw ? s->lower_bw : s->upper_bw;
+    /* distinct aligned blocks: per block row (contiguous after the sort), distinct col / bs */
+    for (b = 0; b < SPMV_STATS_NBS; b++) {
+        int64_t bs = bss[b], nblk = 0;
+        for (k = 0; k < t->nnz;) {
+            int64_t k1 = k, br = e[k].r / bs, g = 0;
+            while (k1 < t->nnz && e[k1].r / bs == br) tmp[g++] = e[k1++].c / bs;
+            nblk += spmv__stat_distinct(tmp, g);
+            k = k1;
+        }
+        s->block_count[b] = nblk;
+        s->block_fill[b] = nblk > 0 ? (double)t->nnz / ((double)nblk * (double)(bs * bs)) : 0.0;
+        if (b == 0 || s->block_fill[b] >= s->best_fill * (1.0 - 1e-12)) {
+            s->best_fill = s->block_fill[b];
+            s->best_bs = bss[b];
+        }
+    }
+    spmv__free(e);
+    spmv__free(tmp);
+    return SPMV_OK;
+}
+
+/* how: 0 = choose (per-row arrays only when the dimensions are within a small multiple of
+ * nnz, so memory stays O(nnz + 1M) whatever the declared sizes), 1 = per-row arrays,
+ * 2 = sorting. Both give the same statistics (row_sd up to rounding). */
+static inline spmv_status spmv__triplets_stats(const spmv_triplets *t, spmv_stats *s, int how) {
     static const int bss[SPMV_STATS_NBS] = {2, 3, 4, 6, 8};
     int64_t *ptr = NULL, *cols = NULL, *mark = NULL, i, k, nd;
     unsigned char *diag = NULL;
@@ -879,6 +976,18 @@ static inline spmv_status spmv_triplets_stats(const spmv_triplets *t, spmv_stats
     s->ncols = t->ncols;
     s->nnz = t->nnz;
     for (b = 0; b < SPMV_STATS_NBS; b++) s->block_bs[b] = bss[b];
+    if (how == 0) {
+        int64_t lim = t->nnz < (INT64_MAX >> 4) ? 4 * t->nnz + ((int64_t)1 << 20) : INT64_MAX;
+        how = t->nrows <= lim && t->ncols <= lim ? 1 : 2;
+    }
+    if (how == 2) {
+        spmv_status st = spmv__triplets_stats_sparse(t, s, bss);
+        if (st != SPMV_OK) {
+            memset(s, 0, sizeof *s);
+            for (b = 0; b < SPMV_STATS_NBS; b++) s->block_bs[b] = bss[b];
+        }
+        return st;
+    }
     if (t->nrows > INT64_MAX - t->ncols) return SPMV_ERR_OVERFLOW;
     nd = t->nrows + t->ncols; /* offsets col-row + nrows in [1, nrows+ncols-1] */
 
@@ -950,6 +1059,10 @@ static inline spmv_status spmv_triplets_stats(const spmv_triplets *t, spmv_stats
     spmv__free(mark);
     spmv__free(diag);
     return SPMV_OK;
+}
+
+static inline spmv_status spmv_triplets_stats(const spmv_triplets *t, spmv_stats *s) {
+    return spmv__triplets_stats(t, s, 0);
 }
 
 /* "gen:SPEC" -> spmv_gen, otherwise a Matrix Market file (see the header comment) */

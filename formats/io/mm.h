@@ -3,48 +3,118 @@
  *   spmv_status spmv_mm_read(const char *path, spmv_triplets *out, spmv_error *err);
  *       Coordinate files: field real | integer | pattern (value 1.0), symmetry general |
  *       symmetric (mirrored: (j,i) added for i != j) | skew-symmetric (mirrored with the
- *       negated value; a diagonal entry is a parse error). Duplicates are kept (the typed
- *       converters sum them). complex / hermitian -> SPMV_ERR_UNSUPPORTED.
- *       The result is 0-based; out->nnz is the expanded count (storage is sized for 2*nnz
- *       for symmetric files, allocated once from the size line).
+ *       negated value; a diagonal entry is kept once, not mirrored, as scipy and
+ *       fast_matrix_market read it). Duplicates are kept (the typed converters sum them).
+ *       complex / hermitian -> SPMV_ERR_UNSUPPORTED. The result is 0-based; out->nnz is the
+ *       expanded count.
  *   spmv_status spmv_mm_read_dense(const char *path, int64_t *n, double **v, spmv_error *err);
  *       Array files (real | integer, general) holding an m x 1 or 1 x n vector, column-major.
  *       *v is allocated with SPMV_ALLOC_N; the caller frees it with spmv__free.
  *   spmv_status spmv_mm_write(const char *path, const spmv_triplets *t, spmv_error *err);
- *       Coordinate real general, 1-based, values printed with "%.17g" (exact round trip).
+ *       Coordinate real general, 1-based, values printed as "%.17g" would in the C locale
+ *       (exact round trip).
  *   spmv_status spmv_mm_write_dense(const char *path, int64_t n, const double *v, spmv_error *err);
- *       Array real general, n x 1, "%.17g".
+ *       Array real general, n x 1, same number format.
+ *   spmv_status spmv_mm_write_fp(FILE *f, const spmv_triplets *t, spmv_error *err);
+ *   spmv_status spmv_mm_write_dense_fp(FILE *f, int64_t n, const double *v, spmv_error *err);
+ *       The same text written to an open stream (stdout, a pipe, a socket, a file opened for
+ *       appending): nothing is opened, closed or removed; the stream is flushed and a write
+ *       error (EPIPE, ENOSPC, ...) is reported as SPMV_ERR_IO. Plain text only (no gzip).
  *
- * Paths ending in ".gz" are read and written through zlib when SPMV_HAVE_ZLIB is defined
- * (link with -lz); without it they give SPMV_ERR_UNSUPPORTED. A plain path whose content
- * is gzip-compressed is detected by its magic bytes and handled the same way.
+ * Input rules (what a file may hold):
+ *   - The banner is "%%MatrixMarket matrix ..." (words case-insensitive); a banner that
+ *     starts with a single '%' ("%MatrixMarket") is accepted as well, as fast_matrix_market's
+ *     permissive mode reads it.
+ *   - `integer` values must be whole decimal numbers within int64 ("1.5", "nan", "1e3" and
+ *     values beyond +-9223372036854775807 are parse errors); above 2^53 in magnitude they are
+ *     rounded to the nearest double, since the triplets hold doubles (2^53 + 1 reads as 2^53).
+ *   - `real` values: decimal or hexadecimal floating point, inf, nan; values beyond the double
+ *     range read as +-inf, as strtod gives them.
+ *   - Numbers are read and written the same way whatever the C locale (LC_NUMERIC) of the
+ *     calling program: '.' is the decimal point, never ','.
+ *   - A line (banner, size line, entry) may be at most SPMV_MM_MAX_LINE bytes (default 1 MiB);
+ *     longer comment lines are skipped whatever their length. A NUL byte anywhere is a parse
+ *     error naming its line (the file is binary, not Matrix Market text).
+ *   - Memory is bounded by the input, not by the declared sizes: storage for the entries is
+ *     sized from the file's length (or grows with the data when the length is unknown: a
+ *     pipe), never from the declared row or column count, so a 74-byte file declaring
+ *     2^40 x 2^40 reads in a few kilobytes.
+ *
+ * Output files (spmv_mm_write, spmv_mm_write_dense) on POSIX systems: the text goes to a new
+ * temporary file beside the target (".NAME.spmv-*.tmp" in the same directory) that is renamed
+ * onto the target only when everything was written and closed; on failure that temporary is
+ * removed and the target is left as it was. A symbolic link to a regular file keeps the link
+ * and replaces the file it names. A target that is not a regular file (a device such as
+ * /dev/stdout or /dev/full, a FIFO, a socket) is written in place. Nothing but the temporary
+ * is ever removed. A replaced file keeps its permission bits; other links to it (hard links)
+ * keep the old content. Without POSIX (a strict ISO C build: no _GNU_SOURCE/_POSIX_C_SOURCE,
+ * or SPMV_MM_POSIX defined to 0) the target is written in place and, on failure, left
+ * partially written (never removed).
+ *
+ * gzip: input whose content starts with the gzip magic bytes is decompressed when
+ * SPMV_HAVE_ZLIB is defined (link with -lz), whatever the file's name (SPMV_ERR_UNSUPPORTED
+ * without zlib); concatenated members are read. Paths ending in ".gz" are written through
+ * zlib. A stream that ends early reports SPMV_ERR_IO "truncated gzip stream" at the last line
+ * it reached; the lines before it are checked as usual.
  *
  * Errors: `err` may be NULL. When given it always receives err->line (1-based line of the
  * problem, 0 if none) and err->msg (a message that starts with "line N: " when tied to a
  * line). On any failure the outputs are left empty (zeroed triplets, *n = 0, *v = NULL)
  * and nothing is leaked.
- *   SPMV_ERR_PARSE       malformed banner/size line/entry, wrong entry count, bad index or value
+ *   SPMV_ERR_PARSE       malformed banner/size line/entry, wrong entry count, bad index or
+ *                        value, NUL byte, over-long line
  *   SPMV_ERR_UNSUPPORTED complex or hermitian; gzip input without zlib
  *   SPMV_ERR_OVERFLOW    a size does not fit int64 (or 2*nnz for symmetric expansion)
- *   SPMV_ERR_IO          cannot open, read or write the file
+ *   SPMV_ERR_IO          cannot open, read or write the file; truncated or corrupt gzip stream
  *   SPMV_ERR_ALLOC       out of memory
  *   SPMV_ERR_ARG         NULL path/out or invalid triplets given to a writer
  *
  * Speed: the file is read in 1 MiB chunks and split into lines in place; indices use a
  * hand-written integer parser and values an exact fast path (<= 19 significant digits,
- * Clinger's exact-power-of-ten case) with strtod as the fallback for everything else. */
+ * Clinger's exact-power-of-ten case) with strtod in the "C" locale as the fallback for
+ * everything else. */
 #ifndef SPMV_MM_H
 #define SPMV_MM_H
+#define SPMV_MM_HAVE_WRITE_FP 1 /* spmv_mm_write_fp, spmv_mm_write_dense_fp */
 
 #include "../core/core.h"
 #include <stdio.h>
 #include <stdarg.h>
 #include <errno.h>
 #include <float.h>
+#include <locale.h>
 #ifdef SPMV_HAVE_ZLIB
 #include <zlib.h>
 #endif
 
+/* POSIX file and locale functions (open, rename, realpath, newlocale, ...) are used when the
+ * build makes them visible: _GNU_SOURCE, _DEFAULT_SOURCE, _POSIX_C_SOURCE >= 200809L, a
+ * non-strict (gnu11) or C++ compilation on a Unix system. Define SPMV_MM_POSIX to 0 or 1 to
+ * choose. */
+#ifndef SPMV_MM_POSIX
+#if !defined(_WIN32) && (defined(__unix__) || defined(__unix) || defined(__APPLE__)) &&                        \
+    (defined(_GNU_SOURCE) || defined(_DEFAULT_SOURCE) || defined(_BSD_SOURCE) || defined(__cplusplus) ||       \
+     !defined(__STRICT_ANSI__) || (defined(_POSIX_C_SOURCE) && _POSIX_C_SOURCE >= 200809L) ||                   \
+     (defined(_XOPEN_SOURCE) && _XOPEN_SOURCE >= 700))
+#define SPMV_MM_POSIX 1
+#else
+#define SPMV_MM_POSIX 0
+#endif
+#endif
+#if SPMV_MM_POSIX
+#include <unistd.h>
+#include <fcntl.h>
+#include <sys/types.h>
+#include <sys/stat.h>
+#endif
+
+/* Longest banner, size or entry line accepted (comment lines may be longer: they are skipped). */
+#ifndef SPMV_MM_MAX_LINE
+#define SPMV_MM_MAX_LINE ((size_t)1 << 20)
+#endif
+#define SPMV__MM_BUFSZ ((size_t)(SPMV_MM_MAX_LINE) + 2)
+#define SPMV__MM_ZIN ((size_t)1 << 18) /* compressed input chunk */
+#define SPMV__MM_NONE ((size_t)-1)
 /* ---- error reporting ------------------------------------------------------ */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((format(printf, 4, 5)))
@@ -125,6 +195,55 @@ static inline const char *spmv__mm_tok(const char *p, char *buf, size_t cap) {
     return buf;
 }
 
+/* ---- locale-independent strtod --------------------------------------------- */
+/* strtod as in the "C" locale whatever the program's LC_NUMERIC: with POSIX, strtod under a
+ * thread-local "C" locale (uselocale); otherwise the token (ASCII number characters only) is
+ * copied with its '.' replaced by the current locale's decimal point. */
+static inline double spmv__mm_strtod_iso(const char *s, char **end) {
+    char tmp[512];
+    const char *dp = localeconv()->decimal_point;
+    size_t dpl = dp && *dp ? strlen(dp) : 1, i, o = 0, dotat = SPMV__MM_NONE;
+    char *e2 = NULL;
+    double v;
+    *end = (char *)s;
+    for (i = 0;; i++) {
+        char c = s[i];
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '+' || c == '-' ||
+              c == '.' || c == '(' || c == ')' || c == '_'))
+            break;
+        if (o + dpl + 1 >= sizeof tmp) return 0.0; /* not converted: longer than any sensible number */
+        if (c == '.' && dotat == SPMV__MM_NONE) {
+            dotat = o;
+            if (dp && *dp) memcpy(tmp + o, dp, dpl);
+            else tmp[o] = '.';
+            o += dpl;
+        } else {
+            tmp[o++] = c;
+        }
+    }
+    tmp[o] = '\0';
+    v = strtod(tmp, &e2);
+    if (e2 == tmp) return 0.0;
+    o = (size_t)(e2 - tmp);
+    if (dotat != SPMV__MM_NONE && o > dotat) o -= o >= dotat + dpl ? dpl - 1 : o - dotat;
+    *end = (char *)s + o;
+    return v;
+}
+
+static inline double spmv__mm_strtod_c(const char *s, char **end) {
+#if SPMV_MM_POSIX
+    locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0); /* glibc, musl: a static object, no allocation */
+    if (c != (locale_t)0) {
+        locale_t old = uselocale(c);
+        double v = strtod(s, end);
+        uselocale(old);
+        freelocale(c);
+        return v;
+    }
+#endif
+    return spmv__mm_strtod_iso(s, end);
+}
+
 /* ---- number parsing ------------------------------------------------------- */
 /* Parses a decimal integer token at *pp (optional sign). Returns 0 on success (and advances
  * *pp past it), 1 if the token is not an integer, 2 if it is an integer that overflows int64. */
@@ -166,8 +285,8 @@ static inline int spmv__mm_parse_i64(const char **pp, int64_t *out) {
 #define SPMV__MM_LD_FAST 0
 #endif
 
-/* Parses a real token at *pp: exact fast path for short decimals, strtod otherwise (which
- * also gives nan, inf, hex floats). Returns 0 on success (advancing *pp), 1 if not a number. */
+/* Parses a real token at *pp: exact fast path for short decimals, strtod in the "C" locale
+ * otherwise (which also gives nan, inf, hex floats). Returns 0 on success (advancing *pp), 1 if not a number. */
 static inline int spmv__mm_parse_f64(const char **pp, double *out) {
     const char *p = *pp;
 #if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0 && DBL_MANT_DIG == 53
@@ -251,7 +370,7 @@ static inline int spmv__mm_parse_f64(const char **pp, double *out) {
 #endif
     {
         char *end = NULL;
-        double v = strtod(p, &end);
+        double v = spmv__mm_strtod_c(p, &end);
         if (end == p || end == NULL || !spmv__mm_isend(*end)) return 1;
         *out = v;
         *pp = end;
@@ -259,192 +378,317 @@ static inline int spmv__mm_parse_f64(const char **pp, double *out) {
     }
 }
 
-/* ---- buffered line reader over stdio or zlib ------------------------------- */
+/* ---- buffered line reader over stdio, with gzip decoded by zlib's inflate ------- */
+enum {
+    SPMV__MM_F_NONE = 0,
+    SPMV__MM_F_IO,      /* read error */
+    SPMV__MM_F_NUL,     /* NUL byte in a line */
+    SPMV__MM_F_LONG,    /* line longer than SPMV_MM_MAX_LINE */
+    SPMV__MM_F_GZTRUNC, /* the gzip stream ends inside a member */
+    SPMV__MM_F_GZDATA,  /* corrupt gzip data */
+    SPMV__MM_F_ALLOC    /* zlib could not allocate its state */
+};
+
 typedef struct spmv__mm_reader {
     FILE *fp;
-    void *gz;          /* gzFile when SPMV_HAVE_ZLIB */
     char *buf;
     size_t cap, pos, end;
-    int eof, ioerr, allocerr;
-    long line;         /* number of lines returned so far */
+    size_t nul;        /* index in buf of the first NUL byte read, SPMV__MM_NONE if none */
+    int eof;           /* no more data from the file */
+    int rawerr;        /* SPMV__MM_F_*: the data stopped early for this reason (reported at its line) */
+    int rawerrno;
+    int skipping;      /* discarding the rest of an over-long comment line */
+    int fail;          /* SPMV__MM_F_*: why spmv__mm_getline returned NULL (0: end of file) */
+    long fail_line;
+    long line;         /* number of lines returned (or skipped) so far */
     int64_t max_bytes; /* upper bound on the uncompressed size, -1 if unknown */
+#ifdef SPMV_HAVE_ZLIB
+    z_stream zs;
+    unsigned char *zin; /* compressed input chunk; non-NULL in gzip mode */
+    int zinit, zmember, zany, zdone;
+    char zmsg[96];
+#endif
 } spmv__mm_reader;
 
 static inline void spmv__mm_close(spmv__mm_reader *r) {
-    if (r->fp) fclose(r->fp);
 #ifdef SPMV_HAVE_ZLIB
-    if (r->gz) gzclose((gzFile)r->gz);
+    if (r->zinit) inflateEnd(&r->zs);
+    r->zinit = 0;
+    spmv__free(r->zin);
+    r->zin = NULL;
 #endif
+    if (r->fp) fclose(r->fp);
     spmv__free(r->buf);
     r->fp = NULL;
-    r->gz = NULL;
     r->buf = NULL;
 }
 
+/* Up to n bytes of (decompressed) data; sets r->rawerr when the data stops early. */
 static inline size_t spmv__mm_raw_read(spmv__mm_reader *r, char *dst, size_t n) {
+    size_t got;
 #ifdef SPMV_HAVE_ZLIB
-    if (r->gz) {
-        gzFile g = (gzFile)r->gz;
-        int got, errnum = Z_OK;
-        if (n > (1u << 30)) n = (size_t)1 << 30;
-        got = gzread(g, dst, (unsigned)n);
-        if (got < 0) {
-            r->ioerr = 1;
-            return 0;
-        }
-        if ((size_t)got < n) {
-            gzerror(g, &errnum);
-            if (errnum != Z_OK && errnum != Z_STREAM_END) {
-                r->ioerr = 1;
-                return 0;
+    if (r->zin) {
+        z_stream *s = &r->zs;
+        if (n > ((size_t)1 << 30)) n = (size_t)1 << 30;
+        s->next_out = (Bytef *)dst;
+        s->avail_out = (uInt)n;
+        while (s->avail_out > 0 && !r->zdone) {
+            int ret;
+            if (s->avail_in == 0) {
+                size_t k = fread(r->zin, 1, SPMV__MM_ZIN, r->fp);
+                if (k == 0) {
+                    if (ferror(r->fp)) {
+                        r->rawerr = SPMV__MM_F_IO;
+                        r->rawerrno = errno;
+                    } else if (r->zmember) {
+                        r->rawerr = SPMV__MM_F_GZTRUNC;
+                    }
+                    r->zdone = 1;
+                    break;
+                }
+                s->next_in = r->zin;
+                s->avail_in = (uInt)k;
+            }
+            if (!r->zmember) { /* at a member boundary: another member, or bytes gzip ignores too */
+                if (s->next_in[0] != 0x1f) {
+                    r->zdone = 1;
+                    break;
+                }
+                if (r->zany && inflateReset(s) != Z_OK) {
+                    r->rawerr = SPMV__MM_F_GZDATA;
+                    r->zdone = 1;
+                    break;
+                }
+                r->zmember = 1;
+            }
+            ret = inflate(s, Z_NO_FLUSH);
+            if (ret == Z_STREAM_END) {
+                r->zmember = 0;
+                r->zany = 1;
+            } else if (ret == Z_MEM_ERROR) {
+                r->rawerr = SPMV__MM_F_ALLOC;
+                r->zdone = 1;
+            } else if (ret != Z_OK && ret != Z_BUF_ERROR) { /* Z_DATA_ERROR, Z_NEED_DICT, Z_STREAM_ERROR */
+                r->rawerr = SPMV__MM_F_GZDATA;
+                snprintf(r->zmsg, sizeof r->zmsg, "%s", s->msg ? s->msg : "invalid data");
+                r->zdone = 1;
             }
         }
-        return (size_t)got;
+        got = n - s->avail_out;
+        s->next_out = NULL;
+        s->avail_out = 0;
+        return got;
     }
 #endif
-    {
-        size_t got = fread(dst, 1, n, r->fp);
-        if (got < n && ferror(r->fp)) r->ioerr = 1;
-        return got;
+    got = fread(dst, 1, n, r->fp);
+    if (got < n && ferror(r->fp)) {
+        r->rawerr = SPMV__MM_F_IO;
+        r->rawerrno = errno;
+    }
+    return got;
+}
+
+/* Reads more data into buf[end, cap-1); notes the first NUL byte; sets eof when none came. */
+static inline void spmv__mm_fill(spmv__mm_reader *r) {
+    size_t got;
+    if (r->eof) return;
+    got = r->rawerr ? 0 : spmv__mm_raw_read(r, r->buf + r->end, r->cap - 1 - r->end);
+    if (got && r->nul == SPMV__MM_NONE) {
+        const char *q = (const char *)memchr(r->buf + r->end, '\0', got);
+        if (q) r->nul = (size_t)(q - r->buf);
+    }
+    r->end += got;
+    if (got == 0) r->eof = 1;
+}
+
+static inline void spmv__mm_setfail(spmv__mm_reader *r, int kind, long line) {
+    if (!r->fail) {
+        r->fail = kind;
+        r->fail_line = line > 0 ? line : 1;
     }
 }
 
-/* Size of a plain file in bytes, or -1. */
+/* Size of a plain file in bytes, or -1 if unknown (pipe, device); -2: cannot rewind. */
 static inline int64_t spmv__mm_file_size(FILE *f) {
+#if SPMV_MM_POSIX
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) return -1;
+    return (int64_t)st.st_size;
+#else
     long sz;
     if (fseek(f, 0, SEEK_END) != 0) return -1;
     sz = ftell(f);
     if (fseek(f, 0, SEEK_SET) != 0) return -2;
-    return sz < 0 ? -1 : (int64_t)sz;
-}
-
-static inline spmv_status spmv__mm_open(spmv__mm_reader *r, const char *path, spmv_error *err) {
-    int want_gz;
-    memset(r, 0, sizeof *r);
-    r->max_bytes = -1;
-    r->cap = (size_t)1 << 20;
-    r->buf = (char *)spmv__alloc(r->cap, 1);
-    if (!r->buf) return spmv__mm_err(err, 0, SPMV_ERR_ALLOC, "out of memory allocating the read buffer");
-    want_gz = spmv__mm_has_gz_suffix(path);
-    if (!want_gz) {
-        FILE *f = fopen(path, "rb");
-        int64_t sz;
-        if (!f) {
-            int e = errno;
-            spmv__mm_close(r);
-            return spmv__mm_err(err, 0, SPMV_ERR_IO, "cannot open '%s': %s", path, strerror(e));
-        }
-        sz = spmv__mm_file_size(f);
-        if (sz == -2) {
-            fclose(f);
-            spmv__mm_close(r);
-            return spmv__mm_err(err, 0, SPMV_ERR_IO, "cannot rewind '%s'", path);
-        }
-        r->fp = f;
-        r->max_bytes = sz;
-        /* look at the first bytes: gzip content under a plain name */
-        r->end = spmv__mm_raw_read(r, r->buf, r->cap - 1);
-        if (r->ioerr) {
-            spmv__mm_close(r);
-            return spmv__mm_err(err, 0, SPMV_ERR_IO, "cannot read '%s'", path);
-        }
-        if (r->end >= 2 && (unsigned char)r->buf[0] == 0x1f && (unsigned char)r->buf[1] == 0x8b) {
-            fclose(r->fp);
-            r->fp = NULL;
-            r->end = 0;
-            want_gz = 1;
-        } else {
-            if (r->end == 0) r->eof = 1;
-            return SPMV_OK;
-        }
-    }
-#ifdef SPMV_HAVE_ZLIB
-    {
-        gzFile g;
-        FILE *f = fopen(path, "rb");
-        if (!f) {
-            int e = errno;
-            spmv__mm_close(r);
-            return spmv__mm_err(err, 0, SPMV_ERR_IO, "cannot open '%s': %s", path, strerror(e));
-        }
-        {
-            int64_t sz = spmv__mm_file_size(f);
-            /* deflate expands at most ~1032:1 */
-            if (sz >= 0 && sz < INT64_MAX / 2048) r->max_bytes = sz * 1032 + 4096;
-        }
-        fclose(f);
-        g = gzopen(path, "rb");
-        if (!g) {
-            int e = errno;
-            spmv__mm_close(r);
-            return spmv__mm_err(err, 0, SPMV_ERR_IO, "cannot open '%s': %s", path, e ? strerror(e) : "gzopen failed");
-        }
-        gzbuffer(g, 1u << 18);
-        r->gz = (void *)g;
-        return SPMV_OK;
-    }
-#else
-    (void)want_gz;
-    spmv__mm_close(r);
-    return spmv__mm_err(err, 0, SPMV_ERR_UNSUPPORTED,
-                        "'%s' is gzip-compressed but zlib support is not compiled in (build with -DSPMV_HAVE_ZLIB -lz)",
-                        path);
+    return sz <= 0 ? -1 : (int64_t)sz; /* 0: an empty file or a device that does not know */
 #endif
 }
 
-/* Next line, NUL-terminated, without its '\n' (and a trailing '\r'). NULL at end of file
- * or on error (r->ioerr / r->allocerr). Lines of any length are supported. */
+static inline spmv_status spmv__mm_open(spmv__mm_reader *r, const char *path, spmv_error *err) {
+    int64_t sz;
+    size_t got, peek;
+    memset(r, 0, sizeof *r);
+    r->nul = SPMV__MM_NONE;
+    r->max_bytes = -1;
+    r->cap = SPMV__MM_BUFSZ;
+    r->buf = (char *)spmv__alloc(r->cap, 1);
+    if (!r->buf) return spmv__mm_err(err, 0, SPMV_ERR_ALLOC, "out of memory allocating the read buffer");
+    r->fp = fopen(path, "rb");
+    if (!r->fp) {
+        int e = errno;
+        spmv__mm_close(r);
+        return spmv__mm_err(err, 0, SPMV_ERR_IO, "cannot open '%s': %s", path, strerror(e));
+    }
+    sz = spmv__mm_file_size(r->fp);
+    if (sz == -2) {
+        spmv__mm_close(r);
+        return spmv__mm_err(err, 0, SPMV_ERR_IO, "cannot rewind '%s'", path);
+    }
+    /* the first bytes say whether the content is gzip-compressed (whatever the name) */
+    peek = r->cap - 1 < SPMV__MM_ZIN ? r->cap - 1 : SPMV__MM_ZIN;
+    got = fread(r->buf, 1, peek, r->fp);
+    if (got < peek && ferror(r->fp)) {
+        int e = errno;
+        spmv__mm_close(r);
+        return spmv__mm_err(err, 0, SPMV_ERR_IO, "cannot read '%s': %s", path, strerror(e));
+    }
+    if (got >= 2 && (unsigned char)r->buf[0] == 0x1f && (unsigned char)r->buf[1] == 0x8b) {
+#ifdef SPMV_HAVE_ZLIB
+        r->zin = (unsigned char *)spmv__alloc(SPMV__MM_ZIN, 1);
+        if (!r->zin) {
+            spmv__mm_close(r);
+            return spmv__mm_err(err, 0, SPMV_ERR_ALLOC, "out of memory allocating the read buffer");
+        }
+        memset(&r->zs, 0, sizeof r->zs);
+        if (inflateInit2(&r->zs, 15 + 16) != Z_OK) { /* 15-bit window, gzip wrapper */
+            spmv__mm_close(r);
+            return spmv__mm_err(err, 0, SPMV_ERR_ALLOC, "cannot initialise zlib for '%s'", path);
+        }
+        r->zinit = 1;
+        memcpy(r->zin, r->buf, got);
+        r->zs.next_in = r->zin;
+        r->zs.avail_in = (uInt)got;
+        /* deflate expands at most ~1032:1 */
+        if (sz >= 0 && sz < INT64_MAX / 2048) r->max_bytes = sz * 1032 + 4096;
+        return SPMV_OK;
+#else
+        spmv__mm_close(r);
+        return spmv__mm_err(err, 0, SPMV_ERR_UNSUPPORTED,
+                            "'%s' is gzip-compressed but zlib support is not compiled in (build with -DSPMV_HAVE_ZLIB -lz)",
+                            path);
+#endif
+    }
+    r->max_bytes = sz;
+    if (got) {
+        const char *q = (const char *)memchr(r->buf, '\0', got);
+        if (q) r->nul = (size_t)(q - r->buf);
+    }
+    r->end = got;
+    return SPMV_OK;
+}
+
+/* Next line, NUL-terminated, without its '\n' (and a trailing '\r'). NULL at the end of the
+ * file or on error (r->fail says which, r->fail_line where). */
 static inline char *spmv__mm_getline(spmv__mm_reader *r) {
+    if (r->fail) return NULL;
     for (;;) {
         char *s = r->buf + r->pos;
         size_t avail = r->end - r->pos;
         char *nl = avail ? (char *)memchr(s, '\n', avail) : NULL;
+        if (r->skipping) { /* the rest of an over-long comment line: discarded */
+            size_t n = nl ? (size_t)(nl - s) : avail;
+            if (r->nul != SPMV__MM_NONE && r->nul < r->pos + n) {
+                spmv__mm_setfail(r, SPMV__MM_F_NUL, r->line + 1);
+                return NULL;
+            }
+            if (nl) {
+                r->pos += n + 1;
+                r->skipping = 0;
+                r->line++;
+                continue;
+            }
+            r->pos = r->end = 0;
+            if (r->eof) {
+                r->skipping = 0;
+                r->line++;
+                if (r->rawerr) spmv__mm_setfail(r, r->rawerr, r->line);
+                return NULL;
+            }
+            spmv__mm_fill(r);
+            continue;
+        }
         if (nl || (r->eof && avail)) {
             size_t n;
-            if (nl) {
-                n = (size_t)(nl - s);
-                r->pos += n + 1;
-            } else {
-                n = avail; /* last line without newline; end < cap so s[n] is inside */
-                r->pos = r->end;
+            if (!nl && r->rawerr) { /* a line the broken stream cut short: not parsed */
+                spmv__mm_setfail(r, r->rawerr, r->line + 1);
+                return NULL;
             }
+            n = nl ? (size_t)(nl - s) : avail; /* last line without newline: end < cap so s[n] is inside */
+            if (r->nul != SPMV__MM_NONE && r->nul < r->pos + n) {
+                spmv__mm_setfail(r, SPMV__MM_F_NUL, r->line + 1);
+                return NULL;
+            }
+            r->pos += nl ? n + 1 : n;
             s[n] = '\0';
             if (n && s[n - 1] == '\r') s[n - 1] = '\0';
             r->line++;
             return s;
         }
-        if (r->eof) return NULL;
+        if (r->eof) {
+            if (r->rawerr) spmv__mm_setfail(r, r->rawerr, r->line);
+            return NULL;
+        }
         if (r->pos > 0) {
             if (avail) memmove(r->buf, s, avail);
+            if (r->nul != SPMV__MM_NONE) r->nul -= r->pos;
             r->pos = 0;
             r->end = avail;
         }
-        if (r->end + 1 >= r->cap) { /* one line longer than the buffer: grow it */
-            size_t ncap = r->cap * 2;
-            char *nb = (char *)spmv__alloc(ncap, 1);
-            if (!nb || ncap < r->cap) {
-                spmv__free(nb);
-                r->allocerr = 1;
+        if (r->end + 1 >= r->cap) { /* no newline in SPMV_MM_MAX_LINE + 1 bytes */
+            size_t i = 0;
+            if (r->nul != SPMV__MM_NONE) { /* binary data (/dev/zero): say so rather than "too long" */
+                spmv__mm_setfail(r, SPMV__MM_F_NUL, r->line + 1);
                 return NULL;
             }
-            memcpy(nb, r->buf, r->end);
-            spmv__free(r->buf);
-            r->buf = nb;
-            r->cap = ncap;
+            while (i < r->end && spmv__mm_isspace(r->buf[i])) i++;
+            if (r->line > 0 && i < r->end && r->buf[i] == '%') {
+                r->skipping = 1;
+                continue;
+            }
+            spmv__mm_setfail(r, SPMV__MM_F_LONG, r->line + 1);
+            return NULL;
         }
-        {
-            size_t got = spmv__mm_raw_read(r, r->buf + r->end, r->cap - 1 - r->end);
-            if (r->ioerr) return NULL;
-            if (got == 0) r->eof = 1;
-            r->end += got;
-        }
+        spmv__mm_fill(r);
+    }
+}
+
+/* Status for a failed read (r->fail set). */
+static inline spmv_status spmv__mm_fail_status(spmv__mm_reader *r, spmv_error *err) {
+    long ln = r->fail_line;
+    switch (r->fail) {
+    case SPMV__MM_F_NUL:
+        return spmv__mm_err(err, ln, SPMV_ERR_PARSE, "NUL byte in the line (binary data, not Matrix Market text)");
+    case SPMV__MM_F_LONG:
+        return spmv__mm_err(err, ln, SPMV_ERR_PARSE,
+                            "line longer than %lu bytes (Matrix Market lines are short: is this a Matrix Market file?)",
+                            (unsigned long)SPMV_MM_MAX_LINE);
+    case SPMV__MM_F_GZTRUNC:
+        return spmv__mm_err(err, ln, SPMV_ERR_IO, "truncated gzip stream: the compressed data ends %s line %ld",
+                            ln > r->line ? "inside" : "after", ln);
+#ifdef SPMV_HAVE_ZLIB
+    case SPMV__MM_F_GZDATA:
+        return spmv__mm_err(err, ln, SPMV_ERR_IO, "corrupt gzip stream after line %ld (zlib: %s)", r->line,
+                            r->zmsg[0] ? r->zmsg : "invalid data");
+#endif
+    case SPMV__MM_F_ALLOC: return spmv__mm_err(err, ln, SPMV_ERR_ALLOC, "out of memory in zlib");
+    default:
+        return spmv__mm_err(err, ln, SPMV_ERR_IO, "read error after line %ld: %s", r->line,
+                            r->rawerrno ? strerror(r->rawerrno) : "unknown error");
     }
 }
 
 /* Status for a NULL from spmv__mm_getline when more lines were required. */
 static inline spmv_status spmv__mm_eof_status(spmv__mm_reader *r, spmv_error *err, const char *what) {
-    if (r->ioerr) return spmv__mm_err(err, r->line + 1, SPMV_ERR_IO, "read error (corrupt or truncated file?)");
-    if (r->allocerr) return spmv__mm_err(err, r->line + 1, SPMV_ERR_ALLOC, "out of memory (line too long)");
+    if (r->fail) return spmv__mm_fail_status(r, err);
     return spmv__mm_err(err, r->line + 1, SPMV_ERR_PARSE, "unexpected end of file: %s", what);
 }
 
@@ -479,7 +723,7 @@ static inline spmv_status spmv__mm_read_banner(spmv__mm_reader *r, spmv__mm_head
     const char *p = spmv__mm_getline(r);
     memset(h, 0, sizeof *h);
     if (!p) {
-        if (r->ioerr || r->allocerr) return spmv__mm_eof_status(r, err, "");
+        if (r->fail) return spmv__mm_fail_status(r, err);
         return spmv__mm_err(err, 1, SPMV_ERR_PARSE, "empty file: missing %%%%MatrixMarket banner");
     }
     for (;;) {
@@ -490,7 +734,8 @@ static inline spmv_status spmv__mm_read_banner(spmv__mm_reader *r, spmv__mm_head
         len[nt] = (size_t)(p - tok[nt]);
         nt++;
     }
-    if (nt == 0 || !spmv__mm_tokeq(tok[0], len[0], "%%MatrixMarket"))
+    /* "%MatrixMarket" (one '%') is read too, as fast_matrix_market's permissive mode does */
+    if (nt == 0 || !(spmv__mm_tokeq(tok[0], len[0], "%%MatrixMarket") || spmv__mm_tokeq(tok[0], len[0], "%MatrixMarket")))
         return spmv__mm_err(err, r->line, SPMV_ERR_PARSE, "missing or malformed %%%%MatrixMarket banner; " SPMV__MM_BANNER_HELP);
     if (nt < 5)
         return spmv__mm_err(err, r->line, SPMV_ERR_PARSE, "malformed banner: only %d of 5 words; " SPMV__MM_BANNER_HELP, nt);
@@ -541,7 +786,7 @@ static inline spmv_status spmv__mm_read_size(spmv__mm_reader *r, int want, int64
     int i, nf;
     char tb[48];
     if (!line) {
-        if (r->ioerr || r->allocerr) return spmv__mm_eof_status(r, err, "");
+        if (r->fail) return spmv__mm_fail_status(r, err);
         return spmv__mm_err(err, r->line + 1, SPMV_ERR_PARSE, "unexpected end of file: missing size line %s", what);
     }
     nf = spmv__mm_count_fields(line);
@@ -565,17 +810,78 @@ static inline spmv_status spmv__mm_read_size(spmv__mm_reader *r, int want, int64
     return SPMV_OK;
 }
 
+/* ---- entry storage ----------------------------------------------------------- */
+/* Makes room for `need` entries (need <= limit) in the three arrays holding `used` entries:
+ * doubles the allocation (at least 4096, at most limit). */
+static inline spmv_status spmv__mm_reserve(int64_t **ri, int64_t **ci, double **vv, int64_t used, int64_t *alloc,
+                                           int64_t need, int64_t limit) {
+    int64_t n = *alloc < 2048 ? 4096 : *alloc * 2;
+    int64_t *r2, *c2;
+    double *v2;
+    if (n > limit) n = limit;
+    if (n < need) n = need;
+    if ((uint64_t)n > (uint64_t)(SIZE_MAX / sizeof(int64_t) / 2)) return SPMV_ERR_OVERFLOW;
+    r2 = SPMV_ALLOC_N(int64_t, n);
+    c2 = SPMV_ALLOC_N(int64_t, n);
+    v2 = SPMV_ALLOC_N(double, n);
+    if (!r2 || !c2 || !v2) {
+        spmv__free(r2);
+        spmv__free(c2);
+        spmv__free(v2);
+        return SPMV_ERR_ALLOC;
+    }
+    if (used > 0) {
+        memcpy(r2, *ri, sizeof(int64_t) * (size_t)used);
+        memcpy(c2, *ci, sizeof(int64_t) * (size_t)used);
+        memcpy(v2, *vv, sizeof(double) * (size_t)used);
+    }
+    spmv__free(*ri);
+    spmv__free(*ci);
+    spmv__free(*vv);
+    *ri = r2;
+    *ci = c2;
+    *vv = v2;
+    *alloc = n;
+    return SPMV_OK;
+}
+
+/* Parses the value token at *pp for a field (real or integer); 0 on success. On failure
+ * writes the message (without the line prefix) to msg. */
+static inline int spmv__mm_parse_value(const char **pp, int field, double *x, char *msg, size_t msgcap) {
+    char tb[48];
+    if (field == SPMV__MM_INTEGER) {
+        int64_t iv = 0;
+        int rc = spmv__mm_parse_i64(pp, &iv);
+        if (rc == 1) {
+            snprintf(msg, msgcap, "invalid integer value '%s' (field 'integer' holds whole decimal numbers)",
+                     spmv__mm_tok(*pp, tb, sizeof tb));
+            return 1;
+        }
+        if (rc == 2) {
+            snprintf(msg, msgcap, "integer value '%s' is outside the 64-bit range", spmv__mm_tok(*pp, tb, sizeof tb));
+            return 1;
+        }
+        *x = (double)iv; /* rounded to the nearest double above 2^53 (documented) */
+        return 0;
+    }
+    if (spmv__mm_parse_f64(pp, x) != 0) {
+        snprintf(msg, msgcap, "invalid real value '%s'", spmv__mm_tok(*pp, tb, sizeof tb));
+        return 1;
+    }
+    return 0;
+}
+
 /* ---- coordinate reader ------------------------------------------------------ */
 static inline spmv_status spmv_mm_read(const char *path, spmv_triplets *out, spmv_error *err) {
     spmv__mm_reader rd;
     spmv__mm_header h;
     spmv_status st;
-    int64_t sz[3], cap, k = 0, nread = 0, m, n, nnz;
+    int64_t sz[3], cap, alloc, k = 0, nread = 0, m, n, nnz;
     int64_t *ri = NULL, *ci = NULL;
     double *vv = NULL;
     int nfield;
     const char *fieldhelp;
-    char tb[48];
+    char tb[48], vmsg[160];
 
     memset(&h, 0, sizeof h);
     memset(sz, 0, sizeof sz);
@@ -601,7 +907,7 @@ static inline spmv_status spmv_mm_read(const char *path, spmv_triplets *out, spm
                           h.sym == SPMV__MM_SYMMETRIC ? "symmetric" : "skew-symmetric", (long long)m, (long long)n);
         goto fail;
     }
-    cap = nnz;
+    cap = nnz; /* entries after the symmetric expansion, at most */
     if (h.sym != SPMV__MM_GENERAL) {
         if (nnz > INT64_MAX / 2) {
             st = spmv__mm_err(err, rd.line, SPMV_ERR_OVERFLOW, "%lld nonzeros overflow 64 bits when the symmetric matrix is expanded",
@@ -610,21 +916,25 @@ static inline spmv_status spmv_mm_read(const char *path, spmv_triplets *out, spm
         }
         cap = 2 * nnz;
     }
-    /* a file cannot hold more entries than (bytes + 1) / 4 ("1 1\n" per entry) */
+    /* storage from what the file can hold, never from the declared sizes alone: a file holds at
+       most (bytes + 1) / 4 entries ("1 1\n" each); of unknown length (a pipe), it grows */
+    alloc = cap;
     if (rd.max_bytes >= 0) {
         int64_t fit = rd.max_bytes / 4 + 1;
         if (h.sym != SPMV__MM_GENERAL) fit *= 2;
-        if (cap > fit) cap = fit;
+        if (alloc > fit) alloc = fit;
+    } else if (alloc > 4096) {
+        alloc = 4096;
     }
-    if ((uint64_t)cap > (uint64_t)(SIZE_MAX / sizeof(int64_t) / 2)) {
+    if ((uint64_t)alloc > (uint64_t)(SIZE_MAX / sizeof(int64_t) / 2)) {
         st = spmv__mm_err(err, rd.line, SPMV_ERR_OVERFLOW, "%lld nonzeros do not fit in memory addressing", (long long)nnz);
         goto fail;
     }
-    ri = SPMV_ALLOC_N(int64_t, cap);
-    ci = SPMV_ALLOC_N(int64_t, cap);
-    vv = SPMV_ALLOC_N(double, cap);
+    ri = SPMV_ALLOC_N(int64_t, alloc);
+    ci = SPMV_ALLOC_N(int64_t, alloc);
+    vv = SPMV_ALLOC_N(double, alloc);
     if (!ri || !ci || !vv) {
-        st = spmv__mm_err(err, rd.line, SPMV_ERR_ALLOC, "out of memory for %lld nonzeros", (long long)nnz);
+        st = spmv__mm_err(err, rd.line, SPMV_ERR_ALLOC, "out of memory for %lld nonzeros", (long long)alloc);
         goto fail;
     }
     nfield = h.field == SPMV__MM_PATTERN ? 2 : 3;
@@ -637,8 +947,8 @@ static inline spmv_status spmv_mm_read(const char *path, spmv_triplets *out, spm
         double x = 1.0;
         int rc;
         if (!line) {
-            if (rd.ioerr || rd.allocerr) {
-                st = spmv__mm_eof_status(&rd, err, "");
+            if (rd.fail) {
+                st = spmv__mm_fail_status(&rd, err);
             } else {
                 st = spmv__mm_err(err, rd.line + 1, SPMV_ERR_PARSE,
                                   "fewer entries than announced: expected %lld, found %lld before end of file",
@@ -683,9 +993,8 @@ static inline spmv_status spmv_mm_read(const char *path, spmv_triplets *out, spm
                 st = spmv__mm_err(err, rd.line, SPMV_ERR_PARSE, "expected 3 fields (row col value), got 2: missing value");
                 goto fail;
             }
-            if (spmv__mm_parse_f64(&p, &x) != 0) {
-                st = spmv__mm_err(err, rd.line, SPMV_ERR_PARSE, "invalid %s value '%s'",
-                                  h.field == SPMV__MM_INTEGER ? "integer" : "real", spmv__mm_tok(p, tb, sizeof tb));
+            if (spmv__mm_parse_value(&p, h.field, &x, vmsg, sizeof vmsg) != 0) {
+                st = spmv__mm_err(err, rd.line, SPMV_ERR_PARSE, "%s", vmsg);
                 goto fail;
             }
             p = spmv__mm_skipws(p);
@@ -695,24 +1004,22 @@ static inline spmv_status spmv_mm_read(const char *path, spmv_triplets *out, spm
                               spmv__mm_tok(p, tb, sizeof tb), nfield, fieldhelp);
             goto fail;
         }
-        if (h.sym == SPMV__MM_SKEW && i == j) {
-            st = spmv__mm_err(err, rd.line, SPMV_ERR_PARSE, "diagonal entry (%lld,%lld) in a skew-symmetric matrix",
-                              (long long)i, (long long)j);
-            goto fail;
-        }
-        if (k >= cap) { /* unreachable given the size bound, kept as a guard */
-            st = spmv__mm_err(err, rd.line, SPMV_ERR_PARSE, "more entries than the file size allows");
-            goto fail;
+        {
+            int64_t need = k + (h.sym != SPMV__MM_GENERAL && i != j ? 2 : 1); /* <= cap: nread < nnz */
+            if (need > alloc) {
+                st = spmv__mm_reserve(&ri, &ci, &vv, k, &alloc, need, cap);
+                if (st != SPMV_OK) {
+                    st = spmv__mm_err(err, rd.line, st, "out of memory for %lld nonzeros", (long long)need);
+                    goto fail;
+                }
+            }
         }
         ri[k] = i - 1;
         ci[k] = j - 1;
         vv[k] = x;
         k++;
+        /* symmetric and skew-symmetric: (j,i) added; a diagonal entry is stored once */
         if (h.sym != SPMV__MM_GENERAL && i != j) {
-            if (k >= cap) {
-                st = spmv__mm_err(err, rd.line, SPMV_ERR_PARSE, "more entries than the file size allows");
-                goto fail;
-            }
             ri[k] = j - 1;
             ci[k] = i - 1;
             vv[k] = h.sym == SPMV__MM_SKEW ? -x : x;
@@ -726,8 +1033,8 @@ static inline spmv_status spmv_mm_read(const char *path, spmv_triplets *out, spm
                           (long long)nnz);
         goto fail;
     }
-    if (rd.ioerr || rd.allocerr) {
-        st = spmv__mm_eof_status(&rd, err, "");
+    if (rd.fail) {
+        st = spmv__mm_fail_status(&rd, err);
         goto fail;
     }
     spmv__mm_close(&rd);
@@ -751,9 +1058,9 @@ static inline spmv_status spmv_mm_read_dense(const char *path, int64_t *n_out, d
     spmv__mm_reader rd;
     spmv__mm_header h;
     spmv_status st;
-    int64_t sz[2], len, cap, k = 0;
+    int64_t sz[2], len, alloc, k = 0;
     double *v = NULL;
-    char tb[48];
+    char tb[48], vmsg[160];
 
     memset(&h, 0, sizeof h);
     memset(sz, 0, sizeof sz);
@@ -782,32 +1089,37 @@ static inline spmv_status spmv_mm_read_dense(const char *path, int64_t *n_out, d
         goto fail;
     }
     len = (sz[0] == 0 || sz[1] == 0) ? 0 : (sz[0] == 1 ? sz[1] : sz[0]);
-    /* a file cannot hold more than (bytes + 1) / 2 values ("1\n" each): allocate no more */
-    cap = len;
-    if (rd.max_bytes >= 0 && cap > rd.max_bytes / 2 + 1) cap = rd.max_bytes / 2 + 1;
-    if ((uint64_t)cap > (uint64_t)(SIZE_MAX / sizeof(double))) {
+    /* a file cannot hold more than (bytes + 1) / 2 values ("1\n" each): allocate no more;
+       of unknown length (a pipe), the storage grows with the data */
+    alloc = len;
+    if (rd.max_bytes >= 0) {
+        if (alloc > rd.max_bytes / 2 + 1) alloc = rd.max_bytes / 2 + 1;
+    } else if (alloc > 4096) {
+        alloc = 4096;
+    }
+    if ((uint64_t)alloc > (uint64_t)(SIZE_MAX / sizeof(double))) {
         st = spmv__mm_err(err, rd.line, SPMV_ERR_OVERFLOW, "%lld values do not fit in memory addressing", (long long)len);
         goto fail;
     }
-    v = SPMV_ALLOC_N(double, cap);
+    v = SPMV_ALLOC_N(double, alloc);
     if (!v) {
-        st = spmv__mm_err(err, rd.line, SPMV_ERR_ALLOC, "out of memory for %lld values", (long long)len);
+        st = spmv__mm_err(err, rd.line, SPMV_ERR_ALLOC, "out of memory for %lld values", (long long)alloc);
         goto fail;
     }
     while (k < len) {
         const char *line = spmv__mm_next_data(&rd);
         const char *p = line;
-        double x;
+        double x = 0.0;
         if (!line) {
-            if (rd.ioerr || rd.allocerr) st = spmv__mm_eof_status(&rd, err, "");
+            if (rd.fail) st = spmv__mm_fail_status(&rd, err);
             else
                 st = spmv__mm_err(err, rd.line + 1, SPMV_ERR_PARSE,
                                   "fewer entries than announced: expected %lld values, found %lld before end of file",
                                   (long long)len, (long long)k);
             goto fail;
         }
-        if (spmv__mm_parse_f64(&p, &x) != 0) {
-            st = spmv__mm_err(err, rd.line, SPMV_ERR_PARSE, "invalid value '%s'", spmv__mm_tok(p, tb, sizeof tb));
+        if (spmv__mm_parse_value(&p, h.field, &x, vmsg, sizeof vmsg) != 0) {
+            st = spmv__mm_err(err, rd.line, SPMV_ERR_PARSE, "%s", vmsg);
             goto fail;
         }
         p = spmv__mm_skipws(p);
@@ -816,9 +1128,19 @@ static inline spmv_status spmv_mm_read_dense(const char *path, int64_t *n_out, d
                               spmv__mm_tok(p, tb, sizeof tb));
             goto fail;
         }
-        if (k >= cap) { /* unreachable given the size bound, kept as a guard */
-            st = spmv__mm_err(err, rd.line, SPMV_ERR_PARSE, "more values than the file size allows");
-            goto fail;
+        if (k >= alloc) {
+            int64_t na = alloc < 2048 ? 4096 : alloc * 2;
+            double *v2;
+            if (na > len) na = len;
+            v2 = (uint64_t)na > (uint64_t)(SIZE_MAX / sizeof(double)) ? NULL : SPMV_ALLOC_N(double, na);
+            if (!v2) {
+                st = spmv__mm_err(err, rd.line, SPMV_ERR_ALLOC, "out of memory for %lld values", (long long)na);
+                goto fail;
+            }
+            if (k) memcpy(v2, v, sizeof(double) * (size_t)k);
+            spmv__free(v);
+            v = v2;
+            alloc = na;
         }
         v[k++] = x;
     }
@@ -827,8 +1149,8 @@ static inline spmv_status spmv_mm_read_dense(const char *path, int64_t *n_out, d
                           (long long)len);
         goto fail;
     }
-    if (rd.ioerr || rd.allocerr) {
-        st = spmv__mm_eof_status(&rd, err, "");
+    if (rd.fail) {
+        st = spmv__mm_fail_status(&rd, err);
         goto fail;
     }
     spmv__mm_close(&rd);
@@ -841,62 +1163,291 @@ fail:
     return st;
 }
 
-/* ---- buffered writer over stdio or zlib ------------------------------------- */
+/* ---- buffered writer: a temporary file renamed into place, or a stream ---------- */
 typedef struct spmv__mm_writer {
-    FILE *fp;
-    void *gz;
+    FILE *fp;   /* stdio target: the caller's stream (own == 0) or, without POSIX, the file (own == 1) */
+    int own;
+    int fd;     /* POSIX: the file being written (the temporary, or the target in place); -1 if none */
+    void *gz;   /* gzFile */
     char *buf;
     size_t len, cap;
-    int failed;
+    int failed, errnum;
+    char *tmp;  /* POSIX: the temporary this writer created, renamed onto dest (or the path) on success */
+    char *dest; /* the resolved target when the path is a symbolic link */
 } spmv__mm_writer;
 
+static inline void spmv__mm_wraw(spmv__mm_writer *w, const char *p, size_t n) {
+    if (w->failed || n == 0) return;
+#ifdef SPMV_HAVE_ZLIB
+    if (w->gz) {
+        while (n > 0) {
+            unsigned k = n > ((size_t)1 << 30) ? 1u << 30 : (unsigned)n;
+            int got = gzwrite((gzFile)w->gz, p, k), zerr = Z_OK;
+            if (got <= 0) {
+                int e = errno;
+                gzerror((gzFile)w->gz, &zerr);
+                w->failed = 1;
+                w->errnum = zerr == Z_ERRNO ? e : 0;
+                return;
+            }
+            p += got;
+            n -= (size_t)got;
+        }
+        return;
+    }
+#endif
+#if SPMV_MM_POSIX
+    if (w->fd >= 0) {
+        while (n > 0) {
+            ssize_t got = write(w->fd, p, n > ((size_t)1 << 30) ? (size_t)1 << 30 : n);
+            if (got < 0 && errno == EINTR) continue;
+            if (got <= 0) {
+                w->failed = 1;
+                w->errnum = got < 0 ? errno : 0;
+                return;
+            }
+            p += got;
+            n -= (size_t)got;
+        }
+        return;
+    }
+#endif
+    if (fwrite(p, 1, n, w->fp) != n) {
+        w->failed = 1;
+        w->errnum = errno;
+    }
+}
+
+static inline void spmv__mm_wflush(spmv__mm_writer *w) {
+    spmv__mm_wraw(w, w->buf, w->len);
+    w->len = 0;
+}
+
+static inline void spmv__mm_wrelease(spmv__mm_writer *w) {
+    spmv__free(w->buf);
+    spmv__free(w->tmp);
+    spmv__free(w->dest);
+    w->buf = w->tmp = w->dest = NULL;
+}
+
+static inline char *spmv__mm_strdup(const char *s) {
+    size_t n = strlen(s) + 1;
+    char *d = (char *)spmv__alloc(n, 1);
+    if (d) memcpy(d, s, n);
+    return d;
+}
+
+#if SPMV_MM_POSIX
+#ifndef O_CLOEXEC
+#define O_CLOEXEC 0
+#endif
+#ifndef O_NOCTTY
+#define O_NOCTTY 0
+#endif
+/* Creates ".NAME.spmv-PID-N.tmp" beside target with O_EXCL (never an existing file); the fd,
+ * -1 with *e = errno, or -2 when out of memory. */
+static inline int spmv__mm_open_tmp(spmv__mm_writer *w, const char *target, int *e) {
+    const char *slash = strrchr(target, '/');
+    size_t dirlen = slash ? (size_t)(slash - target) + 1 : 0;
+    const char *base = target + dirlen;
+    int blen = strlen(base) > 64 ? 64 : (int)strlen(base);
+    size_t cap = dirlen + (size_t)blen + 64;
+    unsigned attempt;
+    char *t = (char *)spmv__alloc(cap, 1);
+    if (!t) return -2;
+    for (attempt = 0; attempt < 100; attempt++) {
+        int fd;
+        unsigned long salt = (unsigned long)(((uintptr_t)t >> 4) ^ ((uintptr_t)clock() << 8) ^ (uintptr_t)time(NULL)) +
+                             attempt * 2654435761u;
+        memcpy(t, target, dirlen);
+        snprintf(t + dirlen, cap - dirlen, ".%.*s.spmv-%ld-%lx.tmp", blen, base, (long)getpid(), salt & 0xffffffffUL);
+        fd = open(t, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, 0666);
+        if (fd >= 0) {
+            w->tmp = t;
+            return fd;
+        }
+        if (errno != EEXIST) break;
+    }
+    *e = errno;
+    spmv__free(t);
+    return -1;
+}
+#endif
+
 static inline spmv_status spmv__mm_wopen(spmv__mm_writer *w, const char *path, spmv_error *err) {
+    int gz = spmv__mm_has_gz_suffix(path);
     memset(w, 0, sizeof *w);
+    w->fd = -1;
+#ifndef SPMV_HAVE_ZLIB
+    if (gz)
+        return spmv__mm_err(err, 0, SPMV_ERR_UNSUPPORTED,
+                            "cannot write '%s': zlib support is not compiled in (build with -DSPMV_HAVE_ZLIB -lz)", path);
+#endif
     w->cap = (size_t)1 << 20;
     w->buf = (char *)spmv__alloc(w->cap, 1);
     if (!w->buf) return spmv__mm_err(err, 0, SPMV_ERR_ALLOC, "out of memory allocating the write buffer");
-    if (spmv__mm_has_gz_suffix(path)) {
+#if SPMV_MM_POSIX
+    {
+        struct stat st, lst;
+        int exists = stat(path, &st) == 0, e = 0;
+        if (exists && S_ISDIR(st.st_mode)) {
+            spmv__mm_wrelease(w);
+            return spmv__mm_err(err, 0, SPMV_ERR_IO, "cannot create '%s': %s", path, strerror(EISDIR));
+        }
+        if (exists && !S_ISREG(st.st_mode)) {
+            /* a device (/dev/stdout, /dev/null), FIFO or socket: written in place, never replaced */
+            w->fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+            if (w->fd < 0) {
+                e = errno;
+                spmv__mm_wrelease(w);
+                return spmv__mm_err(err, 0, SPMV_ERR_IO, "cannot open '%s' for writing: %s", path, strerror(e));
+            }
+        } else {
+            const char *target = path;
+            int direct = 0;
+            if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+                /* a link to a regular file: the file it names is replaced, the link stays */
+                char *rp = exists ? realpath(path, NULL) : NULL;
+                if (rp) {
+                    w->dest = spmv__mm_strdup(rp);
+                    free(rp); /* realpath's own malloc */
+                    if (!w->dest) {
+                        spmv__mm_wrelease(w);
+                        return spmv__mm_err(err, 0, SPMV_ERR_ALLOC, "out of memory");
+                    }
+                    target = w->dest;
+                } else {
+                    direct = 1; /* a dangling link: written through, as fopen would */
+                }
+            }
+            if (!direct) {
+                int fd = spmv__mm_open_tmp(w, target, &e);
+                if (fd == -2) {
+                    spmv__mm_wrelease(w);
+                    return spmv__mm_err(err, 0, SPMV_ERR_ALLOC, "out of memory");
+                }
+                if (fd >= 0) {
+                    w->fd = fd;
+                    if (exists) (void)fchmod(fd, st.st_mode & 07777); /* the replaced file's permissions */
+                } else if (exists && (e == EACCES || e == EPERM)) {
+                    direct = 1; /* a writable file in a directory that takes no new files */
+                } else {
+                    spmv__mm_wrelease(w);
+                    return spmv__mm_err(err, 0, SPMV_ERR_IO, "cannot create '%s': %s", path, strerror(e));
+                }
+            }
+            if (direct) {
+                w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0666);
+                if (w->fd < 0) {
+                    e = errno;
+                    spmv__mm_wrelease(w);
+                    return spmv__mm_err(err, 0, SPMV_ERR_IO, "cannot create '%s': %s", path, strerror(e));
+                }
+            }
+        }
 #ifdef SPMV_HAVE_ZLIB
+        if (gz) {
+            gzFile g = gzdopen(w->fd, "wb3");
+            if (!g) {
+                close(w->fd);
+                w->fd = -1;
+                if (w->tmp) unlink(w->tmp);
+                spmv__mm_wrelease(w);
+                return spmv__mm_err(err, 0, SPMV_ERR_ALLOC, "cannot start zlib for '%s'", path);
+            }
+            w->gz = (void *)g;
+        }
+#endif
+        return SPMV_OK;
+    }
+#else
+#ifdef SPMV_HAVE_ZLIB
+    if (gz) {
         gzFile g = gzopen(path, "wb3");
         if (!g) {
             int e = errno;
-            spmv__free(w->buf);
-            w->buf = NULL;
+            spmv__mm_wrelease(w);
             return spmv__mm_err(err, 0, SPMV_ERR_IO, "cannot create '%s': %s", path, e ? strerror(e) : "gzopen failed");
         }
         w->gz = (void *)g;
         return SPMV_OK;
-#else
-        spmv__free(w->buf);
-        w->buf = NULL;
-        return spmv__mm_err(err, 0, SPMV_ERR_UNSUPPORTED,
-                            "cannot write '%s': zlib support is not compiled in (build with -DSPMV_HAVE_ZLIB -lz)", path);
-#endif
     }
+#endif
+    (void)gz;
     w->fp = fopen(path, "wb");
     if (!w->fp) {
         int e = errno;
-        spmv__free(w->buf);
-        w->buf = NULL;
+        spmv__mm_wrelease(w);
         return spmv__mm_err(err, 0, SPMV_ERR_IO, "cannot create '%s': %s", path, strerror(e));
     }
+    w->own = 1;
+    return SPMV_OK;
+#endif
+}
+
+/* Writing to the caller's stream. */
+static inline spmv_status spmv__mm_wopen_fp(spmv__mm_writer *w, FILE *f, spmv_error *err) {
+    memset(w, 0, sizeof *w);
+    w->fd = -1;
+    w->fp = f;
+    w->cap = (size_t)1 << 20;
+    w->buf = (char *)spmv__alloc(w->cap, 1);
+    if (!w->buf) return spmv__mm_err(err, 0, SPMV_ERR_ALLOC, "out of memory allocating the write buffer");
     return SPMV_OK;
 }
 
-static inline void spmv__mm_wflush(spmv__mm_writer *w) {
-    if (w->failed || w->len == 0) {
-        w->len = 0;
-        return;
-    }
+/* Flushes and closes; renames the temporary into place on success, removes it (and nothing
+ * else) on failure. path == NULL: the caller's stream (flushed, left open). */
+static inline spmv_status spmv__mm_wclose(spmv__mm_writer *w, const char *path, spmv_error *err) {
+    spmv__mm_wflush(w);
 #ifdef SPMV_HAVE_ZLIB
     if (w->gz) {
-        if (gzwrite((gzFile)w->gz, w->buf, (unsigned)w->len) != (int)w->len) w->failed = 1;
-        w->len = 0;
-        return;
+        int rc = gzclose((gzFile)w->gz); /* closes the fd too */
+        if (rc != Z_OK && !w->failed) {
+            w->failed = 1;
+            w->errnum = rc == Z_ERRNO ? errno : 0;
+        }
+        w->gz = NULL;
+        w->fd = -1;
     }
 #endif
-    if (fwrite(w->buf, 1, w->len, w->fp) != w->len) w->failed = 1;
-    w->len = 0;
+#if SPMV_MM_POSIX
+    if (w->fd >= 0) {
+        if (close(w->fd) != 0 && !w->failed) {
+            w->failed = 1;
+            w->errnum = errno;
+        }
+        w->fd = -1;
+    }
+#endif
+    if (w->fp) {
+        if (w->own) {
+            if (fclose(w->fp) != 0 && !w->failed) {
+                w->failed = 1;
+                w->errnum = errno;
+            }
+        } else if ((fflush(w->fp) != 0 || ferror(w->fp)) && !w->failed) {
+            w->failed = 1;
+            w->errnum = errno;
+        }
+        w->fp = NULL;
+    }
+#if SPMV_MM_POSIX
+    if (w->tmp) {
+        if (!w->failed && rename(w->tmp, w->dest ? w->dest : path) != 0) {
+            w->failed = 1;
+            w->errnum = errno;
+        }
+        if (w->failed) unlink(w->tmp); /* the temporary this writer created, nothing else */
+    }
+#endif
+    spmv__mm_wrelease(w);
+    if (w->failed) {
+        const char *why = w->errnum ? strerror(w->errnum) : "write failed (disk full?)";
+        if (!path) return spmv__mm_err(err, 0, SPMV_ERR_IO, "error writing to the output stream: %s", why);
+        return spmv__mm_err(err, 0, SPMV_ERR_IO, "error writing '%s': %s", path, why);
+    }
+    return SPMV_OK;
 }
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -927,8 +1478,29 @@ static inline char *spmv__mm_fmt_i64(char *d, int64_t v) {
     return d;
 }
 
-/* Appends x exactly as printf("%.17g") would: integers below 2^53 directly (that is what
- * %.17g prints for them), everything else through snprintf. */
+/* Replaces the locale's decimal point (whatever bytes printf used: ",", a multibyte
+ * separator) by '.': everything in a %g number but digits, letters and signs. Returns the
+ * new length. */
+static inline size_t spmv__mm_radix_fix(char *d, size_t n) {
+    size_t i = 0, o = 0;
+    while (i < n) {
+        char c = d[i];
+        if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '+' || c == '-') {
+            d[o++] = c;
+            i++;
+        } else {
+            d[o++] = '.';
+            while (i < n && !((d[i] >= '0' && d[i] <= '9') || (d[i] >= 'a' && d[i] <= 'z') ||
+                              (d[i] >= 'A' && d[i] <= 'Z') || d[i] == '+' || d[i] == '-'))
+                i++;
+        }
+    }
+    return o;
+}
+
+/* Appends x exactly as printf("%.17g") would in the C locale: integers below 2^53 directly
+ * (that is what %.17g prints for them), everything else through snprintf with the locale's
+ * decimal point turned back into '.'. */
 static inline char *spmv__mm_fmt_f64(char *d, double x, size_t room) {
     if (x == x && x >= -9007199254740992.0 && x <= 9007199254740992.0 && (double)(int64_t)x == x) {
         if (x == 0.0 && 1.0 / x < 0) {
@@ -939,7 +1511,8 @@ static inline char *spmv__mm_fmt_f64(char *d, double x, size_t room) {
         return spmv__mm_fmt_i64(d, (int64_t)x);
     } else {
         int n = snprintf(d, room, "%.17g", x);
-        return d + (n > 0 && (size_t)n < room ? n : 0);
+        if (n <= 0 || (size_t)n >= room) return d;
+        return d + spmv__mm_radix_fix(d, (size_t)n);
     }
 }
 
@@ -966,30 +1539,8 @@ static inline void spmv__mm_wvalue(spmv__mm_writer *w, double x) {
     w->len += (size_t)(d - d0);
 }
 
-/* Flushes and closes; on failure the partial file is removed. */
-static inline spmv_status spmv__mm_wclose(spmv__mm_writer *w, const char *path, spmv_error *err) {
-    spmv__mm_wflush(w);
-#ifdef SPMV_HAVE_ZLIB
-    if (w->gz && gzclose((gzFile)w->gz) != Z_OK) w->failed = 1;
-#endif
-    if (w->fp && fclose(w->fp) != 0) w->failed = 1;
-    w->gz = NULL;
-    w->fp = NULL;
-    spmv__free(w->buf);
-    w->buf = NULL;
-    if (w->failed) {
-        remove(path);
-        return spmv__mm_err(err, 0, SPMV_ERR_IO, "error writing '%s' (disk full?)", path);
-    }
-    return SPMV_OK;
-}
-
-static inline spmv_status spmv_mm_write(const char *path, const spmv_triplets *t, spmv_error *err) {
-    spmv__mm_writer w;
-    spmv_status st;
+static inline spmv_status spmv__mm_check_triplets(const spmv_triplets *t, spmv_error *err) {
     int64_t k;
-    spmv__mm_err_clear(err);
-    if (!path || !t) return spmv__mm_err(err, 0, SPMV_ERR_ARG, "spmv_mm_write: NULL %s", path ? "matrix" : "path");
     if (t->nrows < 0 || t->ncols < 0 || t->nnz < 0 || (t->nnz > 0 && (!t->row || !t->col || !t->val)))
         return spmv__mm_err(err, 0, SPMV_ERR_ARG, "spmv_mm_write: invalid triplets (negative size or missing arrays)");
     for (k = 0; k < t->nnz; k++)
@@ -997,26 +1548,70 @@ static inline spmv_status spmv_mm_write(const char *path, const spmv_triplets *t
             return spmv__mm_err(err, 0, SPMV_ERR_ARG, "spmv_mm_write: entry %lld (%lld,%lld) outside the %lld x %lld matrix",
                                 (long long)k, (long long)t->row[k], (long long)t->col[k], (long long)t->nrows,
                                 (long long)t->ncols);
+    return SPMV_OK;
+}
+
+static inline void spmv__mm_write_coo(spmv__mm_writer *w, const spmv_triplets *t) {
+    int64_t k;
+    spmv__mm_wprintf(w, "%%%%MatrixMarket matrix coordinate real general\n%lld %lld %lld\n", (long long)t->nrows,
+                     (long long)t->ncols, (long long)t->nnz);
+    for (k = 0; k < t->nnz && !w->failed; k++) spmv__mm_wentry(w, t->row[k] + 1, t->col[k] + 1, t->val[k]);
+}
+
+static inline void spmv__mm_write_vec(spmv__mm_writer *w, int64_t n, const double *v) {
+    int64_t k;
+    spmv__mm_wprintf(w, "%%%%MatrixMarket matrix array real general\n%lld 1\n", (long long)n);
+    for (k = 0; k < n && !w->failed; k++) spmv__mm_wvalue(w, v[k]);
+}
+
+static inline spmv_status spmv_mm_write(const char *path, const spmv_triplets *t, spmv_error *err) {
+    spmv__mm_writer w;
+    spmv_status st;
+    spmv__mm_err_clear(err);
+    if (!path || !t) return spmv__mm_err(err, 0, SPMV_ERR_ARG, "spmv_mm_write: NULL %s", path ? "matrix" : "path");
+    st = spmv__mm_check_triplets(t, err);
+    if (st != SPMV_OK) return st;
     st = spmv__mm_wopen(&w, path, err);
     if (st != SPMV_OK) return st;
-    spmv__mm_wprintf(&w, "%%%%MatrixMarket matrix coordinate real general\n%lld %lld %lld\n", (long long)t->nrows,
-                     (long long)t->ncols, (long long)t->nnz);
-    for (k = 0; k < t->nnz && !w.failed; k++) spmv__mm_wentry(&w, t->row[k] + 1, t->col[k] + 1, t->val[k]);
+    spmv__mm_write_coo(&w, t);
     return spmv__mm_wclose(&w, path, err);
+}
+
+static inline spmv_status spmv_mm_write_fp(FILE *f, const spmv_triplets *t, spmv_error *err) {
+    spmv__mm_writer w;
+    spmv_status st;
+    spmv__mm_err_clear(err);
+    if (!f || !t) return spmv__mm_err(err, 0, SPMV_ERR_ARG, "spmv_mm_write_fp: NULL %s", f ? "matrix" : "stream");
+    st = spmv__mm_check_triplets(t, err);
+    if (st != SPMV_OK) return st;
+    st = spmv__mm_wopen_fp(&w, f, err);
+    if (st != SPMV_OK) return st;
+    spmv__mm_write_coo(&w, t);
+    return spmv__mm_wclose(&w, NULL, err);
 }
 
 static inline spmv_status spmv_mm_write_dense(const char *path, int64_t n, const double *v, spmv_error *err) {
     spmv__mm_writer w;
     spmv_status st;
-    int64_t k;
     spmv__mm_err_clear(err);
     if (!path || n < 0 || (n > 0 && !v))
         return spmv__mm_err(err, 0, SPMV_ERR_ARG, "spmv_mm_write_dense: NULL path/vector or negative length");
     st = spmv__mm_wopen(&w, path, err);
     if (st != SPMV_OK) return st;
-    spmv__mm_wprintf(&w, "%%%%MatrixMarket matrix array real general\n%lld 1\n", (long long)n);
-    for (k = 0; k < n && !w.failed; k++) spmv__mm_wvalue(&w, v[k]);
+    spmv__mm_write_vec(&w, n, v);
     return spmv__mm_wclose(&w, path, err);
+}
+
+static inline spmv_status spmv_mm_write_dense_fp(FILE *f, int64_t n, const double *v, spmv_error *err) {
+    spmv__mm_writer w;
+    spmv_status st;
+    spmv__mm_err_clear(err);
+    if (!f || n < 0 || (n > 0 && !v))
+        return spmv__mm_err(err, 0, SPMV_ERR_ARG, "spmv_mm_write_dense_fp: NULL stream/vector or negative length");
+    st = spmv__mm_wopen_fp(&w, f, err);
+    if (st != SPMV_OK) return st;
+    spmv__mm_write_vec(&w, n, v);
+    return spmv__mm_wclose(&w, NULL, err);
 }
 
 #endif /* SPMV_MM_H */
