@@ -923,6 +923,9 @@ static inline spmv_status SPMV_NAME(axt_mv)(SPMV_NAME(axt) *A, SPMV_T alpha, con
                                             SPMV_T *y) {
     spmv_status st;
     if (!A || (A->nrows > 0 && !y) || (A->nnz > 0 && !x)) return SPMV_ERR_ARG;
+    if (x && y && A->nrows > 0 && A->ncols > 0 && (uintptr_t)x < (uintptr_t)(y + A->nrows) &&
+        (uintptr_t)y < (uintptr_t)(x + A->ncols))
+        return SPMV_ERR_ARG; /* x and y overlap: y would be written while x is still read */
     if (A->nrows == 0) return SPMV_OK;
     if (A->ngroups == 0) x = NULL;
     SPMV__AXT_CALL(st, A, axt__mv, (A, x, alpha, beta, y));

@@ -623,6 +623,9 @@ SPMV_OMP(single)
 static inline spmv_status SPMV_NAME(csr5_mv)(const SPMV_NAME(csr5) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
                                              SPMV_T *y) {
     if (!A || (A->nrows > 0 && !y) || (A->nnz > 0 && !x)) return SPMV_ERR_ARG;
+    if (x && y && A->nrows > 0 && A->ncols > 0 && (uintptr_t)x < (uintptr_t)(y + A->nrows) &&
+        (uintptr_t)y < (uintptr_t)(x + A->ncols))
+        return SPMV_ERR_ARG; /* x and y overlap: y would be written while x is still read */
     if (A->nrows == 0) return SPMV_OK;
     {
         spmv_status st;
