@@ -3,6 +3,8 @@
 #include "spmv.h"
 #include <stdio.h>
 #include <errno.h>
+#include <unistd.h>
+#include <sys/resource.h>
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
@@ -30,18 +32,129 @@ static void usage(FILE *f) {
             "             [--tune] [--csv FILE] [MATRIX ...]\n"
             "  spmv stream [--threads N]\n"
             "  spmv info MATRIX\n"
-            "  spmv mv [--format F] [--params KEY=VAL,...] [--precision d|s] MATRIX [--x FILE] [--out FILE]\n"
+            "  spmv mv [--format F] [--params KEY=VAL,...] [--precision d|s] MATRIX [--x FILE] [--out FILE|-]\n"
             "  spmv formats      (each format's flags and parameter keys)\n"
             "MATRIX: a Matrix Market file (.mtx or .mtx.gz) or a generator spec gen:KIND[:key=val,...]\n"
-            "        (see formats/gen.h), e.g. gen:stencil27 or gen:rmat:scale=18,ef=16.\n"
+            "        (see formats/io/gen.h), e.g. gen:stencil27 or gen:rmat:scale=18,ef=16.\n"
             "With no MATRIX, bench runs a small embedded set (generated in-process).\n"
+            "mv writes y to standard output unless --out names a file (written to a temporary beside\n"
+            "it and renamed into place).\n"
             "Formats: naive (the plain omp-for row loop, baseline)");
     {
         int i;
         for (i = 0; i < SPMV_FMT_COUNT_; i++)
             if (spmv_format_flags((spmv_format)i) & SPMV_FF_HOST) fprintf(f, ", %s", spmv_format_name((spmv_format)i));
     }
-    fprintf(f, "\nEnvironment: SPMV_ISA=generic|avx2|avx512 limits auto-detection; OMP_NUM_THREADS.\n");
+    fprintf(f, "\nEnvironment: SPMV_ISA=generic|avx2|avx512 (any case) limits auto-detection; OMP_NUM_THREADS.\n"
+               "Exit status: 0 success, 1 failure (unreadable matrix, I/O error, ...), 2 bad arguments.\n");
+}
+
+/* ---- argument checking: every bad argument is named with what is allowed, exit status 2 ---- */
+static int arg_error(const char *cmd, const char *opt, const char *val, const char *allowed) {
+    if (val) fprintf(stderr, "spmv %s: %s: '%s' is not valid (allowed: %s)\n", cmd, opt, val, allowed);
+    else fprintf(stderr, "spmv %s: %s needs a value (%s)\n", cmd, opt, allowed);
+    return 2;
+}
+
+/* whole-string decimal integer in [lo, hi] */
+static int parse_int(const char *s, long lo, long hi, int *out) {
+    char *end = NULL;
+    long v;
+    if (!s || !*s) return 0;
+    errno = 0;
+    v = strtol(s, &end, 10);
+    if (errno || *end || end == s || v < lo || v > hi) return 0;
+    *out = (int)v;
+    return 1;
+}
+
+/* SPMV_ISA, checked once by the tool: any case; a bad value is an argument error naming it */
+static int check_isa_env(void) {
+    const char *e = getenv("SPMV_ISA");
+    char low[32];
+    size_t i, n;
+    spmv_isa isa;
+    if (!e || !*e) return 0;
+    n = strlen(e);
+    for (i = 0; i < n && i + 1 < sizeof low; i++) low[i] = (char)(e[i] >= 'A' && e[i] <= 'Z' ? e[i] - 'A' + 'a' : e[i]);
+    low[i] = '\0';
+    if (n < sizeof low && !strcmp(low, "auto")) {
+        unsetenv("SPMV_ISA");
+        return 0;
+    }
+    isa = n < sizeof low ? spmv_isa_parse(low) : SPMV_ISA_AUTO;
+    if (isa == SPMV_ISA_AUTO) {
+        fprintf(stderr,
+                "spmv: environment variable SPMV_ISA='%s' is not valid (allowed: generic, avx2, avx512, in any case, or "
+                "auto; unset it for auto-detection)\n",
+                e);
+        return 2;
+    }
+    if (!spmv_isa_supported(isa)) {
+        fprintf(stderr, "spmv: environment variable SPMV_ISA='%s': %s is not supported by this CPU or build (supported:", e,
+                spmv_isa_name(isa));
+        for (i = SPMV_ISA_GENERIC; i < SPMV_ISA_COUNT_; i++)
+            if (spmv_isa_supported((spmv_isa)i)) fprintf(stderr, " %s", spmv_isa_name((spmv_isa)i));
+        fprintf(stderr, ")\n");
+        return 2;
+    }
+    if (strcmp(low, e)) setenv("SPMV_ISA", low, 1); /* the library reads lower case */
+    return 0;
+}
+
+/* Memory the machine can give now (bytes; 0 if unknown): MemAvailable, else free pages. */
+static double available_memory(void) {
+    FILE *f = fopen("/proc/meminfo", "r");
+    char line[256];
+    double kb = 0;
+    if (f) {
+        while (fgets(line, sizeof line, f))
+            if (!strncmp(line, "MemAvailable:", 13)) {
+                kb = atof(line + 13);
+                break;
+            }
+        fclose(f);
+    }
+#if defined(_SC_AVPHYS_PAGES) && defined(_SC_PAGESIZE)
+    if (kb <= 0) {
+        long pg = sysconf(_SC_AVPHYS_PAGES), sz = sysconf(_SC_PAGESIZE);
+        if (pg > 0 && sz > 0) kb = (double)pg * (double)sz / 1024.0;
+    }
+#endif
+    { /* an address-space limit (ulimit -v) counts too */
+        struct rlimit rl;
+        if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+            (kb <= 0 || (double)rl.rlim_cur / 1024.0 < kb))
+            kb = (double)rl.rlim_cur / 1024.0;
+    }
+    return kb > 0 ? kb * 1024.0 : 0;
+}
+
+/* Before any per-row allocation: the tool's formats use int32_t indices (SPMV_ERR_OVERFLOW
+ * beyond), and the product's arrays must fit in the memory available now. */
+static int check_product_size(const char *cmd, const char *name, const spmv_triplets *t, char prec) {
+    double vb = prec == 's' ? 4.0 : 8.0, need, avail;
+    if (t->nrows > INT32_MAX || t->ncols > INT32_MAX || t->nnz > INT32_MAX) {
+        fprintf(stderr,
+                "spmv %s: %s: %s (SPMV_ERR_OVERFLOW): %lld x %lld with %lld entries; the tool's formats use int32_t "
+                "indices (at most %ld rows, columns and entries)\n",
+                cmd, name, spmv_status_str(SPMV_ERR_OVERFLOW), (long long)t->nrows, (long long)t->ncols,
+                (long long)t->nnz, (long)INT32_MAX);
+        return 1;
+    }
+    /* x and y in double and in the format's type, row pointers of CSR and its COO step, and
+       about three copies of the entries (COO, CSR, the format) */
+    need = (double)(t->nrows + t->ncols) * (8.0 + vb) + 3.0 * 8.0 * ((double)t->nrows + 1.0) +
+           3.0 * (8.0 + vb) * (double)t->nnz;
+    avail = available_memory();
+    if (avail > 0 && need > avail) {
+        fprintf(stderr,
+                "spmv %s: %s: matrix too large for available memory: %lld x %lld needs about %.1f GB for the product, "
+                "%.1f GB available\n",
+                cmd, name, (long long)t->nrows, (long long)t->ncols, need * 1e-9, avail * 1e-9);
+        return 1;
+    }
+    return 0;
 }
 
 static int load_matrix(const char *spec, spmv_triplets *t) {
@@ -97,31 +210,102 @@ static void measure_stream(double *bw_read, double *bw_triad, int verbose) {
     spmv__free(a); spmv__free(b); spmv__free(c);
 }
 
-static int parse_list(const char *s, int *flags, int n, const char *(*name)(int), const char *what) {
-    char buf[1024], *tok, *save;
+/* --formats / --isa LIST: comma-separated names or "all"; an empty list or name, or an unknown
+ * name, is an error naming what is allowed. */
+static int parse_list(const char *cmd, const char *opt, const char *s, int *flags, int n, const char *(*name)(int),
+                      int first) {
+    char allowed[1024];
+    size_t used = 0;
+    const char *p = s;
     int i;
+    allowed[0] = '\0';
+    for (i = first; i < n; i++)
+        if (name(i)) {
+            int w = snprintf(allowed + used, sizeof allowed - used, "%s, ", name(i));
+            if (w > 0 && (size_t)w < sizeof allowed - used) used += (size_t)w;
+        }
+    snprintf(allowed + used, sizeof allowed - used, "or all; comma-separated");
     for (i = 0; i < n; i++) flags[i] = 0;
     if (!strcmp(s, "all")) {
         for (i = 0; i < n; i++) flags[i] = 1;
         return 0;
     }
-    snprintf(buf, sizeof buf, "%s", s);
-    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        for (i = 0; i < n; i++)
-            if (!strcmp(tok, name(i))) break;
+    if (!*s) return arg_error(cmd, opt, s, allowed);
+    for (;;) {
+        size_t len = strcspn(p, ",");
+        char tok[64];
+        if (len == 0 || len >= sizeof tok) return arg_error(cmd, opt, s, allowed);
+        memcpy(tok, p, len);
+        tok[len] = '\0';
+        for (i = first; i < n; i++)
+            if (name(i) && !strcmp(tok, name(i))) break;
         if (i == n) {
-            fprintf(stderr, "spmv: unknown %s '%s'\n", what, tok);
-            return 1;
+            fprintf(stderr, "spmv %s: %s: unknown name '%s' in '%s' (allowed: %s)\n", cmd, opt, tok, s, allowed);
+            return 2;
         }
         flags[i] = 1;
+        if (!p[len]) break;
+        p += len + 1;
     }
     return 0;
 }
-static const char *fmt_name_or_naive(int i) { return i == 0 ? "naive" : spmv_format_name((spmv_format)(i - 1)); }
-static const char *isa_name_i(int i) { return i == 0 ? "auto" : spmv_isa_name((spmv_isa)i); }
+/* host formats only (the device-only ones have no CPU kernel) */
+static const char *fmt_name_or_naive(int i) {
+    if (i == 0) return "naive";
+    return (spmv_format_flags((spmv_format)(i - 1)) & SPMV_FF_HOST) ? spmv_format_name((spmv_format)(i - 1)) : NULL;
+}
+/* --isa LIST: generic, avx2, avx512 (any case; avx512emu in emulated builds), auto (the best
+ * this CPU has) or all; an ISA this CPU or build lacks is an error too. */
+static int parse_isas(const char *s, int *isas) {
+    char allowed[256];
+    const char *p = s;
+    int i;
+    snprintf(allowed, sizeof allowed, "generic, avx2, avx512, auto or all; comma-separated; this CPU supports:");
+    for (i = SPMV_ISA_GENERIC; i < SPMV_ISA_COUNT_; i++)
+        if (spmv_isa_supported((spmv_isa)i)) {
+            size_t u = strlen(allowed);
+            snprintf(allowed + u, sizeof allowed - u, " %s", spmv_isa_name((spmv_isa)i));
+        }
+    for (i = 0; i < SPMV_ISA_COUNT_; i++) isas[i] = 0;
+    if (!strcmp(s, "all")) {
+        for (i = 0; i < SPMV_ISA_COUNT_; i++) isas[i] = 1;
+        return 0;
+    }
+    if (!*s) return arg_error("bench", "--isa", s, allowed);
+    for (;;) {
+        size_t len = strcspn(p, ","), k;
+        char tok[32];
+        spmv_isa isa;
+        if (len == 0 || len >= sizeof tok) return arg_error("bench", "--isa", s, allowed);
+        for (k = 0; k < len; k++) tok[k] = (char)(p[k] >= 'A' && p[k] <= 'Z' ? p[k] - 'A' + 'a' : p[k]);
+        tok[len] = '\0';
+        if (!strcmp(tok, "auto")) {
+            if (spmv_isa_resolve(SPMV_ISA_AUTO, &isa) != SPMV_OK) isa = SPMV_ISA_GENERIC;
+        } else {
+            isa = spmv_isa_parse(tok);
+        }
+        if (isa == SPMV_ISA_AUTO) {
+            fprintf(stderr, "spmv bench: --isa: unknown ISA '%.*s' in '%s' (allowed: %s)\n", (int)len, p, s, allowed);
+            return 2;
+        }
+        if (!spmv_isa_supported(isa)) {
+            fprintf(stderr, "spmv bench: --isa: %s is not supported by this CPU or build (allowed: %s)\n",
+                    spmv_isa_name(isa), allowed);
+            return 2;
+        }
+        isas[isa] = 1;
+        if (!p[len]) break;
+        p += len + 1;
+    }
+    return 0;
+}
 
 static const char *default_set[] = {"gen:stencil3d:n=40,pts=27", "gen:fem:n=20000,bs=3", "gen:rmat:scale=16,ef=16",
                                     "gen:circuit:n=100000", "gen:band:n=200000,bw=3"};
+
+#define PREC_ALLOWED "d (double) or s (float)"
+#define THREADS_ALLOWED "an integer from 1 to 4096"
+#define REPS_ALLOWED "an integer from 1 to 1000000000"
 
 static int cmd_bench(int argc, char **argv) {
     tool_opts o;
@@ -136,33 +320,45 @@ static int cmd_bench(int argc, char **argv) {
     for (i = 0; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--formats") && v) {
-            if (parse_list(v, o.formats, SPMV_FMT_COUNT_ + 1, fmt_name_or_naive, "format")) return 2;
+        if (!strcmp(a, "--formats")) {
+            int rc;
+            if (!v) return arg_error("bench", a, NULL, "a comma-separated list of formats (spmv help lists them) or all");
+            rc = parse_list("bench", a, v, o.formats, SPMV_FMT_COUNT_ + 1, fmt_name_or_naive, 0);
+            if (rc) return rc;
             i++;
-        } else if (!strcmp(a, "--isa") && v) {
-            if (parse_list(v, o.isas, SPMV_ISA_COUNT_, isa_name_i, "isa")) return 2;
-            if (!strcmp(v, "avx512")) o.isas[SPMV_ISA_AVX512] = 1;
+        } else if (!strcmp(a, "--isa")) {
+            int rc;
+            if (!v) return arg_error("bench", a, NULL, "generic, avx2, avx512, auto or all; comma-separated");
+            rc = parse_isas(v, o.isas);
+            if (rc) return rc;
             i++;
-        } else if (!strcmp(a, "--precision") && v && (v[0] == 'd' || v[0] == 's') && !v[1]) {
+        } else if (!strcmp(a, "--precision")) {
+            if (!v || !((v[0] == 'd' || v[0] == 's') && !v[1])) return arg_error("bench", a, v, PREC_ALLOWED);
             o.precision = v[0];
             i++;
-        } else if (!strcmp(a, "--threads") && v && atoi(v) > 0) {
-            o.threads = atoi(v);
+        } else if (!strcmp(a, "--threads")) {
+            if (!parse_int(v, 1, 4096, &o.threads)) return arg_error("bench", a, v, THREADS_ALLOWED);
             i++;
-        } else if (!strcmp(a, "--reps") && v && atoi(v) > 0) {
-            o.reps = atoi(v);
+        } else if (!strcmp(a, "--reps")) {
+            if (!parse_int(v, 1, 1000000000, &o.reps)) return arg_error("bench", a, v, REPS_ALLOWED);
             i++;
         } else if (!strcmp(a, "--tune")) {
             o.tune = 1;
-        } else if (!strcmp(a, "--csv") && v) {
+        } else if (!strcmp(a, "--csv")) {
+            if (!v || !*v) return arg_error("bench", a, v, "a file name");
             o.csv = v;
             i++;
-        } else if (a[0] == '-') {
-            fprintf(stderr, "spmv bench: bad option '%s'\n", a);
-            usage(stderr);
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "spmv bench: unknown option '%s' (options: --formats, --isa, --precision, --threads, --reps, "
+                            "--tune, --csv; spmv help)\n", a);
             return 2;
+        } else if (!*a) {
+            return arg_error("bench", "MATRIX", a, "a Matrix Market file or gen:SPEC");
         } else if (nm < 4096) {
             mats[nm++] = a;
+        } else {
+            fprintf(stderr, "spmv bench: more than 4096 matrices\n");
+            return 2;
         }
     }
 #ifdef _OPENMP
@@ -204,6 +400,11 @@ static int cmd_bench(int argc, char **argv) {
             fails++;
             continue;
         }
+        if (check_product_size("bench", mats[i], &t, o.precision)) {
+            spmv_triplets_free(&t);
+            fails++;
+            continue;
+        }
         fprintf(stderr, "[%d/%d] %s: %lld x %lld, %lld entries (%.1f s to load)\n", i + 1, nm, mats[i],
                 (long long)t.nrows, (long long)t.ncols, (long long)t.nnz, spmv_wtime() - t0);
         {
@@ -239,19 +440,33 @@ static int cmd_info(int argc, char **argv) {
     spmv_triplets t;
     spmv_stats s;
     spmv_status st;
-    if (argc != 1) {
-        usage(stderr);
-        return 2;
+    int i;
+    const char *mat = NULL;
+    for (i = 0; i < argc; i++) {
+        if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "spmv info: unknown option '%s' (usage: spmv info MATRIX)\n", argv[i]);
+            return 2;
+        }
+        if (mat) {
+            fprintf(stderr, "spmv info: unexpected argument '%s' (one MATRIX only)\n", argv[i]);
+            return 2;
+        }
+        mat = argv[i];
     }
-    if (load_matrix(argv[0], &t)) return 1;
+    if (!mat || !*mat) return arg_error("info", "MATRIX", mat, "a Matrix Market file or gen:SPEC");
+    if (load_matrix(mat, &t)) return 1;
     st = spmv_triplets_stats(&t, &s);
     if (st != SPMV_OK) {
-        fprintf(stderr, "spmv info: %s\n", spmv_status_str(st));
+        fprintf(stderr, "spmv info: %s: statistics: %s\n", mat, spmv_status_str(st));
         spmv_triplets_free(&t);
         return 1;
     }
-    print_stats(argv[0], &s);
+    print_stats(mat, &s);
     spmv_triplets_free(&t);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "spmv info: error writing to standard output: %s\n", strerror(errno));
+        return 1;
+    }
     return 0;
 }
 
@@ -265,40 +480,58 @@ static int cmd_mv(int argc, char **argv) {
     int i, rc;
     int64_t n;
     for (i = 0; i < argc; i++) {
+        const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(argv[i], "--format") && v) fmt_s = argv[++i];
-        else if (!strcmp(argv[i], "--x") && v) xfile = argv[++i];
-        else if (!strcmp(argv[i], "--params") && v) params = argv[++i];
-        else if (!strcmp(argv[i], "--out") && v) out = argv[++i];
-        else if (!strcmp(argv[i], "--precision") && v && (v[0] == 'd' || v[0] == 's')) prec = argv[++i][0];
-        else if (argv[i][0] != '-' && !mat) mat = argv[i];
-        else {
-            usage(stderr);
+        if (!strcmp(a, "--format")) {
+            if (!v || !*v) return arg_error("mv", a, v, "a format name; spmv formats lists them");
+            fmt_s = argv[++i];
+        } else if (!strcmp(a, "--x")) {
+            if (!v || !*v) return arg_error("mv", a, v, "a Matrix Market array file holding x");
+            xfile = argv[++i];
+        } else if (!strcmp(a, "--params")) {
+            if (!v) return arg_error("mv", a, v, "KEY=VAL,... of the format; spmv formats lists the keys");
+            params = argv[++i];
+        } else if (!strcmp(a, "--out")) {
+            if (!v || !*v) return arg_error("mv", a, v, "a file name, or - for standard output");
+            out = argv[++i];
+        } else if (!strcmp(a, "--precision")) {
+            if (!v || !((v[0] == 'd' || v[0] == 's') && !v[1])) return arg_error("mv", a, v, PREC_ALLOWED);
+            prec = argv[++i][0];
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "spmv mv: unknown option '%s' (options: --format, --params, --precision, --x, --out)\n", a);
             return 2;
+        } else if (mat) {
+            fprintf(stderr, "spmv mv: unexpected argument '%s' (one MATRIX only)\n", a);
+            return 2;
+        } else {
+            mat = a;
         }
     }
-    if (!mat) {
-        usage(stderr);
-        return 2;
-    }
+    if (!mat || !*mat) return arg_error("mv", "MATRIX", mat, "a Matrix Market file or gen:SPEC");
     fmt = spmv_format_parse(fmt_s);
     if (fmt == SPMV_FMT_COUNT_) {
-        fprintf(stderr, "spmv mv: unknown format '%s' (spmv formats lists them)\n", fmt_s);
+        fprintf(stderr, "spmv mv: --format: unknown format '%s' (spmv formats lists them)\n", fmt_s);
         return 2;
     }
     if (!(spmv_format_flags(fmt) & SPMV_FF_HOST)) {
-        fprintf(stderr, "spmv mv: format '%s' has no CPU kernel (it runs on the GPU: spmv-cuda)\n", fmt_s);
+        fprintf(stderr, "spmv mv: --format: '%s' has no CPU kernel (it runs on the GPU: spmv-cuda)\n", fmt_s);
         return 2;
     }
     {
         spmv_any_params p;
         spmv_error pe;
+        memset(&pe, 0, sizeof pe);
         if (spmv_any_params_init(fmt, params, &p, &pe) != SPMV_OK) {
             fprintf(stderr, "spmv mv: --params: %s\n", pe.msg);
             return 2;
         }
     }
     if (load_matrix(mat, &t)) return 1;
+    if (check_product_size("mv", mat, &t, prec)) {
+        spmv_triplets_free(&t);
+        return 1;
+    }
+    memset(&e, 0, sizeof e);
     if (xfile) {
         spmv_status st = spmv_mm_read_dense(xfile, &n, &x, &e);
         if (st != SPMV_OK) {
@@ -319,14 +552,22 @@ static int cmd_mv(int argc, char **argv) {
     }
     y = SPMV_ALLOC_N(double, t.nrows);
     if (!x || !y) {
-        fprintf(stderr, "spmv mv: out of memory\n");
+        fprintf(stderr, "spmv mv: %s: out of memory for x and y (%lld + %lld values)\n", mat, (long long)t.ncols,
+                (long long)t.nrows);
+        spmv__free(x);
+        spmv__free(y);
+        spmv_triplets_free(&t);
         return 1;
     }
     rc = prec == 'd' ? tool_d_mv(&t, fmt, params, x, y) : tool_s_mv(&t, fmt, params, x, y);
     if (!rc) {
-        spmv_status st = spmv_mm_write_dense(out ? out : "/dev/stdout", t.nrows, y, &e);
+        /* standard output is the process's stream (appending, pipes, sockets all work); a file
+           is written beside its name and renamed into place; nothing is ever removed */
+        int to_stdout = !out || !strcmp(out, "-");
+        spmv_status st = to_stdout ? spmv_mm_write_dense_fp(stdout, t.nrows, y, &e)
+                                   : spmv_mm_write_dense(out, t.nrows, y, &e);
         if (st != SPMV_OK) {
-            fprintf(stderr, "spmv mv: %s: %s\n", out ? out : "stdout", e.msg);
+            fprintf(stderr, "spmv mv: %s: %s\n", to_stdout ? "standard output" : out, e.msg);
             rc = 1;
         }
     }
@@ -336,26 +577,51 @@ static int cmd_mv(int argc, char **argv) {
     return rc;
 }
 
+static int cmd_stream(int argc, char **argv) {
+    double r, t;
+    int i, threads = 0;
+    for (i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--threads")) {
+            if (!parse_int(i + 1 < argc ? argv[i + 1] : NULL, 1, 4096, &threads))
+                return arg_error("stream", "--threads", i + 1 < argc ? argv[i + 1] : NULL, THREADS_ALLOWED);
+            i++;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "spmv stream: unknown option '%s' (usage: spmv stream [--threads N])\n", argv[i]);
+            return 2;
+        } else {
+            fprintf(stderr, "spmv stream: unexpected argument '%s' (usage: spmv stream [--threads N])\n", argv[i]);
+            return 2;
+        }
+    }
+#ifdef _OPENMP
+    if (threads) omp_set_num_threads(threads);
+#endif
+    measure_stream(&r, &t, 1);
+    return r > 0 ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
-    if (argc < 2 || !strcmp(argv[1], "help") || !strcmp(argv[1], "--help")) {
+    int rc;
+    if (argc < 2 || !strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        if (argc > 2) {
+            fprintf(stderr, "spmv help: unexpected argument '%s'\n", argv[2]);
+            return 2;
+        }
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
+    rc = check_isa_env();
+    if (rc) return rc;
     if (!strcmp(argv[1], "bench")) return cmd_bench(argc - 2, argv + 2);
     if (!strcmp(argv[1], "info")) return cmd_info(argc - 2, argv + 2);
     if (!strcmp(argv[1], "mv")) return cmd_mv(argc - 2, argv + 2);
-    if (!strcmp(argv[1], "stream")) {
-        double r, t;
-        if (argc == 4 && !strcmp(argv[2], "--threads")) {
-#ifdef _OPENMP
-            omp_set_num_threads(atoi(argv[3]));
-#endif
-        }
-        measure_stream(&r, &t, 1);
-        return r > 0 ? 0 : 1;
-    }
+    if (!strcmp(argv[1], "stream")) return cmd_stream(argc - 2, argv + 2);
     if (!strcmp(argv[1], "formats")) {
         int i;
+        if (argc > 2) {
+            fprintf(stderr, "spmv formats: unexpected argument '%s' (it takes none)\n", argv[2]);
+            return 2;
+        }
         for (i = 0; i < SPMV_FMT_COUNT_; i++) {
             unsigned fl = spmv_format_flags((spmv_format)i);
             char desc[2048];
@@ -366,7 +632,7 @@ int main(int argc, char **argv) {
         }
         return 0;
     }
-    fprintf(stderr, "spmv: unknown command '%s'\n", argv[1]);
+    fprintf(stderr, "spmv: unknown command '%s' (commands: bench, stream, info, mv, formats, help)\n", argv[1]);
     usage(stderr);
     return 2;
 }
