@@ -701,6 +701,8 @@ static void test_write_safety(void) {
             CHECK(stat("/dev/full", &sb) == 0, "/dev/full still there");
         }
         CHECK(spmv_mm_write_fp(NULL, &g, &e) == SPMV_ERR_ARG, "write_fp(NULL stream)");
+        CHECK(spmv_mm_write("", &g, &e) == SPMV_ERR_ARG && spmv_mm_write_dense("", 3, v, &e) == SPMV_ERR_ARG,
+              "empty path: ARG");
     }
 #else
     CHECK(0, "spmv_mm_write_fp / spmv_mm_write_dense_fp (writing to an open stream) missing");

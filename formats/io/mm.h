@@ -113,7 +113,15 @@
 #define SPMV_MM_MAX_LINE ((size_t)1 << 20)
 #endif
 #define SPMV__MM_BUFSZ ((size_t)(SPMV_MM_MAX_LINE) + 2)
-#define SPMV__MM_ZIN ((size_t)1 << 18) /* compressed input chunk */
+/* Compressed input chunk and write buffer (the fuzz target makes them small). */
+#ifndef SPMV_MM_GZ_CHUNK
+#define SPMV_MM_GZ_CHUNK ((size_t)1 << 18)
+#endif
+#ifndef SPMV_MM_WRITE_BUF
+#define SPMV_MM_WRITE_BUF ((size_t)1 << 20)
+#endif
+#define SPMV__MM_ZIN ((size_t)(SPMV_MM_GZ_CHUNK) < 16 ? (size_t)16 : (size_t)(SPMV_MM_GZ_CHUNK))
+#define SPMV__MM_WBUF ((size_t)(SPMV_MM_WRITE_BUF) < 1024 ? (size_t)1024 : (size_t)(SPMV_MM_WRITE_BUF))
 #define SPMV__MM_NONE ((size_t)-1)
 /* ---- error reporting ------------------------------------------------------ */
 #if defined(__GNUC__) || defined(__clang__)
@@ -1283,7 +1291,7 @@ static inline spmv_status spmv__mm_wopen(spmv__mm_writer *w, const char *path, s
         return spmv__mm_err(err, 0, SPMV_ERR_UNSUPPORTED,
                             "cannot write '%s': zlib support is not compiled in (build with -DSPMV_HAVE_ZLIB -lz)", path);
 #endif
-    w->cap = (size_t)1 << 20;
+    w->cap = SPMV__MM_WBUF;
     w->buf = (char *)spmv__alloc(w->cap, 1);
     if (!w->buf) return spmv__mm_err(err, 0, SPMV_ERR_ALLOC, "out of memory allocating the write buffer");
 #if SPMV_MM_POSIX
@@ -1328,7 +1336,7 @@ static inline spmv_status spmv__mm_wopen(spmv__mm_writer *w, const char *path, s
                 }
                 if (fd >= 0) {
                     w->fd = fd;
-                    if (exists) (void)fchmod(fd, st.st_mode & 07777); /* the replaced file's permissions */
+                    if (exists) (void)fchmod(fd, st.st_mode & 0777); /* the replaced file's permissions */
                 } else if (exists && (e == EACCES || e == EPERM)) {
                     direct = 1; /* a writable file in a directory that takes no new files */
                 } else {
@@ -1390,7 +1398,7 @@ static inline spmv_status spmv__mm_wopen_fp(spmv__mm_writer *w, FILE *f, spmv_er
     memset(w, 0, sizeof *w);
     w->fd = -1;
     w->fp = f;
-    w->cap = (size_t)1 << 20;
+    w->cap = SPMV__MM_WBUF;
     w->buf = (char *)spmv__alloc(w->cap, 1);
     if (!w->buf) return spmv__mm_err(err, 0, SPMV_ERR_ALLOC, "out of memory allocating the write buffer");
     return SPMV_OK;
@@ -1568,7 +1576,8 @@ static inline spmv_status spmv_mm_write(const char *path, const spmv_triplets *t
     spmv__mm_writer w;
     spmv_status st;
     spmv__mm_err_clear(err);
-    if (!path || !t) return spmv__mm_err(err, 0, SPMV_ERR_ARG, "spmv_mm_write: NULL %s", path ? "matrix" : "path");
+    if (!path || !*path || !t)
+        return spmv__mm_err(err, 0, SPMV_ERR_ARG, "spmv_mm_write: %s", !t ? "NULL matrix" : "NULL or empty path");
     st = spmv__mm_check_triplets(t, err);
     if (st != SPMV_OK) return st;
     st = spmv__mm_wopen(&w, path, err);
@@ -1594,8 +1603,8 @@ static inline spmv_status spmv_mm_write_dense(const char *path, int64_t n, const
     spmv__mm_writer w;
     spmv_status st;
     spmv__mm_err_clear(err);
-    if (!path || n < 0 || (n > 0 && !v))
-        return spmv__mm_err(err, 0, SPMV_ERR_ARG, "spmv_mm_write_dense: NULL path/vector or negative length");
+    if (!path || !*path || n < 0 || (n > 0 && !v))
+        return spmv__mm_err(err, 0, SPMV_ERR_ARG, "spmv_mm_write_dense: NULL or empty path, NULL vector or negative length");
     st = spmv__mm_wopen(&w, path, err);
     if (st != SPMV_OK) return st;
     spmv__mm_write_vec(&w, n, v);
