@@ -9,7 +9,8 @@
  *     (`for (f = 0; f < SPMV_FMT_COUNT_; f++) if (spmv_format_flags(f) & SPMV_FF_HOST)`) with
  *     every supported ISA through spmv_d_any_from_csr (float: the automatic ISA), each
  *     multiplied and compared with the long-double reference when the values are moderate
- *     (|a| <= 1e300: no overflow that long double would not see).
+ *     (1e-290 <= |a| <= 1e300 or 0: no overflow that long double would not see, no subnormal
+ *     products, whose relative precision is below the 1e-12 tolerance).
  * Any violation aborts (a crash for libFuzzer); ASan/UBSan/LeakSanitizer catch the rest.
  * Built and run by tests/fuzz/run_fuzz.sh (clang -fsanitize=fuzzer,address,undefined).
  * SPMV_MM_MAX_LINE, the gzip input chunk and the write buffer are small here so that the
@@ -94,8 +95,10 @@ static void fz_products(const spmv_triplets *t, unsigned h) {
     long double *ref, *scale, *ref2, *scale2;
     int64_t i, k;
     int f, isa, moderate = 1;
+    /* moderate: no overflow a long double would not see, and no subnormal products (their
+       relative precision is below 1e-12); x is in [1, 2.5] */
     for (k = 0; k < t->nnz; k++)
-        if (!(t->val[k] >= -1e300 && t->val[k] <= 1e300)) moderate = 0;
+        if (!(fabs(t->val[k]) <= 1e300 && (t->val[k] == 0.0 || fabs(t->val[k]) >= 1e-290))) moderate = 0;
     st = spmv_d_csr_from_triplets(&A, t, NULL);
     FZ_REQUIRE(st == SPMV_OK, "csr_from_triplets: %s", spmv_status_str(st));
     x = (double *)malloc(sizeof(double) * (size_t)(A.ncols + 1));
