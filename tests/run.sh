@@ -77,6 +77,11 @@ fi
 for t in $cuda_tests; do
     run "cuda/$(basename $t)" $t
 done
+# issue 14: the Matrix Market conformance cases of scipy's and fast_matrix_market's test suites
+# (../shared/mm_conformance; skipped with a notice when absent), then the reader's libFuzzer
+# target for a fixed budget (SPMV_FUZZ_SECONDS, default 40; clang is installed when missing)
+run mm_conformance sh tests/mm_conformance.sh build/spmv
+run fuzz_mm sh tests/fuzz/run_fuzz.sh "${SPMV_FUZZ_SECONDS:-40}"
 # examples, compiled strictly (C11 -pedantic -Werror) by ninja; they must run
 for e in quickstart int64; do
     if build/examples/$e >/dev/null 2>&1; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: example $e"; fi
