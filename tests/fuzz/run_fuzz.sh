@@ -6,7 +6,8 @@
 #   sh tests/fuzz/run_fuzz.sh [SECONDS] [extra libFuzzer options...]      (default 40 s)
 # Prints the figures (executions, coverage) and "RESULT fuzz_mm passed=N failed=N skipped=N".
 # Installs clang (Debian package) when it is missing. The long run is the same command with
-# a larger budget, e.g. sh tests/fuzz/run_fuzz.sh 3600 -runs=3000000 (see README).
+# a larger budget and optimisation, e.g.
+#   SPMV_FUZZ_OPT=-O1 nice -n 19 sh tests/fuzz/run_fuzz.sh 7200 -runs=3000000   (see README)
 secs=${1:-40}
 [ $# -gt 0 ] && shift
 cd "$(dirname "$0")/../.." || exit 1
@@ -28,12 +29,17 @@ fi
 if [ -z "$cc" ]; then
     echo "FAIL: fuzz_mm: no clang and it could not be installed (apt-get install clang)"; result 0 1 0
 fi
-flags="-std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+# -O0 by default: it compiles in ~10 s instead of ~65 s (every format's kernels for every ISA)
+# and runs about half as many inputs per second; the long run uses SPMV_FUZZ_OPT=-O1
+opt=${SPMV_FUZZ_OPT:--O0}
+flags="-std=c11 -g $opt -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 build() {
-    $cc $flags -D_GNU_SOURCE -DSPMV_HAVE_ZLIB -I. tests/fuzz/fuzz_mm.c -o "$out/fuzz_mm" -lz -lm > "$out/build.log" 2>&1
+    $cc $flags -D_GNU_SOURCE -DSPMV_HAVE_ZLIB -I. tests/fuzz/fuzz_mm.c -o "$out/fuzz_mm" -lz -lm > "$out/build.log" 2>&1 &&
+        echo "$cc $flags" > "$out/fuzz_mm.flags"
 }
 t0=$(date +%s)
-if [ ! -x "$out/fuzz_mm" ] || [ -n "$(find tests/fuzz/fuzz_mm.c spmv.h formats -newer "$out/fuzz_mm" -name '*.[ch]' 2>/dev/null | head -1)" ]; then
+if [ ! -x "$out/fuzz_mm" ] || [ "$(cat "$out/fuzz_mm.flags" 2>/dev/null)" != "$cc $flags" ] ||
+   [ -n "$(find tests/fuzz/fuzz_mm.c spmv.h formats -newer "$out/fuzz_mm" -name '*.[ch]' 2>/dev/null | head -1)" ]; then
     if ! build; then
         # the libFuzzer runtime is a separate package on some releases
         v=$($cc --version | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -1)
@@ -44,7 +50,7 @@ if [ ! -x "$out/fuzz_mm" ] || [ -n "$(find tests/fuzz/fuzz_mm.c spmv.h formats -
         fi
     fi
 fi
-echo "fuzz_mm: built with $cc in $(( $(date +%s) - t0 )) s"
+echo "fuzz_mm: built with $cc $opt in $(( $(date +%s) - t0 )) s"
 
 # ---- seed corpus (written here, never copied from elsewhere) ----
 s=$out/seeds
