@@ -17,8 +17,10 @@ if ! command -v python3 >/dev/null 2>&1; then
     echo "SKIP: mm_conformance: no python3"; echo "RESULT mm_conformance passed=0 failed=0 skipped=1"; exit 0
 fi
 log=$(mktemp /tmp/spmv_conformance.XXXXXX) || exit 1
-python3 "$dir/run.py" "$bin" "$dir" > "$log" 2>&1
+scratch=$(mktemp -d /tmp/spmv_conformance.XXXXXX) || exit 1   # the runner's temporary folder
+TMPDIR=$scratch python3 "$dir/run.py" "$bin" "$dir" > "$log" 2>&1
 rc=$?
+rm -rf "$scratch"
 tail -2 "$log"
 last=$(tail -1 "$log")
 agree=$(echo "$last" | sed -n 's/^\([0-9]*\) agree, \([0-9]*\) disagree$/\1/p')

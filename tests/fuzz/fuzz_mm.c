@@ -38,7 +38,7 @@
 #define FZ_MAX_DIM (1 << 16)  /* the per-row statistics path */
 #define FZ_MAX_PROD (1 << 11) /* products: dimensions and nnz (all formats x ISA cost O(rows) each) */
 
-static char fz_in[4200], fz_out[4200];
+static char fz_dir[4096], fz_in[4200], fz_out[4200];
 
 #define FZ_REQUIRE(cond, ...)                                                                                          \
     do {                                                                                                               \
@@ -50,17 +50,23 @@ static char fz_in[4200], fz_out[4200];
         }                                                                                                              \
     } while (0)
 
+static void fz_cleanup(void) { /* the scratch folder, at exit (a crash leaves it for inspection) */
+    remove(fz_in);
+    remove(fz_out);
+    rmdir(fz_dir);
+}
+
 static void fz_setup(void) {
-    static char dir[4096];
     const char *t = getenv("TMPDIR");
     if (fz_in[0]) return;
-    snprintf(dir, sizeof dir, "%s/spmv_fuzz_XXXXXX", t && *t ? t : "/tmp");
-    if (!mkdtemp(dir)) {
+    snprintf(fz_dir, sizeof fz_dir, "%s/spmv_fuzz_XXXXXX", t && *t ? t : "/tmp");
+    if (!mkdtemp(fz_dir)) {
         perror("mkdtemp");
         abort();
     }
-    snprintf(fz_in, sizeof fz_in, "%s/in.mtx", dir);
-    snprintf(fz_out, sizeof fz_out, "%s/out.mtx", dir);
+    snprintf(fz_in, sizeof fz_in, "%s/in.mtx", fz_dir);
+    snprintf(fz_out, sizeof fz_out, "%s/out.mtx", fz_dir);
+    atexit(fz_cleanup);
 }
 
 static void fz_write_file(const char *path, const uint8_t *data, size_t size) {
