@@ -4,23 +4,28 @@
  *
  * Usage (any format through one handle; the format is built on the host, then copied)
  *   #include "spmv_cuda.cuh"          // includes spmv.h; tags s (float/int32), d (double/int32)
- *   spmv_d_csr A;      ... build on the host as with spmv.h ...
+ *   spmv_d_csr A;      ... build on the host as with spmv.h (or spmv_d_csr_wrap your arrays) ...
  *   if (spmv_cuda_device_count() == 0) ...                  // no GPU: stay on the host
  *   spmv_d_any_dev D;
- *   spmv_d_any_dev_from_csr(&D, &A, SPMV_DEV_CSR_MERGE, NULL, stream);   // A may be freed after
+ *   spmv_d_any_dev_from_csr(&D, &A, SPMV_FMT_CSR, NULL, stream);   // A may be freed after
  *   spmv_d_any_dev_mv(&D, 1.0, x_dev, 0.0, y_dev, stream);  // device pointers, asynchronous
  *   spmv_d_any_dev_free(&D);
- * Formats (spmv_dev_format): SPMV_DEV_CSR_SCALAR, _CSR_VECTOR, _CSR_MERGE (load-balanced,
- * for irregular rows), _COO, _AXC, _AXTUH1, _AXTUH, _AXTCH1, _AXTCH. The AXC/AXT ones hold
- * x inside the matrix: _any_dev_mv scatters x first (what a solver pays); to scatter once
- * and multiply many times, _any_dev_update_x(&D, x, s) then _any_dev_mv_kernel(&D, alpha,
- * NULL, beta, y, s). AXT parameters: pass a spmv_axt_params (NULL = the GPU defaults,
- * spmv_axt_params_cuda_default(v)). Per-format objects are public too: spmv_d_csr_dev
- * (_csr_to_device, _csr_dev_mv; D.algo, D.threads_per_row), spmv_d_coo_dev, spmv_d_axt_dev.
+ * Formats: the rows of formats/registry.h with cuda = 1 (one enum spmv_format for host and
+ * device): csr (the kernel chosen at upload from the row lengths), csr_scalar, csr_vector,
+ * csr_merge (load-balanced, for irregular rows), coo, axc, axtuh1, axtuh, axtch1, axtch. The
+ * embeds-x ones (spmv_format_flags(f) & SPMV_FF_EMBEDS_X) hold x inside the matrix:
+ * _any_dev_mv scatters x first (what a solver pays); to scatter once and multiply many times,
+ * _any_dev_update_x(&D, x, s) then _any_dev_mv_kernel(&D, alpha, NULL, beta, y, s).
+ * Parameters: spmv_d_any_dev_from_csr_params(&D, &A, f, "bs=256", tune, &tune_s, &err, s)
+ * (keys: `spmv formats`; tune = the format's registry search, timed on the device); or a
+ * spmv_any_params from spmv_any_dev_params_init(f, "key=value,...", &p, &err). Per-format
+ * objects are public too: spmv_d_csr_dev (_csr_dev_from_csr, _csr_dev_mv), spmv_d_coo_dev,
+ * spmv_d_axt_dev; D.u.<name> inside the handle.
  * Every call returns spmv_status: SPMV_ERR_NODEVICE without a device or driver,
  * SPMV_ERR_CUDA when a CUDA call fails (spmv_cuda_last_error() gives the cudaError_t),
- * SPMV_ERR_ARG for bad arguments or parameters (checked before any CUDA call). Nothing
- * prints, nothing exits, no managed memory. The stream argument is optional (0 = default).
+ * SPMV_ERR_ARG / SPMV_ERR_OVERFLOW for bad arguments, parameters or a malformed CSR (the
+ * shared validator spmv_<tag>_csr_check, before any CUDA call). Nothing prints, nothing
+ * exits, no managed memory. The stream argument is optional (0 = default).
  * One object must not run two products at once (the merge kernel's carries and the AXT
  * x slots live in the object).
  *
@@ -37,8 +42,9 @@
  * Options (define before the first include): SPMV_CUDA_BLOCK (threads per block, 256),
  * SPMV_CUDA_MAX_GRID (block cap, 65535; kernels grid-stride past it), plus spmv.h's.
  * Files: formats/cuda/core.cuh (status, warp reduce-by-key, y scaling, uploads), one
- * template header per format (csr.cuh, coo.cuh, axt.cuh) and any.cuh, listed in
- * formats/cuda/all.cuh; docs/DESIGN.md has the kernel table. */
+ * template header per format family (csr.cuh, coo.cuh, axt.cuh), included through
+ * formats/registry.h, and any.cuh (generated from the registry); docs/DESIGN.md has the
+ * kernel table and the device contract. */
 #ifndef SPMV_CUDA_CUH_INCLUDED
 #define SPMV_CUDA_CUH_INCLUDED
 

@@ -11,7 +11,7 @@ typedef struct BF(_ctx) {
     BT_VAL *dx, *dy;          /* device x (ncols) and y (nrows) */
     BT_VAL *hy;               /* host copy of y for the check */
     long double *ref, *scale; /* long-double reference (csr_mv_ref) */
-    double tol;
+    double *rtol;             /* per-row tolerance: the tests' max(base, 8 eps sqrt(len + 1)) */
 } BF(_ctx);
 
 /* cuSPARSE is given the int32 CSR arrays as they are. */
@@ -24,14 +24,36 @@ static int BF(_poison)(const BF(_ctx) * c, char *msg, size_t n) {
                      "cudaMemsetAsync(y)", msg, n);
 }
 
-/* Waits for the product, downloads y, *err = max relative error. 0 or 1 (msg filled). */
-static int BF(_check)(const BF(_ctx) * c, double *err, char *msg, size_t n) {
+/* Waits for the product, downloads y; *err = max relative error over the rows, *over = 1
+ * when a row's error is above its tolerance (a sequential float sum over a long row loses
+ * ~eps sqrt(length): one fixed tolerance would fail correct results). 0 or 1 (msg filled). */
+static int BF(_check)(const BF(_ctx) * c, double *err, int *over, char *msg, size_t n) {
+    int64_t r;
+    double worst = 0;
     if (tool_cuda(cudaMemcpyAsync(c->hy, c->dy, sizeof(BT_VAL) * (size_t)c->A->nrows, cudaMemcpyDeviceToHost,
                                   c->d->stream),
                   "download y", msg, n) ||
         tool_cuda(cudaStreamSynchronize(c->d->stream), "product", msg, n))
         return 1;
-    *err = BN(max_rel_err)(c->A->nrows, c->hy, c->ref, c->scale);
+    for (r = 0; r < c->A->nrows; r++) {
+        long double e;
+        const long double ref = c->ref[r];
+        const BT_VAL y = c->hy[r];
+        if (isnan(ref) || isinf(ref)) {
+            if (isnan(ref) ? !isnan(y) : (long double)y != ref) worst = INFINITY;
+            continue;
+        }
+        if (isnan(y) || isinf(y)) {
+            worst = INFINITY;
+            continue;
+        }
+        e = fabsl((long double)y - ref);
+        if (c->scale[r] > 0) e /= c->scale[r];
+        if ((double)e > worst) worst = (double)e;
+        if ((double)e > c->rtol[r]) *over = 1;
+    }
+    if (!(worst < INFINITY)) *over = 1;
+    *err = worst;
     return 0;
 }
 
@@ -48,66 +70,6 @@ static int BF(_time_kernel)(const BF(_ctx) * c, const BN(any_dev) * D, int min_r
 /* --tune compares candidates on shorter runs than the reported rows. */
 static int BF(_tune_reps)(const tool_opts *o) { return o->reps / 5 > 5 ? o->reps / 5 : 5; }
 
-static int BF(_is_axt)(spmv_dev_format f) { return f >= SPMV_DEV_AXC && f <= SPMV_DEV_AXTCH; }
-static spmv_axt_variant BF(_variant)(spmv_dev_format f) {
-    switch (f) {
-    case SPMV_DEV_AXC: return SPMV_AXC;
-    case SPMV_DEV_AXTUH1: return SPMV_AXTUH1;
-    case SPMV_DEV_AXTUH: return SPMV_AXTUH;
-    case SPMV_DEV_AXTCH1: return SPMV_AXTCH1;
-    default: return SPMV_AXTCH;
-    }
-}
-
-/* --tune for AXC/AXT: converts with each candidate (the parameter is fixed at conversion)
- * and keeps the fastest kernel_s. Candidates the format rejects (SPMV_ERR_ARG, LIMIT) or
- * that fail are skipped. Returns 1 with *best set when one worked. */
-static int BF(_tune_axt)(const BF(_ctx) * c, spmv_dev_format f, spmv_axt_params *best) {
-    static const int thw[] = {4, 8, 16, 32}, th_uh[] = {1, 2, 3, 4, 6, 8, 12, 16};
-    static const int bs[] = {32, 64, 128, 256, 512, 1024}, th_ch[] = {4, 8, 16, 32, 64, 128, 256};
-    const spmv_axt_variant v = BF(_variant)(f);
-    const int *list = f == SPMV_DEV_AXTUH ? th_uh : f == SPMV_DEV_AXTCH1 ? bs : f == SPMV_DEV_AXTCH ? th_ch : thw;
-    const int nl = f == SPMV_DEV_AXTUH ? 8 : f == SPMV_DEV_AXTCH1 ? 6 : f == SPMV_DEV_AXTCH ? 7 : 4;
-    double best_t = 0;
-    int i, found = 0;
-    for (i = 0; i < nl; i++) {
-        spmv_axt_params p = spmv_axt_params_cuda_default(v);
-        BN(any_dev) D;
-        char msg[256];
-        double t = 0;
-        if (f == SPMV_DEV_AXC || f == SPMV_DEV_AXTUH1) p.thw = list[i];
-        else if (f == SPMV_DEV_AXTCH1) p.bs = list[i];
-        else p.th = list[i];
-        if (BN(any_dev_from_csr)(&D, c->A, f, &p, c->d->stream) != SPMV_OK) continue; /* D is zeroed */
-        if (!BF(_time_kernel)(c, &D, BF(_tune_reps)(c->o), 0.05, &t, msg, sizeof msg) && (!found || t < best_t)) {
-            best_t = t;
-            *best = p;
-            found = 1;
-        }
-        (void)BN(any_dev_free)(&D);
-    }
-    return found;
-}
-
-/* csr_vector's lanes per row, set on the converted handle (0 = the automatic choice). */
-static void BF(_set_tpr)(BN(any_dev) * D, int tpr) { D->csr.threads_per_row = tpr; }
-
-/* --tune for csr_vector: threads per row on the converted object itself (no re-upload). */
-static void BF(_tune_tpr)(const BF(_ctx) * c, BN(any_dev) * D) {
-    static const int tpr[] = {2, 4, 8, 16, 32};
-    double best_t = 0;
-    int i, best = 0;
-    for (i = 0; i < 5; i++) {
-        char msg[256];
-        double t = 0;
-        BF(_set_tpr)(D, tpr[i]);
-        if (!BF(_time_kernel)(c, D, BF(_tune_reps)(c->o), 0.05, &t, msg, sizeof msg) && (!best || t < best_t)) {
-            best_t = t;
-            best = tpr[i];
-        }
-    }
-    BF(_set_tpr)(D, best ? best : 0); /* none worked: back to the automatic choice */
-}
 
 /* One cuSPARSE row (generic API, CSR, int32 indices) on the device CSR C. convert =
  * descriptors + buffer allocation + preprocess; the CSR upload is not counted (a cuSPARSE
@@ -125,7 +87,7 @@ static void BF(_cusparse)(const BF(_ctx) * c, const BN(csr_dev) * C, cusparseSpM
     size_t bsz = 0, n = sizeof r->msg;
     char *msg = r->msg;
     double t0 = spmv_wtime();
-    int bad;
+    int bad, over = 0;
     r->state = ROW_ERROR;
     snprintf(r->params, sizeof r->params, "%s", alg == CUSPARSE_SPMV_CSR_ALG2 ? "alg=csr_alg2" : "alg=default");
     if (!d->sp) {
@@ -150,7 +112,7 @@ static void BF(_cusparse)(const BF(_ctx) * c, const BN(csr_dev) * C, cusparseSpM
         auto call = [&]() {
             return tool_sp(cusparseSpMV(d->sp, op, &one, mat, vx, &zero, vy, vt, alg, buf), "cusparseSpMV", msg, n);
         };
-        bad = bad || BF(_poison)(c, msg, n) || call() || BF(_check)(c, &r->err, msg, n) ||
+        bad = bad || BF(_poison)(c, msg, n) || call() || BF(_check)(c, &r->err, &over, msg, n) ||
               tool_time(d, c->o->reps, 0.2, call, &r->mv, msg, n);
     }
     if (vy) cusparseDestroyDnVec(vy);
@@ -161,38 +123,36 @@ static void BF(_cusparse)(const BF(_ctx) * c, const BN(csr_dev) * C, cusparseSpM
     r->kern = r->mv;
     r->fbytes = (double)BN(csr_bytes)(A);
     r->bytes = r->kbytes = r->fbytes + (double)sizeof(BT_VAL) * ((double)A->ncols + (double)A->nrows);
-    r->state = r->err <= c->tol ? ROW_OK : ROW_BADERR;
+    r->state = !over ? ROW_OK : ROW_BADERR;
 }
 
 /* One row of a device format through the any_dev handle. */
-static void BF(_format)(const BF(_ctx) * c, spmv_dev_format f, tool_row *r) {
+static void BF(_format)(const BF(_ctx) * c, spmv_format f, tool_row *r) {
     const tool_dev *d = c->d;
     const double xb = (double)sizeof(BT_VAL) * (double)c->A->ncols, yb = (double)sizeof(BT_VAL) * (double)c->A->nrows;
     BN(any_dev) D;
-    spmv_axt_params p, *pp = NULL;
+    spmv_any_params p;
     spmv_status st;
+    int over = 0;
     size_t n = sizeof r->msg;
     char *msg = r->msg;
     double t0, err2 = 0;
     int bad, embeds;
     r->state = ROW_ERROR;
-    if (c->o->tune && BF(_is_axt)(f)) {
-        t0 = spmv_wtime();
-        if (BF(_tune_axt)(c, f, &p)) pp = &p;
-        r->tune = spmv_wtime() - t0;
+    st = spmv_any_dev_params_init(f, NULL, &p, NULL); /* the format's device defaults */
+    if (st == SPMV_OK && c->o->tune) /* the registry's search for the format (none: kept) */
+        st = BN(any_dev_tune)(c->A, f, &p, BF(_tune_reps)(c->o), d->stream, &r->tune);
+    if (st != SPMV_OK) {
+        tool_st(st, "tune", msg, n);
+        return;
     }
     t0 = spmv_wtime();
-    st = BN(any_dev_from_csr)(&D, c->A, f, pp, d->stream); /* host conversion + upload, waits */
+    st = BN(any_dev_from_csr)(&D, c->A, f, &p, d->stream); /* host conversion + upload, waits */
     r->conv = spmv_wtime() - t0;
     if (st != SPMV_OK) {
         tool_st(st, "conversion", msg, n);
         if (st == SPMV_ERR_LIMIT) r->state = ROW_SKIP; /* the format cannot hold this matrix */
         return;
-    }
-    if (c->o->tune && f == SPMV_DEV_CSR_VECTOR) {
-        t0 = spmv_wtime();
-        BF(_tune_tpr)(c, &D);
-        r->tune = spmv_wtime() - t0;
     }
     BN(any_dev_params)(&D, r->params, sizeof r->params);
     if (c->o->tune && r->tune > 0) fprintf(stderr, "  tune %s: %s (%.2f s)\n", r->format, r->params, r->tune);
@@ -204,11 +164,11 @@ static void BF(_format)(const BF(_ctx) * c, spmv_dev_format f, tool_row *r) {
         auto kern = [&]() {
             return tool_st(BN(any_dev_mv_kernel)(&D, (BT_VAL)1, c->dx, (BT_VAL)0, c->dy, d->stream), "mv_kernel", msg, n);
         };
-        bad = BF(_poison)(c, msg, n) || mv() || BF(_check)(c, &r->err, msg, n) ||
+        bad = BF(_poison)(c, msg, n) || mv() || BF(_check)(c, &r->err, &over, msg, n) ||
               tool_time(d, c->o->reps, 0.2, mv, &r->mv, msg, n);
         if (!bad && embeds) {
             bad = BF(_poison)(c, msg, n) || tool_st(BN(any_dev_update_x)(&D, c->dx, d->stream), "update_x", msg, n) ||
-                  kern() || BF(_check)(c, &err2, msg, n) || tool_time(d, c->o->reps, 0.2, kern, &r->kern, msg, n);
+                  kern() || BF(_check)(c, &err2, &over, msg, n) || tool_time(d, c->o->reps, 0.2, kern, &r->kern, msg, n);
             if (!bad && !(err2 <= r->err)) r->err = err2;
         } else if (!bad) {
             r->kern = r->mv; /* the same call for formats that read x directly */
@@ -219,7 +179,7 @@ static void BF(_format)(const BF(_ctx) * c, spmv_dev_format f, tool_row *r) {
     r->kbytes = (double)BN(any_dev_kernel_bytes)(&D) + yb + (embeds ? 0.0 : xb);
     if (!bad) bad = tool_st(BN(any_dev_free)(&D), "free", msg, n);
     else (void)BN(any_dev_free)(&D);
-    if (!bad) r->state = r->err <= c->tol ? ROW_OK : ROW_BADERR;
+    if (!bad) r->state = !over ? ROW_OK : ROW_BADERR;
 }
 
 /* Every selected row on one matrix: cuSPARSE first (the x_cusparse baselines), then the
@@ -234,7 +194,7 @@ static int BF(_bench)(const tool_opts *o, const tool_dev *d, const char *mname, 
     int64_t i;
     int k, fails = 0;
     char msg[256];
-    const int ir_naive = TOOL_FMT0 + SPMV_DEV_CSR_SCALAR;
+    const int ir_naive = TOOL_FMT0 + SPMV_FMT_CSR_SCALAR;
 
     memset(&c, 0, sizeof c);
     memset(rows, 0, sizeof rows);
@@ -250,13 +210,21 @@ static int BF(_bench)(const tool_opts *o, const tool_dev *d, const char *mname, 
     c.o = o;
     c.d = d;
     c.A = &A;
-    c.tol = sizeof(BT_VAL) == 8 ? 1e-12 : 1e-5;
+    c.rtol = (double *)malloc(sizeof(double) * ((size_t)A.nrows + 1));
+    if (c.rtol) {
+        const double eps = sizeof(BT_VAL) == 8 ? 2.220446049250313e-16 : 1.1920928955078125e-07;
+        const double base = sizeof(BT_VAL) == 8 ? 1e-12 : 1e-5;
+        for (i = 0; i < A.nrows; i++) {
+            const double t = 8 * eps * sqrt((double)(A.row_ptr[i + 1] - A.row_ptr[i]) + 1);
+            c.rtol[i] = t > base ? t : base;
+        }
+    }
     {
         BT_VAL *x = (BT_VAL *)malloc(sizeof(BT_VAL) * ((size_t)A.ncols + 1));
         c.hy = (BT_VAL *)malloc(sizeof(BT_VAL) * ((size_t)A.nrows + 1));
         c.ref = (long double *)malloc(sizeof(long double) * ((size_t)A.nrows + 1));
         c.scale = (long double *)malloc(sizeof(long double) * ((size_t)A.nrows + 1));
-        if (x && c.hy && c.ref && c.scale) {
+        if (x && c.hy && c.ref && c.scale && c.rtol) {
             for (i = 0; i < A.ncols; i++) x[i] = (BT_VAL)(1.0 + (double)((i * 7919) % 1000) / 1000.0);
             BN(csr_mv_ref)(&A, (BT_VAL)1, x, (BT_VAL)0, NULL, c.ref, c.scale);
             /* +1: never a zero-size allocation */
@@ -264,8 +232,10 @@ static int BF(_bench)(const tool_opts *o, const tool_dev *d, const char *mname, 
                           sizeof msg) ||
                 tool_cuda(cudaMalloc((void **)&c.dy, sizeof(BT_VAL) * ((size_t)A.nrows + 1)), "cudaMalloc(y)", msg,
                           sizeof msg) ||
-                tool_cuda(cudaMemcpy(c.dx, x, sizeof(BT_VAL) * (size_t)A.ncols, cudaMemcpyHostToDevice), "upload x",
-                          msg, sizeof msg)) {
+                tool_cuda(cudaMemcpyAsync(c.dx, x, sizeof(BT_VAL) * (size_t)A.ncols, cudaMemcpyHostToDevice,
+                                          d->stream),
+                          "upload x", msg, sizeof msg) ||
+                tool_cuda(cudaStreamSynchronize(d->stream), "upload x", msg, sizeof msg)) {
                 fprintf(stderr, "spmv-cuda: %s: %s\n", mname, msg);
                 fails = 1;
             }
@@ -294,9 +264,9 @@ static int BF(_bench)(const tool_opts *o, const tool_dev *d, const char *mname, 
             if (rows[k].state == ROW_ERROR && cudaDeviceSynchronize() != cudaSuccess) *fatal = 1;
     }
     for (k = TOOL_FMT0; k < TOOL_NROWS && !fails && !*fatal; k++) {
-        if (!o->formats[k]) continue;
+        if (!o->formats[k] || !(spmv_format_flags((spmv_format)(k - TOOL_FMT0)) & SPMV_FF_CUDA)) continue;
         fprintf(stderr, "  %s %s...%20s\r", mname, rows[k].format, "");
-        BF(_format)(&c, (spmv_dev_format)(k - TOOL_FMT0), &rows[k]);
+        BF(_format)(&c, (spmv_format)(k - TOOL_FMT0), &rows[k]);
         /* a kernel fault poisons the context: every later call would fail too */
         if (rows[k].state == ROW_ERROR && cudaDeviceSynchronize() != cudaSuccess) *fatal = 1;
     }
@@ -320,6 +290,7 @@ static int BF(_bench)(const tool_opts *o, const tool_dev *d, const char *mname, 
     free(c.hy);
     free(c.ref);
     free(c.scale);
+    free(c.rtol);
     return fails;
 }
 #undef BN

@@ -12,8 +12,8 @@
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
-/* Rows of the bench: two cuSPARSE rows, then one per spmv_dev_format. */
-enum { TOOL_CUSPARSE = 0, TOOL_CUSPARSE_ALG2 = 1, TOOL_FMT0 = 2, TOOL_NROWS = 2 + SPMV_DEV_FMT_COUNT_ };
+/* Rows of the bench: two cuSPARSE rows, then one per registry format (device ones run). */
+enum { TOOL_CUSPARSE = 0, TOOL_CUSPARSE_ALG2 = 1, TOOL_FMT0 = 2, TOOL_NROWS = 2 + SPMV_FMT_COUNT_ };
 /* Calls timed per synchronization: each has its own event pair, and synchronizing only
  * once per batch keeps the GPU queue full, as in a solver's loop. */
 #define TOOL_BATCH 64
@@ -29,7 +29,10 @@ typedef struct tool_opts {
 typedef struct tool_dev {
     char name[256];
     int sms;
-    double l2_mb, mem_gib, copy_gbs;
+    double l2_mb, mem_gib;
+    double copy_gbs; /* device-to-device copy (read + write), the %bw baseline */
+    double read_gbs; /* a read-only streaming kernel (SpMV traffic is read-mostly), the %rbw baseline */
+    char driver[32];
     cudaStream_t stream;
     cusparseHandle_t sp; /* NULL when cusparseCreate failed: the cuSPARSE rows then fail */
     char sp_err[160];
@@ -105,7 +108,7 @@ static int tool_time(const tool_dev *d, int min_reps, double min_total, F &&call
 static const char *row_name(int i) {
     if (i == TOOL_CUSPARSE) return "cusparse";
     if (i == TOOL_CUSPARSE_ALG2) return "cusparse_alg2";
-    return spmv_dev_format_name((spmv_dev_format)(i - TOOL_FMT0));
+    return spmv_format_name((spmv_format)(i - TOOL_FMT0));
 }
 
 /* One row, as text (always) and CSV (measured rows only). t_naive, t_cusp, t_alg2: the
@@ -113,14 +116,19 @@ static const char *row_name(int i) {
 static void tool_print_row(const tool_dev *d, const char *mname, long long nrows, long long ncols, long long nnz,
                            const char *prec, const tool_row *r, double t_naive, double t_cusp, double t_alg2,
                            FILE *csv) {
-    double gbs, pct, kpct, bpn;
+    double gbs, pct, rpct, kpct, bpn;
     if (r->state == ROW_ERROR || r->state == ROW_SKIP) {
         printf("%-26.26s %9lld %9lld %10lld %-13s %s: %s\n", mname, nrows, ncols, nnz, r->format,
                r->state == ROW_SKIP ? "skipped" : "FAIL", r->msg);
+        if (csv) /* in the CSV too, marked, without figures */
+            fprintf(csv, "\"%s\",%lld,%lld,%lld,%s,\"%s\",cuda,%d,%s,,,,,,,,,,,,,,,%s,\"%s\",%.1f,%.1f,\"%s\"\n",
+                    mname, nrows, ncols, nnz, r->format, r->params, d->sms, prec,
+                    r->state == ROW_SKIP ? "skipped" : "error", d->name, d->copy_gbs, d->read_gbs, r->msg);
         return;
     }
     gbs = r->bytes / r->mv * 1e-9;
     pct = d->copy_gbs > 0 ? 100.0 * gbs / d->copy_gbs : 0.0;
+    rpct = d->read_gbs > 0 ? 100.0 * gbs / d->read_gbs : 0.0;
     kpct = d->copy_gbs > 0 ? 100.0 * (r->kbytes / r->kern * 1e-9) / d->copy_gbs : 0.0;
     bpn = nnz ? r->fbytes / (double)nnz : 0.0;
     printf("%-26.26s %9lld %9lld %10lld %-13s %-16.16s %4d %8.4f %7.1f %7.3f %10.3e %10.3e %7.2f %7.1f %6.2f %5.0f%% "
@@ -132,10 +140,11 @@ static void tool_print_row(const tool_dev *d, const char *mname, long long nrows
     if (csv)
         fprintf(csv,
                 "\"%s\",%lld,%lld,%lld,%s,\"%s\",cuda,%d,%s,%.6g,%.4g,%.6g,%.6g,%.6g,%.4f,%.4f,%.4f,%.2f,%.4f,%.3e,%.4f,"
-                "%.4f\n",
+                "%.4f,%.2f,%s,\"%s\",%.1f,%.1f,\"\"\n",
                 mname, nrows, ncols, nnz, r->format, r->params, d->sms, prec, r->conv, r->conv / r->mv, r->tune,
                 r->mv, r->kern, 2.0 * (double)nnz / r->mv * 1e-9, gbs, bpn, pct, t_naive > 0 ? t_naive / r->mv : 0.0,
-                r->err, t_cusp > 0 ? t_cusp / r->mv : 0.0, t_alg2 > 0 ? t_alg2 / r->mv : 0.0);
+                r->err, t_cusp > 0 ? t_cusp / r->mv : 0.0, t_alg2 > 0 ? t_alg2 / r->mv : 0.0, rpct,
+                r->state == ROW_OK ? "ok" : "bad_error", d->name, d->copy_gbs, d->read_gbs);
 }
 
 #define BT_TAG s
@@ -156,11 +165,12 @@ static void usage(FILE *f) {
             "        (see formats/gen.h), e.g. gen:stencil27 or gen:rmat:scale=18,ef=16.\n"
             "With no MATRIX, bench runs an embedded set sized for the GPU (most larger than L2).\n"
             "--reps N: at least N timed calls per row (default 50) and at least 0.2 s; the median is reported.\n"
-            "--tune: search csr_vector threads per row, AXC/AXTUH1 thw, AXTUH/AXTCH th, AXTCH1 bs\n"
-            "        (fastest kernel_s); the search time is the tune_s column.\n"
+            "--tune: each tunable format's search from the registry (csr_vector threads per row, AXC/AXTUH1\n"
+            "        thw, AXTUH/AXTCH th, AXTCH1 bs; fastest product alone); time in the tune_s column.\n"
             "--isa and --threads are accepted and ignored (compatibility with `spmv bench`).\n"
             "Formats: cusparse (cusparseSpMV, CSR, ALG_DEFAULT), cusparse_alg2 (CUSPARSE_SPMV_CSR_ALG2)");
-    for (i = 0; i < SPMV_DEV_FMT_COUNT_; i++) fprintf(f, ", %s", spmv_dev_format_name((spmv_dev_format)i));
+    for (i = 0; i < SPMV_FMT_COUNT_; i++)
+        if (spmv_format_flags((spmv_format)i) & SPMV_FF_CUDA) fprintf(f, ", %s", spmv_format_name((spmv_format)i));
     fprintf(f, "\nExit status: 0 all rows correct, 1 a failure, 2 usage error, 3 no CUDA device.\n");
 }
 
@@ -250,7 +260,60 @@ static int measure_copy(cudaStream_t s, double *gbs, size_t *bytes_out, char *ms
     return bad || best <= 0;
 }
 
-/* Device name, SMs, stream, events, copy bandwidth, cuSPARSE handle. Returns 0 or 1
+/* Read-only streaming: every thread sums its grid-strided share of a (16-byte loads), one
+ * partial per thread written at the end (what keeps the loads alive; 1/10000 of the traffic). */
+__global__ void tool_read_kernel(const double2 *__restrict__ a, size_t n, double *__restrict__ out) {
+    double s = 0;
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x, stride = (size_t)gridDim.x * blockDim.x;
+    for (; i < n; i += stride) {
+        const double2 v = a[i];
+        s += v.x + v.y;
+    }
+    out[(size_t)blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+/* Read bandwidth: 1 GiB (or a quarter of the free memory) read by tool_read_kernel, best of
+ * 10, bytes / time. Returns 0 or 1 (msg filled); all memory freed on every path. */
+static int measure_read(cudaStream_t s, int sms, double *gbs, char *msg, size_t n) {
+    size_t fr = 0, tot = 0, bytes = (size_t)1 << 30;
+    const unsigned block = 256, grid = (unsigned)(sms > 0 ? 8 * sms : 1024);
+    void *a = NULL;
+    double *out = NULL;
+    cudaEvent_t e0 = NULL, e1 = NULL;
+    float best = 0;
+    int i, bad;
+    *gbs = 0;
+    bad = tool_cuda(cudaMemGetInfo(&fr, &tot), "cudaMemGetInfo", msg, n);
+    if (!bad && fr / 4 < bytes) bytes = (fr / 4) & ~(size_t)4095;
+    if (!bad && bytes == 0) {
+        snprintf(msg, n, "no free device memory");
+        bad = 1;
+    }
+    bad = bad || tool_cuda(cudaMalloc(&a, bytes), "cudaMalloc", msg, n);
+    bad = bad || tool_cuda(cudaMalloc((void **)&out, sizeof(double) * grid * block), "cudaMalloc", msg, n);
+    bad = bad || tool_cuda(cudaEventCreate(&e0), "cudaEventCreate", msg, n);
+    bad = bad || tool_cuda(cudaEventCreate(&e1), "cudaEventCreate", msg, n);
+    bad = bad || tool_cuda(cudaMemsetAsync(a, 0, bytes, s), "cudaMemsetAsync", msg, n);
+    for (i = 0; i < 11 && !bad; i++) { /* the first pass is a warm-up */
+        float ms = 0;
+        bad = tool_cuda(cudaEventRecord(e0, s), "cudaEventRecord", msg, n);
+        if (!bad) {
+            tool_read_kernel<<<grid, block, 0, s>>>((const double2 *)a, bytes / sizeof(double2), out);
+            bad = tool_cuda(cudaGetLastError(), "read kernel", msg, n);
+        }
+        bad = bad || tool_cuda(cudaEventRecord(e1, s), "cudaEventRecord", msg, n) ||
+              tool_cuda(cudaEventSynchronize(e1), "read", msg, n) ||
+              tool_cuda(cudaEventElapsedTime(&ms, e0, e1), "cudaEventElapsedTime", msg, n);
+        if (!bad && i > 0 && ms > 0 && (best == 0 || ms < best)) best = ms;
+    }
+    if (!bad && best > 0) *gbs = (double)bytes / (1e-3 * (double)best) * 1e-9;
+    if (e0) cudaEventDestroy(e0);
+    if (e1) cudaEventDestroy(e1);
+    if (a) cudaFree(a);
+    if (out) cudaFree(out);
+    return bad || best <= 0;
+}
+
+/* Device name, SMs, stream, events, copy and read bandwidth, cuSPARSE handle. Returns 0 or 1
  * (message printed); tool_dev_free releases what was made either way. */
 static int tool_dev_init(tool_dev *d) {
     cudaDeviceProp p;
@@ -275,6 +338,15 @@ static int tool_dev_init(tool_dev *d) {
     if (measure_copy(d->stream, &d->copy_gbs, &bytes, msg, sizeof msg)) {
         fprintf(stderr, "spmv-cuda: copy bandwidth not measured (%s); %%bw columns will read 0\n", msg);
         d->copy_gbs = 0;
+    }
+    if (measure_read(d->stream, d->sms, &d->read_gbs, msg, sizeof msg)) {
+        fprintf(stderr, "spmv-cuda: read bandwidth not measured (%s); %%rbw columns will read 0\n", msg);
+        d->read_gbs = 0;
+    }
+    {
+        int drv = 0;
+        if (cudaDriverGetVersion(&drv) == cudaSuccess)
+            snprintf(d->driver, sizeof d->driver, "%d.%d", drv / 1000, (drv % 1000) / 10);
     }
     sst = cusparseCreate(&d->sp);
     if (sst == CUSPARSE_STATUS_SUCCESS) sst = cusparseSetStream(d->sp, d->stream);
@@ -368,17 +440,20 @@ static int cmd_bench(int argc, char **argv) {
             return 2;
         }
         fprintf(csv, "matrix,rows,cols,nnz,format,params,isa,threads,precision,convert_s,convert_spmvs,tune_s,spmv_s,"
-                     "kernel_s,gflops,gbs,bytes_per_nnz,pct_bw,x_naive,max_rel_err,x_cusparse,x_cusparse_alg2\n");
+                     "kernel_s,gflops,gbs,bytes_per_nnz,pct_bw,x_naive,max_rel_err,x_cusparse,x_cusparse_alg2,"
+                     "pct_read_bw,status,device,copy_gbs,read_gbs,message\n");
     }
     if (!d.sp) fprintf(stderr, "spmv-cuda: %s\n", d.sp_err);
-    printf("# spmv-cuda bench: precision %s, %s (%d SMs, L2 %.0f MB, %.0f GiB); device-to-device copy bandwidth "
-           "%.1f GB/s (read + write)\n",
-           o.precision == 'd' ? "double" : "float", d.name, d.sms, d.l2_mb, d.mem_gib, d.copy_gbs);
+    printf("# spmv-cuda bench: precision %s, %s (%d SMs, L2 %.0f MB, %.0f GiB, driver %s); device-to-device copy\n"
+           "# bandwidth %.1f GB/s (read + write, cudaMemcpyAsync), read-only streaming kernel %.1f GB/s\n",
+           o.precision == 'd' ? "double" : "float", d.name, d.sms, d.l2_mb, d.mem_gib, d.driver[0] ? d.driver : "?",
+           d.copy_gbs, d.read_gbs);
     printf("# convert = from host CSR: host conversion + upload (cuSPARSE: descriptors + buffer + preprocess), in\n"
            "# seconds and in SpMVs of the format; tune = parameter search (--tune); spmv_s = median GPU time\n"
            "# (CUDA events) of one y = A*x as a solver pays it (AXC/AXT scatter the new x first); kernel_s = the\n"
            "# product alone (x already in place); GFLOP/s = 2 nnz / spmv_s; GB/s = (format bytes + x + y) /\n"
-           "# spmv_s; %%bw = GB/s / copy bandwidth; kpct = the same for kernel_s and the bytes the kernel streams;\n"
+           "# spmv_s; %%bw = GB/s / copy bandwidth (the CSV also has pct_read_bw = GB/s / read bandwidth); kpct =\n"
+           "# the same as %%bw for kernel_s and the bytes the kernel streams;\n"
            "# xnaive, xcusp, xalg2 = time of csr_scalar, cusparse, cusparse_alg2 / spmv_s; err = max over rows of\n"
            "# |y - y_ref| / sum|a_ij x_j| against a long-double reference\n");
     printf("%-26s %9s %9s %10s %-13s %-16s %4s %8s %7s %7s %10s %10s %7s %7s %6s %6s %6s %7s %6s %6s %9s\n", "matrix",

@@ -6,11 +6,24 @@
 #define TN(x) SPMV_CAT(SPMV_CAT3(spmv_, TT_TAG, _), x)
 #define TF(x) SPMV_CAT3(test_, TT_TAG, x)
 
-/* one format, one backend: returns the worst error (INFINITY on failure) */
-static void TF(_one)(const char *mname, const TN(csr) * R, spmv_format f, spmv_isa isa, int width, const TT_VAL *x,
-                     const TT_VAL *y0, TT_VAL *y, long double *ref, long double *scale) {
-    static const double ab[][2] = {{1, 0}, {-0.5, 2}, {0, 1.5}, {2.5, 0}, {1, 1}};
-    const int nab = (int)(sizeof ab / sizeof ab[0]);
+static const double TF(_ab)[][2] = {{1, 0}, {-0.5, 2}, {0, 1.5}, {2.5, 0}, {1, 1}};
+#define TT_NAB 5
+/* One matrix's inputs and its long-double references, computed once and shared by every
+ * format x backend: [0..TT_NAB) the (alpha, beta) pairs with x; [TT_NAB] alpha 1.5, beta 0
+ * with x2 (x changed in place); [TT_NAB+1] alpha -2, beta 0.5 with x. */
+typedef struct TF(_case) {
+    const TN(csr) * R;
+    const TT_VAL *x, *x2, *y0;
+    TT_VAL *y;
+    long double *ref[TT_NAB + 2], *scale[TT_NAB + 2];
+} TF(_case);
+
+/* one format, one backend */
+static void TF(_one)(const char *mname, const TF(_case) * k, spmv_format f, spmv_isa isa, int width) {
+    const TN(csr) *R = k->R;
+    const TT_VAL *x = k->x, *y0 = k->y0;
+    TT_VAL *y = k->y;
+    const int nab = TT_NAB;
     const double tol = sizeof(TT_VAL) == 8 ? 1e-12 : 1e-5;
     const char *fname = spmv_format_name(f);
     char params[32], cfg[64];
@@ -27,7 +40,7 @@ static void TF(_one)(const char *mname, const TN(csr) * R, spmv_format f, spmv_i
     CHECK(st == SPMV_OK, "%s [%s]: convert: %s %s", mname, cfg, spmv_status_str(st), e.msg);
     if (st != SPMV_OK) return;
     for (c = 0; c < nab; c++) {
-        TT_VAL alpha = (TT_VAL)ab[c][0], beta = (TT_VAL)ab[c][1];
+        TT_VAL alpha = (TT_VAL)TF(_ab)[c][0], beta = (TT_VAL)TF(_ab)[c][1];
         double err;
         for (i = 0; i < nr; i++) y[i] = beta == 0 ? (TT_VAL)NAN : y0[i];
         st = TN(any_mv)(&M, alpha, x, beta, y);
@@ -36,15 +49,28 @@ static void TF(_one)(const char *mname, const TN(csr) * R, spmv_format f, spmv_i
             bad_ab = c;
             break;
         }
-        TN(csr_mv_ref)(R, alpha, x, beta, y0, ref, scale);
-        err = TN(max_rel_err)((TT_IDX)nr, y, ref, scale);
+        err = TN(max_rel_err)((TT_IDX)nr, y, k->ref[c], k->scale[c]);
         if (!(err <= worst)) {
             worst = err;
             if (!(err <= tol)) bad_ab = c;
         }
     }
     CHECK(worst <= tol, "%s [%s]: max rel err %.3g > %.1g (alpha=%g beta=%g)", mname, cfg, worst, tol,
-          bad_ab >= 0 ? ab[bad_ab][0] : 0.0, bad_ab >= 0 ? ab[bad_ab][1] : 0.0);
+          bad_ab >= 0 ? TF(_ab)[bad_ab][0] : 0.0, bad_ab >= 0 ? TF(_ab)[bad_ab][1] : 0.0);
+    if (TN(any_embeds_x)(&M) && R->ncols > 0) { /* the copy of x inside the layout must follow x */
+        double err;
+        for (i = 0; i < nr; i++) y[i] = (TT_VAL)NAN;
+        st = TN(any_mv)(&M, (TT_VAL)1.5, k->x2, (TT_VAL)0, y); /* x changed in place */
+        err = st == SPMV_OK ? TN(max_rel_err)((TT_IDX)nr, y, k->ref[TT_NAB], k->scale[TT_NAB]) : INFINITY;
+        CHECK(err <= tol, "%s [%s]: x changed in place: err %.3g", mname, cfg, err);
+        st = TN(any_update_x)(&M, x); /* then products with that x alone */
+        for (i = 0; i < nr; i++) y[i] = y0[i];
+        if (st == SPMV_OK) st = TN(any_mv_kernel)(&M, (TT_VAL)-2, NULL, (TT_VAL)0.5, y);
+        err = st == SPMV_OK ? TN(max_rel_err)((TT_IDX)nr, y, k->ref[TT_NAB + 1], k->scale[TT_NAB + 1]) : INFINITY;
+        CHECK(err <= tol, "%s [%s]: update_x + mv_kernel: err %.3g", mname, cfg, err);
+    }
+    CHECK(R->nnz == 0 || TN(any_bytes)(&M) >= (size_t)R->nnz * sizeof(TT_VAL), "%s [%s]: footprint %zu for %lld nonzeros",
+          mname, cfg, TN(any_bytes)(&M), (long long)R->nnz);
     CHECK(TN(any_isa)(&M) == isa, "%s [%s]: kernel ISA %s", mname, cfg, spmv_isa_name(TN(any_isa)(&M)));
     { /* the layout round-trips: converting back reproduces the CSR matrix */
         TN(csr) B;
@@ -62,14 +88,15 @@ static void TF(_one)(const char *mname, const TN(csr) * R, spmv_format f, spmv_i
 }
 
 /* Runs every format of the family x backend on triplets t; x gets NaN/Inf when special
- * is set; width formats also run portable at every width when all_widths is set. */
+ * is set; width-dependent formats run portable at every width when all_widths is set,
+ * else at one width, rotating from call to call (the real matrices). */
 static void TF(_run)(const char *mname, const spmv_triplets *t, int special, int all_widths) {
     static const int widths[] = {4, 8, 16, 32};
     TN(csr) R;
-    int f, isa, w;
+    TF(_case) k;
+    int f, isa, w, c;
     spmv_status st;
-    TT_VAL *x = NULL, *y0 = NULL, *y = NULL;
-    long double *ref = NULL, *scale = NULL;
+    TT_VAL *x = NULL, *x2 = NULL, *y0 = NULL, *y = NULL;
     int64_t i, nr, nc;
     spmv_csr_params rp = spmv_csr_params_default();
 
@@ -84,35 +111,55 @@ static void TF(_run)(const char *mname, const spmv_triplets *t, int special, int
     nr = R.nrows;
     nc = R.ncols;
     x = (TT_VAL *)malloc(sizeof(TT_VAL) * (size_t)(nc + 1));
+    x2 = (TT_VAL *)malloc(sizeof(TT_VAL) * (size_t)(nc + 1));
     y0 = (TT_VAL *)malloc(sizeof(TT_VAL) * (size_t)(nr + 1));
     y = (TT_VAL *)malloc(sizeof(TT_VAL) * (size_t)(nr + 1));
-    ref = (long double *)malloc(sizeof(long double) * (size_t)(nr + 1));
-    scale = (long double *)malloc(sizeof(long double) * (size_t)(nr + 1));
-    if (!x || !y0 || !y || !ref || !scale) abort();
+    if (!x || !x2 || !y0 || !y) abort();
     for (i = 0; i < nc; i++) x[i] = (TT_VAL)(((i * 7919 + 13) % 2001) / 1000.0 - 1.0);
     if (special && nc > 2) {
         x[nc / 2] = (TT_VAL)NAN;
         x[nc / 3] = (TT_VAL)INFINITY;
     }
+    for (i = 0; i < nc; i++) x2[i] = i % 3 ? x[i] : (TT_VAL)0.25 - x[i];
     for (i = 0; i < nr; i++) y0[i] = (TT_VAL)(((i * 104729 + 7) % 1999) / 999.0 - 1.0);
+    k.R = &R;
+    k.x = x;
+    k.x2 = x2;
+    k.y0 = y0;
+    k.y = y;
+    for (c = 0; c < TT_NAB + 2; c++) {
+        TT_VAL alpha = c < TT_NAB ? (TT_VAL)TF(_ab)[c][0] : c == TT_NAB ? (TT_VAL)1.5 : (TT_VAL)-2;
+        TT_VAL beta = c < TT_NAB ? (TT_VAL)TF(_ab)[c][1] : c == TT_NAB ? (TT_VAL)0 : (TT_VAL)0.5;
+        k.ref[c] = (long double *)malloc(sizeof(long double) * (size_t)(nr + 1));
+        k.scale[c] = (long double *)malloc(sizeof(long double) * (size_t)(nr + 1));
+        if (!k.ref[c] || !k.scale[c]) abort();
+        TN(csr_mv_ref)(&R, alpha, c == TT_NAB ? x2 : x, beta, y0, k.ref[c], k.scale[c]);
+    }
 
     for (f = 0; f < SPMV_FMT_COUNT_; f++) {
         if (!test_in_family((spmv_format)f)) continue;
         for (isa = SPMV_ISA_GENERIC; isa < SPMV_ISA_COUNT_; isa++) {
             if (!test_isa_on((spmv_isa)isa)) continue;
-            if (isa == SPMV_ISA_GENERIC && all_widths && (spmv_format_flags((spmv_format)f) & SPMV_FF_WIDTH)) {
-                for (w = 0; w < 4; w++) TF(_one)(mname, &R, (spmv_format)f, SPMV_ISA_GENERIC, widths[w], x, y0, y, ref, scale);
+            if (isa == SPMV_ISA_GENERIC && (spmv_format_flags((spmv_format)f) & SPMV_FF_WIDTH)) {
+                if (all_widths)
+                    for (w = 0; w < 4; w++)
+                        TF(_one)(mname, &k, (spmv_format)f, SPMV_ISA_GENERIC, widths[w]);
+                else
+                    TF(_one)(mname, &k, (spmv_format)f, SPMV_ISA_GENERIC, widths[test_rotate++ % 4]);
             } else {
-                TF(_one)(mname, &R, (spmv_format)f, (spmv_isa)isa, 0, x, y0, y, ref, scale);
+                TF(_one)(mname, &k, (spmv_format)f, (spmv_isa)isa, 0);
             }
         }
     }
     TN(csr_free)(&R);
+    for (c = 0; c < TT_NAB + 2; c++) {
+        free(k.ref[c]);
+        free(k.scale[c]);
+    }
     free(x);
+    free(x2);
     free(y0);
     free(y);
-    free(ref);
-    free(scale);
 }
 
 /* Malformed CSR arrays handed to every converter of the family and to csr_wrap: each
@@ -247,6 +294,7 @@ static void TF(_wrap)(void) {
     free(ci);
     free(v);
 }
+#undef TT_NAB
 #undef TN
 #undef TF
 #undef TT_TAG

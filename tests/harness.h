@@ -66,6 +66,24 @@ static inline int check_finish(const char *name) {
     return check_failed_ ? 1 : 0;
 }
 
+/* Does `nvidia-smi -L` (on PATH) list a GPU? A CUDA test that finds no device where the
+ * system lists one must fail (a driver/runtime mismatch, a container without the device),
+ * not skip: a run that did no GPU work cannot pass. */
+static inline int th_gpu_listed(void) {
+#if defined(__unix__)
+    char line[256];
+    int n = 0;
+    FILE *p = popen("nvidia-smi -L 2>/dev/null", "r");
+    if (!p) return 0;
+    while (fgets(line, sizeof line, p))
+        if (!strncmp(line, "GPU ", 4)) n++;
+    pclose(p);
+    return n;
+#else
+    return 0;
+#endif
+}
+
 /* counting allocator: th_alloc_fail_at = k makes the k-th allocation fail */
 static long th_alloc_count, th_alloc_fail_at = -1, th_alloc_live;
 static inline void *th_alloc(size_t align, size_t size) {

@@ -17,23 +17,39 @@ if [ -n "$need" ]; then
         echo "could not install:$need"; echo "0 passed, 1 failed"; exit 1; }
 fi
 passed=0; failed=0; skipped=0
-if ! ninja tests; then
-    echo "build failed"; echo "0 passed, 1 failed"; exit 1
+# the per-format build lines must be the registry's (ninja regenerates them itself; this
+# catches a stale checked-in copy)
+mkdir -p build
+if sh tests/gen_ninja.sh build/tests.ninja.check && cmp -s build/tests.ninja.check tests/tests.ninja; then
+    passed=$((passed + 1))
+else
+    failed=$((failed + 1)); echo "FAIL: tests/tests.ninja is not what tests/gen_ninja.sh makes of formats/registry.h"
 fi
+export SPMV_MATRICES="${SPMV_MATRICES:-$(pwd)/../shared/matrices}"
+# one ninja run builds and runs every test program (build/logs/*.log, tests/run_one.sh), so
+# compiling and running overlap on the cores; with nvcc, the CUDA programs are built too
+rm -rf build/logs; mkdir -p build/logs
+targets="check"
+if command -v nvcc >/dev/null 2>&1; then targets="check cuda"; fi
+start=$(date +%s)
+ninja -k 0 -j "${SPMV_TEST_JOBS:-3}" $targets > build/ninja.log 2>&1
+nrc=$?
+grep -E '^FAILED|error:' build/ninja.log | head -20
+echo "build and test programs: $(( $(date +%s) - start )) s (ninja exit $nrc)"
+if [ "$nrc" != 0 ]; then failed=$((failed + 1)); echo "FAIL: ninja (build/ninja.log)"; fi
 if command -v nvcc >/dev/null 2>&1; then
-    if ninja cuda; then passed=$((passed + 1)); echo "cuda: compiled and linked for sm_75, sm_80, sm_90 (CUDA 13 has no sm_70)"
-    else failed=$((failed + 1)); echo "FAIL: CUDA build"; fi
+    cuda_tests=""
+    for b in build/cuda/test_cuda_csr build/cuda/test_cuda_formats build/cuda/cuda_csr build/cuda/int64_nvcc build/spmv-cuda; do
+        [ -x "$b" ] || { failed=$((failed + 1)); echo "FAIL: CUDA build: $b missing"; }
+    done
+    [ -x build/spmv-cuda ] && [ -x build/cuda/test_cuda_formats ] && { passed=$((passed + 1)); echo "cuda: the tool and the examples compiled and linked for sm_75, sm_80, sm_90 (CUDA 13 has no sm_70), the test programs for sm_90"; }
     cuda_tests=$(ls build/cuda/test_* 2>/dev/null)
 else
     skipped=$((skipped + 1)); echo "SKIP: nvcc not found: CUDA code not compiled"
     cuda_tests=""
 fi
-export SPMV_MATRICES="${SPMV_MATRICES:-$(pwd)/../shared/matrices}"
-run() { # name, env..., program
-    name=$1; shift
-    log=build/log.$(echo "$name" | tr '/ ' '__')
-    start=$(date +%s)
-    env "$@" >"$log" 2>&1; rc=$?
+add() { # name, log, exit status: adds its RESULT line
+    name=$1; log=$2; rc=$3
     grep -E '^(FAIL|SKIP)' "$log" | head -40
     res=$(grep '^RESULT' "$log" | tail -1)
     if [ -z "$res" ]; then
@@ -44,30 +60,24 @@ run() { # name, env..., program
     s=$(echo "$res" | sed 's/.*skipped=\([0-9]*\).*/\1/')
     if [ "$rc" != 0 ] && [ "$f" = 0 ]; then f=1; echo "FAIL: $name exited $rc"; fi
     passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
-    echo "$name: $p passed, $f failed, $s skipped ($(( $(date +%s) - start )) s)"
 }
-# every test program the build produced (the per-format ones come from the registry)
-for t in build/tests/test_*; do
-    run "$(basename $t)" OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive $t
+# every log the build.ninja's check target names must be there
+for log in $(ninja -t query check 2>/dev/null | sed -n 's/^ *\(build\/logs\/[^ ]*\.log\)$/\1/p') \
+           $(ninja -t query format_checks 2>/dev/null | sed -n 's/^ *\(build\/logs\/[^ ]*\.log\)$/\1/p'); do
+    name=$(basename "$log" .log)
+    if [ ! -f "$log" ]; then failed=$((failed + 1)); echo "FAIL: $name did not run (not built?)"; continue; fi
+    rc=$(tail -1 "$log" | awk '{print $2}'); secs=$(tail -1 "$log" | awk '{print $3}')
+    add "$name" "$log" "$rc"
+    echo "$name: $(grep '^RESULT' "$log" | tail -1 | sed 's/^RESULT [^ ]* //') (${secs} s)"
 done
-# emulated AVX-512: real matrices up to 1M nonzeros; the per-format programs run only the
-# AVX-512 backend there (the portable and AVX2 ones are the normal build's)
-for t in build/tests-emu/test_*; do
-    run "emu/$(basename $t)" OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive SPMV_TEST_MAX_NNZ=1000000 SPMV_TEST_ISAS=avx512 $t
-done
-# sanitizers: real matrices up to 300k nonzeros (the normal builds run all of them)
-for t in build/tests-asan/test_*; do
-    run "asan/$(basename $t)" OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive SPMV_TEST_MAX_NNZ=300000 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $t
-done
-# CUDA kernels run on the CPU (tests/emu/cuda_emu.h): every format and type on the edge
-# cases and the small real matrices; the emulation costs ~1000x a GPU, so the real matrices
-# are capped (tests/run_gpu.sh runs all of them on a GPU)
-run cuemu/test_cuda_csr OMP_NUM_THREADS=2 build/tests-cuemu/test_cuda_csr
-run cuemu/test_cuda_formats OMP_NUM_THREADS=2 SPMV_TEST_QUICK=1 SPMV_TEST_MAX_NNZ=${SPMV_CUEMU_MAX_NNZ:-5000} \
-    build/tests-cuemu/test_cuda_formats
-# with ASan (device arrays are host memory here: out-of-bounds kernel accesses are caught)
-run cuemu-asan/test_cuda_formats OMP_NUM_THREADS=2 SPMV_TEST_TAGS=d,sl SPMV_TEST_QUICK=1 SPMV_TEST_MAX_NNZ=2000 \
-    ASAN_OPTIONS=detect_leaks=1 build/tests-cuemu-asan/test_cuda_formats
+run() { # name, env..., program
+    name=$1; shift
+    log=build/logs/run.$(echo "$name" | tr '/ ' '__').log
+    t0=$(date +%s)
+    env "$@" >"$log" 2>&1; rc=$?
+    add "$name" "$log" "$rc"
+    echo "$name: $(grep '^RESULT' "$log" | tail -1 | sed 's/^RESULT [^ ]* //') ($(( $(date +%s) - t0 )) s)"
+}
 # spmv mv against an independent pure-Python reference on the real matrices
 if [ -f "$SPMV_MATRICES/INDEX.tsv" ] && command -v python3 >/dev/null 2>&1; then
     run mv_check python3 tests/mv_check.py build/spmv "$SPMV_MATRICES" "${SPMV_MVCHECK_MAX_NNZ:-400000}"
@@ -77,6 +87,20 @@ fi
 for t in $cuda_tests; do
     run "cuda/$(basename $t)" $t
 done
+# a run that sees no GPU where nvidia-smi lists one must fail, not skip: a fake nvidia-smi
+# listing a GPU on a machine without one must turn the native CUDA test into a failure
+if [ -x build/cuda/test_cuda_csr ] && ! nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
+    mkdir -p build/fake-smi
+    printf '#!/bin/sh\necho "GPU 0: fake GPU for the harness check (UUID: GPU-0)"\n' > build/fake-smi/nvidia-smi
+    chmod +x build/fake-smi/nvidia-smi
+    if PATH="$(pwd)/build/fake-smi:$PATH" build/cuda/test_cuda_csr > build/logs/fake-smi.log 2>&1; then
+        failed=$((failed + 1)); echo "FAIL: test_cuda_csr passed although nvidia-smi listed a GPU CUDA could not see"
+    elif grep -q 'nvidia-smi lists 1 GPU' build/logs/fake-smi.log; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1)); echo "FAIL: test_cuda_csr under a fake nvidia-smi failed without saying why"; tail -3 build/logs/fake-smi.log
+    fi
+fi
 # issue 14: the Matrix Market conformance cases of scipy's and fast_matrix_market's test suites
 # (../shared/mm_conformance; skipped with a notice when absent), then the reader's libFuzzer
 # target for a fixed budget (SPMV_FUZZ_SECONDS, default 40; clang is installed when missing)

@@ -213,21 +213,11 @@ static void generated(void) {
     g_sweep = 0;
 }
 
-static void real_one(const char *name, const spmv_triplets *t, void *ctx) {
-    int *count = (int *)ctx;
-    if (t->nrows == 0) return; /* (complex ones were refused by the iterator) */
-    g_gw = *count % 4;
-    test_s_run(name, t, 0, LVL_REAL, 0);
-    g_gw = (*count + 2) % 4;
-    test_d_run(name, t, 0, LVL_REAL, 0);
-    g_gw = -1;
-    (*count)++;
-}
 static void real_matrices(void) {
-    int count = 0;
     g_par_min = 20000;
-    th_real_matrices(real_one, &count, -1);
-    printf("real matrices: types s, d; portable kernels at one width each, rotating\n");
+    /* the real matrices: tests/test_format.c (family axt) runs every variant x backend x
+     * type s, d, dl on them, with the same checks (products, x changed in place, update_x +
+     * mv_kernel, round trip, footprint) and the portable width rotating */
 }
 
 /* a row of different thread counts over matrices whose rows cross thread boundaries */

@@ -102,7 +102,7 @@ typedef struct spmv_error {
  * Zero-sized requests still return a valid (minimal) block so NULL always means failure. */
 static inline void *spmv__alloc(size_t n, size_t elt) {
     size_t bytes;
-    if (elt && n > (SIZE_MAX - SPMV_ALIGN) / elt) return NULL;
+    if (elt && n > ((size_t)PTRDIFF_MAX - SPMV_ALIGN) / elt) return NULL; /* no object can be larger */
     bytes = n * elt;
     bytes = (bytes + SPMV_ALIGN - 1) / SPMV_ALIGN * SPMV_ALIGN;
     if (bytes == 0) bytes = SPMV_ALIGN;

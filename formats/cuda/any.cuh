@@ -1,180 +1,311 @@
-/* CUDA "any format" handle: every device format behind one type, for code that picks
- * the format at run time (the spmv-cuda bench, the tests, a solver's setup).
- * Template header, included once per (SPMV_TAG, SPMV_VAL, SPMV_IDX) by
- * formats/cuda/instance.cuh, after the per-format headers. No include guard.
+/* CUDA "any format" handle, generated from formats/registry.h (the rows with cuda = 1;
+ * nothing here names a format): every device format behind one type, for code that picks
+ * the format at run time (spmv-cuda bench, the tests, a solver's setup). Template header,
+ * included once per (SPMV_TAG, SPMV_VAL, SPMV_IDX) by formats/cuda/instance.cuh, after the
+ * per-format headers. No include guard.
  *
  *   spmv_d_any_dev D;
- *   spmv_d_any_dev_from_csr(&D, &A, SPMV_DEV_AXTCH1, NULL, stream);  // host convert + upload
- *   spmv_d_any_dev_mv(&D, 1.0, x_dev, 0.0, y_dev, stream);           // AXC/AXT: x update + kernel
- *   spmv_d_any_dev_update_x(&D, x_dev, stream);                      // AXC/AXT only, else no-op
- *   spmv_d_any_dev_mv_kernel(&D, 1.0, NULL, 0.0, y_dev, stream);     // with the last x
+ *   spmv_d_any_dev_from_csr(&D, &A, SPMV_FMT_AXTCH1, NULL, stream);     // device defaults
+ *   spmv_d_any_dev_from_csr_params(&D, &A, SPMV_FMT_AXTCH1, "bs=256", 0, NULL, &err, stream);
+ *   spmv_d_any_dev_mv(&D, 1.0, x_dev, 0.0, y_dev, stream);              // embeds-x: update + kernel
+ *   spmv_d_any_dev_update_x(&D, x_dev, stream);                         // embeds-x only, else no-op
+ *   spmv_d_any_dev_mv_kernel(&D, 1.0, NULL, 0.0, y_dev, stream);        // with the last x
  *   spmv_d_any_dev_free(&D);
- * D.csr / D.coo / D.axt are the per-format objects (only the one of D.fmt is set), so
- * e.g. D.csr.threads_per_row can be changed after the upload. */
+ * The device contract of a row n of family f (formats/cuda/<f>.cuh): spmv_<n>_dev_params_default(),
+ * <n>_dev_from_csr(D, A, const spmv_<n>_params *, s), and for tunable rows
+ * spmv_<n>_dev_candidate(i, base, out); per family spmv_<tag>_<f>_dev, <f>_dev_mv(D, alpha, x,
+ * beta, y, s), <f>_dev_free, <f>_dev_bytes, <f>_dev_params_str, and for embeds-x families
+ * <f>_dev_update_x(D, x, s), <f>_dev_mv_kernel(D, alpha, beta, y, s), <f>_dev_kernel_bytes.
+ * D.u.<name> is the per-format object (only the one of D.fmt is set). */
+
+#define SPMV__HEADER(family) "core/empty.h" /* relative to formats/registry.h */
 
 #ifndef SPMV_CUDA_ANY_COMMON
 #define SPMV_CUDA_ANY_COMMON
-typedef enum spmv_dev_format {
-    SPMV_DEV_CSR_SCALAR = 0,
-    SPMV_DEV_CSR_VECTOR,
-    SPMV_DEV_CSR_MERGE,
-    SPMV_DEV_COO,
-    SPMV_DEV_AXC,
-    SPMV_DEV_AXTUH1,
-    SPMV_DEV_AXTUH,
-    SPMV_DEV_AXTCH1,
-    SPMV_DEV_AXTCH,
-    SPMV_DEV_FMT_COUNT_
-} spmv_dev_format;
-
-static inline const char *spmv_dev_format_name(spmv_dev_format f) {
-    static const char *const names[SPMV_DEV_FMT_COUNT_] = {"csr_scalar", "csr_vector", "csr_merge",
-                                                           "coo",        "axc",        "axtuh1",
-                                                           "axtuh",      "axtch1",     "axtch"};
-    return (int)f >= 0 && f < SPMV_DEV_FMT_COUNT_ ? names[f] : "?";
+/* Device defaults of format f (SPMV_ERR_ARG when f has no device kernel here), then the
+ * "key=value,..." string s (may be NULL). */
+static inline spmv_status spmv_any_dev_params_init(spmv_format f, const char *s, spmv_any_params *p, spmv_error *e) {
+    if (e) {
+        e->line = 0;
+        e->msg[0] = 0;
+    }
+    if (!p) return SPMV_ERR_ARG;
+    memset(p, 0, sizeof *p);
+    switch (f) {
+#define SPMV_FORMAT(n, ID, fam, host, cuda, ...)                                                                \
+    SPMV__IF(cuda)(case SPMV_CAT(SPMV_FMT_, ID) :                                                               \
+        p->n = SPMV_CAT3(spmv_, n, _dev_params_default)();                                                      \
+        return SPMV_CAT3(spmv_, n, _params_parse)(s, &p->n, e);)
+#include "../registry.h"
+#undef SPMV_FORMAT
+    default:
+        if (e) snprintf(e->msg, sizeof e->msg, "format %s has no device kernel", spmv_format_name(f));
+        return SPMV_ERR_ARG;
+    }
 }
-/* -1 when unknown */
-static inline int spmv_dev_format_from_name(const char *s) {
-    int f;
-    for (f = 0; s && f < SPMV_DEV_FMT_COUNT_; f++)
-        if (!strcmp(s, spmv_dev_format_name((spmv_dev_format)f))) return f;
-    return -1;
-}
-static inline int spmv_dev_format_embeds_x(spmv_dev_format f) { return f >= SPMV_DEV_AXC && f <= SPMV_DEV_AXTCH; }
-/* the AXC/AXT variant of an embedding format */
-static inline spmv_axt_variant spmv_dev__variant(spmv_dev_format f) {
-    return (spmv_axt_variant)((int)SPMV_AXC + ((int)f - (int)SPMV_DEV_AXC));
+/* The --tune search of format f: candidate i (0 past the end, or when f is not tunable). */
+static inline int spmv_any_dev_candidate(spmv_format f, int i, const spmv_any_params *base, spmv_any_params *out) {
+    switch (f) {
+#define SPMV_FORMAT(n, ID, fam, host, cuda, ex, tun, ...)                                                       \
+    SPMV__IF(cuda)(SPMV__IF(tun)(case SPMV_CAT(SPMV_FMT_, ID) :                                                 \
+        *out = *base;                                                                                           \
+        return SPMV_CAT3(spmv_, n, _dev_candidate)(i, &base->n, &out->n);))
+#include "../registry.h"
+#undef SPMV_FORMAT
+    default: return 0;
+    }
 }
 #endif /* SPMV_CUDA_ANY_COMMON */
 
 typedef struct SPMV_NAME(any_dev) {
-    spmv_dev_format fmt;
-    SPMV_NAME(csr_dev) csr; /* CSR_SCALAR, CSR_VECTOR, CSR_MERGE */
-    SPMV_NAME(coo_dev) coo; /* COO */
-    SPMV_NAME(axt_dev) axt; /* AXC .. AXTCH */
+    spmv_format fmt;
+    union {
+        char none_;
+#define SPMV_FORMAT(n, ID, fam, host, cuda, ...) SPMV__IF(cuda)(SPMV_NAME(SPMV_CAT(fam, _dev)) n;)
+#include "../registry.h"
+#undef SPMV_FORMAT
+    } u;
 } SPMV_NAME(any_dev);
 
 static inline spmv_status SPMV_NAME(any_dev_free)(SPMV_NAME(any_dev) *D) {
-    spmv_status st = SPMV_OK, s2;
+    spmv_status st = SPMV_OK;
     if (!D) return SPMV_OK;
-    if ((s2 = SPMV_NAME(csr_dev_free)(&D->csr)) != SPMV_OK) st = s2;
-    if ((s2 = SPMV_NAME(coo_dev_free)(&D->coo)) != SPMV_OK && st == SPMV_OK) st = s2;
-    if ((s2 = SPMV_NAME(axt_dev_free)(&D->axt)) != SPMV_OK && st == SPMV_OK) st = s2;
+    switch (D->fmt) {
+#define SPMV_FORMAT(n, ID, fam, host, cuda, ...)                                                                \
+    SPMV__IF(cuda)(case SPMV_CAT(SPMV_FMT_, ID) : st = SPMV_NAME(SPMV_CAT(fam, _dev_free))(&D->u.n); break;)
+#include "../registry.h"
+#undef SPMV_FORMAT
+    default: break;
+    }
     memset(D, 0, sizeof *D);
     return st;
 }
 
-/* Builds format f from host CSR A (converting on the host where the format needs it)
- * and uploads it; waits for the copies. p: AXC/AXT parameters (NULL: the GPU defaults,
- * spmv_axt_params_cuda_default), ignored by the other formats. On failure *D is zeroed
- * and nothing leaks; argument and parameter errors come before any CUDA call. */
-static inline spmv_status SPMV_NAME(any_dev_from_csr)(SPMV_NAME(any_dev) *D, const SPMV_NAME(csr) *A,
-                                                      spmv_dev_format f, const spmv_axt_params *p,
-                                                      cudaStream_t s = 0) {
+/* Builds format f from host CSR A (converting on the host where the format needs it) and
+ * uploads it; waits for the copies. p: the format's parameters (NULL: its device defaults,
+ * spmv_any_dev_params_init). On failure *D is zeroed and nothing leaks; argument,
+ * parameter and matrix errors (csr_check) come back before any CUDA call. */
+static inline spmv_status SPMV_NAME(any_dev_from_csr)(SPMV_NAME(any_dev) *D, const SPMV_NAME(csr) *A, spmv_format f,
+                                                      const spmv_any_params *p, cudaStream_t s = 0) {
+    spmv_any_params q;
     spmv_status st;
     if (!D) return SPMV_ERR_ARG;
     memset(D, 0, sizeof *D);
-    if (!A || (int)f < 0 || f >= SPMV_DEV_FMT_COUNT_) return SPMV_ERR_ARG;
-    D->fmt = f;
+    if (!A || !(spmv_format_flags(f) & SPMV_FF_CUDA)) return SPMV_ERR_ARG;
+    if (p) q = *p;
+    else if ((st = spmv_any_dev_params_init(f, NULL, &q, NULL)) != SPMV_OK) return st;
     switch (f) {
-    case SPMV_DEV_CSR_SCALAR:
-    case SPMV_DEV_CSR_VECTOR:
-    case SPMV_DEV_CSR_MERGE:
-        st = SPMV_NAME(csr_to_device)(&D->csr, A, s);
-        if (st == SPMV_OK)
-            D->csr.algo = f == SPMV_DEV_CSR_SCALAR   ? SPMV_CSR_DEV_SCALAR
-                          : f == SPMV_DEV_CSR_MERGE ? SPMV_CSR_DEV_MERGE
-                                                    : SPMV_CSR_DEV_VECTOR;
-        break;
-    case SPMV_DEV_COO: {
-        SPMV_NAME(coo) B;
-        st = SPMV_NAME(coo_from_csr)(&B, A, NULL);
-        if (st == SPMV_OK) {
-            st = SPMV_NAME(coo_to_device)(&D->coo, &B, s);
-            SPMV_NAME(coo_free)(&B);
-        }
-        break;
-    }
-    default: st = SPMV_NAME(axt_dev_from_csr)(&D->axt, A, spmv_dev__variant(f), p, s); break;
+#define SPMV_FORMAT(n, ID, fam, host, cuda, ...)                                                                \
+    SPMV__IF(cuda)(case SPMV_CAT(SPMV_FMT_, ID) : st = SPMV_NAME(SPMV_CAT(n, _dev_from_csr))(&D->u.n, A, &q.n, s); break;)
+#include "../registry.h"
+#undef SPMV_FORMAT
+    default: st = SPMV_ERR_ARG; break;
     }
     if (st != SPMV_OK) {
         cudaError_t keep = spmv_cuda_last_error();
-        (void)SPMV_NAME(any_dev_free)(D);
+        memset(D, 0, sizeof *D); /* the format's converter already freed what it made */
         spmv_cuda__last_error_ref() = keep;
+        return st;
     }
-    return st;
+    D->fmt = f;
+    return SPMV_OK;
 }
 
 static inline int SPMV_NAME(any_dev_embeds_x)(const SPMV_NAME(any_dev) *D) {
-    return D && spmv_dev_format_embeds_x(D->fmt);
+    return D && (spmv_format_flags(D->fmt) & SPMV_FF_EMBEDS_X) && (spmv_format_flags(D->fmt) & SPMV_FF_CUDA);
 }
 
-/* AXC/AXT: scatter x into the device ax; other formats: nothing (SPMV_OK). */
+/* embeds-x formats: scatter x into the device copy; other formats: nothing (SPMV_OK). */
 static inline spmv_status SPMV_NAME(any_dev_update_x)(const SPMV_NAME(any_dev) *D, const SPMV_T *x,
                                                       cudaStream_t s = 0) {
+    (void)x;
+    (void)s;
     if (!D) return SPMV_ERR_ARG;
-    return spmv_dev_format_embeds_x(D->fmt) ? SPMV_NAME(axt_dev_update_x)(&D->axt, x, s) : SPMV_OK;
+    switch (D->fmt) {
+#define SPMV_FORMAT(n, ID, fam, host, cuda, ex, ...)                                                            \
+    SPMV__IF(cuda)(SPMV__IF(ex)(case SPMV_CAT(SPMV_FMT_, ID) :                                                  \
+                                return SPMV_NAME(SPMV_CAT(fam, _dev_update_x))(&D->u.n, x, s);))
+#include "../registry.h"
+#undef SPMV_FORMAT
+    default: return SPMV_OK;
+    }
 }
 
-/* The product alone: AXC/AXT use the x of the last update (x may be NULL); the other
- * formats read x (same as _any_dev_mv). */
+/* The product alone: embeds-x formats use the x of the last update (x may be NULL); the
+ * others read x (same as _any_dev_mv). */
 static inline spmv_status SPMV_NAME(any_dev_mv_kernel)(const SPMV_NAME(any_dev) *D, SPMV_T alpha, const SPMV_T *x,
                                                        SPMV_T beta, SPMV_T *y, cudaStream_t s = 0) {
     if (!D) return SPMV_ERR_ARG;
     switch (D->fmt) {
-    case SPMV_DEV_CSR_SCALAR:
-    case SPMV_DEV_CSR_VECTOR:
-    case SPMV_DEV_CSR_MERGE: return SPMV_NAME(csr_dev_mv)(&D->csr, alpha, x, beta, y, s);
-    case SPMV_DEV_COO: return SPMV_NAME(coo_dev_mv)(&D->coo, alpha, x, beta, y, s);
-    default: return SPMV_NAME(axt_dev_mv_kernel)(&D->axt, alpha, beta, y, s);
+#define SPMV_FORMAT(n, ID, fam, host, cuda, ex, ...)                                                            \
+    SPMV__IF(cuda)(case SPMV_CAT(SPMV_FMT_, ID) :                                                               \
+                   return SPMV__IF(ex)(SPMV_NAME(SPMV_CAT(fam, _dev_mv_kernel))(&D->u.n, alpha, beta, y, s))    \
+                       SPMV__IFNOT(ex)(SPMV_NAME(SPMV_CAT(fam, _dev_mv))(&D->u.n, alpha, x, beta, y, s));)
+#include "../registry.h"
+#undef SPMV_FORMAT
+    default: return SPMV_ERR_ARG;
     }
 }
 
-/* What a solver pays per product: AXC/AXT scatter x first. */
+/* What a solver pays per product: embeds-x formats scatter x first. */
 static inline spmv_status SPMV_NAME(any_dev_mv)(const SPMV_NAME(any_dev) *D, SPMV_T alpha, const SPMV_T *x,
                                                 SPMV_T beta, SPMV_T *y, cudaStream_t s = 0) {
     if (!D) return SPMV_ERR_ARG;
-    if (spmv_dev_format_embeds_x(D->fmt)) return SPMV_NAME(axt_dev_mv)(&D->axt, alpha, x, beta, y, s);
-    return SPMV_NAME(any_dev_mv_kernel)(D, alpha, x, beta, y, s);
+    switch (D->fmt) {
+#define SPMV_FORMAT(n, ID, fam, host, cuda, ...)                                                                \
+    SPMV__IF(cuda)(case SPMV_CAT(SPMV_FMT_, ID) : return SPMV_NAME(SPMV_CAT(fam, _dev_mv))(&D->u.n, alpha, x, beta, y, s);)
+#include "../registry.h"
+#undef SPMV_FORMAT
+    default: return SPMV_ERR_ARG;
+    }
 }
 
-/* Device bytes of the matrix (AXC/AXT: with the x map; CSR: without the merge scratch). */
+/* Device bytes of the matrix (embeds-x: with the x map; CSR: without the merge scratch). */
 static inline size_t SPMV_NAME(any_dev_bytes)(const SPMV_NAME(any_dev) *D) {
     if (!D) return 0;
     switch (D->fmt) {
-    case SPMV_DEV_CSR_SCALAR:
-    case SPMV_DEV_CSR_VECTOR:
-    case SPMV_DEV_CSR_MERGE: return SPMV_NAME(csr_dev_bytes)(&D->csr);
-    case SPMV_DEV_COO: return SPMV_NAME(coo_dev_bytes)(&D->coo);
-    default: return SPMV_NAME(axt_dev_bytes)(&D->axt);
+#define SPMV_FORMAT(n, ID, fam, host, cuda, ...)                                                                \
+    SPMV__IF(cuda)(case SPMV_CAT(SPMV_FMT_, ID) : return SPMV_NAME(SPMV_CAT(fam, _dev_bytes))(&D->u.n);)
+#include "../registry.h"
+#undef SPMV_FORMAT
+    default: return 0;
     }
 }
-/* What _any_dev_mv_kernel streams of the matrix (AXC/AXT: ax + header; others: all). */
+/* What _any_dev_mv_kernel streams of the matrix (embeds-x: values + header; others: all). */
 static inline size_t SPMV_NAME(any_dev_kernel_bytes)(const SPMV_NAME(any_dev) *D) {
-    if (D && spmv_dev_format_embeds_x(D->fmt)) return SPMV_NAME(axt_dev_kernel_bytes)(&D->axt);
-    return SPMV_NAME(any_dev_bytes)(D);
+    if (!D) return 0;
+    switch (D->fmt) {
+#define SPMV_FORMAT(n, ID, fam, host, cuda, ex, ...)                                                            \
+    SPMV__IF(cuda)(SPMV__IF(ex)(case SPMV_CAT(SPMV_FMT_, ID) :                                                  \
+                                return SPMV_NAME(SPMV_CAT(fam, _dev_kernel_bytes))(&D->u.n);))
+#include "../registry.h"
+#undef SPMV_FORMAT
+    default: return SPMV_NAME(any_dev_bytes)(D);
+    }
 }
 
-/* "tpr=32", "thw=32,th=8", "thw=32,bs=512", "ipt=8" ... */
-static inline void SPMV_NAME(any_dev_params)(const SPMV_NAME(any_dev) *D, char *buf, size_t n) {
-    if (!n) return;
+/* "algo=vector,tpr=32", "thw=32,th=8", "thw=32,bs=512", "seg=256" ... ("-" for NULL) */
+static inline void SPMV_NAME(any_dev_params)(const SPMV_NAME(any_dev) *D, char *buf, size_t len) {
+    if (!len) return;
+    buf[0] = 0;
     if (!D) {
-        snprintf(buf, n, "-");
+        snprintf(buf, len, "-");
         return;
     }
     switch (D->fmt) {
-    case SPMV_DEV_CSR_VECTOR:
-        snprintf(buf, n, "tpr=%d", D->csr.threads_per_row ? D->csr.threads_per_row
-                                                          : spmv_csr_dev_auto_tpr(D->csr.nrows, D->csr.nnz));
-        break;
-    case SPMV_DEV_CSR_SCALAR: snprintf(buf, n, "tpr=1"); break;
-    case SPMV_DEV_CSR_MERGE: snprintf(buf, n, "tile=%d", SPMV_CUDA_MERGE_TILE); break;
-    case SPMV_DEV_COO: snprintf(buf, n, "seg=%d", 32 * SPMV_CUDA_COO_STEPS); break;
-    default:
-        if (D->axt.variant == SPMV_AXTUH || D->axt.variant == SPMV_AXTCH)
-            snprintf(buf, n, "thw=%d,th=%d", D->axt.params.thw, D->axt.params.th);
-        else if (D->axt.variant == SPMV_AXTCH1) snprintf(buf, n, "thw=%d,bs=%d", D->axt.params.thw, D->axt.params.bs);
-        else snprintf(buf, n, "thw=%d", D->axt.params.thw);
-        break;
+#define SPMV_FORMAT(n, ID, fam, host, cuda, ...)                                                                \
+    SPMV__IF(cuda)(case SPMV_CAT(SPMV_FMT_, ID) : SPMV_NAME(SPMV_CAT(fam, _dev_params_str))(&D->u.n, buf, len); break;)
+#include "../registry.h"
+#undef SPMV_FORMAT
+    default: break;
     }
 }
+
+/* Median device time (CUDA events, seconds) of the product alone on D: one warm-up, then
+ * 5 samples of reps products each. */
+static inline spmv_status SPMV_NAME(any_dev__time)(const SPMV_NAME(any_dev) *D, const SPMV_T *x, SPMV_T *y, int reps,
+                                                   cudaStream_t s, double *sec) {
+    cudaEvent_t e0, e1;
+    double smp[5];
+    spmv_status st;
+    int i, k, r;
+    if ((st = spmv_cuda_status(cudaEventCreate(&e0))) != SPMV_OK) return st;
+    if ((st = spmv_cuda_status(cudaEventCreate(&e1))) != SPMV_OK) {
+        cudaEventDestroy(e0);
+        return st;
+    }
+    st = SPMV_NAME(any_dev_update_x)(D, x, s);
+    if (st == SPMV_OK) st = SPMV_NAME(any_dev_mv_kernel)(D, (SPMV_T)1, x, (SPMV_T)0, y, s);
+    for (i = 0; i < 5 && st == SPMV_OK; i++) {
+        float ms = 0;
+        st = spmv_cuda_status(cudaEventRecord(e0, s));
+        for (r = 0; r < reps && st == SPMV_OK; r++) st = SPMV_NAME(any_dev_mv_kernel)(D, (SPMV_T)1, x, (SPMV_T)0, y, s);
+        if (st == SPMV_OK) st = spmv_cuda_status(cudaEventRecord(e1, s));
+        if (st == SPMV_OK) st = spmv_cuda_status(cudaEventSynchronize(e1));
+        if (st == SPMV_OK) st = spmv_cuda_status(cudaEventElapsedTime(&ms, e0, e1));
+        smp[i] = 1e-3 * (double)ms / (reps > 0 ? reps : 1);
+    }
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+    if (st != SPMV_OK) return st;
+    for (i = 1; i < 5; i++) /* median */
+        for (k = i; k > 0 && smp[k] < smp[k - 1]; k--) {
+            double t = smp[k];
+            smp[k] = smp[k - 1];
+            smp[k - 1] = t;
+        }
+    *sec = smp[2];
+    return SPMV_OK;
+}
+
+/* Tunes format f's parameters on A (in: *p, e.g. from spmv_any_dev_params_init; out: the
+ * fastest candidate of the format's search, each converted, uploaded and timed with the
+ * product alone). Formats without a search keep *p. *seconds (may be NULL): time spent. */
+static inline spmv_status SPMV_NAME(any_dev_tune)(const SPMV_NAME(csr) *A, spmv_format f, spmv_any_params *p,
+                                                  int reps, cudaStream_t s, double *seconds) {
+    const double t0 = spmv_wtime();
+    spmv_any_params base, cand;
+    SPMV_T *x = NULL, *y = NULL, *hx = NULL;
+    double best_t = -1;
+    spmv_status st = SPMV_OK;
+    int i;
+    if (seconds) *seconds = 0;
+    if (!A || !p) return SPMV_ERR_ARG;
+    base = *p;
+    if (!spmv_any_dev_candidate(f, 0, &base, &cand)) return SPMV_OK; /* nothing to search */
+    hx = (SPMV_T *)malloc(sizeof(SPMV_T) * ((size_t)A->ncols + 1));
+    if (!hx) return SPMV_ERR_ALLOC;
+    for (i = 0; i < A->ncols; i++) hx[i] = (SPMV_T)1 + (SPMV_T)(i % 7) / (SPMV_T)8;
+    st = spmv_cuda_upload(&x, hx, (size_t)A->ncols, s);
+    if (st == SPMV_OK) st = spmv_cuda_alloc(&y, (size_t)A->nrows);
+    if (st == SPMV_OK) st = spmv_cuda_status(cudaStreamSynchronize(s));
+    free(hx);
+    for (i = 0; st == SPMV_OK && spmv_any_dev_candidate(f, i, &base, &cand); i++) {
+        SPMV_NAME(any_dev) D;
+        double t;
+        spmv_status cs = SPMV_NAME(any_dev_from_csr)(&D, A, f, &cand, s);
+        if (cs == SPMV_ERR_ARG || cs == SPMV_ERR_LIMIT) continue; /* this candidate does not fit A */
+        if (cs != SPMV_OK) {
+            st = cs;
+            break;
+        }
+        cs = SPMV_NAME(any_dev__time)(&D, x, y, reps, s, &t);
+        (void)SPMV_NAME(any_dev_free)(&D);
+        if (cs != SPMV_OK) {
+            st = cs;
+            break;
+        }
+        if (best_t < 0 || t < best_t) {
+            best_t = t;
+            *p = cand;
+        }
+    }
+    {
+        spmv_status fs = SPMV_OK;
+        spmv_cuda_release(&x, &fs);
+        spmv_cuda_release(&y, &fs);
+        if (st == SPMV_OK) st = fs;
+    }
+    if (seconds) *seconds = spmv_wtime() - t0;
+    return st;
+}
+
+/* any_dev_from_csr with the parameters as "key=value,..." (NULL: device defaults), tuned
+ * first on A when tune is set (seconds in *tune_s); e (may be NULL) names a bad key. */
+static inline spmv_status SPMV_NAME(any_dev_from_csr_params)(SPMV_NAME(any_dev) *D, const SPMV_NAME(csr) *A,
+                                                             spmv_format f, const char *params, int tune,
+                                                             double *tune_s, spmv_error *e, cudaStream_t s = 0) {
+    spmv_any_params p;
+    spmv_status st;
+    if (tune_s) *tune_s = 0;
+    if (!D) return SPMV_ERR_ARG;
+    memset(D, 0, sizeof *D);
+    st = spmv_any_dev_params_init(f, params, &p, e);
+    if (st != SPMV_OK) return st;
+    if (tune && A) {
+        st = SPMV_NAME(any_dev_tune)(A, f, &p, 20, s, tune_s);
+        if (st != SPMV_OK) return st;
+    }
+    return SPMV_NAME(any_dev_from_csr)(D, A, f, &p, s);
+}
+#undef SPMV__HEADER

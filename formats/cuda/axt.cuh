@@ -438,3 +438,48 @@ static inline spmv_status SPMV_NAME(axt_dev_mv)(const SPMV_NAME(axt_dev) *D, SPM
     if (st != SPMV_OK) return st;
     return SPMV_NAME(axt_dev_mv_kernel)(D, alpha, beta, y, s);
 }
+
+/* ---- registry contract (rows axc, axtuh1, axtuh, axtch1, axtch) ---- */
+#ifndef SPMV_CUDA_AXT_REG
+#define SPMV_CUDA_AXT_REG
+/* device defaults and the --tune search (candidate i of the variant's list; 0 past the end) */
+#define SPMV__AXT_DEV_ROW(vn, V, FIELD, ...)                                                                     \
+    static inline spmv_axt_params SPMV_CAT(vn, _dev_params_default)(void) { return spmv_axt_params_cuda_default(V); } \
+    static inline int SPMV_CAT(vn, _dev_candidate)(int i, const spmv_axt_params *base, spmv_axt_params *out) {    \
+        static const int list[] = {__VA_ARGS__};                                                                \
+        if (i < 0 || i >= (int)(sizeof list / sizeof list[0])) return 0;                                       \
+        *out = *base;                                                                                           \
+        out->FIELD = list[i];                                                                                   \
+        return 1;                                                                                               \
+    }
+SPMV__AXT_DEV_ROW(spmv_axc, SPMV_AXC, thw, 4, 8, 16, 32)
+SPMV__AXT_DEV_ROW(spmv_axtuh1, SPMV_AXTUH1, thw, 4, 8, 16, 32)
+SPMV__AXT_DEV_ROW(spmv_axtuh, SPMV_AXTUH, th, 1, 2, 3, 4, 6, 8, 12, 16)
+SPMV__AXT_DEV_ROW(spmv_axtch1, SPMV_AXTCH1, bs, 32, 64, 128, 256, 512, 1024)
+SPMV__AXT_DEV_ROW(spmv_axtch, SPMV_AXTCH, th, 4, 8, 16, 32, 64, 128, 256)
+#undef SPMV__AXT_DEV_ROW
+#endif
+#define SPMV__AXT_DEV_ALIAS(vn, V)                                                                              \
+    static inline spmv_status SPMV_NAME(SPMV_CAT(vn, _dev_from_csr))(SPMV_NAME(axt_dev) * D,                   \
+                                                                     const SPMV_NAME(csr) * A,                  \
+                                                                     const spmv_axt_params *p, cudaStream_t s = 0) { \
+        return SPMV_NAME(axt_dev_from_csr)(D, A, V, p, s);                                                     \
+    }
+SPMV__AXT_DEV_ALIAS(axc, SPMV_AXC)
+SPMV__AXT_DEV_ALIAS(axtuh1, SPMV_AXTUH1)
+SPMV__AXT_DEV_ALIAS(axtuh, SPMV_AXTUH)
+SPMV__AXT_DEV_ALIAS(axtch1, SPMV_AXTCH1)
+SPMV__AXT_DEV_ALIAS(axtch, SPMV_AXTCH)
+#undef SPMV__AXT_DEV_ALIAS
+/* "thw=32,th=8", "thw=32,bs=512", "thw=16" */
+static inline void SPMV_NAME(axt_dev_params_str)(const SPMV_NAME(axt_dev) *D, char *buf, size_t len) {
+    if (!len) return;
+    if (!D) {
+        buf[0] = 0;
+        return;
+    }
+    if (D->variant == SPMV_AXTUH || D->variant == SPMV_AXTCH)
+        snprintf(buf, len, "thw=%d,th=%d", D->params.thw, D->params.th);
+    else if (D->variant == SPMV_AXTCH1) snprintf(buf, len, "thw=%d,bs=%d", D->params.thw, D->params.bs);
+    else snprintf(buf, len, "thw=%d", D->params.thw);
+}

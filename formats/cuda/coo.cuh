@@ -107,3 +107,29 @@ static inline spmv_status SPMV_NAME(coo_dev_mv)(const SPMV_NAME(coo_dev) *D, SPM
             (int64_t)D->nnz, D->row, D->col, D->val, alpha, x, y);
     return spmv_cuda_status(cudaGetLastError());
 }
+
+/* ---- registry contract (row coo) ---- */
+#ifndef SPMV_CUDA_COO_REG
+#define SPMV_CUDA_COO_REG
+static inline spmv_coo_params spmv_coo_dev_params_default(void) { return spmv_coo_params_default(); }
+#endif
+/* Host CSR A -> sorted COO on the host -> device. p: nothing to set on the device (NULL). */
+static inline spmv_status SPMV_NAME(coo_dev_from_csr)(SPMV_NAME(coo_dev) *D, const SPMV_NAME(csr) *A,
+                                                      const spmv_coo_params *p, cudaStream_t s = 0) {
+    SPMV_NAME(coo) B;
+    spmv_coo_params q = spmv_coo_params_default();
+    spmv_status st;
+    (void)p;
+    if (!D) return SPMV_ERR_ARG;
+    memset(D, 0, sizeof *D);
+    q.isa = SPMV_ISA_GENERIC; /* the host copy only feeds the upload */
+    st = SPMV_NAME(coo_from_csr)(&B, A, &q);
+    if (st != SPMV_OK) return st;
+    st = SPMV_NAME(coo_to_device)(D, &B, s);
+    SPMV_NAME(coo_free)(&B);
+    return st;
+}
+static inline void SPMV_NAME(coo_dev_params_str)(const SPMV_NAME(coo_dev) *D, char *buf, size_t len) {
+    (void)D;
+    if (len) snprintf(buf, len, "seg=%d", 32 * SPMV_CUDA_COO_STEPS);
+}

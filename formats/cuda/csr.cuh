@@ -1,7 +1,7 @@
 /* CUDA CSR — the host CSR (formats/csr.h) copied to device memory, same layout:
  * row_ptr[nrows+1], col_idx[nnz], val[nnz], columns sorted within a row.
  * Template header: included once per (SPMV_TAG, SPMV_VAL, SPMV_IDX) by
- * formats/cuda/instance.cuh (through all.cuh). No include guard on purpose.
+ * formats/cuda/instance.cuh (through formats/registry.h). No include guard on purpose.
  *
  * Kernels (D->algo, set to the default SPMV_CSR_DEV_VECTOR by _csr_to_device):
  *  SPMV_CSR_DEV_SCALAR  one thread per row (grid-stride loop over rows). Good for very
@@ -121,7 +121,8 @@ template <typename T, typename I>
 __global__ void __launch_bounds__(SPMV_CUDA_MERGE_THREADS)
     spmv_cuda__csr_merge(int64_t nrows, int64_t nnz, const I *__restrict__ rp, const I *__restrict__ ci,
                          const T *__restrict__ val, T alpha, const T *__restrict__ x, T beta, T *__restrict__ y,
-                         int64_t *__restrict__ carry_row, T *__restrict__ carry_val) {
+                         int64_t *__restrict__ carry_row, T *__restrict__ carry_val,
+                         const int64_t *__restrict__ tile_row) {
     constexpr int NT = SPMV_CUDA_MERGE_THREADS, IPT = SPMV_CUDA_MERGE_IPT, TILE = NT * IPT, NW = NT / 32;
     __shared__ I s_re[TILE];  /* row ends of the rows ending in this tile */
     __shared__ T s_p[TILE];   /* products of the tile's nonzeros */
@@ -131,10 +132,11 @@ __global__ void __launch_bounds__(SPMV_CUDA_MERGE_THREADS)
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int64_t total = nrows + nnz, ntiles = (total + TILE - 1) / TILE;
     for (int64_t tile = blockIdx.x; tile < ntiles; tile += gridDim.x) { /* block-uniform */
-        if (tid < 2) { /* the tile's two ends on the merge path, searched in global memory */
+        if (tid < 2) { /* the tile's two ends on the merge path: precomputed at upload (tile_row),
+                          else searched in global memory (~log2(nrows) dependent loads) */
             int64_t d = (tile + tid) * TILE;
             if (d > total) d = total;
-            const int64_t i = spmv_cuda__merge_search<I>(d, rp + 1, 0, nrows, nnz);
+            const int64_t i = tile_row ? tile_row[tile + tid] : spmv_cuda__merge_search<I>(d, rp + 1, 0, nrows, nnz);
             s_pt[2 * tid] = i;
             s_pt[2 * tid + 1] = d - i;
         }
@@ -229,8 +231,9 @@ static inline void spmv_cuda__csr_vector_launch(int64_t nrows, const I *rp, cons
 /* Checks the arguments, launches the selected kernel, checks the launch. */
 template <typename T, typename I>
 static inline spmv_status spmv_cuda__csr_mv(int64_t nrows, int64_t nnz, const I *rp, const I *ci, const T *val,
-                                            int algo, int tpr, int64_t *carry_row, T *carry_val, T alpha,
-                                            const T *x, T beta, T *y, cudaStream_t s) {
+                                            int algo, int tpr, int64_t *carry_row, T *carry_val,
+                                            const int64_t *tile_row, T alpha, const T *x, T beta, T *y,
+                                            cudaStream_t s) {
     if (nrows < 0 || nnz < 0 || (nrows > 0 && (!y || !rp)) || (nnz > 0 && (!x || !ci || !val)))
         return SPMV_ERR_ARG;
     if (algo != SPMV_CSR_DEV_VECTOR && algo != SPMV_CSR_DEV_SCALAR && algo != SPMV_CSR_DEV_MERGE) return SPMV_ERR_ARG;
@@ -242,7 +245,7 @@ static inline spmv_status spmv_cuda__csr_mv(int64_t nrows, int64_t nnz, const I 
         const int64_t nt = spmv_csr_dev_merge_tiles(nrows, nnz);
         if (!carry_row || !carry_val) return SPMV_ERR_ARG;
         SPMV_CUDA_LAUNCH((unsigned)(nt < SPMV_CUDA_MAX_GRID ? nt : SPMV_CUDA_MAX_GRID), SPMV_CUDA_MERGE_THREADS, s, spmv_cuda__csr_merge<T, I>)(
-            nrows, nnz, rp, ci, val, alpha, x, beta, y, carry_row, carry_val);
+            nrows, nnz, rp, ci, val, alpha, x, beta, y, carry_row, carry_val, tile_row);
         spmv_status st = spmv_cuda_status(cudaGetLastError());
         if (st != SPMV_OK || nt == 1) return st;
         SPMV_CUDA_LAUNCH(spmv_cuda_grid(nt, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s, spmv_cuda__csr_merge_fix<T>)(
@@ -274,6 +277,8 @@ typedef struct SPMV_NAME(csr_dev) {
     int threads_per_row;       /* vector kernel: 2, 4, 8, 16 or 32; 0 = from the average row length */
     int64_t *carry_row;        /* merge kernel scratch: one (row, partial sum) per tile */
     SPMV_T *carry_val;
+    int64_t *tile_row;         /* merge kernel: row where tile t starts on the merge path (ntiles+1),
+                                  computed on the host at upload: no search at each tile's start */
 } SPMV_NAME(csr_dev);
 
 /* Frees the device arrays (cudaFree) and zeroes *D. Safe on a zeroed or freed D (then
@@ -286,6 +291,7 @@ static inline spmv_status SPMV_NAME(csr_dev_free)(SPMV_NAME(csr_dev) *D) {
     spmv_cuda_release(&D->val, &st);
     spmv_cuda_release(&D->carry_row, &st);
     spmv_cuda_release(&D->carry_val, &st);
+    spmv_cuda_release(&D->tile_row, &st);
     memset(D, 0, sizeof *D);
     return st;
 }
@@ -299,7 +305,8 @@ static inline size_t SPMV_NAME(csr_dev_bytes)(const SPMV_NAME(csr_dev) *D) {
 }
 static inline size_t SPMV_NAME(csr_dev_scratch_bytes)(const SPMV_NAME(csr_dev) *D) {
     if (!D || !D->carry_row) return 0;
-    return (size_t)spmv_csr_dev_merge_tiles((int64_t)D->nrows, (int64_t)D->nnz) * (sizeof(int64_t) + sizeof(SPMV_T));
+    return (size_t)spmv_csr_dev_merge_tiles((int64_t)D->nrows, (int64_t)D->nnz) * (2 * sizeof(int64_t) + sizeof(SPMV_T)) +
+           sizeof(int64_t);
 }
 
 /* Copies host CSR A to the current device, ordered on stream s, and waits for the copies
@@ -313,9 +320,8 @@ static inline spmv_status SPMV_NAME(csr_to_device)(SPMV_NAME(csr_dev) *D, const 
     size_t nrp, nnz;
     if (!D) return SPMV_ERR_ARG;
     memset(D, 0, sizeof *D);
-    if (!A || A->nrows < 0 || A->ncols < 0 || A->nnz < 0 || !A->row_ptr || (A->nnz > 0 && (!A->col_idx || !A->val)))
-        return SPMV_ERR_ARG;
-    if (A->row_ptr[0] != 0 || A->row_ptr[A->nrows] != A->nnz) return SPMV_ERR_ARG;
+    st = SPMV_NAME(csr_check)(A); /* the shared validator: a malformed row_ptr would overrun a merge tile */
+    if (st != SPMV_OK) return st;
     nrp = (size_t)A->nrows + 1;
     nnz = (size_t)A->nnz;
     D->nrows = A->nrows;
@@ -325,9 +331,27 @@ static inline spmv_status SPMV_NAME(csr_to_device)(SPMV_NAME(csr_dev) *D, const 
     if (st == SPMV_OK) st = spmv_cuda_upload(&D->col_idx, A->col_idx, nnz, s);
     if (st == SPMV_OK) st = spmv_cuda_upload(&D->val, A->val, nnz, s);
     if (st == SPMV_OK && A->nrows > 0) { /* merge scratch: small, allocated once here */
-        size_t nt = (size_t)spmv_csr_dev_merge_tiles((int64_t)A->nrows, (int64_t)A->nnz);
-        st = spmv_cuda_alloc(&D->carry_row, nt);
+        size_t nt = (size_t)spmv_csr_dev_merge_tiles((int64_t)A->nrows, (int64_t)A->nnz), t;
+        int64_t *tr = (int64_t *)malloc((nt + 1) * sizeof(int64_t));
+        st = tr ? SPMV_OK : SPMV_ERR_ALLOC;
+        for (t = 0; tr && t <= nt; t++) { /* the merge-path split of each tile start, as the kernel's search */
+            const int64_t total = (int64_t)A->nrows + (int64_t)A->nnz;
+            int64_t d = (int64_t)t * SPMV_CUDA_MERGE_TILE, lo, hi;
+            if (d > total) d = total;
+            lo = d - (int64_t)A->nnz > 0 ? d - (int64_t)A->nnz : 0;
+            hi = d < (int64_t)A->nrows ? d : (int64_t)A->nrows;
+            while (lo < hi) {
+                const int64_t p = (lo + hi) >> 1;
+                if ((int64_t)A->row_ptr[p + 1] <= d - p - 1) lo = p + 1;
+                else hi = p;
+            }
+            tr[t] = lo;
+        }
+        if (st == SPMV_OK) st = spmv_cuda_alloc(&D->carry_row, nt);
         if (st == SPMV_OK) st = spmv_cuda_alloc(&D->carry_val, nt);
+        if (st == SPMV_OK) st = spmv_cuda_upload(&D->tile_row, tr, nt + 1, s);
+        if (st == SPMV_OK) st = spmv_cuda_status(cudaStreamSynchronize(s)); /* tr is freed next */
+        free(tr);
     }
     if (st == SPMV_OK) st = spmv_cuda_status(cudaStreamSynchronize(s));
     if (st != SPMV_OK) {
@@ -350,6 +374,89 @@ static inline spmv_status SPMV_NAME(csr_dev_mv)(const SPMV_NAME(csr_dev) *D, SPM
                                                 SPMV_T beta, SPMV_T *y, cudaStream_t s = 0) {
     if (!D) return SPMV_ERR_ARG;
     return spmv_cuda__csr_mv<SPMV_T, SPMV_I>((int64_t)D->nrows, (int64_t)D->nnz, D->row_ptr, D->col_idx, D->val,
-                                             (int)D->algo, D->threads_per_row, D->carry_row, D->carry_val, alpha,
+                                             (int)D->algo, D->threads_per_row, D->carry_row, D->carry_val,
+                                             D->tile_row, alpha,
                                              x, beta, y, s);
+}
+
+/* ---- registry contract (rows csr, csr_merge, csr_scalar, csr_vector) ----
+ * One device object for the four rows; the row sets the kernel (params.algo):
+ * csr = auto (vector with threads per row from the mean row length, merge-path when the
+ * longest row is far above the mean: > 16 x mean + 512, a rule not yet measured on a GPU),
+ * csr_merge, csr_scalar, csr_vector (tpr 2..32, tunable). */
+#ifndef SPMV_CUDA_CSR_REG
+#define SPMV_CUDA_CSR_REG
+static inline spmv_csr_params spmv_csr_dev_params_default(void) {
+    spmv_csr_params p = spmv_csr_params_default();
+    p.algo = SPMV_CSR_AUTO;
+    return p;
+}
+#define spmv_csr_merge_dev_params_default spmv_csr_merge_params_default
+#define spmv_csr_scalar_dev_params_default spmv_csr_scalar_params_default
+#define spmv_csr_vector_dev_params_default spmv_csr_vector_params_default
+/* the --tune search of csr_vector: candidate i (0 past the end) */
+static inline int spmv_csr_vector_dev_candidate(int i, const spmv_csr_params *base, spmv_csr_params *out) {
+    if (i < 0 || i >= 5) return 0;
+    *out = *base;
+    out->tpr = 2 << i;
+    return 1;
+}
+#endif
+static inline spmv_status SPMV_NAME(csr_dev_from_csr)(SPMV_NAME(csr_dev) *D, const SPMV_NAME(csr) *A,
+                                                      const spmv_csr_params *p, cudaStream_t s = 0) {
+    spmv_csr_params q = p ? *p : spmv_csr_dev_params_default();
+    spmv_status st;
+    if (!D) return SPMV_ERR_ARG;
+    memset(D, 0, sizeof *D);
+    if ((int)q.algo < 0 || (int)q.algo > (int)SPMV_CSR_AUTO || (q.tpr != 0 && !spmv_csr_dev__tpr_ok(q.tpr)))
+        return SPMV_ERR_ARG;
+    st = SPMV_NAME(csr_to_device)(D, A, s);
+    if (st != SPMV_OK) return st;
+    switch (q.algo) {
+    case SPMV_CSR_SCALAR: D->algo = SPMV_CSR_DEV_SCALAR; break;
+    case SPMV_CSR_MERGE: D->algo = SPMV_CSR_DEV_MERGE; break;
+    case SPMV_CSR_VECTOR: D->algo = SPMV_CSR_DEV_VECTOR; break;
+    default: { /* rows (the host's default) and auto: choose from the row lengths */
+        SPMV_I r, longest = 0;
+        for (r = 0; r < A->nrows; r++)
+            if (A->row_ptr[r + 1] - A->row_ptr[r] > longest) longest = A->row_ptr[r + 1] - A->row_ptr[r];
+        D->algo = A->nrows > 0 && (double)longest > 16.0 * (double)A->nnz / (double)A->nrows + 512.0
+                      ? SPMV_CSR_DEV_MERGE
+                      : SPMV_CSR_DEV_VECTOR;
+        break;
+    }
+    }
+    D->threads_per_row = q.tpr;
+    return SPMV_OK;
+}
+static inline spmv_status SPMV_NAME(csr_merge_dev_from_csr)(SPMV_NAME(csr_dev) *D, const SPMV_NAME(csr) *A,
+                                                            const spmv_csr_params *p, cudaStream_t s = 0) {
+    spmv_csr_params q = p ? *p : spmv_csr_merge_params_default();
+    return SPMV_NAME(csr_dev_from_csr)(D, A, &q, s);
+}
+static inline spmv_status SPMV_NAME(csr_scalar_dev_from_csr)(SPMV_NAME(csr_dev) *D, const SPMV_NAME(csr) *A,
+                                                             const spmv_csr_params *p, cudaStream_t s = 0) {
+    spmv_csr_params q = p ? *p : spmv_csr_scalar_params_default();
+    return SPMV_NAME(csr_dev_from_csr)(D, A, &q, s);
+}
+static inline spmv_status SPMV_NAME(csr_vector_dev_from_csr)(SPMV_NAME(csr_dev) *D, const SPMV_NAME(csr) *A,
+                                                             const spmv_csr_params *p, cudaStream_t s = 0) {
+    spmv_csr_params q = p ? *p : spmv_csr_vector_params_default();
+    return SPMV_NAME(csr_dev_from_csr)(D, A, &q, s);
+}
+/* "algo=vector,tpr=8", "algo=merge,tile=1024", "algo=scalar" */
+static inline void SPMV_NAME(csr_dev_params_str)(const SPMV_NAME(csr_dev) *D, char *buf, size_t len) {
+    if (!len) return;
+    if (!D) {
+        buf[0] = 0;
+        return;
+    }
+    switch (D->algo) {
+    case SPMV_CSR_DEV_SCALAR: snprintf(buf, len, "algo=scalar"); break;
+    case SPMV_CSR_DEV_MERGE: snprintf(buf, len, "algo=merge,tile=%d", SPMV_CUDA_MERGE_TILE); break;
+    default:
+        snprintf(buf, len, "algo=vector,tpr=%d",
+                 D->threads_per_row ? D->threads_per_row : spmv_csr_dev_auto_tpr(D->nrows, D->nnz));
+        break;
+    }
 }

@@ -17,7 +17,13 @@
 #define SPMV_NAME(x) SPMV_CAT(SPMV_CAT3(spmv_, SPMV_TAG, _), x)
 #define SPMV_IMAX ((int64_t)(sizeof(SPMV_I) == 4 ? INT32_MAX : INT64_MAX))
 
-#include "all.cuh"
+/* the device header of every family of formats/registry.h, then the generated handle */
+#define SPMV_FORMAT(...)
+#define SPMV__HEADER(family) SPMV_STR(cuda/family.cuh)
+#include "../registry.h"
+#undef SPMV_FORMAT
+#undef SPMV__HEADER
+#include "any.cuh"
 
 #undef SPMV_IMAX
 #undef SPMV_NAME

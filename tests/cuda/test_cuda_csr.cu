@@ -351,7 +351,13 @@ int main(void) {
     host_tag<tag_s>(ndev > 0);
     host_tag<tag_d>(ndev > 0);
     host_tag<tag_dl>(ndev > 0);
-    if (ndev == 0) check_skip("no CUDA device: GPU tests not run");
+    if (ndev == 0) {
+        int listed = th_gpu_listed(), n = 0;
+        cudaError_t why = cudaGetDeviceCount(&n);
+        CHECK(!listed, "nvidia-smi lists %d GPU(s) but CUDA sees none (%s): the GPU tests cannot run", listed,
+              cudaGetErrorString(why));
+        check_skip("no CUDA device: GPU tests not run");
+    }
     else gpu_tests();
     return check_finish("test_cuda_csr");
 }

@@ -85,9 +85,11 @@
         static void axt_free(axt *H) { spmv_##TG##_axt_free(H); }                                                \
         static size_t axt_kernel_bytes(const axt *H) { return spmv_##TG##_axt_kernel_bytes(H); }                 \
         /* generic device handle */                                                                              \
-        static spmv_status any_from_csr(any *D, const csr *A, spmv_dev_format f, const spmv_axt_params *p,       \
+        static spmv_status any_from_csr(any *D, const csr *A, spmv_format f, const spmv_axt_params *p,       \
                                         cudaStream_t s) {                                                        \
-            return spmv_##TG##_any_dev_from_csr(D, A, f, p, s);                                                  \
+            spmv_any_params u; /* every AXC/AXT row's params are spmv_axt_params */                              \
+            if (p) u.axc = *p;                                                                                   \
+            return spmv_##TG##_any_dev_from_csr(D, A, f, p ? &u : NULL, s);                                      \
         }                                                                                                        \
         static spmv_status any_mv(const any *D, T al, const T *x, T be, T *y, cudaStream_t s) {                 \
             return spmv_##TG##_any_dev_mv(D, al, x, be, y, s);                                                   \
@@ -154,23 +156,22 @@ template <class D> static int is_zero(const D *d) {
     return !memcmp(d, zero, sizeof(D));
 }
 
-static int is_axt(int f) { return f >= (int)SPMV_DEV_AXC && f <= (int)SPMV_DEV_AXTCH; }
+static int is_axt(int f) { return f >= (int)SPMV_FMT_AXC && f <= (int)SPMV_FMT_AXTCH; }
 static int is_csr(int f) {
-    return f == (int)SPMV_DEV_CSR_SCALAR || f == (int)SPMV_DEV_CSR_VECTOR || f == (int)SPMV_DEV_CSR_MERGE;
+    return f == (int)SPMV_FMT_CSR || f == (int)SPMV_FMT_CSR_SCALAR || f == (int)SPMV_FMT_CSR_VECTOR ||
+           f == (int)SPMV_FMT_CSR_MERGE;
 }
 static spmv_axt_variant variant_of(int f) {
     switch (f) {
-    case SPMV_DEV_AXC: return SPMV_AXC;
-    case SPMV_DEV_AXTUH1: return SPMV_AXTUH1;
-    case SPMV_DEV_AXTUH: return SPMV_AXTUH;
-    case SPMV_DEV_AXTCH1: return SPMV_AXTCH1;
+    case SPMV_FMT_AXC: return SPMV_AXC;
+    case SPMV_FMT_AXTUH1: return SPMV_AXTUH1;
+    case SPMV_FMT_AXTUH: return SPMV_AXTUH;
+    case SPMV_FMT_AXTCH1: return SPMV_AXTCH1;
     default: return SPMV_AXTCH;
     }
 }
-static const char *fmt_name(int f) {
-    const char *n = spmv_dev_format_name((spmv_dev_format)f);
-    return n ? n : "?";
-}
+static const char *fmt_name(int f) { return spmv_format_name((spmv_format)f); }
+static int is_dev(int f) { return (spmv_format_flags((spmv_format)f) & SPMV_FF_CUDA) != 0; }
 
 /* A CUDA call of the test itself: a failure counts as a failed check, and an error that
  * stays (sticky: the context is lost) stops the GPU part. */
@@ -187,20 +188,27 @@ static int cuda_ok(cudaError_t e, const char *what) {
 
 /* ---- host-side checks (no GPU needed) ------------------------------------------------ */
 static void host_common(void) {
+    /* the device formats of the first release must stay device formats of the registry */
     static const char *names[] = {"csr_scalar", "csr_vector", "csr_merge", "coo",   "axc",
                                   "axtuh1",     "axtuh",      "axtch1",    "axtch"};
-    int f, v;
-    CHECK(SPMV_DEV_FMT_COUNT_ == 9, "9 device formats, got %d", (int)SPMV_DEV_FMT_COUNT_);
-    for (f = 0; f < SPMV_DEV_FMT_COUNT_ && f < 9; f++) {
-        const char *n = spmv_dev_format_name((spmv_dev_format)f);
-        CHECK(n && !strcmp(n, names[f]), "format %d name '%s', expected '%s'", f, n ? n : "(null)", names[f]);
-        CHECK(spmv_dev_format_from_name(names[f]) == f, "from_name(%s) = %d, expected %d", names[f],
-              spmv_dev_format_from_name(names[f]), f);
-        CHECK(spmv_dev_format_embeds_x((spmv_dev_format)f) == (f >= (int)SPMV_DEV_AXC), "embeds_x(%s) = %d",
-              names[f], spmv_dev_format_embeds_x((spmv_dev_format)f));
+    int f, v, ndev = 0;
+    for (f = 0; f < 9; f++) {
+        spmv_format g = spmv_format_parse(names[f]);
+        CHECK(g != SPMV_FMT_COUNT_ && (spmv_format_flags(g) & SPMV_FF_CUDA), "%s is not a device format", names[f]);
+        CHECK(!(spmv_format_flags(g) & SPMV_FF_EMBEDS_X) == (f < 4), "embeds_x(%s) = %u", names[f],
+              spmv_format_flags(g) & SPMV_FF_EMBEDS_X);
     }
-    CHECK(spmv_dev_format_from_name("nope") == -1, "from_name(unknown) = -1");
-    CHECK(spmv_dev_format_from_name("") == -1, "from_name(\"\") = -1");
+    for (f = 0; f < SPMV_FMT_COUNT_; f++) { /* every device row: its name parses back, its defaults exist */
+        spmv_any_params p;
+        if (!(spmv_format_flags((spmv_format)f) & SPMV_FF_CUDA)) continue;
+        ndev++;
+        CHECK(spmv_format_parse(spmv_format_name((spmv_format)f)) == f, "parse(name(%d))", f);
+        CHECK(spmv_any_dev_params_init((spmv_format)f, NULL, &p, NULL) == SPMV_OK, "%s: device defaults",
+              spmv_format_name((spmv_format)f));
+    }
+    CHECK(ndev >= 9, "%d device formats", ndev);
+    CHECK(spmv_format_parse("nope") == SPMV_FMT_COUNT_, "parse(unknown)");
+    CHECK(spmv_format_parse("") == SPMV_FMT_COUNT_, "parse(\"\")");
     for (v = 0; v < SPMV_AXT_VARIANT_COUNT_; v++) {
         spmv_axt_params p = spmv_axt_params_cuda_default((spmv_axt_variant)v);
         int thw = v == SPMV_AXTUH1 ? 16 : 32;
@@ -215,10 +223,10 @@ struct bad_params {
 };
 /* device parameters that must be refused (SPMV_ERR_ARG) before any CUDA call */
 static const bad_params BAD[] = {
-    {SPMV_DEV_AXTUH, 8, 0, 0},    {SPMV_DEV_AXTUH, 16, 4, 0},   {SPMV_DEV_AXTCH1, 32, 0, 2048},
-    {SPMV_DEV_AXTCH1, 32, 0, 16}, {SPMV_DEV_AXTCH1, 32, 0, 48}, {SPMV_DEV_AXTCH1, 16, 0, 512},
-    {SPMV_DEV_AXTCH, 16, 8, 0},   {SPMV_DEV_AXTCH, 32, 3, 0},   {SPMV_DEV_AXC, 64, 0, 0},
-    {SPMV_DEV_AXC, 2, 0, 0},      {SPMV_DEV_AXTUH1, 64, 0, 0},  {SPMV_DEV_AXTUH1, 2, 0, 0},
+    {SPMV_FMT_AXTUH, 8, 0, 0},    {SPMV_FMT_AXTUH, 16, 4, 0},   {SPMV_FMT_AXTCH1, 32, 0, 2048},
+    {SPMV_FMT_AXTCH1, 32, 0, 16}, {SPMV_FMT_AXTCH1, 32, 0, 48}, {SPMV_FMT_AXTCH1, 16, 0, 512},
+    {SPMV_FMT_AXTCH, 16, 8, 0},   {SPMV_FMT_AXTCH, 32, 3, 0},   {SPMV_FMT_AXC, 64, 0, 0},
+    {SPMV_FMT_AXC, 2, 0, 0},      {SPMV_FMT_AXTUH1, 64, 0, 0},  {SPMV_FMT_AXTUH1, 2, 0, 0},
 };
 
 template <class G> static void host_tag(int have_gpu) {
@@ -247,15 +255,15 @@ template <class G> static void host_tag(int have_gpu) {
     if (st != SPMV_OK) return;
 
     /* generic handle: arguments */
-    CHECK(G::any_from_csr(NULL, &A, SPMV_DEV_CSR_VECTOR, NULL, 0) == SPMV_ERR_ARG, "%s: any_dev_from_csr(D=NULL)", tg);
+    CHECK(G::any_from_csr(NULL, &A, SPMV_FMT_CSR_VECTOR, NULL, 0) == SPMV_ERR_ARG, "%s: any_dev_from_csr(D=NULL)", tg);
     memset(&D, 0xab, sizeof D);
-    st = G::any_from_csr(&D, NULL, SPMV_DEV_CSR_VECTOR, NULL, 0);
+    st = G::any_from_csr(&D, NULL, SPMV_FMT_CSR_VECTOR, NULL, 0);
     CHECK(st == SPMV_ERR_ARG && is_zero(&D), "%s: any_dev_from_csr(A=NULL): %s", tg, spmv_status_str(st));
     memset(&D, 0xab, sizeof D);
-    st = G::any_from_csr(&D, &A, (spmv_dev_format)-1, NULL, 0);
+    st = G::any_from_csr(&D, &A, (spmv_format)-1, NULL, 0);
     CHECK(st == SPMV_ERR_ARG && is_zero(&D), "%s: any_dev_from_csr(format -1): %s", tg, spmv_status_str(st));
     memset(&D, 0xab, sizeof D);
-    st = G::any_from_csr(&D, &A, SPMV_DEV_FMT_COUNT_, NULL, 0);
+    st = G::any_from_csr(&D, &A, SPMV_FMT_COUNT_, NULL, 0);
     CHECK(st == SPMV_ERR_ARG && is_zero(&D), "%s: any_dev_from_csr(format COUNT): %s", tg, spmv_status_str(st));
     for (i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
         spmv_axt_params p = spmv_axt_params_cuda_default(variant_of(BAD[i].f));
@@ -263,17 +271,27 @@ template <class G> static void host_tag(int have_gpu) {
         p.th = BAD[i].th;
         p.bs = BAD[i].bs;
         memset(&D, 0xab, sizeof D);
-        st = G::any_from_csr(&D, &A, (spmv_dev_format)BAD[i].f, &p, 0);
+        st = G::any_from_csr(&D, &A, (spmv_format)BAD[i].f, &p, 0);
         CHECK(st == SPMV_ERR_ARG && is_zero(&D), "%s: %s thw=%d th=%d bs=%d must be SPMV_ERR_ARG, got %s", tg,
               fmt_name(BAD[i].f), p.thw, p.th, p.bs, spmv_status_str(st));
     }
-    for (f = SPMV_DEV_CSR_SCALAR; f <= SPMV_DEV_CSR_MERGE; f++) { /* inconsistent CSR */
-        A.row_ptr[A.nrows] = A.nnz + 1;
-        memset(&D, 0xab, sizeof D);
-        st = G::any_from_csr(&D, &A, (spmv_dev_format)f, NULL, 0);
-        A.row_ptr[A.nrows] = A.nnz;
-        CHECK(st == SPMV_ERR_ARG && is_zero(&D), "%s: %s of an inconsistent CSR: %s", tg, fmt_name(f),
-              spmv_status_str(st));
+    for (f = 0; f < SPMV_FMT_COUNT_; f++) { /* malformed CSR: every upload runs the shared validator */
+        int m;
+        if (!is_dev(f)) continue;
+        for (m = 0; m < 3; m++) {
+            typename G::I keep;
+            const char *what = m == 0 ? "row_ptr[nrows] != nnz" : m == 1 ? "non-monotone row_ptr" : "column == ncols";
+            if (m == 0) { keep = A.row_ptr[A.nrows]; A.row_ptr[A.nrows] = A.nnz + 1; }
+            else if (m == 1) { keep = A.row_ptr[1]; A.row_ptr[1] = A.row_ptr[2] + 1; }
+            else { keep = A.col_idx[0]; A.col_idx[0] = A.ncols; }
+            memset(&D, 0xab, sizeof D);
+            st = G::any_from_csr(&D, &A, (spmv_format)f, NULL, 0);
+            if (m == 0) A.row_ptr[A.nrows] = keep;
+            else if (m == 1) A.row_ptr[1] = keep;
+            else A.col_idx[0] = keep;
+            CHECK((st == SPMV_ERR_ARG || st == SPMV_ERR_OVERFLOW) && is_zero(&D), "%s: %s of a malformed CSR (%s): %s",
+                  tg, fmt_name(f), what, spmv_status_str(st));
+        }
     }
     CHECK(G::any_mv(NULL, 1, buf, 0, buf, 0) == SPMV_ERR_ARG, "%s: any_dev_mv(D=NULL)", tg);
     CHECK(G::any_update_x(NULL, buf, 0) == SPMV_ERR_ARG, "%s: any_dev_update_x(D=NULL)", tg);
@@ -353,9 +371,10 @@ template <class G> static void host_tag(int have_gpu) {
     CHECK(st == SPMV_OK && is_zero(&X) && G::axt_dev_free(&X) == SPMV_OK, "%s: axt_dev_free(zeroed), twice", tg);
 
     if (!have_gpu) { /* no device: every upload fails cleanly, nothing held */
-        for (f = 0; f < SPMV_DEV_FMT_COUNT_; f++) {
+        for (f = 0; f < SPMV_FMT_COUNT_; f++) {
+            if (!is_dev(f)) continue;
             memset(&D, 0xab, sizeof D);
-            st = G::any_from_csr(&D, &A, (spmv_dev_format)f, NULL, 0);
+            st = G::any_from_csr(&D, &A, (spmv_format)f, NULL, 0);
             CHECK((st == SPMV_ERR_NODEVICE || st == SPMV_ERR_CUDA) && is_zero(&D),
                   "%s: %s upload without a device: %s, handle %s", tg, fmt_name(f), spmv_status_str(st),
                   is_zero(&D) ? "zeroed" : "NOT zeroed");
@@ -545,12 +564,31 @@ struct cfg {
     int has_p;
     spmv_axt_params p;
 };
+/* SPMV_TEST_FORMATS=a,b: the GPU part runs only these formats (compute-sanitizer's racecheck
+ * and synccheck on the kernels with shared memory or barriers: tests/gpu_check.sh) */
+static int format_wanted(int f) {
+    const char *only = getenv("SPMV_TEST_FORMATS");
+    char buf[256], *tok, *save = NULL;
+    if (!only || !*only) return 1;
+    snprintf(buf, sizeof buf, "%s", only);
+    for (tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save))
+        if (spmv_format_parse(tok) == (spmv_format)f) return 1;
+    return 0;
+}
+static int make_cfgs_all(cfg *out);
 static int make_cfgs(cfg *out) {
+    int n = make_cfgs_all(out), i, m = 0;
+    for (i = 0; i < n; i++)
+        if (format_wanted(out[i].f)) out[m++] = out[i];
+    return m;
+}
+static int make_cfgs_all(cfg *out) {
     static const int thw[] = {4, 8, 16, 32}, uh_th[] = {1, 2, 3, 8}, ch1_bs[] = {32, 64, 128, 256, 512, 1024},
                      ch_th[] = {1, 2, 8, 64};
     int n = 0, f;
     size_t i;
-    for (f = 0; f < SPMV_DEV_FMT_COUNT_; f++) { /* every format with its CUDA defaults (p = NULL) */
+    for (f = 0; f < SPMV_FMT_COUNT_; f++) { /* every format with its CUDA defaults (p = NULL) */
+        if (!is_dev(f)) continue;
         out[n].f = f;
         out[n].has_p = 0;
         memset(&out[n].p, 0, sizeof out[n].p);
@@ -566,11 +604,11 @@ static int make_cfgs(cfg *out) {
         out[n].p.bs = (BS);                                                                                      \
         n++;                                                                                                     \
     } while (0)
-    for (i = 0; i < 4; i++) ADD_P(SPMV_DEV_AXC, thw[i], 0, 0);
-    for (i = 0; i < 4; i++) ADD_P(SPMV_DEV_AXTUH1, thw[i], 0, 0);
-    for (i = 0; i < 4; i++) ADD_P(SPMV_DEV_AXTUH, 32, uh_th[i], 0);
-    for (i = 0; i < 6; i++) ADD_P(SPMV_DEV_AXTCH1, 32, 0, ch1_bs[i]);
-    for (i = 0; i < 4; i++) ADD_P(SPMV_DEV_AXTCH, 32, ch_th[i], 0);
+    for (i = 0; i < 4; i++) ADD_P(SPMV_FMT_AXC, thw[i], 0, 0);
+    for (i = 0; i < 4; i++) ADD_P(SPMV_FMT_AXTUH1, thw[i], 0, 0);
+    for (i = 0; i < 4; i++) ADD_P(SPMV_FMT_AXTUH, 32, uh_th[i], 0);
+    for (i = 0; i < 6; i++) ADD_P(SPMV_FMT_AXTCH1, 32, 0, ch1_bs[i]);
+    for (i = 0; i < 4; i++) ADD_P(SPMV_FMT_AXTCH, 32, ch_th[i], 0);
 #undef ADD_P
     return n;
 }
@@ -584,11 +622,11 @@ template <class G> static void run_any(ctx<G> &c, const cfg &k) {
     char label[512], what[640], pbuf[64], req[64];
     size_t host_kb = 0;
     int a, have_host_kb = 0;
-    const int emb = spmv_dev_format_embeds_x((spmv_dev_format)k.f);
+    const int emb = (spmv_format_flags((spmv_format)k.f) & SPMV_FF_EMBEDS_X) != 0;
     if (gpu_dead) return;
     if (k.has_p) snprintf(req, sizeof req, "thw=%d,th=%d,bs=%d", k.p.thw, k.p.th, k.p.bs);
     else snprintf(req, sizeof req, "defaults");
-    st = G::any_from_csr(&D, &c.A, (spmv_dev_format)k.f, k.has_p ? &k.p : NULL, stream);
+    st = G::any_from_csr(&D, &c.A, (spmv_format)k.f, k.has_p ? &k.p : NULL, stream);
     snprintf(label, sizeof label, "%s %s(%s) [%s %zux%zu nnz %zu]", G::name(), fmt_name(k.f), req, c.mname, c.nr, c.nc,
              c.nnz);
     CHECK(st == SPMV_OK, "%s: upload: %s (%s)", label, spmv_status_str(st), cudaGetErrorString(spmv_cuda_last_error()));
@@ -672,7 +710,7 @@ template <class G> static void run_csr_tpr(ctx<G> &c) {
     char what[512];
     size_t i;
     int a;
-    if (gpu_dead) return;
+    if (gpu_dead || !format_wanted(SPMV_FMT_CSR_VECTOR)) return;
     st = G::csr_to_device(&E, &c.A, stream);
     CHECK(st == SPMV_OK && G::csr_dev_bytes(&E) == G::csr_bytes(&c.A), "%s csr_dev [%s]: upload: %s, bytes %zu vs %zu",
           G::name(), c.mname, spmv_status_str(st), st == SPMV_OK ? G::csr_dev_bytes(&E) : (size_t)0,
@@ -776,7 +814,7 @@ template <class G> static void host_matrix(const char *mname, const spmv_triplet
     if (st != SPMV_OK) return;
     for (i = 0; i < ncfg; i++) {
         typename G::any D;
-        st = G::any_from_csr(&D, &A, (spmv_dev_format)cfgs[i].f, cfgs[i].has_p ? &cfgs[i].p : NULL, 0);
+        st = G::any_from_csr(&D, &A, (spmv_format)cfgs[i].f, cfgs[i].has_p ? &cfgs[i].p : NULL, 0);
         CHECK(no_device_status(st) && (st == SPMV_OK || is_zero(&D)),
               "%s %s(thw=%d,th=%d,bs=%d) [%s]: upload without a device: %s (expected a CUDA error)", G::name(),
               fmt_name(cfgs[i].f), cfgs[i].p.thw, cfgs[i].p.th, cfgs[i].p.bs, mname, spmv_status_str(st));
@@ -933,6 +971,7 @@ static void coo_all(const char *name, const spmv_triplets *t, int mode) {
 }
 
 /* ---- matrices ---------------------------------------------------------------------------- */
+static int64_t huge_len = 200000;
 static int64_t len_thirds(int64_t r) { return r % 3 == 0 ? 0 : 1 + (int64_t)(th_rnd() % 20); }
 static int64_t len_huge_row(int64_t r) { return r == 777 ? huge_len : (int64_t)(th_rnd() % 6); }
 static int64_t len_one_huge(int64_t) { return huge_len; }
@@ -1031,6 +1070,7 @@ static void edge_cases(void) {
 static void coo_cases(void) {
     spmv_triplets t;
     int64_t k;
+    if (!format_wanted(SPMV_FMT_COO)) return;
     /* many duplicates (40 columns), random order */
     th_make_random(&t, 2000, 40, opt_quick ? 6000 : 30000);
     coo_all("coo: duplicates, random order", &t, 0);
@@ -1114,6 +1154,10 @@ int main(void) {
     host_tag<tag_dl>(ndev > 0);
     host_tag<tag_sl>(ndev > 0);
     if (ndev == 0) {
+        int listed = th_gpu_listed(), n = 0;
+        cudaError_t why = cudaGetDeviceCount(&n);
+        CHECK(!listed, "nvidia-smi lists %d GPU(s) but CUDA sees none (%s): the GPU tests cannot run", listed,
+              cudaGetErrorString(why));
         check_skip("no CUDA device: GPU tests not run (every device format x type s/d/dl/sl on edge cases, "
                    "hand-built COO, generator presets and the real matrices)");
         if (getenv("SPMV_TEST_HOST_ONLY") && atoi(getenv("SPMV_TEST_HOST_ONLY"))) {
@@ -1137,6 +1181,8 @@ int main(void) {
 #endif
     if (opt_tags != 15) check_skip("SPMV_TEST_TAGS=%s: GPU tests of the other tags not run", getenv("SPMV_TEST_TAGS"));
     if (opt_only) check_skip("SPMV_TEST_ONLY=%s: GPU tests of the other matrices not run", opt_only);
+    if (getenv("SPMV_TEST_FORMATS") && *getenv("SPMV_TEST_FORMATS"))
+        check_skip("SPMV_TEST_FORMATS=%s: GPU tests of the other formats not run", getenv("SPMV_TEST_FORMATS"));
     if (!cuda_ok(cudaStreamCreate(&stream), "cudaStreamCreate")) return check_finish("test_cuda_formats");
     t0 = time(NULL);
     edge_cases();

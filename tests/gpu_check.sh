@@ -1,0 +1,151 @@
+#!/bin/sh
+# The GPU check in one call (for the lent GPU machine: nvcc, ninja and python3, no package
+# registry; at most ~9 minutes). Usage:
+#   sh tests/gpu_check.sh [OUTDIR]        (default build/gpu-check; on the device tool: "$OUT")
+# Matrices: $SPMV_MATRICES, else carry/matrices (copy what the run needs there beforehand and
+# name carry/ in the device tool's carry list: ../shared does not travel), else none (the
+# real-matrix tests are then one SKIP).
+# Phases, in priority order, each under its own time budget (seconds, overridable with
+# SPMV_BUDGET_<PHASE>); a phase that runs out is a failure and the next one still runs:
+#   device     nvidia-smi, driver, clocks, nvcc: what ran where
+#   build      ninja cuda (rebuilt here when the binaries do not see the GPU); a failure stops
+#   tests      test_cuda_csr, test_cuda_formats (every format x s/d/dl/sl, edge cases, presets,
+#              real matrices)
+#   prodgrid   the quick test rebuilt with the production grid cap (65535 blocks; the tests
+#              cap at 37 to make the grid-stride loops loop)
+#   memcheck   compute-sanitizer memcheck on the quick test (probed first: where the runtime
+#              refuses the sanitizer, that is recorded and the phase skipped)
+#   racecheck  racecheck and synccheck on the kernels with shared memory or barriers
+#              (csr_merge, axtch1)
+#   initcheck  initcheck on test_cuda_csr
+#   bench      spmv-cuda bench, double (default set, then a 27-point stencil of ~430 MB) and
+#              float (default set), CSVs
+# Output in OUTDIR: gpu_check.log (everything), summary.csv (phase,status,seconds,passed,
+# failed,skipped,note), bench-d.csv, bench-d-big.csv, bench-s.csv (and each phase's own log).
+# Exit status 0 only when every phase passed.
+set -u
+cd "$(dirname "$0")/.."
+out=${1:-build/gpu-check}
+mkdir -p "$out"
+log=$out/gpu_check.log
+sum=$out/summary.csv
+: > "$log"
+echo "phase,status,seconds,passed,failed,skipped,note" > "$sum"
+allok=1
+if [ -z "${SPMV_MATRICES:-}" ]; then
+    if [ -f carry/matrices/INDEX.tsv ]; then SPMV_MATRICES=$(pwd)/carry/matrices; else SPMV_MATRICES=$(pwd)/carry/none; fi
+fi
+export SPMV_MATRICES
+say() { echo "$*" | tee -a "$log"; }
+budget() { # phase default
+    v=$(eval echo "\${SPMV_BUDGET_$1:-}")
+    echo "${v:-$2}"
+}
+record() { # phase status seconds passed failed skipped note
+    echo "$1,$2,$3,$4,$5,$6,\"$7\"" >> "$sum"
+    say "== $1: $2 ($3 s) passed=$4 failed=$5 skipped=$6 $7"
+    [ "$2" = ok ] || [ "$2" = skipped ] || allok=0
+}
+# runs a test program under a budget; adds its RESULT line to the phase
+runtest() { # phase budget logname command...
+    ph=$1; bud=$2; name=$3; shift 3
+    t0=$(date +%s)
+    timeout -k 10 "$bud" "$@" > "$out/$name.log" 2>&1
+    rc=$?
+    cat "$out/$name.log" >> "$log"
+    res=$(grep '^RESULT' "$out/$name.log" | tail -1)
+    p=$(echo "$res" | sed -n 's/.*passed=\([0-9]*\).*/\1/p'); f=$(echo "$res" | sed -n 's/.*failed=\([0-9]*\).*/\1/p')
+    s=$(echo "$res" | sed -n 's/.*skipped=\([0-9]*\).*/\1/p')
+    grep -E '^(FAIL|SKIP)|ERROR SUMMARY|========= (Invalid|Race|Error|Uninit)' "$out/$name.log" | head -20 | tee -a "$log"
+    st=ok
+    if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then st=timeout
+    elif [ -z "$res" ] || [ "$rc" != 0 ] || [ "${f:-1}" != 0 ]; then st=fail; fi
+    if grep -q 'ERROR SUMMARY: [1-9]' "$out/$name.log"; then st=fail; fi
+    record "$ph/$name" "$st" $(( $(date +%s) - t0 )) "${p:-0}" "${f:-0}" "${s:-0}" "exit $rc"
+}
+
+# ---- device ----
+t0=$(date +%s)
+{
+    date -u
+    nvidia-smi || echo "nvidia-smi failed"
+    nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,clocks.mem,clocks.max.mem,power.limit --format=csv || true
+    nvcc --version || echo "nvcc missing"
+    command -v compute-sanitizer || echo "compute-sanitizer not on PATH"
+} >> "$log" 2>&1
+gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
+record device ok $(( $(date +%s) - t0 )) 0 0 0 "nvidia-smi lists $gpus GPU(s); matrices: $SPMV_MATRICES"
+
+# ---- build ----
+t0=$(date +%s)
+if timeout -k 10 "$(budget BUILD 300)" ninja cuda >> "$log" 2>&1; then
+    # binaries built elsewhere may lack this GPU's architecture: a quick device query decides
+    if [ "$gpus" -gt 0 ] && build/cuda/test_cuda_csr 2>&1 | grep -q '^SKIP: no CUDA device'; then
+        say "binaries do not see the GPU: rebuilding here"
+        rm -rf build/cuda build/spmv-cuda
+        timeout -k 10 "$(budget BUILD 300)" ninja cuda >> "$log" 2>&1
+    fi
+    if [ -x build/cuda/test_cuda_formats ] && [ -x build/spmv-cuda ]; then
+        record build ok $(( $(date +%s) - t0 )) 0 0 0 ""
+    else
+        record build fail $(( $(date +%s) - t0 )) 0 1 0 "binaries missing after the rebuild"
+    fi
+else
+    record build fail $(( $(date +%s) - t0 )) 0 1 0 "ninja cuda failed (see gpu_check.log)"
+fi
+if [ "$allok" = 0 ]; then echo "gpu_check: the build failed; nothing else can run" | tee -a "$log"; exit 1; fi
+
+# ---- tests ----
+runtest tests "$(budget TESTS 150)" test_cuda_csr build/cuda/test_cuda_csr
+runtest tests "$(budget TESTS 200)" test_cuda_formats build/cuda/test_cuda_formats
+
+# ---- production grid cap ----
+t0=$(date +%s)
+if timeout -k 10 "$(budget PRODBUILD 150)" nvcc -O3 -std=c++17 -I. -DSPMV_HAVE_ZLIB -DSPMV_CUDA_MAX_GRID=65535 \
+        -Xcompiler -fopenmp -gencode arch=compute_90,code=sm_90 tests/cuda/test_cuda_formats.cu \
+        -o build/cuda/test_cuda_formats_prod -lz -lm >> "$log" 2>&1; then
+    runtest prodgrid "$(budget PRODGRID 90)" test_cuda_formats_prod env SPMV_TEST_QUICK=1 build/cuda/test_cuda_formats_prod
+else
+    record prodgrid fail $(( $(date +%s) - t0 )) 0 1 0 "nvcc of the production-grid test failed"
+fi
+
+# ---- compute-sanitizer ----
+cs=""
+if command -v compute-sanitizer >/dev/null 2>&1; then
+    if timeout 60 compute-sanitizer --tool memcheck --error-exitcode 99 build/cuda/test_cuda_csr >> "$log" 2>&1 ||
+        [ $? = 99 ]; then
+        cs=compute-sanitizer
+    else
+        record memcheck skipped 0 0 0 1 "compute-sanitizer probe failed: the runtime refuses it here (see gpu_check.log)"
+    fi
+else
+    record memcheck skipped 0 0 0 1 "compute-sanitizer not found"
+fi
+if [ -n "$cs" ]; then
+    runtest memcheck "$(budget MEMCHECK 150)" memcheck_formats env SPMV_TEST_QUICK=1 SPMV_TEST_MAX_NNZ=20000 \
+        $cs --tool memcheck --error-exitcode 99 --print-limit 20 build/cuda/test_cuda_formats
+    for tool in racecheck synccheck; do
+        runtest "$tool" "$(budget RACECHECK 90)" "${tool}_merge_axtch1" \
+            env SPMV_TEST_QUICK=1 SPMV_TEST_MAX_NNZ=5000 SPMV_TEST_TAGS=d,s SPMV_TEST_FORMATS=csr_merge,axtch1 \
+            $cs --tool $tool --error-exitcode 99 --print-limit 20 build/cuda/test_cuda_formats
+    done
+    runtest initcheck "$(budget INITCHECK 60)" initcheck_csr $cs --tool initcheck --error-exitcode 99 --print-limit 20 \
+        build/cuda/test_cuda_csr
+fi
+
+# ---- bench ----
+# double: the default set, then a 27-point stencil of ~36M nonzeros (~430 MB in CSR); float
+for run in d:default d:big s:default; do
+    p=${run%%:*}; which=${run#*:}; t0=$(date +%s)
+    mats=""; [ $which = big ] && mats="gen:stencil3d:n=110,pts=27"
+    name=bench-$p; [ $which = big ] && name=bench-$p-big
+    if timeout -k 10 "$(budget BENCH 120)" build/spmv-cuda bench --precision $p --reps 30 --csv "$out/$name.csv" $mats \
+            > "$out/$name.txt" 2>&1; then
+        record "$name" ok $(( $(date +%s) - t0 )) 1 0 0 ""
+    else
+        record "$name" fail $(( $(date +%s) - t0 )) 0 1 0 "exit $? (see $name.txt)"
+    fi
+    cat "$out/$name.txt" >> "$log"
+done
+say "gpu_check: $( [ $allok = 1 ] && echo all phases passed || echo FAILED: see $sum )"
+[ "$allok" = 1 ]
