@@ -219,22 +219,31 @@ static int need_device(void) {
     return 0;
 }
 
+/* Size of the arrays the bandwidth measurements stream: 1 GiB, or a quarter of the free
+ * device memory if less (page-aligned). Returns 0 or 1 (msg filled). */
+static int tool_stream_bytes(size_t *bytes, char *msg, size_t n) {
+    size_t fr = 0, tot = 0;
+    *bytes = (size_t)1 << 30;
+    if (tool_cuda(cudaMemGetInfo(&fr, &tot), "cudaMemGetInfo", msg, n)) return 1;
+    if (fr / 4 < *bytes) *bytes = (fr / 4) & ~(size_t)4095;
+    if (*bytes == 0) {
+        snprintf(msg, n, "no free device memory");
+        return 1;
+    }
+    return 0;
+}
+
 /* Device-to-device copy bandwidth: 1 GiB (or a quarter of the free memory if less)
  * copied with cudaMemcpyAsync, best of 10; read + write = 2 * bytes per copy.
  * Returns 0 or 1 (msg filled); all memory freed on every path. */
 static int measure_copy(cudaStream_t s, double *gbs, size_t *bytes_out, char *msg, size_t n) {
-    size_t fr = 0, tot = 0, bytes = (size_t)1 << 30;
+    size_t bytes = 0;
     void *a = NULL, *b = NULL;
     cudaEvent_t e0 = NULL, e1 = NULL;
     float best = 0;
     int i, bad;
     *gbs = 0;
-    bad = tool_cuda(cudaMemGetInfo(&fr, &tot), "cudaMemGetInfo", msg, n);
-    if (!bad && fr / 4 < bytes) bytes = (fr / 4) & ~(size_t)4095;
-    if (!bad && bytes == 0) {
-        snprintf(msg, n, "no free device memory");
-        bad = 1;
-    }
+    bad = tool_stream_bytes(&bytes, msg, n);
     bad = bad || tool_cuda(cudaMalloc(&a, bytes), "cudaMalloc", msg, n);
     bad = bad || tool_cuda(cudaMalloc(&b, bytes), "cudaMalloc", msg, n);
     bad = bad || tool_cuda(cudaEventCreate(&e0), "cudaEventCreate", msg, n);
@@ -274,7 +283,7 @@ __global__ void tool_read_kernel(const double2 *__restrict__ a, size_t n, double
 /* Read bandwidth: 1 GiB (or a quarter of the free memory) read by tool_read_kernel, best of
  * 10, bytes / time. Returns 0 or 1 (msg filled); all memory freed on every path. */
 static int measure_read(cudaStream_t s, int sms, double *gbs, char *msg, size_t n) {
-    size_t fr = 0, tot = 0, bytes = (size_t)1 << 30;
+    size_t bytes = 0;
     const unsigned block = 256, grid = (unsigned)(sms > 0 ? 8 * sms : 1024);
     void *a = NULL;
     double *out = NULL;
@@ -282,12 +291,7 @@ static int measure_read(cudaStream_t s, int sms, double *gbs, char *msg, size_t 
     float best = 0;
     int i, bad;
     *gbs = 0;
-    bad = tool_cuda(cudaMemGetInfo(&fr, &tot), "cudaMemGetInfo", msg, n);
-    if (!bad && fr / 4 < bytes) bytes = (fr / 4) & ~(size_t)4095;
-    if (!bad && bytes == 0) {
-        snprintf(msg, n, "no free device memory");
-        bad = 1;
-    }
+    bad = tool_stream_bytes(&bytes, msg, n);
     bad = bad || tool_cuda(cudaMalloc(&a, bytes), "cudaMalloc", msg, n);
     bad = bad || tool_cuda(cudaMalloc((void **)&out, sizeof(double) * grid * block), "cudaMalloc", msg, n);
     bad = bad || tool_cuda(cudaEventCreate(&e0), "cudaEventCreate", msg, n);

@@ -442,8 +442,4 @@ static inline spmv_status SPMV_NAME(csr_mv)(const SPMV_NAME(csr) *A, SPMV_T alph
     else SPMV_DISPATCH(st, A->params.isa, 0, SPMV_NAME(csr_rows), (A, alpha, x, beta, y));
     return st;
 }
-static inline spmv_status SPMV_NAME(csr_merge_mv)(const SPMV_NAME(csr) *A, SPMV_T alpha, const SPMV_T *x,
-                                                  SPMV_T beta, SPMV_T *y) {
-    return SPMV_NAME(csr_mv)(A, alpha, x, beta, y);
-}
 #endif /* SPMV_PART_API */
