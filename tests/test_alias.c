@@ -90,7 +90,15 @@ int main(void) {
         if (spmv_gen("band:n=16,bw=1", &t, NULL) == SPMV_OK && spmv_d_csr_from_triplets(&A, &t, NULL) == SPMV_OK &&
             spmv_d_coo_from_csr(&C, &A, NULL) == SPMV_OK) {
             CHECK(spmv_d_csr_mv(&A, 1, v, 0, v) == SPMV_ERR_ARG, "csr_mv(v, v)");
-            CHECK(spmv_d_csr_merge_mv(&A, 1, v, 0, v + 8) == SPMV_ERR_ARG, "csr_merge_mv overlapping");
+            {
+                spmv_d_csr M;
+                if (spmv_d_csr_merge_from_csr(&M, &A, NULL) == SPMV_OK) {
+                    CHECK(spmv_d_csr_mv(&M, 1, v, 0, v + 8) == SPMV_ERR_ARG, "csr_mv (merge) overlapping");
+                    spmv_d_csr_free(&M);
+                } else {
+                    CHECK(0, "csr_merge_from_csr");
+                }
+            }
             CHECK(spmv_d_coo_mv(&C, 1, v + 15, 0, v) == SPMV_ERR_ARG, "coo_mv overlapping by one");
             CHECK(spmv_d_coo_mv(&C, 1, v + 16, 0, v) == SPMV_OK, "coo_mv adjacent");
             spmv_d_coo_free(&C);
