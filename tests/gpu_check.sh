@@ -37,9 +37,20 @@ if [ -z "${SPMV_MATRICES:-}" ]; then
 fi
 export SPMV_MATRICES
 say() { echo "$*" | tee -a "$log"; }
+# the whole run ends inside SPMV_GPU_DEADLINE seconds (default 540: one device call is 600):
+# each phase gets min(its budget, what is left); a phase with under 15 s left is not started
+# and recorded as notrun (a failure). SPMV_GPU_PHASES (comma list, default all) selects
+# phases, to split the check over two calls: device and build always run.
+t_start=$(date +%s)
+deadline=${SPMV_GPU_DEADLINE:-540}
+phases=",${SPMV_GPU_PHASES:-tests,prodgrid,memcheck,racecheck,initcheck,bench,tune},"
+want() { case "$phases" in *",$1,"*) return 0 ;; esac; return 1; }
 budget() { # phase default
     v=$(eval echo "\${SPMV_BUDGET_$1:-}")
-    echo "${v:-$2}"
+    v=${v:-$2}
+    l=$(( deadline - ($(date +%s) - t_start) ))
+    [ "$l" -lt "$v" ] && v=$l
+    echo "$v"
 }
 record() { # phase status seconds passed failed skipped note
     echo "$1,$2,$3,$4,$5,$6,\"$7\"" >> "$sum"
@@ -49,6 +60,7 @@ record() { # phase status seconds passed failed skipped note
 # runs a test program under a budget; adds its RESULT line to the phase
 runtest() { # phase budget logname command...
     ph=$1; bud=$2; name=$3; shift 3
+    if [ "$bud" -lt 15 ]; then record "$ph/$name" notrun 0 0 0 0 "the run's deadline came first"; return; fi
     t0=$(date +%s)
     timeout -k 10 "$bud" "$@" > "$out/$name.log" 2>&1
     rc=$?
@@ -78,9 +90,16 @@ record device ok $(( $(date +%s) - t0 )) 0 0 0 "nvidia-smi lists $gpus GPU(s); m
 
 # ---- build ----
 t0=$(date +%s)
-if timeout -k 10 "$(budget BUILD 300)" ninja cuda >> "$log" 2>&1; then
-    # binaries built elsewhere may lack this GPU's architecture: a quick device query decides
-    if [ "$gpus" -gt 0 ] && build/cuda/test_cuda_csr 2>&1 | grep -q '^SKIP: no CUDA device'; then
+# SPMV_GPU_PREBUILT=1: binaries built on the developer's machine and carried (build/cuda,
+# build/spmv-cuda) are used as they are when they run and see the GPU; else ninja builds here
+prebuilt=0
+if [ "${SPMV_GPU_PREBUILT:-0}" = 1 ] && [ -x build/cuda/test_cuda_formats ] && [ -x build/spmv-cuda ]; then prebuilt=1; fi
+if [ $prebuilt = 1 ] || timeout -k 10 "$(budget BUILD 300)" ninja cuda >> "$log" 2>&1; then
+    # binaries built elsewhere may lack this GPU's architecture or this machine's libraries:
+    # the CSR test (a few seconds) decides
+    probe=$(SPMV_TEST_QUICK=1 timeout 120 build/cuda/test_cuda_csr 2>&1)
+    say "probe: $(echo "$probe" | grep -E '^(RESULT|SKIP|FAIL)' | head -3)"
+    if [ "$gpus" -gt 0 ] && { echo "$probe" | grep -q '^SKIP: no CUDA device' || ! echo "$probe" | grep -q '^RESULT'; }; then
         say "binaries do not see the GPU: rebuilding here"
         rm -rf build/cuda build/spmv-cuda
         timeout -k 10 "$(budget BUILD 300)" ninja cuda >> "$log" 2>&1
@@ -96,50 +115,67 @@ fi
 if [ "$allok" = 0 ]; then echo "gpu_check: the build failed; nothing else can run" | tee -a "$log"; exit 1; fi
 
 # ---- tests ----
-runtest tests "$(budget TESTS 150)" test_cuda_csr build/cuda/test_cuda_csr
-runtest tests "$(budget TESTS 200)" test_cuda_formats build/cuda/test_cuda_formats
+if want tests; then
+    runtest tests "$(budget TESTS 150)" test_cuda_csr build/cuda/test_cuda_csr
+    runtest tests "$(budget TESTS 200)" test_cuda_formats build/cuda/test_cuda_formats
+fi
 
 # ---- production grid cap ----
-t0=$(date +%s)
-if timeout -k 10 "$(budget PRODBUILD 150)" nvcc -O3 -std=c++17 -I. -DSPMV_HAVE_ZLIB -DSPMV_CUDA_MAX_GRID=65535 \
-        -Xcompiler -fopenmp -gencode arch=compute_90,code=sm_90 tests/cuda/test_cuda_formats.cu \
-        -o build/cuda/test_cuda_formats_prod -lz -lm >> "$log" 2>&1; then
-    runtest prodgrid "$(budget PRODGRID 90)" test_cuda_formats_prod env SPMV_TEST_QUICK=1 build/cuda/test_cuda_formats_prod
-else
-    record prodgrid fail $(( $(date +%s) - t0 )) 0 1 0 "nvcc of the production-grid test failed"
+if want prodgrid; then
+    t0=$(date +%s)
+    # carried prebuilt (ninja build/cuda/test_cuda_formats_prod) or compiled here
+    if { [ $prebuilt = 1 ] && [ -x build/cuda/test_cuda_formats_prod ]; } ||
+        timeout -k 10 "$(budget PRODBUILD 150)" nvcc -O3 -std=c++17 -I. -DSPMV_HAVE_ZLIB -DSPMV_CUDA_MAX_GRID=65535 \
+            -Xcompiler -fopenmp -gencode arch=compute_90,code=sm_90 tests/cuda/test_cuda_formats.cu \
+            -o build/cuda/test_cuda_formats_prod -lz -lm >> "$log" 2>&1; then
+        runtest prodgrid "$(budget PRODGRID 90)" test_cuda_formats_prod env SPMV_TEST_QUICK=1 build/cuda/test_cuda_formats_prod
+    else
+        record prodgrid fail $(( $(date +%s) - t0 )) 0 1 0 "nvcc of the production-grid test failed"
+    fi
 fi
 
 # ---- compute-sanitizer ----
 cs=""
-if command -v compute-sanitizer >/dev/null 2>&1; then
-    if timeout 60 compute-sanitizer --tool memcheck --error-exitcode 99 build/cuda/test_cuda_csr >> "$log" 2>&1 ||
-        [ $? = 99 ]; then
-        cs=compute-sanitizer
+if want memcheck || want racecheck || want initcheck; then
+    if command -v compute-sanitizer >/dev/null 2>&1; then
+        if SPMV_TEST_QUICK=1 timeout 90 compute-sanitizer --tool memcheck --error-exitcode 99 build/cuda/test_cuda_csr \
+                >> "$log" 2>&1 || [ $? = 99 ]; then
+            cs=compute-sanitizer
+        else
+            record memcheck skipped 0 0 0 1 "compute-sanitizer probe failed: the runtime refuses it here (see gpu_check.log)"
+        fi
     else
-        record memcheck skipped 0 0 0 1 "compute-sanitizer probe failed: the runtime refuses it here (see gpu_check.log)"
+        record memcheck skipped 0 0 0 1 "compute-sanitizer not found"
     fi
-else
-    record memcheck skipped 0 0 0 1 "compute-sanitizer not found"
 fi
 if [ -n "$cs" ]; then
-    runtest memcheck "$(budget MEMCHECK 150)" memcheck_formats env SPMV_TEST_QUICK=1 SPMV_TEST_MAX_NNZ=20000 \
+    want memcheck && runtest memcheck "$(budget MEMCHECK 150)" memcheck_formats env SPMV_TEST_QUICK=1 SPMV_TEST_MAX_NNZ=20000 \
         $cs --tool memcheck --error-exitcode 99 --print-limit 20 build/cuda/test_cuda_formats
-    for tool in racecheck synccheck; do
-        runtest "$tool" "$(budget RACECHECK 90)" "${tool}_merge_axtch1" \
-            env SPMV_TEST_QUICK=1 SPMV_TEST_MAX_NNZ=5000 SPMV_TEST_TAGS=d,s SPMV_TEST_FORMATS=csr_merge,axtch1 \
-            $cs --tool $tool --error-exitcode 99 --print-limit 20 build/cuda/test_cuda_formats
-    done
-    runtest initcheck "$(budget INITCHECK 60)" initcheck_csr $cs --tool initcheck --error-exitcode 99 --print-limit 20 \
-        build/cuda/test_cuda_csr
+    if want racecheck; then
+        for tool in racecheck synccheck; do
+            runtest "$tool" "$(budget RACECHECK 90)" "${tool}_merge_axtch1" \
+                env SPMV_TEST_QUICK=1 SPMV_TEST_MAX_NNZ=5000 SPMV_TEST_TAGS=d,s SPMV_TEST_FORMATS=csr_merge,axtch1 \
+                $cs --tool $tool --error-exitcode 99 --print-limit 20 build/cuda/test_cuda_formats
+        done
+    fi
+    want initcheck && runtest initcheck "$(budget INITCHECK 60)" initcheck_csr env SPMV_TEST_QUICK=1 \
+        $cs --tool initcheck --error-exitcode 99 --print-limit 20 build/cuda/test_cuda_csr
 fi
 
 # ---- bench ----
-# double: the default set, then a 27-point stencil of ~36M nonzeros (~430 MB in CSR); float
-for run in d:default d:big s:default; do
+# double: the default set, then a 27-point stencil of ~36M nonzeros (~430 MB in CSR); float;
+# then (phase tune) both precisions with each tunable format's search
+runs=""
+want bench && runs="d:default d:big s:default"
+want tune && runs="$runs d:tune s:tune"
+for run in $runs; do
     p=${run%%:*}; which=${run#*:}; t0=$(date +%s)
-    mats=""; [ $which = big ] && mats="gen:stencil3d:n=110,pts=27"
-    name=bench-$p; [ $which = big ] && name=bench-$p-big
-    if timeout -k 10 "$(budget BENCH 120)" build/spmv-cuda bench --precision $p --reps 30 --csv "$out/$name.csv" $mats \
+    args=""; name=bench-$p
+    [ $which = big ] && args="gen:stencil3d:n=110,pts=27" && name=bench-$p-big
+    [ $which = tune ] && args="--tune" && name=bench-$p-tune
+    bud=$(budget BENCH 150)
+    if [ "$bud" -lt 15 ]; then record "$name" notrun 0 0 0 0 "the run's deadline came first"; continue; fi
+    if timeout -k 10 "$bud" build/spmv-cuda bench --precision $p --reps 30 --csv "$out/$name.csv" $args \
             > "$out/$name.txt" 2>&1; then
         record "$name" ok $(( $(date +%s) - t0 )) 1 0 0 ""
     else
