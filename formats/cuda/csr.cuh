@@ -9,7 +9,7 @@
  *  SPMV_CSR_DEV_VECTOR  D->threads_per_row (a power of two, 2..32) lanes per row: the
  *                       lanes stride through the row (coalesced loads of val/col_idx),
  *                       then a warp-shuffle reduction. _csr_to_device picks it from the
- *                       average row length (smallest power of two >= it, in 2..32);
+ *                       average row length (spmv_csr_dev_auto_tpr: about avg/8 lanes);
  *                       set it after the upload to override, 0 = pick again at each mv.
  *  SPMV_CSR_DEV_MERGE   merge-path load balancing (Merrill & Garland's idea): the rows'
  *                       ends and the nonzeros form one list of nrows+nnz items, cut into
@@ -53,12 +53,15 @@ static inline int64_t spmv_csr_dev_merge_tiles(int64_t nrows, int64_t nnz) {
     return (nrows + nnz + SPMV_CUDA_MERGE_TILE - 1) / SPMV_CUDA_MERGE_TILE;
 }
 
-/* Lanes per row for the vector kernel: the smallest power of two >= the average row
- * length, clamped to 2..32. */
+/* Lanes per row for the vector kernel: the smallest power of two >= average row length / 8,
+ * clamped to 2..32, so each lane has several loads in flight. Measured on an H200
+ * (2026-11-22, double, --tune over 2..32): the search picked exactly this on the 27-point
+ * stencil (avg 26 -> 4 lanes), pde100 and band (avg 7 -> 2) and fem3d (avg 61 -> 8); the
+ * older rule (lanes >= avg: 32 on the stencil) ran 1.9x slower there, latency-bound. */
 static inline int spmv_csr_dev_auto_tpr(int64_t nrows, int64_t nnz) {
     int64_t avg = nrows > 0 ? nnz / nrows + (nnz % nrows != 0) : 0;
     int t = 2;
-    while (t < 32 && t < avg) t <<= 1;
+    while (t < 32 && 8 * (int64_t)t < avg) t <<= 1;
     return t;
 }
 static inline int spmv_csr_dev__tpr_ok(int t) { return t == 2 || t == 4 || t == 8 || t == 16 || t == 32; }
@@ -91,6 +94,9 @@ __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
         T s = T(0);
         if (r < nrows) {
             const int64_t k1 = (int64_t)rp[r + 1];
+            /* unrolled: several independent col->x load pairs in flight per lane (the kernel
+               is latency-bound on short rows otherwise) */
+#pragma unroll 4
             for (int64_t k = (int64_t)rp[r] + sub; k < k1; k += TPR) s += val[k] * x[ci[k]];
         }
         s = spmv_cuda_warp_sum<TPR>(s);

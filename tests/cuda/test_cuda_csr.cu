@@ -90,13 +90,15 @@ static void host_common(void) {
 
     CHECK(spmv_csr_dev_auto_tpr(0, 0) == 2, "tpr 0 rows");
     CHECK(spmv_csr_dev_auto_tpr(10, 0) == 2, "tpr empty");
-    CHECK(spmv_csr_dev_auto_tpr(10, 20) == 2, "tpr avg 2");
-    CHECK(spmv_csr_dev_auto_tpr(10, 21) == 4, "tpr avg 2.1");
-    CHECK(spmv_csr_dev_auto_tpr(10, 41) == 8, "tpr avg 4.1");
-    CHECK(spmv_csr_dev_auto_tpr(10, 160) == 16, "tpr avg 16");
-    CHECK(spmv_csr_dev_auto_tpr(10, 161) == 32, "tpr avg 16.1");
+    CHECK(spmv_csr_dev_auto_tpr(10, 160) == 2, "tpr avg 16");
+    CHECK(spmv_csr_dev_auto_tpr(10, 161) == 4, "tpr avg 16.1");
+    CHECK(spmv_csr_dev_auto_tpr(10, 320) == 4, "tpr avg 32");
+    CHECK(spmv_csr_dev_auto_tpr(10, 321) == 8, "tpr avg 32.1");
+    CHECK(spmv_csr_dev_auto_tpr(10, 1280) == 16, "tpr avg 128");
+    CHECK(spmv_csr_dev_auto_tpr(10, 1281) == 32, "tpr avg 128.1");
     CHECK(spmv_csr_dev_auto_tpr(1, 100000) == 32, "tpr avg 1e5");
-    CHECK(spmv_csr_dev_auto_tpr((int64_t)INT32_MAX, (int64_t)INT32_MAX * 40) == 32, "tpr large counts");
+    CHECK(spmv_csr_dev_auto_tpr((int64_t)INT32_MAX, (int64_t)INT32_MAX * 40) == 8, "tpr large counts (avg 40)");
+    CHECK(spmv_csr_dev_auto_tpr((int64_t)INT32_MAX, (int64_t)INT32_MAX * 200) == 32, "tpr large counts (avg 200)");
 }
 
 template <class G> static void host_tag(int have_gpu) {
