@@ -48,3 +48,11 @@ SPMV_FORMAT(axtch,      AXTCH,      axt,  1, 1, 1, 1, 1)
 #include SPMV__HEADER(csr5)
 SPMV_FORMAT(csr5,       CSR5,       csr5, 1, 0, 0, 1, 1)
 #endif
+
+#if SPMV__USE(ell)
+#include SPMV__HEADER(ell)
+SPMV_FORMAT(ell,        ELL,        ell,  1, 1, 0, 0, 0)
+SPMV_FORMAT(ellr,       ELLR,       ell,  1, 1, 0, 0, 0)
+SPMV_FORMAT(hll,        HLL,        ell,  1, 1, 0, 1, 1)
+SPMV_FORMAT(sell,       SELL,       ell,  1, 1, 0, 1, 1)
+#endif

@@ -105,6 +105,13 @@
         static size_t any_bytes(const any *D) { return spmv_##TG##_any_dev_bytes(D); }                           \
         static size_t any_kernel_bytes(const any *D) { return spmv_##TG##_any_dev_kernel_bytes(D); }             \
         static void any_params(const any *D, char *b, size_t n) { spmv_##TG##_any_dev_params(D, b, n); }         \
+        /* 1 when format f (device defaults) must refuse A with SPMV_ERR_LIMIT (ELL's size cap) */               \
+        static int limited(const csr *A, int f) {                                                                \
+            spmv_any_params u;                                                                                   \
+            if (strcmp(spmv_format_family((spmv_format)f), "ell") != 0) return 0;                                \
+            if (spmv_any_dev_params_init((spmv_format)f, NULL, &u, NULL) != SPMV_OK) return 0;                   \
+            return spmv_##TG##_ell_limited(A, &u.ell, SPMV_ISA_GENERIC);                                         \
+        }                                                                                                        \
         /* per-format device objects */                                                                          \
         static spmv_status csr_to_device(csrd *D, const csr *A, cudaStream_t s) {                                \
             return spmv_##TG##_csr_to_device(D, A, s);                                                           \
@@ -629,6 +636,12 @@ template <class G> static void run_any(ctx<G> &c, const cfg &k) {
     st = G::any_from_csr(&D, &c.A, (spmv_format)k.f, k.has_p ? &k.p : NULL, stream);
     snprintf(label, sizeof label, "%s %s(%s) [%s %zux%zu nnz %zu]", G::name(), fmt_name(k.f), req, c.mname, c.nr, c.nc,
              c.nnz);
+    if (G::limited(&c.A, k.f)) { /* over the format's documented size cap */
+        CHECK(st == SPMV_ERR_LIMIT && is_zero(&D), "%s: over the size cap, the upload gave %s", label,
+              spmv_status_str(st));
+        if (st == SPMV_OK) (void)G::any_free(&D);
+        return;
+    }
     CHECK(st == SPMV_OK, "%s: upload: %s (%s)", label, spmv_status_str(st), cudaGetErrorString(spmv_cuda_last_error()));
     if (st != SPMV_OK) {
         CHECK(is_zero(&D), "%s: handle zeroed after the failed upload", label);

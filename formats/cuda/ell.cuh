@@ -1,0 +1,165 @@
+/* CUDA ELL family (ell, ellr, hll, sell) — the host sliced-ELL layout (formats/ell.h) copied
+ * to device memory unchanged: slice_ptr, col, val, rowlen, perm. Template header, included
+ * once per (SPMV_TAG, SPMV_VAL, SPMV_IDX) by formats/cuda/instance.cuh. No include guard.
+ *
+ * Kernel: one thread per stored row r (grid-stride); its slice s = r / C, local row
+ * i = r - s*C, entry j at slice_ptr[s] + j*h_s + i, so the threads of a warp read consecutive
+ * addresses at every j (coalesced: the reason for the column-major slices). ell, hll and
+ * sell threads run to the slice width (the survey's ELL kernel: the padding is read and
+ * selected away, so x = +-Inf in a padding column cannot give NaN); ellr threads stop at their
+ * row's length (ELLPACK-R). y[perm[r]] for sell (no extra pass). Thread per row, not ELLR-T's
+ * several threads per row: the slices here are C rows tall, and T threads per row would need
+ * slices padded to a multiple of T (SELL-P); not done.
+ * Device defaults: hll hs = 32 and sell C = 32 (a warp per slice), sigma = 32*C. */
+
+#ifndef SPMV_CUDA_ELL_COMMON
+#define SPMV_CUDA_ELL_COMMON
+template <typename T, typename I>
+__global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
+    spmv_cuda__ell(int64_t nrows, int64_t C, int stop_at_len, const I *__restrict__ sp, const I *__restrict__ col,
+                   const T *__restrict__ val, const I *__restrict__ rowlen, const I *__restrict__ perm, T alpha,
+                   const T *__restrict__ x, T beta, T *__restrict__ y) {
+    for (int64_t r = spmv_cuda_gtid(); r < nrows; r += spmv_cuda_gsize()) {
+        const int64_t s = r / C, r0 = s * C, i = r - r0, h = nrows - r0 < C ? nrows - r0 : C;
+        const int64_t off = (int64_t)sp[s], len = (int64_t)rowlen[r];
+        const int64_t wd = stop_at_len ? len : ((int64_t)sp[s + 1] - off) / h;
+        T sum = T(0);
+        for (int64_t j = 0; j < wd; j++) {
+            const int64_t q = off + j * h + i;
+            const T v = val[q] * x[col[q]];
+            if (j < len) sum += v;
+        }
+        const int64_t o = perm ? (int64_t)perm[r] : r;
+        y[o] = beta == T(0) ? alpha * sum : alpha * sum + beta * y[o];
+    }
+}
+static inline spmv_ell_params spmv__ell_dev_params(int variant) {
+    spmv_ell_params p = spmv__ell_params_of(variant);
+    p.isa = SPMV_ISA_GENERIC; /* the host copy only feeds the upload */
+    if (variant >= SPMV_ELL_HLL) p.c = 32;
+    return p;
+}
+static inline spmv_ell_params spmv_ell_dev_params_default(void) { return spmv__ell_dev_params(SPMV_ELL_PLAIN); }
+static inline spmv_ell_params spmv_ellr_dev_params_default(void) { return spmv__ell_dev_params(SPMV_ELL_R); }
+static inline spmv_ell_params spmv_hll_dev_params_default(void) { return spmv__ell_dev_params(SPMV_ELL_HLL); }
+static inline spmv_ell_params spmv_sell_dev_params_default(void) { return spmv__ell_dev_params(SPMV_ELL_SELL); }
+/* --tune searches: hll the hack size (a warp and multiples), sell sigma */
+static inline int spmv_hll_dev_candidate(int i, const spmv_ell_params *base, spmv_ell_params *out) {
+    static const int hs[] = {32, 64, 128, 256};
+    if (i < 0 || i >= 4) return 0;
+    *out = *base;
+    out->c = hs[i];
+    return 1;
+}
+static inline int spmv_sell_dev_candidate(int i, const spmv_ell_params *base, spmv_ell_params *out) {
+    static const int sg[] = {0, 1, 256, 8192, 1 << 30};
+    if (i < 0 || i >= 5) return 0;
+    *out = *base;
+    out->sigma = sg[i];
+    return 1;
+}
+#endif /* SPMV_CUDA_ELL_COMMON */
+
+typedef struct SPMV_NAME(ell_dev) {
+    SPMV_I nrows, ncols, nnz, C, nslices;
+    SPMV_I *slice_ptr, *col, *rowlen, *perm; /* device memory (perm NULL: identity) */
+    SPMV_T *val;
+    size_t padded;
+    spmv_ell_params params;
+} SPMV_NAME(ell_dev);
+
+static inline spmv_status SPMV_NAME(ell_dev_free)(SPMV_NAME(ell_dev) *D) {
+    spmv_status st = SPMV_OK;
+    if (!D) return SPMV_OK;
+    spmv_cuda_release(&D->slice_ptr, &st);
+    spmv_cuda_release(&D->col, &st);
+    spmv_cuda_release(&D->val, &st);
+    spmv_cuda_release(&D->rowlen, &st);
+    spmv_cuda_release(&D->perm, &st);
+    memset(D, 0, sizeof *D);
+    return st;
+}
+
+static inline size_t SPMV_NAME(ell_dev_bytes)(const SPMV_NAME(ell_dev) *D) {
+    if (!D) return 0;
+    return ((size_t)D->nslices + 1) * sizeof(SPMV_I) + D->padded * (sizeof(SPMV_I) + sizeof(SPMV_T)) +
+           (size_t)D->nrows * sizeof(SPMV_I) * (D->perm ? 2 : 1);
+}
+
+/* Host CSR A -> host sliced ELL (the row's variant, device defaults) -> device. */
+static inline spmv_status SPMV_NAME(ell__dev_from_csr)(SPMV_NAME(ell_dev) *D, const SPMV_NAME(csr) *A,
+                                                       spmv_ell_params q, cudaStream_t s) {
+    SPMV_NAME(ell) B;
+    spmv_status st;
+    if (!D) return SPMV_ERR_ARG;
+    memset(D, 0, sizeof *D);
+    q.isa = SPMV_ISA_GENERIC;
+    st = SPMV_NAME(ell__from_csr)(&B, A, q);
+    if (st != SPMV_OK) return st;
+    D->nrows = B.nrows;
+    D->ncols = B.ncols;
+    D->nnz = B.nnz;
+    D->C = B.C;
+    D->nslices = B.nslices;
+    D->padded = B.slice_ptr ? (size_t)B.slice_ptr[B.nslices] : 0;
+    D->params = B.params;
+    st = spmv_cuda_upload(&D->slice_ptr, B.slice_ptr, (size_t)B.nslices + 1, s);
+    if (st == SPMV_OK) st = spmv_cuda_upload(&D->col, B.col, D->padded, s);
+    if (st == SPMV_OK) st = spmv_cuda_upload(&D->val, B.val, D->padded, s);
+    if (st == SPMV_OK) st = spmv_cuda_upload(&D->rowlen, B.rowlen, (size_t)B.nrows, s);
+    if (st == SPMV_OK && B.perm) st = spmv_cuda_upload(&D->perm, B.perm, (size_t)B.nrows, s);
+    if (st == SPMV_OK) st = spmv_cuda_status(cudaStreamSynchronize(s));
+    SPMV_NAME(ell_free)(&B);
+    if (st != SPMV_OK) {
+        cudaError_t keep = spmv_cuda_last_error();
+        (void)SPMV_NAME(ell_dev_free)(D);
+        spmv_cuda__last_error_ref() = keep;
+    }
+    return st;
+}
+static inline spmv_status SPMV_NAME(ell_dev_from_csr)(SPMV_NAME(ell_dev) *D, const SPMV_NAME(csr) *A,
+                                                      const spmv_ell_params *p, cudaStream_t s = 0) {
+    spmv_ell_params q = p ? *p : spmv_ell_dev_params_default();
+    q.variant = SPMV_ELL_PLAIN;
+    return SPMV_NAME(ell__dev_from_csr)(D, A, q, s);
+}
+static inline spmv_status SPMV_NAME(ellr_dev_from_csr)(SPMV_NAME(ell_dev) *D, const SPMV_NAME(csr) *A,
+                                                       const spmv_ell_params *p, cudaStream_t s = 0) {
+    spmv_ell_params q = p ? *p : spmv_ellr_dev_params_default();
+    q.variant = SPMV_ELL_R;
+    return SPMV_NAME(ell__dev_from_csr)(D, A, q, s);
+}
+static inline spmv_status SPMV_NAME(hll_dev_from_csr)(SPMV_NAME(ell_dev) *D, const SPMV_NAME(csr) *A,
+                                                      const spmv_ell_params *p, cudaStream_t s = 0) {
+    spmv_ell_params q = p ? *p : spmv_hll_dev_params_default();
+    q.variant = SPMV_ELL_HLL;
+    return SPMV_NAME(ell__dev_from_csr)(D, A, q, s);
+}
+static inline spmv_status SPMV_NAME(sell_dev_from_csr)(SPMV_NAME(ell_dev) *D, const SPMV_NAME(csr) *A,
+                                                       const spmv_ell_params *p, cudaStream_t s = 0) {
+    spmv_ell_params q = p ? *p : spmv_sell_dev_params_default();
+    q.variant = SPMV_ELL_SELL;
+    return SPMV_NAME(ell__dev_from_csr)(D, A, q, s);
+}
+
+/* y = alpha*D*x + beta*y on the device, ordered on s (asynchronous); beta == 0: y not read. */
+static inline spmv_status SPMV_NAME(ell_dev_mv)(const SPMV_NAME(ell_dev) *D, SPMV_T alpha, const SPMV_T *x,
+                                                SPMV_T beta, SPMV_T *y, cudaStream_t s = 0) {
+    if (!D || (D->nrows > 0 && (!y || !D->slice_ptr || !D->rowlen)) || (D->nnz > 0 && !x)) return SPMV_ERR_ARG;
+    if (D->nrows == 0) return SPMV_OK;
+    SPMV_CUDA_LAUNCH(spmv_cuda_grid((int64_t)D->nrows, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s, spmv_cuda__ell<SPMV_T, SPMV_I>)(
+        (int64_t)D->nrows, (int64_t)D->C, D->params.variant == SPMV_ELL_R, D->slice_ptr, D->col, D->val, D->rowlen,
+        D->perm, alpha, x, beta, y);
+    return spmv_cuda_status(cudaGetLastError());
+}
+
+static inline void SPMV_NAME(ell_dev_params_str)(const SPMV_NAME(ell_dev) *D, char *buf, size_t len) {
+    if (!len) return;
+    if (!D) {
+        buf[0] = 0;
+        return;
+    }
+    if (D->params.variant == SPMV_ELL_HLL) snprintf(buf, len, "hs=%d", D->params.c);
+    else if (D->params.variant == SPMV_ELL_SELL) snprintf(buf, len, "c=%d,sigma=%d", D->params.c, D->params.sigma);
+    else snprintf(buf, len, "width=%lld", D->nrows > 0 ? (long long)(D->padded / (size_t)D->nrows) : 0LL);
+}

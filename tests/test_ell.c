@@ -1,0 +1,41 @@
+/* ELL family (ell, ellr, hll, sell): what the generic contract test (test_format.c) does not
+ * see — the layouts entry by entry on a hand-made matrix (column-major slices, the padding
+ * column and value, row lengths, the sell permutation), sell with sigma = 1 equal to hll, the
+ * size caps (fill, the index type, the physical memory) against sizes computed by hand,
+ * parameter sweeps (hs, c, sigma, thread counts) against the long-double reference, and the
+ * tuners. Every check runs for s (float/int32), d (double/int32) and dl (double/int64). */
+#define SPMV_PAR_MIN_NNZ 1 /* small matrices split over threads too */
+#include "harness.h"
+#define SPMV_TAG dl
+#define SPMV_VAL double
+#define SPMV_IDX int64_t
+#include "spmv.h"
+#include "harness.h"
+
+static void set_threads(int n) {
+#ifdef _OPENMP
+    omp_set_num_threads(n);
+#else
+    (void)n;
+#endif
+}
+
+#define TT_TAG s
+#define TT_VAL float
+#define TT_IDX int32_t
+#include "test_ell_case.h"
+#define TT_TAG d
+#define TT_VAL double
+#define TT_IDX int32_t
+#include "test_ell_case.h"
+#define TT_TAG dl
+#define TT_VAL double
+#define TT_IDX int64_t
+#include "test_ell_case.h"
+
+int main(void) {
+    test_s_all();
+    test_d_all();
+    test_dl_all();
+    return check_finish("test_ell");
+}

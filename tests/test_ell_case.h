@@ -1,0 +1,230 @@
+/* Per-type body of tests/test_ell.c, included once per (TT_TAG, TT_VAL, TT_IDX). */
+#define TN(x) SPMV_CAT(SPMV_CAT3(spmv_, TT_TAG, _), x)
+#define TF(x) SPMV_CAT3(test_, TT_TAG, x)
+
+/* the 5x6 matrix of the layout checks: row lengths 2, 0, 3, 1, 3 */
+static void TF(_small)(TN(csr) * A) {
+    static const int64_t rr[] = {0, 0, 2, 2, 2, 3, 4, 4, 4};
+    static const int64_t cc[] = {1, 4, 0, 3, 5, 2, 0, 1, 5};
+    spmv_triplets t;
+    int k;
+    spmv_triplets_alloc(&t, 5, 6, 9);
+    for (k = 0; k < 9; k++) t.row[k] = rr[k], t.col[k] = cc[k], t.val[k] = k + 1;
+    CHECK(TN(csr_from_triplets)(A, &t, NULL) == SPMV_OK, "[%s] small matrix", STR(TT_TAG));
+    spmv_triplets_free(&t);
+}
+
+/* y = alpha*A*x + beta*y through M against the long-double reference, every (alpha, beta) */
+static int TF(_product_ok)(const TN(ell) * M, const TN(csr) * A, const char *what) {
+    static const double ab[][2] = {{1, 0}, {-0.5, 2}, {0, 1.5}, {1, 1}};
+    const double tol = sizeof(TT_VAL) == 8 ? 1e-12 : 1e-5;
+    TT_VAL *x = (TT_VAL *)malloc(sizeof(TT_VAL) * (size_t)(A->ncols + 1));
+    TT_VAL *y0 = (TT_VAL *)malloc(sizeof(TT_VAL) * (size_t)(A->nrows + 1));
+    TT_VAL *y = (TT_VAL *)malloc(sizeof(TT_VAL) * (size_t)(A->nrows + 1));
+    long double *ref = (long double *)malloc(sizeof(long double) * (size_t)(A->nrows + 1));
+    long double *sc = (long double *)malloc(sizeof(long double) * (size_t)(A->nrows + 1));
+    int64_t i;
+    int c, ok = 1;
+    for (i = 0; i < A->ncols; i++) x[i] = (TT_VAL)th_rval();
+    for (i = 0; i < A->nrows; i++) y0[i] = (TT_VAL)th_rval();
+    for (c = 0; c < 4; c++) {
+        double err;
+        spmv_status st;
+        for (i = 0; i < A->nrows; i++) y[i] = ab[c][1] == 0 ? (TT_VAL)NAN : y0[i];
+        st = TN(ell_mv)(M, (TT_VAL)ab[c][0], x, (TT_VAL)ab[c][1], y);
+        TN(csr_mv_ref)(A, (TT_VAL)ab[c][0], x, (TT_VAL)ab[c][1], y0, ref, sc);
+        err = st == SPMV_OK ? TN(max_rel_err)(A->nrows, y, ref, sc) : INFINITY;
+        if (!(err <= tol)) ok = 0;
+        CHECK(err <= tol, "[%s] %s: alpha=%g beta=%g: %s, err %.3g", STR(TT_TAG), what, ab[c][0], ab[c][1],
+              spmv_status_str(st), err);
+    }
+    free(x), free(y0), free(y), free(ref), free(sc);
+    return ok;
+}
+
+static int TF(_roundtrip_ok)(const TN(ell) * M, const TN(csr) * A) {
+    TN(csr) B;
+    int same = 0;
+    if (TN(ell_to_csr)(M, &B) == SPMV_OK) {
+        same = B.nrows == A->nrows && B.ncols == A->ncols && B.nnz == A->nnz &&
+               !memcmp(B.row_ptr, A->row_ptr, sizeof(TT_IDX) * (size_t)(A->nrows + 1)) &&
+               !memcmp(B.col_idx, A->col_idx, sizeof(TT_IDX) * (size_t)A->nnz) &&
+               !memcmp(B.val, A->val, sizeof(TT_VAL) * (size_t)A->nnz);
+        TN(csr_free)(&B);
+    }
+    return same;
+}
+
+static void TF(_layouts)(void) {
+    TN(csr) A;
+    TN(ell) E, H, S1, S4;
+    spmv_ell_params p;
+    /* ELL: one slice of 5 rows, width 3, val[j*5 + i] */
+    static const int64_t ecol[] = {1, 0, 0, 2, 0, /* j=0 */ 4, 0, 3, 2, 1, /* j=1 */ 4, 0, 5, 2, 5};
+    static const double eval[] = {1, 0, 3, 6, 7, 2, 0, 4, 0, 8, 0, 0, 5, 0, 9};
+    int k, ok;
+    TF(_small)(&A);
+    CHECK(TN(ell_from_csr)(&E, &A, NULL) == SPMV_OK, "[%s] ell", STR(TT_TAG));
+    ok = E.nslices == 1 && E.C == 5 && E.slice_ptr[1] == 15 && E.perm == NULL;
+    for (k = 0; ok && k < 15; k++) ok = E.col[k] == ecol[k] && E.val[k] == (TT_VAL)eval[k];
+    CHECK(ok, "[%s] ell layout: column-major, padding = the row's last column (0 when empty) and 0", STR(TT_TAG));
+    CHECK(E.rowlen[0] == 2 && E.rowlen[1] == 0 && E.rowlen[2] == 3 && E.rowlen[3] == 1 && E.rowlen[4] == 3,
+          "[%s] ell row lengths", STR(TT_TAG));
+    CHECK(TN(ell_bytes)(&E) == 2 * sizeof(TT_IDX) + 15 * (sizeof(TT_IDX) + sizeof(TT_VAL)) + 5 * sizeof(TT_IDX),
+          "[%s] ell footprint %zu", STR(TT_TAG), TN(ell_bytes)(&E));
+    CHECK(TF(_roundtrip_ok)(&E, &A), "[%s] ell round trip", STR(TT_TAG));
+    TF(_product_ok)(&E, &A, "ell small");
+    TN(ell_free)(&E);
+    /* HLL hs=2: slices {0,1} width 2, {2,3} width 3, {4} width 3 */
+    p = spmv_hll_params_default();
+    p.c = 2;
+    CHECK(TN(hll_from_csr)(&H, &A, &p) == SPMV_OK, "[%s] hll hs=2", STR(TT_TAG));
+    ok = H.nslices == 3 && H.slice_ptr[1] == 4 && H.slice_ptr[2] == 10 && H.slice_ptr[3] == 13;
+    /* slice 1 (rows 2, 3): entry j of local row i at 4 + 2j + i */
+    ok = ok && H.col[4] == 0 && H.col[5] == 2 && H.col[6] == 3 && H.col[7] == 2 && H.col[8] == 5 && H.col[9] == 2 &&
+         H.val[7] == 0 && H.val[9] == 0;
+    CHECK(ok, "[%s] hll layout (hacks of 2 rows, column-major inside)", STR(TT_TAG));
+    CHECK(TF(_roundtrip_ok)(&H, &A), "[%s] hll round trip", STR(TT_TAG));
+    TF(_product_ok)(&H, &A, "hll small");
+    /* SELL sigma = 1: exactly hll's layout */
+    p = spmv_sell_params_default();
+    p.c = 2;
+    p.sigma = 1;
+    CHECK(TN(sell_from_csr)(&S1, &A, &p) == SPMV_OK, "[%s] sell c=2 sigma=1", STR(TT_TAG));
+    CHECK(S1.perm == NULL && S1.nslices == H.nslices &&
+              !memcmp(S1.slice_ptr, H.slice_ptr, sizeof(TT_IDX) * (size_t)(H.nslices + 1)) &&
+              !memcmp(S1.col, H.col, sizeof(TT_IDX) * 13) && !memcmp(S1.val, H.val, sizeof(TT_VAL) * 13),
+          "[%s] sell sigma=1 equals hll", STR(TT_TAG));
+    /* SELL sigma = 4: rows 0..3 by length (2,0,3,1) -> 2,0,3,1; then row 4 */
+    p.sigma = 4;
+    CHECK(TN(sell_from_csr)(&S4, &A, &p) == SPMV_OK, "[%s] sell c=2 sigma=4", STR(TT_TAG));
+    CHECK(S4.perm && S4.perm[0] == 2 && S4.perm[1] == 0 && S4.perm[2] == 3 && S4.perm[3] == 1 && S4.perm[4] == 4 &&
+              S4.slice_ptr[1] == 6 && S4.slice_ptr[2] == 8 && S4.slice_ptr[3] == 11,
+          "[%s] sell sigma=4: permutation and slice widths", STR(TT_TAG));
+    CHECK(TF(_roundtrip_ok)(&S4, &A), "[%s] sell round trip", STR(TT_TAG));
+    TF(_product_ok)(&S4, &A, "sell small sigma=4");
+    TN(ell_free)(&H);
+    TN(ell_free)(&S1);
+    TN(ell_free)(&S4);
+    TN(csr_free)(&A);
+}
+
+/* row r of n: long row at 7, others empty */
+static int64_t TF(_one_long)(int64_t r) { return r == 7 ? 2000 : 0; }
+
+static void TF(_limits)(void) {
+    spmv_triplets t;
+    TN(csr) A;
+    TN(ell) M;
+    spmv_ell_params p;
+    spmv_status st;
+    /* 200 rows, one of 2000: ELL pads to 400000 > 10*2000 + 4096 */
+    th_make_rows_fn(&t, 200, 5000, TF(_one_long));
+    CHECK(TN(csr_from_triplets)(&A, &t, NULL) == SPMV_OK, "[%s] long row matrix", STR(TT_TAG));
+    spmv_triplets_free(&t);
+    p = spmv_ell_params_default();
+    CHECK(TN(ell_limited)(&A, &p, SPMV_ISA_AUTO), "[%s] predicate: 400000 padded > 24096", STR(TT_TAG));
+    st = TN(ell_from_csr)(&M, &A, &p);
+    CHECK(st == SPMV_ERR_LIMIT && th_all_zero(&M, sizeof M), "[%s] ell over the fill cap: %s", STR(TT_TAG),
+          spmv_status_str(st));
+    st = TN(ellr_from_csr)(&M, &A, NULL);
+    CHECK(st == SPMV_ERR_LIMIT, "[%s] ellr over the fill cap: %s", STR(TT_TAG), spmv_status_str(st));
+    p.fill = 198; /* 198*2000 + 4096 = 400096 >= 400000 */
+    CHECK(!TN(ell_limited)(&A, &p, SPMV_ISA_AUTO), "[%s] predicate: fill=198 admits 400000", STR(TT_TAG));
+    st = TN(ell_from_csr)(&M, &A, &p);
+    CHECK(st == SPMV_OK && M.slice_ptr[1] == 400000, "[%s] ell with fill=198: %s", STR(TT_TAG), spmv_status_str(st));
+    if (st == SPMV_OK) TF(_product_ok)(&M, &A, "ell, one long row, fill=198");
+    TN(ell_free)(&M);
+    p.fill = 197; /* 398096 < 400000 */
+    CHECK(TN(ell_from_csr)(&M, &A, &p) == SPMV_ERR_LIMIT, "[%s] ell with fill=197 refused", STR(TT_TAG));
+    p = spmv_hll_params_default(); /* hacks of 4 rows: one hack pays for the long row (8000 padded) */
+    p.c = 4;
+    st = TN(hll_from_csr)(&M, &A, &p);
+    CHECK(st == SPMV_OK, "[%s] hll on the long row: %s", STR(TT_TAG), spmv_status_str(st));
+    if (st == SPMV_OK) TF(_product_ok)(&M, &A, "hll, one long row");
+    TN(ell_free)(&M);
+    TN(csr_free)(&A);
+    { /* the index type (int32: > INT32_MAX padded) and the memory (int64: 10^12 entries) */
+        const int64_t nr = sizeof(TT_IDX) == 4 ? 100000 : 1000000, len = sizeof(TT_IDX) == 4 ? 30000 : 1000000;
+        TT_IDX *rp = (TT_IDX *)calloc((size_t)nr + 1, sizeof(TT_IDX)), *ci = (TT_IDX *)calloc((size_t)len, sizeof(TT_IDX));
+        TT_VAL *v = (TT_VAL *)calloc((size_t)len, sizeof(TT_VAL));
+        TN(csr) W;
+        int64_t r, k;
+        for (r = 1; r <= nr; r++) rp[r] = (TT_IDX)len; /* row 0 holds everything */
+        for (k = 0; k < len; k++) ci[k] = (TT_IDX)k, v[k] = 1;
+        CHECK(TN(csr_wrap)(&W, nr, len, rp, ci, v, NULL) == SPMV_OK, "[%s] wrap of the huge-padding matrix", STR(TT_TAG));
+        p = spmv_ell_params_default();
+        p.fill = 1 << 20; /* the fill cap alone would admit it */
+        st = TN(ell_from_csr)(&M, &W, &p);
+        CHECK(st == SPMV_ERR_LIMIT && th_all_zero(&M, sizeof M), "[%s] ell of %lld x %lld padded entries: %s (want LIMIT, nothing allocated)",
+              STR(TT_TAG), (long long)nr, (long long)len, spmv_status_str(st));
+        CHECK(TN(ell_limited)(&W, &p, SPMV_ISA_AUTO), "[%s] predicate agrees", STR(TT_TAG));
+        TN(csr_free)(&W);
+        free(rp), free(ci), free(v);
+    }
+}
+
+static int64_t TF(_len_var)(int64_t r) { return (r * 7919) % 23 == 0 ? 40 + r % 13 : (r * 31) % 9; }
+
+static void TF(_sweeps)(void) {
+    static const int hs[] = {1, 3, 4, 8, 32, 100};
+    static const int cs[] = {1, 4, 16};
+    static const int sg[] = {1, 2, 7, 64, 1 << 30};
+    static const int thr[] = {1, 2, 3};
+    spmv_triplets t;
+    TN(csr) A;
+    TN(ell) M;
+    spmv_ell_params p, b;
+    char what[96];
+    size_t i, j, q;
+    double spent = -1;
+    th_make_rows_fn(&t, 997, 700, TF(_len_var));
+    CHECK(TN(csr_from_triplets)(&A, &t, NULL) == SPMV_OK, "[%s] sweep matrix", STR(TT_TAG));
+    spmv_triplets_free(&t);
+    for (q = 0; q < sizeof thr / sizeof thr[0]; q++) {
+        set_threads(thr[q]);
+        for (i = 0; i < sizeof hs / sizeof hs[0]; i++) {
+            p = spmv_hll_params_default();
+            p.c = hs[i];
+            snprintf(what, sizeof what, "hll hs=%d threads=%d", hs[i], thr[q]);
+            CHECK(TN(hll_from_csr)(&M, &A, &p) == SPMV_OK, "[%s] %s", STR(TT_TAG), what);
+            TF(_product_ok)(&M, &A, what);
+            CHECK(TF(_roundtrip_ok)(&M, &A), "[%s] %s round trip", STR(TT_TAG), what);
+            TN(ell_free)(&M);
+        }
+        for (i = 0; i < sizeof cs / sizeof cs[0]; i++)
+            for (j = 0; j < sizeof sg / sizeof sg[0]; j++) {
+                p = spmv_sell_params_default();
+                p.c = cs[i];
+                p.sigma = sg[j];
+                snprintf(what, sizeof what, "sell c=%d sigma=%d threads=%d", cs[i], sg[j], thr[q]);
+                CHECK(TN(sell_from_csr)(&M, &A, &p) == SPMV_OK, "[%s] %s", STR(TT_TAG), what);
+                TF(_product_ok)(&M, &A, what);
+                CHECK(TF(_roundtrip_ok)(&M, &A), "[%s] %s round trip", STR(TT_TAG), what);
+                TN(ell_free)(&M);
+            }
+        CHECK(TN(ellr_from_csr)(&M, &A, NULL) == SPMV_OK, "[%s] ellr", STR(TT_TAG));
+        snprintf(what, sizeof what, "ellr threads=%d", thr[q]);
+        TF(_product_ok)(&M, &A, what);
+        TN(ell_free)(&M);
+    }
+    set_threads(2);
+    b = spmv_hll_params_default();
+    CHECK(TN(hll_tune)(&A, &b, &spent) == SPMV_OK && b.c > 0 && b.isa != SPMV_ISA_AUTO && spent >= 0,
+          "[%s] hll_tune: hs=%d", STR(TT_TAG), b.c);
+    b = spmv_sell_params_default();
+    CHECK(TN(sell_tune)(&A, &b, &spent) == SPMV_OK && b.c > 0 && b.sigma > 0 && spent >= 0,
+          "[%s] sell_tune: c=%d sigma=%d", STR(TT_TAG), b.c, b.sigma);
+    TN(csr_free)(&A);
+}
+
+static void TF(_all)(void) {
+    TF(_layouts)();
+    TF(_limits)();
+    TF(_sweeps)();
+}
+#undef TN
+#undef TF
+#undef TT_TAG
+#undef TT_VAL
+#undef TT_IDX
