@@ -1,11 +1,15 @@
 #!/bin/sh
-# run_one.sh LOG PROGRAM [VAR=VALUE ...]: one test program, as a ninja edge (build.ninja's
-# runtest rule): runs PROGRAM with the variables set, writes its output and a last line
-# "EXIT <status> <seconds>" to LOG, and always succeeds, so that ninja runs every test and
-# tests/run.sh adds up the logs.
+# run_one.sh LOG PROGRAM [VAR=VALUE ...] [-- ARG ...]: one test program, as a ninja edge
+# (build.ninja's runtest rules): runs PROGRAM ARG... with the variables set, writes its output
+# and a last line "EXIT <status> <seconds>" to LOG, and always succeeds, so that ninja runs
+# every test and tests/run.sh adds up the logs.
 log=$1; prog=$2; shift 2
+vars=""
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do vars="$vars $1"; shift; done
+[ "${1:-}" = "--" ] && shift
 start=$(date +%s)
-env OMP_WAIT_POLICY=passive "$@" "$prog" > "$log.tmp" 2>&1
+# $vars: VAR=VALUE words without spaces (build.ninja's env lists)
+env OMP_WAIT_POLICY=passive $vars "$prog" "$@" > "$log.tmp" 2>&1
 rc=$?
 echo "EXIT $rc $(( $(date +%s) - start ))" >> "$log.tmp"
 mv "$log.tmp" "$log"
