@@ -376,6 +376,7 @@ SPMV_KTARGET static inline void SPMV_K(ell_run)(const SPMV_NAME(ell) *A, SPMV_T 
                                                 SPMV_T *y) {
     const SPMV_I ns = A->nslices, np = A->slice_ptr[ns];
     int nt = np >= SPMV_PAR_MIN_NNZ ? spmv_max_threads() : 1;
+    (void)nt; /* unused without OpenMP */
     if (ns == 0) return;
 SPMV_OMP(parallel num_threads(nt) if (nt > 1))
     {
