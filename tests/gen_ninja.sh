@@ -35,7 +35,8 @@ tmp=$out.tmp
                 [ -f "$src" ] || continue
                 echo "build build/$dir/$t: ccdep $src"
                 echo "  flags = $fl $sel$def"
-                echo "build build/logs/$kind.$t.log: runtest build/$dir/$t"
+                rule=runtest; [ $kind = emu ] && rule=runtest1 # one thread, beside the OpenMP pool
+                echo "build build/logs/$kind.$t.log: $rule build/$dir/$t"
                 echo "  env = \$${kind}_env"
                 all="$all build/$dir/$t"
                 logs="$logs build/logs/$kind.$t.log"
