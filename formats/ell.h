@@ -312,61 +312,114 @@ static inline spmv_status SPMV_NAME(ell_to_csr)(const SPMV_NAME(ell) *A, SPMV_NA
 #endif /* SPMV_PART_TYPES */
 
 #if defined(SPMV_PART_KERNELS)
-/* Rows [i0, i1) of slice s (i0 a multiple of W): W rows per vector, one column per step;
- * every lane runs to its own row's length: unmasked up to the vector's shortest row, masked
- * from there to its longest (the padding is never multiplied: 0*x would be NaN for x = Inf). */
+/* Rows [i0, i1) of slice s (i0 a multiple of W), in blocks of up to SPMV__ELL_RB vectors of
+ * W rows: for each column j, every vector of the block (j outer: a slice as tall as ELL's,
+ * where column j of a vector is nrows values after column j-1, would otherwise touch a new
+ * page at every step; the block's accumulators stay in L1). Every lane runs to its own row's
+ * length: unmasked up to the vector's shortest row, then masked, the mask recomputed only
+ * where a lane's row ends (the padding is never multiplied: 0*x is NaN for x = Inf). */
+#ifndef SPMV__ELL_RB
+#define SPMV__ELL_RB 32
+#endif
 SPMV_KTARGET static inline void SPMV_K(ell__rows)(const SPMV_NAME(ell) *A, SPMV_T alpha, const SPMV_T *SPMV_RESTRICT x,
                                                   SPMV_T beta, SPMV_T *SPMV_RESTRICT y, SPMV_I s, SPMV_I i0, SPMV_I i1) {
     const SPMV_I r0 = s * A->C, h = A->nrows - r0 < A->C ? A->nrows - r0 : A->C, off = A->slice_ptr[s];
     const spmv_v va = V_set1(alpha), vb = V_set1(beta);
-    SPMV_I i;
-    for (i = i0; i < i1; i += SPMV_W) {
-        const int n = i1 - i < SPMV_W ? (int)(i1 - i) : SPMV_W;
-        const unsigned full = V_mask_first(n);
-        const SPMV_T *pv = A->val + off + i;
-        const SPMV_I *pc = A->col + off + i;
-        const SPMV_I *len = A->rowlen + r0 + i;
-        SPMV_I j, lmin = len[0], lmax = len[0];
-        spmv_v acc = V_zero(), acc2 = V_zero(), out;
-        int l;
-        for (l = 1; l < n; l++) {
-            if (len[l] < lmin) lmin = len[l];
-            if (len[l] > lmax) lmax = len[l];
-        }
-        j = 0;
-        if (n == SPMV_W) {
-            for (; j + 1 < lmin; j += 2) { /* two chains: the FMA latency is not the limit */
-                acc = V_fma(V_loadu(pv + j * h), V_gather(x, pc + j * h), acc);
-                acc2 = V_fma(V_loadu(pv + (j + 1) * h), V_gather(x, pc + (j + 1) * h), acc2);
+    SPMV_T accb[SPMV__ELL_RB * SPMV_W];
+    SPMV_I lmin[SPMV__ELL_RB], lmax[SPMV__ELL_RB], nextc[SPMV__ELL_RB];
+    unsigned msk[SPMV__ELL_RB], full[SPMV__ELL_RB];
+    SPMV_I b0;
+    for (b0 = i0; b0 < i1; b0 += (SPMV_I)SPMV__ELL_RB * SPMV_W) {
+        const SPMV_I b1 = i1 - b0 < (SPMV_I)SPMV__ELL_RB * SPMV_W ? i1 : b0 + (SPMV_I)SPMV__ELL_RB * SPMV_W;
+        const int nv = (int)((b1 - b0 + SPMV_W - 1) / SPMV_W);
+        SPMV_I j, L = 0;
+        int v, l;
+        for (v = 0; v < nv; v++) {
+            const SPMV_I i = b0 + (SPMV_I)v * SPMV_W, *len = A->rowlen + r0 + i;
+            const int n = b1 - i < SPMV_W ? (int)(b1 - i) : SPMV_W;
+            lmin[v] = lmax[v] = len[0];
+            for (l = 1; l < n; l++) {
+                if (len[l] < lmin[v]) lmin[v] = len[l];
+                if (len[l] > lmax[v]) lmax[v] = len[l];
             }
-            if (j < lmin) {
-                acc = V_fma(V_loadu(pv + j * h), V_gather(x, pc + j * h), acc);
-                j++;
+            full[v] = msk[v] = V_mask_first(n);
+            nextc[v] = lmin[v];
+            if (lmax[v] > L) L = lmax[v];
+            V_storeu(accb + v * SPMV_W, V_zero());
+        }
+        if (nv == 1) { /* one vector (hll, sell with C = W): its sums stay in registers */
+            const SPMV_T *pv = A->val + off + b0;
+            const SPMV_I *pc = A->col + off + b0, *len = A->rowlen + r0 + b0;
+            spmv_v a0 = V_zero(), a1 = V_zero();
+            j = 0;
+            if (full[0] == V_mask_first(SPMV_W)) {
+                for (; j + 1 < lmin[0]; j += 2) {
+                    a0 = V_fma(V_loadu(pv + j * h), V_gather(x, pc + j * h), a0);
+                    a1 = V_fma(V_loadu(pv + (j + 1) * h), V_gather(x, pc + (j + 1) * h), a1);
+                }
+            }
+            for (; j < lmax[0]; j++) {
+                if (j >= nextc[0]) {
+                    unsigned m = 0;
+                    SPMV_I nc = lmax[0];
+                    for (l = 0; l < SPMV_W; l++)
+                        if (((full[0] >> l) & 1u) && len[l] > j) {
+                            m |= 1u << l;
+                            if (len[l] < nc) nc = len[l];
+                        }
+                    msk[0] = m;
+                    nextc[0] = nc;
+                }
+                a0 = V_fma(V_mload(msk[0], pv + j * h), V_mgather(msk[0], x, pc + j * h), a0);
+            }
+            V_storeu(accb, V_add(a0, a1));
+            L = 0; /* done */
+        }
+        for (j = 0; j < L; j++) {
+            const SPMV_T *pv = A->val + off + j * h + b0;
+            const SPMV_I *pc = A->col + off + j * h + b0;
+            for (v = 0; v < nv; v++) {
+                SPMV_T *pa = accb + v * SPMV_W;
+                if (j >= lmax[v]) continue;
+                if (j < lmin[v] && full[v] == V_mask_first(SPMV_W)) {
+                    V_storeu(pa, V_fma(V_loadu(pv + v * SPMV_W), V_gather(x, pc + v * SPMV_W), V_loadu(pa)));
+                    continue;
+                }
+                if (j == nextc[v]) { /* a lane's row ended: the lanes still running */
+                    const SPMV_I *len = A->rowlen + r0 + b0 + (SPMV_I)v * SPMV_W;
+                    unsigned m = 0;
+                    SPMV_I nc = lmax[v];
+                    for (l = 0; l < SPMV_W; l++)
+                        if (((full[v] >> l) & 1u) && len[l] > j) {
+                            m |= 1u << l;
+                            if (len[l] < nc) nc = len[l];
+                        }
+                    msk[v] = m;
+                    nextc[v] = nc;
+                }
+                V_storeu(pa, V_fma(V_mload(msk[v], pv + v * SPMV_W), V_mgather(msk[v], x, pc + v * SPMV_W), V_loadu(pa)));
             }
         }
-        for (; j < lmax; j++) {
-            unsigned m = full;
-            if (j >= lmin)
-                for (l = 0; l < n; l++)
-                    if (len[l] <= j) m &= ~(1u << l);
-            acc = V_fma(V_mload(m, pv + j * h), V_mgather(m, x, pc + j * h), acc);
-        }
-        acc = V_add(acc, acc2);
-        if (!A->perm) {
-            SPMV_T *py = y + r0 + i;
-            if (n == SPMV_W) {
-                out = beta == (SPMV_T)0 ? V_mul(va, acc) : V_fma(vb, V_loadu(py), V_mul(va, acc));
-                V_storeu(py, out);
-            } else {
-                out = beta == (SPMV_T)0 ? V_mul(va, acc) : V_fma(vb, V_mload(full, py), V_mul(va, acc));
-                V_mstore(py, full, out);
-            }
-        } else { /* sell: scattered through the permutation */
-            SPMV_T t[SPMV_W];
-            V_storeu(t, acc);
-            for (l = 0; l < n; l++) {
-                const SPMV_I r = A->perm[r0 + i + l];
-                y[r] = beta == (SPMV_T)0 ? alpha * t[l] : alpha * t[l] + beta * y[r];
+        for (v = 0; v < nv; v++) {
+            const SPMV_I i = b0 + (SPMV_I)v * SPMV_W;
+            const int n = b1 - i < SPMV_W ? (int)(b1 - i) : SPMV_W;
+            const spmv_v acc = V_loadu(accb + v * SPMV_W);
+            spmv_v out;
+            if (!A->perm) {
+                SPMV_T *py = y + r0 + i;
+                if (n == SPMV_W) {
+                    out = beta == (SPMV_T)0 ? V_mul(va, acc) : V_fma(vb, V_loadu(py), V_mul(va, acc));
+                    V_storeu(py, out);
+                } else {
+                    out = beta == (SPMV_T)0 ? V_mul(va, acc) : V_fma(vb, V_mload(full[v], py), V_mul(va, acc));
+                    V_mstore(py, full[v], out);
+                }
+            } else { /* sell: scattered through the permutation */
+                const SPMV_T *t = accb + v * SPMV_W;
+                for (l = 0; l < n; l++) {
+                    const SPMV_I r = A->perm[r0 + i + l];
+                    y[r] = beta == (SPMV_T)0 ? alpha * t[l] : alpha * t[l] + beta * y[r];
+                }
             }
         }
     }
