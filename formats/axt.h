@@ -922,10 +922,7 @@ static inline spmv_status SPMV_NAME(axt_mv_kernel)(const SPMV_NAME(axt) *A, SPMV
 static inline spmv_status SPMV_NAME(axt_mv)(SPMV_NAME(axt) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
                                             SPMV_T *y) {
     spmv_status st;
-    if (!A || (A->nrows > 0 && !y) || (A->nnz > 0 && !x)) return SPMV_ERR_ARG;
-    if (x && y && A->nrows > 0 && A->ncols > 0 && (uintptr_t)x < (uintptr_t)(y + A->nrows) &&
-        (uintptr_t)y < (uintptr_t)(x + A->ncols))
-        return SPMV_ERR_ARG; /* x and y overlap: y would be written while x is still read */
+    if (!A || spmv__mv_args_bad(A->nrows, A->ncols, A->nnz, x, y, sizeof(SPMV_T))) return SPMV_ERR_ARG;
     if (A->nrows == 0) return SPMV_OK;
     if (A->ngroups == 0) x = NULL;
     SPMV__AXT_CALL(st, A, axt__mv, (A, x, alpha, beta, y));
@@ -933,6 +930,16 @@ static inline spmv_status SPMV_NAME(axt_mv)(SPMV_NAME(axt) *A, SPMV_T alpha, con
 }
 
 #undef SPMV__AXT_CALL
+
+/* one kernel-only product of the tuner's candidate (spmv__median_seconds' callback) */
+typedef struct SPMV_NAME(axt__tune_ctx) {
+    const SPMV_NAME(axt) * A;
+    SPMV_T *y;
+} SPMV_NAME(axt__tune_ctx);
+static inline void SPMV_NAME(axt__tune_run)(void *c) {
+    SPMV_NAME(axt__tune_ctx) *t = (SPMV_NAME(axt__tune_ctx) *)c;
+    SPMV_NAME(axt_mv_kernel)(t->A, 1, 0, t->y);
+}
 
 /* Times candidate parameters for variant v on B with real products (kernel only, x
  * already scattered: median of 5 samples) and returns the fastest in *best; AXC and
@@ -992,30 +999,14 @@ static inline spmv_status SPMV_NAME(axt_tune)(const SPMV_NAME(csr) *B, spmv_axt_
     for (j = 0; j < B->ncols; j++) x[j] = (SPMV_T)1 + (SPMV_T)(j % 7) / (SPMV_T)8;
     for (i = 0; i < nc; i++) {
         SPMV_NAME(axt) A;
-        double t1, samples[5], med;
-        long reps, rr;
-        int s, a, b;
+        double med;
         if (SPMV_NAME(axt_from_csr)(&A, B, v, &cand[i]) != SPMV_OK) continue;
         SPMV_NAME(axt_update_x)(&A, x);
-        SPMV_NAME(axt_mv_kernel)(&A, 1, 0, y); /* warm up */
-        t1 = spmv_wtime();
-        SPMV_NAME(axt_mv_kernel)(&A, 1, 0, y);
-        t1 = spmv_wtime() - t1;
-        reps = t1 > 0 ? (long)(2e-3 / t1) : 1000; /* samples of ~2 ms */
-        if (reps < 1) reps = 1;
-        if (reps > 1000) reps = 1000;
-        for (s = 0; s < 5; s++) {
-            double t0 = spmv_wtime();
-            for (rr = 0; rr < reps; rr++) SPMV_NAME(axt_mv_kernel)(&A, 1, 0, y);
-            samples[s] = (spmv_wtime() - t0) / (double)reps;
+        {
+            SPMV_NAME(axt__tune_ctx) tc;
+            tc.A = &A, tc.y = y;
+            med = spmv__median_seconds(SPMV_NAME(axt__tune_run), &tc, 2e-3); /* samples of ~2 ms */
         }
-        for (a = 1; a < 5; a++) /* median */
-            for (b = a; b > 0 && samples[b] < samples[b - 1]; b--) {
-                double tt = samples[b];
-                samples[b] = samples[b - 1];
-                samples[b - 1] = tt;
-            }
-        med = samples[2];
         if (!found || med < best_t) {
             found = 1;
             best_t = med;

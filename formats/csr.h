@@ -433,10 +433,7 @@ SPMV_OMP(single)
 static inline spmv_status SPMV_NAME(csr_mv)(const SPMV_NAME(csr) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
                                             SPMV_T *y) {
     spmv_status st;
-    if (!A || (A->nrows > 0 && !y) || (A->nnz > 0 && !x)) return SPMV_ERR_ARG;
-    if (x && y && A->nrows > 0 && A->ncols > 0 && (uintptr_t)x < (uintptr_t)(y + A->nrows) &&
-        (uintptr_t)y < (uintptr_t)(x + A->ncols))
-        return SPMV_ERR_ARG; /* x and y overlap: y would be written while x is still read */
+    if (!A || spmv__mv_args_bad(A->nrows, A->ncols, A->nnz, x, y, sizeof(SPMV_T))) return SPMV_ERR_ARG;
     if (A->nrows == 0) return SPMV_OK;
     if (A->params.algo == SPMV_CSR_MERGE) SPMV_DISPATCH(st, A->params.isa, 0, SPMV_NAME(csr_merge), (A, alpha, x, beta, y));
     else SPMV_DISPATCH(st, A->params.isa, 0, SPMV_NAME(csr_rows), (A, alpha, x, beta, y));

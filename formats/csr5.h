@@ -622,16 +622,24 @@ SPMV_OMP(single)
 /* y = alpha*A*x + beta*y with the kernel of A's (isa, omega). beta == 0: y not read. */
 static inline spmv_status SPMV_NAME(csr5_mv)(const SPMV_NAME(csr5) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
                                              SPMV_T *y) {
-    if (!A || (A->nrows > 0 && !y) || (A->nnz > 0 && !x)) return SPMV_ERR_ARG;
-    if (x && y && A->nrows > 0 && A->ncols > 0 && (uintptr_t)x < (uintptr_t)(y + A->nrows) &&
-        (uintptr_t)y < (uintptr_t)(x + A->ncols))
-        return SPMV_ERR_ARG; /* x and y overlap: y would be written while x is still read */
+    if (!A || spmv__mv_args_bad(A->nrows, A->ncols, A->nnz, x, y, sizeof(SPMV_T))) return SPMV_ERR_ARG;
     if (A->nrows == 0) return SPMV_OK;
     {
         spmv_status st;
         SPMV_DISPATCH(st, A->params.isa, A->params.omega, SPMV_NAME(csr5_run), (A, alpha, x, beta, y));
         return st;
     }
+}
+
+/* one product of the tuner's candidate (spmv__median_seconds' callback) */
+typedef struct SPMV_NAME(csr5__tune_ctx) {
+    const SPMV_NAME(csr5) * M;
+    const SPMV_T *x;
+    SPMV_T *y;
+} SPMV_NAME(csr5__tune_ctx);
+static inline void SPMV_NAME(csr5__tune_run)(void *c) {
+    SPMV_NAME(csr5__tune_ctx) *t = (SPMV_NAME(csr5__tune_ctx) *)c;
+    SPMV_NAME(csr5_mv)(t->M, (SPMV_T)1, t->x, (SPMV_T)0, t->y);
 }
 
 /* Picks sigma for A on this machine: converts with each of a few sigma values and times
@@ -665,8 +673,8 @@ static inline spmv_status SPMV_NAME(csr5_tune)(const SPMV_NAME(csr) *A, spmv_csr
     for (c = 0; c < ncand && (c == 0 || A->nnz > 0); c++) { /* no nonzeros: nothing to tune */
         SPMV_NAME(csr5) M;
         spmv_csr5_params p = spmv_csr5_params_default();
-        double samp[5], t0, t1;
-        int reps = 1, r, q, smp;
+        SPMV_NAME(csr5__tune_ctx) tc;
+        double med;
         p.isa = isa;
         p.omega = omega;
         p.sigma = cand[c];
@@ -676,26 +684,11 @@ static inline spmv_status SPMV_NAME(csr5_tune)(const SPMV_NAME(csr) *A, spmv_csr
             continue;
         }
         if (st != SPMV_OK) break;
-        SPMV_NAME(csr5_mv)(&M, (SPMV_T)1, x, (SPMV_T)0, y); /* warm-up */
-        t0 = spmv_wtime();
-        SPMV_NAME(csr5_mv)(&M, (SPMV_T)1, x, (SPMV_T)0, y);
-        t1 = spmv_wtime() - t0;
-        if (t1 < 2e-4) reps = t1 > 0 ? (int)(2e-4 / t1) + 1 : 100;
-        if (reps > 1000) reps = 1000;
-        for (smp = 0; smp < 5; smp++) {
-            t0 = spmv_wtime();
-            for (r = 0; r < reps; r++) SPMV_NAME(csr5_mv)(&M, (SPMV_T)1, x, (SPMV_T)0, y);
-            samp[smp] = (spmv_wtime() - t0) / reps;
-        }
-        for (r = 1; r < 5; r++) /* insertion sort, then the median */
-            for (q = r; q > 0 && samp[q] < samp[q - 1]; q--) {
-                double tmp = samp[q];
-                samp[q] = samp[q - 1];
-                samp[q - 1] = tmp;
-            }
+        tc.M = &M, tc.x = x, tc.y = y;
+        med = spmv__median_seconds(SPMV_NAME(csr5__tune_run), &tc, 2e-4);
         /* the default (tried first) keeps its place unless another is clearly faster */
-        if (best_t < 0 || samp[2] < 0.95 * best_t) {
-            best_t = samp[2];
+        if (best_t < 0 || med < 0.95 * best_t) {
+            best_t = med;
             *best = M.params;
         }
         SPMV_NAME(csr5_free)(&M);

@@ -468,13 +468,21 @@ SPMV_OMP(parallel num_threads(nt) if (nt > 1))
 static inline spmv_status SPMV_NAME(ell_mv)(const SPMV_NAME(ell) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
                                             SPMV_T *y) {
     spmv_status st;
-    if (!A || (A->nrows > 0 && !y) || (A->nnz > 0 && !x)) return SPMV_ERR_ARG;
-    if (x && y && A->nrows > 0 && A->ncols > 0 && (uintptr_t)x < (uintptr_t)(y + A->nrows) &&
-        (uintptr_t)y < (uintptr_t)(x + A->ncols))
-        return SPMV_ERR_ARG; /* x and y overlap: y would be written while x is still read */
+    if (!A || spmv__mv_args_bad(A->nrows, A->ncols, A->nnz, x, y, sizeof(SPMV_T))) return SPMV_ERR_ARG;
     if (A->nrows == 0) return SPMV_OK;
     SPMV_DISPATCH(st, A->params.isa, 0, SPMV_NAME(ell_run), (A, alpha, x, beta, y));
     return st;
+}
+
+/* one product of the tuner's candidate (spmv__median_seconds' callback) */
+typedef struct SPMV_NAME(ell__tune_ctx) {
+    const SPMV_NAME(ell) * M;
+    const SPMV_T *x;
+    SPMV_T *y;
+} SPMV_NAME(ell__tune_ctx);
+static inline void SPMV_NAME(ell__tune_run)(void *c) {
+    SPMV_NAME(ell__tune_ctx) *t = (SPMV_NAME(ell__tune_ctx) *)c;
+    SPMV_NAME(ell_mv)(t->M, (SPMV_T)1, t->x, (SPMV_T)0, t->y);
 }
 
 /* Times products of the conversions of A with each candidate; *best gets the fastest
@@ -499,8 +507,8 @@ static inline spmv_status SPMV_NAME(ell__tune)(const SPMV_NAME(csr) *A, spmv_ell
     for (c = 0; c < ncand && (c == 0 || A->nnz > 0); c++) {
         SPMV_NAME(ell) M;
         spmv_ell_params p = base;
-        double samp[5], t0, t1;
-        int reps = 1, r, q, smp;
+        SPMV_NAME(ell__tune_ctx) tc;
+        double med;
         if (key_sigma) p.sigma = cand[c];
         else p.c = cand[c];
         st = SPMV_NAME(ell__from_csr)(&M, A, p);
@@ -509,25 +517,10 @@ static inline spmv_status SPMV_NAME(ell__tune)(const SPMV_NAME(csr) *A, spmv_ell
             continue;
         }
         if (st != SPMV_OK) break;
-        SPMV_NAME(ell_mv)(&M, (SPMV_T)1, x, (SPMV_T)0, y);
-        t0 = spmv_wtime();
-        SPMV_NAME(ell_mv)(&M, (SPMV_T)1, x, (SPMV_T)0, y);
-        t1 = spmv_wtime() - t0;
-        if (t1 < 2e-4) reps = t1 > 0 ? (int)(2e-4 / t1) + 1 : 100;
-        if (reps > 1000) reps = 1000;
-        for (smp = 0; smp < 5; smp++) {
-            t0 = spmv_wtime();
-            for (r = 0; r < reps; r++) SPMV_NAME(ell_mv)(&M, (SPMV_T)1, x, (SPMV_T)0, y);
-            samp[smp] = (spmv_wtime() - t0) / reps;
-        }
-        for (r = 1; r < 5; r++)
-            for (q = r; q > 0 && samp[q] < samp[q - 1]; q--) {
-                double tmp = samp[q];
-                samp[q] = samp[q - 1];
-                samp[q - 1] = tmp;
-            }
-        if (best_t < 0 || samp[2] < 0.95 * best_t) {
-            best_t = samp[2];
+        tc.M = &M, tc.x = x, tc.y = y;
+        med = spmv__median_seconds(SPMV_NAME(ell__tune_run), &tc, 2e-4);
+        if (best_t < 0 || med < 0.95 * best_t) { /* the first keeps its place unless 5% slower */
+            best_t = med;
             *best = M.params;
         }
         SPMV_NAME(ell_free)(&M);

@@ -459,6 +459,15 @@ static inline void spmv_params_describe(const spmv_param_key *keys, char *buf, s
 }
 
 /* ---- small helpers --------------------------------------------------------- */
+/* The argument check every host _mv shares: y needed when there are rows, x when there are
+ * entries, and x (ncols values) and y (nrows values) must not overlap: y would be written while
+ * x is still read. 1 = refuse with SPMV_ERR_ARG. */
+static inline int spmv__mv_args_bad(int64_t nrows, int64_t ncols, int64_t nnz, const void *x, const void *y,
+                                    size_t tsize) {
+    if ((nrows > 0 && !y) || (nnz > 0 && !x)) return 1;
+    return x && y && nrows > 0 && ncols > 0 && (uintptr_t)x < (uintptr_t)y + (uintptr_t)nrows * tsize &&
+           (uintptr_t)y < (uintptr_t)x + (uintptr_t)ncols * tsize;
+}
 static inline double spmv_wtime(void) {
 #ifdef _OPENMP
     return omp_get_wtime();
@@ -467,6 +476,31 @@ static inline double spmv_wtime(void) {
     timespec_get(&ts, TIME_UTC);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 #endif
+}
+/* Seconds per call of run(ctx), as the tuners measure it: one warm-up call, one timed call,
+ * then 5 samples of enough calls (1..1000) to last about sample_s each; the median. */
+static inline double spmv__median_seconds(void (*run)(void *), void *ctx, double sample_s) {
+    double samp[5], t0, t1;
+    long reps, r;
+    int s, q;
+    run(ctx);
+    t0 = spmv_wtime();
+    run(ctx);
+    t1 = spmv_wtime() - t0;
+    reps = t1 > 0 ? (long)(sample_s / t1) + 1 : 1000;
+    if (reps > 1000) reps = 1000;
+    for (s = 0; s < 5; s++) {
+        t0 = spmv_wtime();
+        for (r = 0; r < reps; r++) run(ctx);
+        samp[s] = (spmv_wtime() - t0) / (double)reps;
+    }
+    for (s = 1; s < 5; s++) /* insertion sort, then the median */
+        for (q = s; q > 0 && samp[q] < samp[q - 1]; q--) {
+            double tmp = samp[q];
+            samp[q] = samp[q - 1];
+            samp[q - 1] = tmp;
+        }
+    return samp[2];
 }
 
 #endif /* SPMV_CORE_H */
