@@ -1,5 +1,5 @@
-/* ELL family — ELLPACK and its sliced variants (the GPGPU survey, seeds/001; NOTES.md
- * "Classic formats"): registry rows ell, ellr, hll, sell. One layout, sliced ELL:
+/* ELL family — ELLPACK and its relatives (the GPGPU survey, seeds/001; NOTES.md "Classic
+ * formats"): registry rows ell, ellr, hll, sell, jad, hyb. One layout, sliced ELL:
  *   stored rows are cut into nslices slices of C consecutive rows; slice s holds
  *   h_s = min(C, nrows - s*C) rows, is as wide as its longest row (width_s), and is
  *   column-major: entry j of the slice's local row i is at
@@ -8,7 +8,7 @@
  *   row's last column (column 0 for an empty row) with value 0, so every gather is valid.
  *   rowlen[i]: entries of stored row i (every variant keeps it: _to_csr needs it to tell
  *   padding from explicit zeros; only ellr's kernels read it).
- *   perm[i]: the original row of stored row i (sell with sigma > 1; NULL = identity).
+ *   perm[i]: the original row of stored row i (sell with sigma > 1, jad; NULL = identity).
  * The rows:
  *   ell   C = nrows, one slice: val[j*nrows + i], width = the longest row.
  *   ellr  ELLPACK-R: ell + the kernels stop at each row's length (per vector of rows on the
@@ -18,21 +18,35 @@
  *   sell  SELL-C-sigma: C = c, rows sorted by length (descending, stable) inside windows of
  *         sigma rows (default 32*C; sigma = 1: no sorting, exactly hll's layout); y is
  *         written through perm (no extra pass over y).
- * Footprint: (nslices+1)*I + padded*(I+T) + nrows*I [+ nrows*I perm], padded = sum h_s*width_s.
+ *   jad   jagged diagonals (JDS): all rows sorted by length (descending, stable; a counting
+ *         sort), one slice with no padding: jagged diagonal j holds entry j of every stored
+ *         row longer than j, contiguously from jd[j] (jd[0] = 0, jd[width] = nnz); entry j of
+ *         stored row i is at jd[j] + i. rcum[k] = entries of stored rows [0, 64k), the
+ *         threads' split (the rows are sorted, so equal row ranges would not balance).
+ *   hyb   ELL + COO (Bell and Garland): the first K entries of each row in ell's one slice
+ *         (rowlen = min(length, K)), the rest in a COO tail sorted by row (trow, tcol, tval,
+ *         ntail entries). K: the largest k such that at least a third of the rows have >= k
+ *         entries (the survey's rule), or the k parameter.
+ * Footprint: (nslices+1)*I + padded*(I+T) + nrows*I [+ nrows*I perm]
+ *   [+ (width+1)*I jd + (nrows/64+2)*I rcum] [+ ntail*(2I+T) tail], padded = sum h_s*width_s
+ *   (jad: nnz; hyb: nrows*K).
  * Limit: the conversion returns SPMV_ERR_LIMIT, before allocating anything, when padded
  * exceeds params.fill * nnz + 4096 entries (fill default 10: past that the format moves ten
  * times CSR's bytes and is the wrong choice; the survey could not store StocF-1465 in ELL at
- * all), the index type, or half of the physical memory.
+ * all), the index type, or half of the physical memory. jad never pads; hyb's rule keeps
+ * padded <= 3*nnz (an explicit k can pass the cap).
  * CPU kernel (written once against the SIMD vocabulary): vectors of W consecutive rows of a
  * slice, one V_loadu of W values + one gather of x per column j, no horizontal sums; y
- * stored W rows at a time (scattered through perm for sell). Every variant stops each vector
- * at its longest row and masks the lanes past their own row's end (rowlen): padding a kernel
- * does not need is bandwidth for nothing, and multiplying it would turn x = +-Inf into NaN
- * (0*Inf). So on the CPU ell and ellr run the same kernel; on the GPU (thread per row) ell,
- * hll and sell threads run to the slice width (reading the padding, selecting it away) and
- * ellr threads stop at their row's length, the survey's distinction.
- * OpenMP: one slice (ell, ellr) is split into equal row ranges; several slices by equal
- * shares of padded entries. */
+ * stored W rows at a time (scattered through perm for sell and jad). Every variant stops
+ * each vector at its longest row and masks the lanes past their own row's end (rowlen):
+ * padding a kernel does not need is bandwidth for nothing, and multiplying it would turn
+ * x = +-Inf into NaN (0*Inf). So on the CPU ell and ellr run the same kernel; on the GPU
+ * (thread per row) ell, hll, sell and hyb threads run to the slice width (reading the
+ * padding, selecting it away) and ellr threads stop at their row's length, the survey's
+ * distinction. hyb: the ELL part, then (after a barrier) the tail, each thread a range of
+ * tail entries cut at row boundaries, added to y.
+ * OpenMP: one slice (ell, ellr, hyb) is split into equal row ranges, jad into equal shares
+ * of entries (rcum); several slices by equal shares of padded entries. */
 
 #if defined(SPMV_PART_TYPES)
 #ifndef SPMV_ELL_COMMON
@@ -41,17 +55,27 @@
 #if defined(__unix__) || defined(__APPLE__)
 #include <unistd.h> /* sysconf: the physical memory, for the size cap */
 #endif
-typedef enum spmv_ell_variant { SPMV_ELL_PLAIN = 0, SPMV_ELL_R = 1, SPMV_ELL_HLL = 2, SPMV_ELL_SELL = 3 } spmv_ell_variant;
+typedef enum spmv_ell_variant {
+    SPMV_ELL_PLAIN = 0,
+    SPMV_ELL_R = 1,
+    SPMV_ELL_HLL = 2,
+    SPMV_ELL_SELL = 3,
+    SPMV_ELL_JAD = 4,
+    SPMV_ELL_HYB = 5
+} spmv_ell_variant;
 typedef struct spmv_ell_params {
     spmv_isa isa;   /* SPMV_ISA_AUTO: SPMV_ISA env, else the best the CPU has */
     int variant;    /* spmv_ell_variant: set by the row's default */
     int c;          /* rows per slice (hll: hs, sell: C); 0: the backend's vector width */
     int sigma;      /* sell: sorting window in rows; 0: 32*c; 1: no sorting */
     int fill;       /* SPMV_ERR_LIMIT above fill*nnz + 4096 padded entries; 0: 10 */
+    int k;          /* hyb: ELL width; 0: the survey's rule (a third of the rows reach it) */
 } spmv_ell_params;
 typedef spmv_ell_params spmv_ellr_params;
 typedef spmv_ell_params spmv_hll_params;
 typedef spmv_ell_params spmv_sell_params;
+typedef spmv_ell_params spmv_jad_params;
+typedef spmv_ell_params spmv_hyb_params;
 static inline spmv_ell_params spmv__ell_params_of(int variant) {
     spmv_ell_params p;
     p.isa = SPMV_ISA_AUTO;
@@ -59,12 +83,15 @@ static inline spmv_ell_params spmv__ell_params_of(int variant) {
     p.c = 0;
     p.sigma = 0;
     p.fill = 0;
+    p.k = 0;
     return p;
 }
 static inline spmv_ell_params spmv_ell_params_default(void) { return spmv__ell_params_of(SPMV_ELL_PLAIN); }
 static inline spmv_ell_params spmv_ellr_params_default(void) { return spmv__ell_params_of(SPMV_ELL_R); }
 static inline spmv_ell_params spmv_hll_params_default(void) { return spmv__ell_params_of(SPMV_ELL_HLL); }
 static inline spmv_ell_params spmv_sell_params_default(void) { return spmv__ell_params_of(SPMV_ELL_SELL); }
+static inline spmv_ell_params spmv_jad_params_default(void) { return spmv__ell_params_of(SPMV_ELL_JAD); }
+static inline spmv_ell_params spmv_hyb_params_default(void) { return spmv__ell_params_of(SPMV_ELL_HYB); }
 #define SPMV__ELL_FILL_KEY                                                                                       \
     {"fill", offsetof(spmv_ell_params, fill), SPMV_PK_INT, 0, 1 << 20, NULL,                                     \
      "refuse (SPMV_ERR_LIMIT) above fill*nnz+4096 padded entries (0: 10)"}
@@ -80,6 +107,12 @@ static const spmv_param_key spmv__sell_keys[] = {
     {"w", offsetof(spmv_ell_params, c), SPMV_PK_POW2, 0, 1 << 16, NULL, "c as a vector width (a power of two)"},
     {"sigma", offsetof(spmv_ell_params, sigma), SPMV_PK_INT, 0, 1 << 30, NULL,
      "sorting window in rows (0: 32*c; 1: none)"},
+    SPMV__ELL_FILL_KEY,
+    {NULL, 0, SPMV_PK_INT, 0, 0, NULL, NULL}};
+static const spmv_param_key spmv__jad_keys[] = {{NULL, 0, SPMV_PK_INT, 0, 0, NULL, NULL}}; /* nothing to set */
+static const spmv_param_key spmv__hyb_keys[] = {
+    {"k", offsetof(spmv_ell_params, k), SPMV_PK_INT, 0, 1 << 30, NULL,
+     "ELL width, the rest of each row in COO (0: a third of the rows reach it)"},
     SPMV__ELL_FILL_KEY,
     {NULL, 0, SPMV_PK_INT, 0, 0, NULL, NULL}};
 /* the vector width (values) of a backend: AVX2 4 d / 8 f, AVX-512 8 / 16, portable 8 / 16 */
@@ -105,7 +138,12 @@ typedef struct SPMV_NAME(ell) {
     SPMV_T *val;
     SPMV_I *rowlen;    /* nrows, stored order */
     SPMV_I *perm;      /* nrows or NULL */
-    spmv_ell_params params; /* isa, c, sigma, fill resolved after conversion */
+    SPMV_I *jd, *rcum; /* jad: width+1 diagonal starts, nrows/64+2 entry counts (else NULL) */
+    SPMV_I width;      /* jad: the longest row (jd's length - 1) */
+    SPMV_I ntail;      /* hyb: the COO tail, sorted by row */
+    SPMV_I *trow, *tcol;
+    SPMV_T *tval;
+    spmv_ell_params params; /* isa, c, sigma, fill, k resolved after conversion */
 } SPMV_NAME(ell);
 
 static inline void SPMV_NAME(ell_free)(SPMV_NAME(ell) *A) {
@@ -115,13 +153,20 @@ static inline void SPMV_NAME(ell_free)(SPMV_NAME(ell) *A) {
     spmv__free(A->val);
     spmv__free(A->rowlen);
     spmv__free(A->perm);
+    spmv__free(A->jd);
+    spmv__free(A->rcum);
+    spmv__free(A->trow);
+    spmv__free(A->tcol);
+    spmv__free(A->tval);
     memset(A, 0, sizeof *A);
 }
 
 static inline size_t SPMV_NAME(ell_bytes)(const SPMV_NAME(ell) *A) {
     size_t np = A->slice_ptr ? (size_t)A->slice_ptr[A->nslices] : 0;
     return ((size_t)A->nslices + 1) * sizeof(SPMV_I) + np * (sizeof(SPMV_I) + sizeof(SPMV_T)) +
-           (size_t)A->nrows * sizeof(SPMV_I) * (A->perm ? 2 : 1);
+           (size_t)A->nrows * sizeof(SPMV_I) * (A->perm ? 2 : 1) +
+           (A->jd ? ((size_t)A->width + 1 + (size_t)A->nrows / 64 + 2) * sizeof(SPMV_I) : 0) +
+           (size_t)A->ntail * (2 * sizeof(SPMV_I) + sizeof(SPMV_T));
 }
 
 static int SPMV_NAME(ell__cmp)(const void *a, const void *b) {
@@ -130,8 +175,67 @@ static int SPMV_NAME(ell__cmp)(const void *a, const void *b) {
     return p[1] < q[1] ? -1 : p[1] > q[1];
 }
 
-/* Resolves p (isa, c, sigma, fill) for B and computes the stored order (perm, NULL when the
- * identity or not wanted) and the padded size. SPMV_ERR_LIMIT past the documented caps. */
+/* jad: the stored order, all rows by length (descending, ties by row): a counting sort.
+ * *perm_out NULL when that is the identity. */
+static inline spmv_status SPMV_NAME(ell__jad_order)(const SPMV_NAME(csr) *B, SPMV_I **perm_out) {
+    const SPMV_I n = B->nrows, *rp = B->row_ptr;
+    SPMV_I i, L, maxlen = 0, pos = 0, *start, *perm;
+    *perm_out = NULL;
+    if (n < 2) return SPMV_OK;
+    for (i = 0; i < n; i++)
+        if (rp[i + 1] - rp[i] > maxlen) maxlen = rp[i + 1] - rp[i];
+    start = SPMV_ALLOC_N(SPMV_I, (size_t)maxlen + 1);
+    perm = SPMV_ALLOC_N(SPMV_I, n);
+    if (!start || !perm) {
+        spmv__free(start);
+        spmv__free(perm);
+        return SPMV_ERR_ALLOC;
+    }
+    memset(start, 0, sizeof(SPMV_I) * ((size_t)maxlen + 1));
+    for (i = 0; i < n; i++) start[rp[i + 1] - rp[i]]++;
+    for (L = maxlen;; L--) { /* rows of length L start after every longer row */
+        SPMV_I c = start[L];
+        start[L] = pos;
+        pos += c;
+        if (L == 0) break;
+    }
+    for (i = 0; i < n; i++) perm[start[rp[i + 1] - rp[i]]++] = i;
+    spmv__free(start);
+    for (i = 0; i < n && perm[i] == i; i++) {
+    }
+    if (i == n) spmv__free(perm);
+    else *perm_out = perm;
+    return SPMV_OK;
+}
+
+/* hyb: the largest k such that at least a third of the rows have >= k entries (0 when
+ * none). k <= 3*nnz/nrows, so a histogram capped there is enough. */
+static inline spmv_status SPMV_NAME(ell__hyb_k)(const SPMV_NAME(csr) *B, int *k_out) {
+    const SPMV_I n = B->nrows, *rp = B->row_ptr;
+    int64_t cap, k, ge = 0;
+    SPMV_I i, *hist;
+    *k_out = 0;
+    if (n == 0) return SPMV_OK;
+    cap = 3 * (int64_t)B->nnz / n + 1;
+    if (cap > (1 << 30)) cap = 1 << 30;
+    hist = SPMV_ALLOC_N(SPMV_I, (size_t)cap + 1);
+    if (!hist) return SPMV_ERR_ALLOC;
+    memset(hist, 0, sizeof(SPMV_I) * ((size_t)cap + 1));
+    for (i = 0; i < n; i++) {
+        int64_t len = rp[i + 1] - rp[i];
+        hist[len < cap ? len : cap]++;
+    }
+    for (k = cap; k >= 1; k--) {
+        ge += hist[k];
+        if (3 * ge >= (int64_t)n) break;
+    }
+    spmv__free(hist);
+    *k_out = (int)(k > 0 ? k : 0);
+    return SPMV_OK;
+}
+
+/* Resolves p (isa, c, sigma, fill, k) for B and computes the stored order (perm, NULL when
+ * the identity or not wanted) and the padded size. SPMV_ERR_LIMIT past the documented caps. */
 static inline spmv_status SPMV_NAME(ell__plan)(const SPMV_NAME(csr) *B, spmv_ell_params *p, SPMV_I **perm_out,
                                                uint64_t *padded_out) {
     const SPMV_I n = B->nrows, *rp = B->row_ptr;
@@ -140,14 +244,23 @@ static inline spmv_status SPMV_NAME(ell__plan)(const SPMV_NAME(csr) *B, spmv_ell
     uint64_t padded = 0, cap;
     if (perm_out) *perm_out = NULL;
     if (st != SPMV_OK) return st;
-    if (p->variant < SPMV_ELL_PLAIN || p->variant > SPMV_ELL_SELL || p->c < 0 || p->sigma < 0 || p->fill < 0)
+    if (p->variant < SPMV_ELL_PLAIN || p->variant > SPMV_ELL_HYB || p->c < 0 || p->sigma < 0 || p->fill < 0 ||
+        p->k < 0)
         return SPMV_ERR_ARG;
-    if (p->variant <= SPMV_ELL_R) p->c = 0, p->sigma = 1;
+    if (p->variant <= SPMV_ELL_R || p->variant >= SPMV_ELL_JAD) p->c = 0, p->sigma = 1;
     else if (p->c == 0) p->c = spmv__ell_native_c(p->isa, sizeof(SPMV_T));
     if (p->variant == SPMV_ELL_HLL) p->sigma = 1;
     if (p->sigma == 0) p->sigma = (int)(32 * (int64_t)p->c < (1 << 30) ? 32 * p->c : 1 << 30);
     if (p->fill == 0) p->fill = 10;
-    C = p->variant <= SPMV_ELL_R ? (n > 0 ? n : 1) : (SPMV_I)p->c;
+    if (p->variant != SPMV_ELL_HYB) p->k = 0;
+    else if (p->k == 0 && (st = SPMV_NAME(ell__hyb_k)(B, &p->k)) != SPMV_OK) return st;
+    C = p->c == 0 ? (n > 0 ? n : 1) : (SPMV_I)p->c;
+    if (p->variant == SPMV_ELL_JAD) { /* no padding: nothing to cap */
+        st = SPMV_NAME(ell__jad_order)(B, perm_out ? perm_out : &perm);
+        spmv__free(perm);
+        if (padded_out) *padded_out = (uint64_t)B->nnz;
+        return st;
+    }
     if (p->variant == SPMV_ELL_SELL && p->sigma > 1 && n > 1) { /* rows by length in each window */
         SPMV_I w0, *key = SPMV_ALLOC_N(SPMV_I, 2 * (size_t)n);
         perm = SPMV_ALLOC_N(SPMV_I, n);
@@ -174,6 +287,7 @@ static inline spmv_status SPMV_NAME(ell__plan)(const SPMV_NAME(csr) *B, spmv_ell
         SPMV_I r0 = s * C, h = n - r0 < C ? n - r0 : C, wmax = 0;
         for (i = r0; i < r0 + h; i++) {
             SPMV_I r = perm ? perm[i] : i, len = rp[r + 1] - rp[r];
+            if (p->variant == SPMV_ELL_HYB && len > p->k) len = (SPMV_I)p->k;
             if (len > wmax) wmax = len;
         }
         padded += (uint64_t)h * (uint64_t)wmax;
@@ -190,29 +304,77 @@ static inline spmv_status SPMV_NAME(ell__plan)(const SPMV_NAME(csr) *B, spmv_ell
     return SPMV_OK;
 }
 
+/* jad's arrays: rowlen, jd, rcum, col, val (perm and slice_ptr set by the caller) */
+static inline void SPMV_NAME(ell__jad_fill)(SPMV_NAME(ell) *A, const SPMV_NAME(csr) *B) {
+    const SPMV_I n = B->nrows;
+    SPMV_I i, j, cnt;
+    int64_t acc = 0;
+    for (i = 0; i < n; i++) {
+        const SPMV_I r = A->perm ? A->perm[i] : i;
+        A->rowlen[i] = B->row_ptr[r + 1] - B->row_ptr[r];
+    }
+    A->jd[0] = 0;
+    for (j = 0, cnt = n; j < A->width; j++) { /* diagonal j: the stored rows longer than j */
+        while (cnt > 0 && A->rowlen[cnt - 1] <= j) cnt--;
+        A->jd[j + 1] = A->jd[j] + cnt;
+    }
+    for (i = 0; i < n; i++) {
+        if (i % 64 == 0) A->rcum[i / 64] = (SPMV_I)acc;
+        acc += A->rowlen[i];
+    }
+    A->rcum[(n + 63) / 64] = (SPMV_I)acc;
+SPMV_OMP(parallel for schedule(static) if (B->nnz >= SPMV_PAR_MIN_NNZ))
+    for (i = 0; i < n; i++) {
+        const SPMV_I r = A->perm ? A->perm[i] : i, b = B->row_ptr[r];
+        SPMV_I jj;
+        for (jj = 0; jj < A->rowlen[i]; jj++) {
+            A->col[A->jd[jj] + i] = B->col_idx[b + jj];
+            A->val[A->jd[jj] + i] = B->val[b + jj];
+        }
+    }
+}
+
 /* From CSR (columns in CSR order, unsorted allowed). Errors: SPMV_ERR_ARG (malformed CSR, bad
  * parameters), SPMV_ERR_OVERFLOW, SPMV_ERR_ISA, SPMV_ERR_LIMIT (the caps above),
  * SPMV_ERR_ALLOC. On failure *A is left empty. */
 static inline spmv_status SPMV_NAME(ell__from_csr)(SPMV_NAME(ell) *A, const SPMV_NAME(csr) *B, spmv_ell_params prm) {
     spmv_status st;
     uint64_t padded = 0;
-    SPMV_I *perm = NULL, C, ns, s, i;
+    SPMV_I *perm = NULL, C, ns, s, i, K;
+    int64_t ntail = 0;
+    const int jad = prm.variant == SPMV_ELL_JAD, hyb = prm.variant == SPMV_ELL_HYB;
     if (!A) return SPMV_ERR_ARG;
     memset(A, 0, sizeof *A);
     st = SPMV_NAME(csr_check)(B);
     if (st != SPMV_OK) return st;
     st = SPMV_NAME(ell__plan)(B, &prm, &perm, &padded);
     if (st != SPMV_OK) return st;
-    C = prm.variant <= SPMV_ELL_R ? (B->nrows > 0 ? B->nrows : 1) : (SPMV_I)prm.c;
+    C = prm.c == 0 ? (B->nrows > 0 ? B->nrows : 1) : (SPMV_I)prm.c;
     ns = B->nrows > 0 ? (SPMV_I)(((int64_t)B->nrows + C - 1) / C) : 0;
+    K = hyb ? (SPMV_I)prm.k : 0;
     A->perm = perm;
     A->slice_ptr = SPMV_ALLOC_N(SPMV_I, (size_t)ns + 1);
     A->col = SPMV_ALLOC_N(SPMV_I, (size_t)padded);
     A->val = SPMV_ALLOC_N(SPMV_T, (size_t)padded);
     A->rowlen = SPMV_ALLOC_N(SPMV_I, B->nrows);
-    if (!A->slice_ptr || !A->col || !A->val || !A->rowlen) {
-        SPMV_NAME(ell_free)(A);
-        return SPMV_ERR_ALLOC;
+    if (!A->slice_ptr || !A->col || !A->val || !A->rowlen) goto fail;
+    if (jad) {
+        for (i = 0; i < B->nrows; i++)
+            if (B->row_ptr[i + 1] - B->row_ptr[i] > A->width) A->width = B->row_ptr[i + 1] - B->row_ptr[i];
+        A->jd = SPMV_ALLOC_N(SPMV_I, (size_t)A->width + 1);
+        A->rcum = SPMV_ALLOC_N(SPMV_I, (size_t)B->nrows / 64 + 2);
+        if (!A->jd || !A->rcum) goto fail;
+    }
+    if (hyb) {
+        for (i = 0; i < B->nrows; i++) {
+            const SPMV_I len = B->row_ptr[i + 1] - B->row_ptr[i];
+            if (len > K) ntail += len - K;
+        }
+        A->ntail = (SPMV_I)ntail;
+        A->trow = SPMV_ALLOC_N(SPMV_I, (size_t)ntail);
+        A->tcol = SPMV_ALLOC_N(SPMV_I, (size_t)ntail);
+        A->tval = SPMV_ALLOC_N(SPMV_T, (size_t)ntail);
+        if (!A->trow || !A->tcol || !A->tval) goto fail;
     }
     A->nrows = B->nrows;
     A->ncols = B->ncols;
@@ -221,10 +383,16 @@ static inline spmv_status SPMV_NAME(ell__from_csr)(SPMV_NAME(ell) *A, const SPMV
     A->nslices = ns;
     A->params = prm;
     A->slice_ptr[0] = 0;
+    if (jad) {
+        if (ns) A->slice_ptr[1] = B->nnz;
+        SPMV_NAME(ell__jad_fill)(A, B);
+        return SPMV_OK;
+    }
     for (s = 0; s < ns; s++) {
         SPMV_I r0 = s * C, h = B->nrows - r0 < C ? B->nrows - r0 : C, wmax = 0;
         for (i = r0; i < r0 + h; i++) {
             SPMV_I r = perm ? perm[i] : i, len = B->row_ptr[r + 1] - B->row_ptr[r];
+            if (hyb && len > K) len = K;
             A->rowlen[i] = len;
             if (len > wmax) wmax = len;
         }
@@ -245,28 +413,34 @@ SPMV_OMP(parallel for schedule(dynamic, 16) if (padded >= SPMV_PAR_MIN_NNZ))
             }
         }
     }
+    if (hyb) { /* the entries past K, row by row */
+        SPMV_I t = 0, k;
+        for (i = 0; i < B->nrows; i++)
+            for (k = B->row_ptr[i] + K; k < B->row_ptr[i + 1]; k++) {
+                A->trow[t] = i;
+                A->tcol[t] = B->col_idx[k];
+                A->tval[t++] = B->val[k];
+            }
+    }
     return SPMV_OK;
+fail:
+    SPMV_NAME(ell_free)(A);
+    return SPMV_ERR_ALLOC;
 }
-static inline spmv_status SPMV_NAME(ell_from_csr)(SPMV_NAME(ell) *A, const SPMV_NAME(csr) *B, const spmv_ell_params *p) {
-    spmv_ell_params q = p ? *p : spmv_ell_params_default();
-    q.variant = SPMV_ELL_PLAIN;
-    return SPMV_NAME(ell__from_csr)(A, B, q);
-}
-static inline spmv_status SPMV_NAME(ellr_from_csr)(SPMV_NAME(ell) *A, const SPMV_NAME(csr) *B, const spmv_ell_params *p) {
-    spmv_ell_params q = p ? *p : spmv_ellr_params_default();
-    q.variant = SPMV_ELL_R;
-    return SPMV_NAME(ell__from_csr)(A, B, q);
-}
-static inline spmv_status SPMV_NAME(hll_from_csr)(SPMV_NAME(ell) *A, const SPMV_NAME(csr) *B, const spmv_ell_params *p) {
-    spmv_ell_params q = p ? *p : spmv_hll_params_default();
-    q.variant = SPMV_ELL_HLL;
-    return SPMV_NAME(ell__from_csr)(A, B, q);
-}
-static inline spmv_status SPMV_NAME(sell_from_csr)(SPMV_NAME(ell) *A, const SPMV_NAME(csr) *B, const spmv_ell_params *p) {
-    spmv_ell_params q = p ? *p : spmv_sell_params_default();
-    q.variant = SPMV_ELL_SELL;
-    return SPMV_NAME(ell__from_csr)(A, B, q);
-}
+#define SPMV__ELL_FROM(name, VAR)                                                                               \
+    static inline spmv_status SPMV_NAME(SPMV_CAT(name, _from_csr))(SPMV_NAME(ell) * A, const SPMV_NAME(csr) * B, \
+                                                                   const spmv_ell_params *p) {                  \
+        spmv_ell_params q = p ? *p : spmv__ell_params_of(VAR);                                                  \
+        q.variant = VAR;                                                                                        \
+        return SPMV_NAME(ell__from_csr)(A, B, q);                                                               \
+    }
+SPMV__ELL_FROM(ell, SPMV_ELL_PLAIN)
+SPMV__ELL_FROM(ellr, SPMV_ELL_R)
+SPMV__ELL_FROM(hll, SPMV_ELL_HLL)
+SPMV__ELL_FROM(sell, SPMV_ELL_SELL)
+SPMV__ELL_FROM(jad, SPMV_ELL_JAD)
+SPMV__ELL_FROM(hyb, SPMV_ELL_HYB)
+#undef SPMV__ELL_FROM
 
 /* 1 when converting B to variant p (defaults filled in) must give SPMV_ERR_LIMIT (tests). */
 static inline int SPMV_NAME(ell_limited)(const SPMV_NAME(csr) *B, const spmv_ell_params *p, spmv_isa isa) {
@@ -277,7 +451,7 @@ static inline int SPMV_NAME(ell_limited)(const SPMV_NAME(csr) *B, const spmv_ell
 
 /* Back to CSR, rows in their original order (exactly the input of the conversion). */
 static inline spmv_status SPMV_NAME(ell_to_csr)(const SPMV_NAME(ell) *A, SPMV_NAME(csr) *B) {
-    SPMV_I s, i, r;
+    SPMV_I s, i, r, k;
     if (!B) return SPMV_ERR_ARG;
     memset(B, 0, sizeof *B);
     if (!A || (A->nrows > 0 && (!A->rowlen || !A->slice_ptr))) return SPMV_ERR_ARG;
@@ -290,6 +464,7 @@ static inline spmv_status SPMV_NAME(ell_to_csr)(const SPMV_NAME(ell) *A, SPMV_NA
     }
     B->row_ptr[0] = 0;
     for (i = 0; i < A->nrows; i++) B->row_ptr[(A->perm ? A->perm[i] : i) + 1] = A->rowlen[i];
+    for (k = 0; k < A->ntail; k++) B->row_ptr[A->trow[k] + 1]++;
     for (r = 0; r < A->nrows; r++) B->row_ptr[r + 1] += B->row_ptr[r];
     for (s = 0; s < A->nslices; s++) {
         const SPMV_I r0 = s * A->C, h = A->nrows - r0 < A->C ? A->nrows - r0 : A->C, off = A->slice_ptr[s];
@@ -297,9 +472,18 @@ static inline spmv_status SPMV_NAME(ell_to_csr)(const SPMV_NAME(ell) *A, SPMV_NA
         for (li = 0; li < h; li++) {
             const SPMV_I row = A->perm ? A->perm[r0 + li] : r0 + li, b = B->row_ptr[row];
             for (j = 0; j < A->rowlen[r0 + li]; j++) {
-                B->col_idx[b + j] = A->col[off + j * h + li];
-                B->val[b + j] = A->val[off + j * h + li];
+                const SPMV_I q = A->jd ? A->jd[j] + li : off + j * h + li;
+                B->col_idx[b + j] = A->col[q];
+                B->val[b + j] = A->val[q];
             }
+        }
+    }
+    for (k = 0; k < A->ntail;) { /* hyb: each row's tail follows its first K entries */
+        const SPMV_I row = A->trow[k];
+        SPMV_I b = B->row_ptr[row] + A->rowlen[row];
+        for (; k < A->ntail && A->trow[k] == row; k++, b++) {
+            B->col_idx[b] = A->tcol[k];
+            B->val[b] = A->tval[k];
         }
     }
     B->nrows = A->nrows;
@@ -309,6 +493,36 @@ static inline spmv_status SPMV_NAME(ell_to_csr)(const SPMV_NAME(ell) *A, SPMV_NA
     B->params.isa = A->params.isa;
     return SPMV_OK;
 }
+/* jad: the first stored row of the share of entries starting at e (a multiple of 64: rcum) */
+static inline SPMV_I SPMV_NAME(ell__jad_split)(const SPMV_NAME(ell) *A, int64_t e) {
+    SPMV_I lo = 0, hi = (A->nrows + 63) / 64;
+    while (lo < hi) { /* first group of 64 rows whose entries start at or after e */
+        SPMV_I mid = lo + (hi - lo) / 2;
+        if ((int64_t)A->rcum[mid] < e) lo = mid + 1;
+        else hi = mid;
+    }
+    return (int64_t)lo * 64 < (int64_t)A->nrows ? lo * 64 : A->nrows;
+}
+
+/* hyb's tail entries [k0, k1) (whole rows): y[r] += alpha * (row r's tail) */
+static inline void SPMV_NAME(ell__tail)(const SPMV_NAME(ell) *A, SPMV_T alpha, const SPMV_T *SPMV_RESTRICT x,
+                                        SPMV_T *SPMV_RESTRICT y, SPMV_I k0, SPMV_I k1) {
+    const SPMV_I *tr = A->trow, *tc = A->tcol;
+    const SPMV_T *tv = A->tval;
+    SPMV_I k = k0;
+    while (k < k1) {
+        const SPMV_I r = tr[k];
+        SPMV_T sum = 0;
+        for (; k < k1 && tr[k] == r; k++) sum += tv[k] * x[tc[k]];
+        y[r] += alpha * sum;
+    }
+}
+/* the tail entry where the share starting at k begins: the start of a row */
+static inline SPMV_I SPMV_NAME(ell__tail_cut)(const SPMV_NAME(ell) *A, SPMV_I k) {
+    while (k > 0 && k < A->ntail && A->trow[k] == A->trow[k - 1]) k++;
+    return k;
+}
+
 #endif /* SPMV_PART_TYPES */
 
 #if defined(SPMV_PART_KERNELS)
@@ -321,9 +535,12 @@ static inline spmv_status SPMV_NAME(ell_to_csr)(const SPMV_NAME(ell) *A, SPMV_NA
 #ifndef SPMV__ELL_RB
 #define SPMV__ELL_RB 32
 #endif
+/* where column j of the block starting at stored row b0 begins (jad: its jagged diagonal) */
+#define SPMV__ELL_CB(j) ((jd ? jd[j] : off + (j) * h) + b0)
 SPMV_KTARGET static inline void SPMV_K(ell__rows)(const SPMV_NAME(ell) *A, SPMV_T alpha, const SPMV_T *SPMV_RESTRICT x,
                                                   SPMV_T beta, SPMV_T *SPMV_RESTRICT y, SPMV_I s, SPMV_I i0, SPMV_I i1) {
     const SPMV_I r0 = s * A->C, h = A->nrows - r0 < A->C ? A->nrows - r0 : A->C, off = A->slice_ptr[s];
+    const SPMV_I *jd = A->jd;
     const spmv_v va = V_set1(alpha), vb = V_set1(beta);
     SPMV_T accb[SPMV__ELL_RB * SPMV_W];
     SPMV_I lmin[SPMV__ELL_RB], lmax[SPMV__ELL_RB], nextc[SPMV__ELL_RB];
@@ -348,17 +565,18 @@ SPMV_KTARGET static inline void SPMV_K(ell__rows)(const SPMV_NAME(ell) *A, SPMV_
             V_storeu(accb + v * SPMV_W, V_zero());
         }
         if (nv == 1) { /* one vector (hll, sell with C = W): its sums stay in registers */
-            const SPMV_T *pv = A->val + off + b0;
-            const SPMV_I *pc = A->col + off + b0, *len = A->rowlen + r0 + b0;
+            const SPMV_I *len = A->rowlen + r0 + b0;
             spmv_v a0 = V_zero(), a1 = V_zero();
             j = 0;
             if (full[0] == V_mask_first(SPMV_W)) {
                 for (; j + 1 < lmin[0]; j += 2) {
-                    a0 = V_fma(V_loadu(pv + j * h), V_gather(x, pc + j * h), a0);
-                    a1 = V_fma(V_loadu(pv + (j + 1) * h), V_gather(x, pc + (j + 1) * h), a1);
+                    const SPMV_I c0 = SPMV__ELL_CB(j), c1 = SPMV__ELL_CB(j + 1);
+                    a0 = V_fma(V_loadu(A->val + c0), V_gather(x, A->col + c0), a0);
+                    a1 = V_fma(V_loadu(A->val + c1), V_gather(x, A->col + c1), a1);
                 }
             }
             for (; j < lmax[0]; j++) {
+                const SPMV_I c0 = SPMV__ELL_CB(j);
                 if (j >= nextc[0]) {
                     unsigned m = 0;
                     SPMV_I nc = lmax[0];
@@ -370,14 +588,15 @@ SPMV_KTARGET static inline void SPMV_K(ell__rows)(const SPMV_NAME(ell) *A, SPMV_
                     msk[0] = m;
                     nextc[0] = nc;
                 }
-                a0 = V_fma(V_mload(msk[0], pv + j * h), V_mgather(msk[0], x, pc + j * h), a0);
+                a0 = V_fma(V_mload(msk[0], A->val + c0), V_mgather(msk[0], x, A->col + c0), a0);
             }
             V_storeu(accb, V_add(a0, a1));
             L = 0; /* done */
         }
         for (j = 0; j < L; j++) {
-            const SPMV_T *pv = A->val + off + j * h + b0;
-            const SPMV_I *pc = A->col + off + j * h + b0;
+            const SPMV_I cb = SPMV__ELL_CB(j);
+            const SPMV_T *pv = A->val + cb;
+            const SPMV_I *pc = A->col + cb;
             for (v = 0; v < nv; v++) {
                 SPMV_T *pa = accb + v * SPMV_W;
                 if (j >= lmax[v]) continue;
@@ -428,17 +647,27 @@ SPMV_KTARGET static inline void SPMV_K(ell__rows)(const SPMV_NAME(ell) *A, SPMV_
 SPMV_KTARGET static inline void SPMV_K(ell_run)(const SPMV_NAME(ell) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
                                                 SPMV_T *y) {
     const SPMV_I ns = A->nslices, np = A->slice_ptr[ns];
-    int nt = np >= SPMV_PAR_MIN_NNZ ? spmv_max_threads() : 1;
+    int nt = (int64_t)np + A->ntail >= SPMV_PAR_MIN_NNZ ? spmv_max_threads() : 1;
     (void)nt; /* unused without OpenMP */
     if (ns == 0) return;
 SPMV_OMP(parallel num_threads(nt) if (nt > 1))
     {
         const int tid = spmv__tid(), nth = spmv__nthr();
-        if (ns == 1) { /* ell, ellr: equal row ranges, aligned to the vector */
+        if (ns == 1) { /* ell, ellr, hyb: equal row ranges, aligned to the vector; jad: entries */
             const SPMV_I h = A->nrows, nv = (h + SPMV_W - 1) / SPMV_W;
             SPMV_I a = (SPMV_I)((int64_t)nv * tid / nth) * SPMV_W, b = (SPMV_I)((int64_t)nv * (tid + 1) / nth) * SPMV_W;
+            if (A->rcum) {
+                a = tid == 0 ? 0 : SPMV_NAME(ell__jad_split)(A, (int64_t)np * tid / nth);
+                b = tid == nth - 1 ? h : SPMV_NAME(ell__jad_split)(A, (int64_t)np * (tid + 1) / nth);
+            }
             if (b > h) b = h;
             if (a < b) SPMV_K(ell__rows)(A, alpha, x, beta, y, 0, a, b);
+            if (A->ntail > 0) { /* hyb: the tail, once every row's ELL part is in y */
+                SPMV_I k0 = SPMV_NAME(ell__tail_cut)(A, (SPMV_I)((int64_t)A->ntail * tid / nth));
+                SPMV_I k1 = SPMV_NAME(ell__tail_cut)(A, (SPMV_I)((int64_t)A->ntail * (tid + 1) / nth));
+SPMV_OMP(barrier)
+                SPMV_NAME(ell__tail)(A, alpha, x, y, k0, k1);
+            }
         } else { /* slices by equal shares of the padded entries */
             const int64_t e0 = (int64_t)np * tid / nth, e1 = (int64_t)np * (tid + 1) / nth;
             SPMV_I lo = 0, hi = ns, s, s1;
@@ -488,7 +717,7 @@ static inline void SPMV_NAME(ell__tune_run)(void *c) {
 /* Times products of the conversions of A with each candidate; *best gets the fastest
  * (the first candidate keeps its place unless another is 5% faster). */
 static inline spmv_status SPMV_NAME(ell__tune)(const SPMV_NAME(csr) *A, spmv_ell_params *best, const int *cand,
-                                               int ncand, int key_sigma, double *seconds_spent) {
+                                               int ncand, int key, double *seconds_spent) {
     const double t_start = spmv_wtime();
     spmv_ell_params base = *best;
     double best_t = -1;
@@ -509,7 +738,8 @@ static inline spmv_status SPMV_NAME(ell__tune)(const SPMV_NAME(csr) *A, spmv_ell
         spmv_ell_params p = base;
         SPMV_NAME(ell__tune_ctx) tc;
         double med;
-        if (key_sigma) p.sigma = cand[c];
+        if (key == 1) p.sigma = cand[c];
+        else if (key == 2) p.k = cand[c];
         else p.c = cand[c];
         st = SPMV_NAME(ell__from_csr)(&M, A, p);
         if (st == SPMV_ERR_LIMIT && c > 0) {
@@ -561,5 +791,26 @@ static inline spmv_status SPMV_NAME(sell_tune)(const SPMV_NAME(csr) *A, spmv_ell
     cand[4] = A->nrows > 1 ? (int)(A->nrows < (1 << 30) ? A->nrows : (1 << 30)) : 1;
     *best = b;
     return SPMV_NAME(ell__tune)(A, best, cand, 5, 1, seconds_spent);
+}
+/* hyb: K (the survey's rule first, then half and twice it, the mean row length, the
+ * longest row: no tail) */
+static inline spmv_status SPMV_NAME(hyb_tune)(const SPMV_NAME(csr) *A, spmv_ell_params *best, double *seconds_spent) {
+    spmv_ell_params b = best ? *best : spmv_hyb_params_default();
+    int cand[5], k;
+    SPMV_I i, maxlen = 0;
+    spmv_status st;
+    if (seconds_spent) *seconds_spent = 0;
+    if (!A || !best || SPMV_NAME(csr_check)(A) != SPMV_OK) return SPMV_ERR_ARG;
+    st = spmv_isa_resolve(b.isa, &b.isa);
+    if (st == SPMV_OK) st = SPMV_NAME(ell__hyb_k)(A, &k);
+    if (st != SPMV_OK) return st;
+    b.variant = SPMV_ELL_HYB;
+    for (i = 0; i < A->nrows; i++)
+        if (A->row_ptr[i + 1] - A->row_ptr[i] > maxlen) maxlen = A->row_ptr[i + 1] - A->row_ptr[i];
+    cand[0] = k > 0 ? k : 1, cand[1] = k / 2 > 0 ? k / 2 : 1, cand[2] = 2 * k > 0 ? 2 * k : 1;
+    cand[3] = A->nrows > 0 ? (int)((A->nnz + A->nrows - 1) / A->nrows < (1 << 30) ? (A->nnz + A->nrows - 1) / A->nrows : 1 << 30) : 1;
+    cand[4] = maxlen < (1 << 30) ? (int)(maxlen > 0 ? maxlen : 1) : 1 << 30;
+    *best = b;
+    return SPMV_NAME(ell__tune)(A, best, cand, 5, 2, seconds_spent);
 }
 #endif /* SPMV_PART_API */

@@ -55,4 +55,12 @@ SPMV_FORMAT(ell,        ELL,        ell,  1, 1, 0, 0, 0)
 SPMV_FORMAT(ellr,       ELLR,       ell,  1, 1, 0, 0, 0)
 SPMV_FORMAT(hll,        HLL,        ell,  1, 1, 0, 1, 1)
 SPMV_FORMAT(sell,       SELL,       ell,  1, 1, 0, 1, 1)
+SPMV_FORMAT(jad,        JAD,        ell,  1, 1, 0, 0, 0)
+SPMV_FORMAT(hyb,        HYB,        ell,  1, 1, 0, 1, 0)
+#endif
+
+#if SPMV__USE(dia)
+#include SPMV__HEADER(dia)
+SPMV_FORMAT(dia,        DIA,        dia,  1, 1, 0, 0, 0)
+SPMV_FORMAT(hdia,       HDIA,       dia,  1, 1, 0, 1, 0)
 #endif

@@ -107,6 +107,15 @@ static inline void th_free(void *p) {
 #if defined(SPMV_MM_H) && !defined(TH_PHASE2)
 #define TH_PHASE2
 
+/* OpenMP threads of the next parallel regions (nothing without OpenMP) */
+static inline void set_threads(int n) {
+#ifdef _OPENMP
+    omp_set_num_threads(n);
+#else
+    (void)n;
+#endif
+}
+
 /* ---- random matrices (splitmix64: the same sequence on every machine) ---- */
 static uint64_t th_rng_state = 12345;
 static inline uint64_t th_rnd(void) {

@@ -22,13 +22,6 @@
 #endif
 
 
-static void set_threads(int n) {
-#ifdef _OPENMP
-    omp_set_num_threads(n);
-#else
-    (void)n;
-#endif
-}
 
 /* what one matrix is run with */
 typedef struct case_opts {

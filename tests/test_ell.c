@@ -1,8 +1,9 @@
-/* ELL family (ell, ellr, hll, sell): what the generic contract test (test_format.c) does not
+/* ELL family (ell, ellr, hll, sell, jad, hyb): what the generic contract test (test_format.c) does not
  * see — the layouts entry by entry on a hand-made matrix (column-major slices, the padding
  * column and value, row lengths, the sell permutation), sell with sigma = 1 equal to hll, the
+ * JAD's sorted jagged diagonals, HYB's ELL part and COO tail and its K rule, the
  * size caps (fill, the index type, the physical memory) against sizes computed by hand,
- * parameter sweeps (hs, c, sigma, thread counts) against the long-double reference, and the
+ * parameter sweeps (hs, c, sigma, K, thread counts) against the long-double reference, and the
  * tuners. Every check runs for s (float/int32), d (double/int32) and dl (double/int64). */
 #define SPMV_PAR_MIN_NNZ 1 /* small matrices split over threads too */
 #include "harness.h"
@@ -12,13 +13,6 @@
 #include "spmv.h"
 #include "harness.h"
 
-static void set_threads(int n) {
-#ifdef _OPENMP
-    omp_set_num_threads(n);
-#else
-    (void)n;
-#endif
-}
 
 #define TT_TAG s
 #define TT_VAL float

@@ -109,6 +109,78 @@ static void TF(_layouts)(void) {
     TN(csr_free)(&A);
 }
 
+/* JAD and HYB on the small matrix, entry by entry */
+static void TF(_jad_hyb_layouts)(void) {
+    TN(csr) A;
+    TN(ell) J, Y;
+    spmv_ell_params p;
+    /* JAD: lengths 2,0,3,1,3 -> stored rows 2,4,0,3,1; diagonals of 4, 3, 2 entries */
+    static const int64_t jperm[] = {2, 4, 0, 3, 1}, jlen[] = {3, 3, 2, 1, 0}, jjd[] = {0, 4, 7, 9};
+    static const int64_t jcol[] = {0, 0, 1, 2, /* j=1 */ 3, 1, 4, /* j=2 */ 5, 5};
+    static const double jval[] = {3, 7, 1, 6, 4, 8, 2, 5, 9};
+    /* HYB k=2: ELL rows 0..4 of width 2 (column-major), the tail (2,5)=5, (4,5)=9 */
+    static const int64_t hcol[] = {1, 0, 0, 2, 0, /* j=1 */ 4, 0, 3, 2, 1};
+    static const double hval[] = {1, 0, 3, 6, 7, 2, 0, 4, 0, 8};
+    int k, ok;
+    TF(_small)(&A);
+    CHECK(TN(jad_from_csr)(&J, &A, NULL) == SPMV_OK, "[%s] jad", STR(TT_TAG));
+    ok = J.perm && J.jd && J.rcum && J.width == 3 && J.nslices == 1 && J.slice_ptr[1] == 9;
+    for (k = 0; ok && k < 5; k++) ok = J.perm[k] == jperm[k] && J.rowlen[k] == jlen[k];
+    for (k = 0; ok && k < 4; k++) ok = J.jd[k] == jjd[k];
+    for (k = 0; ok && k < 9; k++) ok = J.col[k] == jcol[k] && J.val[k] == (TT_VAL)jval[k];
+    ok = ok && J.rcum[0] == 0 && J.rcum[1] == 9;
+    CHECK(ok, "[%s] jad layout: rows by length, jagged diagonals contiguous, no padding", STR(TT_TAG));
+    CHECK(TN(ell_bytes)(&J) == 2 * sizeof(TT_IDX) + 9 * (sizeof(TT_IDX) + sizeof(TT_VAL)) + 10 * sizeof(TT_IDX) +
+                                   (4 + 2) * sizeof(TT_IDX),
+          "[%s] jad footprint %zu", STR(TT_TAG), TN(ell_bytes)(&J));
+    CHECK(TF(_roundtrip_ok)(&J, &A), "[%s] jad round trip", STR(TT_TAG));
+    TF(_product_ok)(&J, &A, "jad small");
+    TN(ell_free)(&J);
+    /* HYB: the rule gives K = 3 here (2 of 5 rows reach 3: 3*2 >= 5), so no tail */
+    CHECK(TN(hyb_from_csr)(&Y, &A, NULL) == SPMV_OK && Y.params.k == 3 && Y.ntail == 0 && Y.slice_ptr[1] == 15,
+          "[%s] hyb: K = 3 by the rule, no tail", STR(TT_TAG));
+    TN(ell_free)(&Y);
+    p = spmv_hyb_params_default();
+    p.k = 2;
+    CHECK(TN(hyb_from_csr)(&Y, &A, &p) == SPMV_OK, "[%s] hyb k=2", STR(TT_TAG));
+    ok = Y.params.k == 2 && Y.slice_ptr[1] == 10 && Y.ntail == 2;
+    for (k = 0; ok && k < 10; k++) ok = Y.col[k] == hcol[k] && Y.val[k] == (TT_VAL)hval[k];
+    ok = ok && Y.trow[0] == 2 && Y.tcol[0] == 5 && Y.tval[0] == (TT_VAL)5 && Y.trow[1] == 4 && Y.tcol[1] == 5 &&
+         Y.tval[1] == (TT_VAL)9 && Y.rowlen[2] == 2 && Y.rowlen[4] == 2;
+    CHECK(ok, "[%s] hyb k=2 layout: ELL of width 2 + the COO tail", STR(TT_TAG));
+    CHECK(TF(_roundtrip_ok)(&Y, &A), "[%s] hyb round trip", STR(TT_TAG));
+    TF(_product_ok)(&Y, &A, "hyb small k=2");
+    TN(ell_free)(&Y);
+    TN(csr_free)(&A);
+}
+
+static int64_t TF(_len_r)(int64_t r) { return r; }
+static int64_t TF(_len_tail)(int64_t r) { return r < 6 ? 1 : 5; }
+
+/* the survey's K: the largest k such that a third of the rows have >= k entries */
+static void TF(_hyb_rule)(void) {
+    spmv_triplets t;
+    TN(csr) A;
+    TN(ell) Y;
+    /* 10 rows of lengths 0..9: 10-k rows reach k, 3*(10-k) >= 10 up to k = 6 */
+    th_make_rows_fn(&t, 10, 20, TF(_len_r));
+    CHECK(TN(csr_from_triplets)(&A, &t, NULL) == SPMV_OK, "[%s] lengths 0..9", STR(TT_TAG));
+    spmv_triplets_free(&t);
+    CHECK(TN(hyb_from_csr)(&Y, &A, NULL) == SPMV_OK && Y.params.k == 6 && Y.ntail == 1 + 2 + 3,
+          "[%s] hyb rule on lengths 0..9: K=%d tail=%lld (want 6, 6)", STR(TT_TAG), Y.params.k, (long long)Y.ntail);
+    TF(_product_ok)(&Y, &A, "hyb lengths 0..9");
+    TN(ell_free)(&Y);
+    TN(csr_free)(&A);
+    /* 6 rows of 1, 3 of 5: exactly a third reach 5 */
+    th_make_rows_fn(&t, 9, 20, TF(_len_tail));
+    CHECK(TN(csr_from_triplets)(&A, &t, NULL) == SPMV_OK, "[%s] lengths 1x6, 5x3", STR(TT_TAG));
+    spmv_triplets_free(&t);
+    CHECK(TN(hyb_from_csr)(&Y, &A, NULL) == SPMV_OK && Y.params.k == 5 && Y.ntail == 0,
+          "[%s] hyb rule on 1x6, 5x3: K=%d (want 5)", STR(TT_TAG), Y.params.k);
+    TN(ell_free)(&Y);
+    TN(csr_free)(&A);
+}
+
 /* row r of n: long row at 7, others empty */
 static int64_t TF(_one_long)(int64_t r) { return r == 7 ? 2000 : 0; }
 
@@ -171,6 +243,7 @@ static void TF(_sweeps)(void) {
     static const int cs[] = {1, 4, 16};
     static const int sg[] = {1, 2, 7, 64, 1 << 30};
     static const int thr[] = {1, 2, 3};
+    static const int ks[] = {0, 1, 3, 9, 60};
     spmv_triplets t;
     TN(csr) A;
     TN(ell) M;
@@ -207,6 +280,20 @@ static void TF(_sweeps)(void) {
         snprintf(what, sizeof what, "ellr threads=%d", thr[q]);
         TF(_product_ok)(&M, &A, what);
         TN(ell_free)(&M);
+        CHECK(TN(jad_from_csr)(&M, &A, NULL) == SPMV_OK, "[%s] jad", STR(TT_TAG));
+        snprintf(what, sizeof what, "jad threads=%d", thr[q]);
+        TF(_product_ok)(&M, &A, what);
+        CHECK(TF(_roundtrip_ok)(&M, &A), "[%s] %s round trip", STR(TT_TAG), what);
+        TN(ell_free)(&M);
+        for (i = 0; i < sizeof ks / sizeof ks[0]; i++) {
+            p = spmv_hyb_params_default();
+            p.k = ks[i];
+            snprintf(what, sizeof what, "hyb k=%d threads=%d", ks[i], thr[q]);
+            CHECK(TN(hyb_from_csr)(&M, &A, &p) == SPMV_OK, "[%s] %s", STR(TT_TAG), what);
+            TF(_product_ok)(&M, &A, what);
+            CHECK(TF(_roundtrip_ok)(&M, &A), "[%s] %s round trip", STR(TT_TAG), what);
+            TN(ell_free)(&M);
+        }
     }
     set_threads(2);
     b = spmv_hll_params_default();
@@ -215,11 +302,15 @@ static void TF(_sweeps)(void) {
     b = spmv_sell_params_default();
     CHECK(TN(sell_tune)(&A, &b, &spent) == SPMV_OK && b.c > 0 && b.sigma > 0 && spent >= 0,
           "[%s] sell_tune: c=%d sigma=%d", STR(TT_TAG), b.c, b.sigma);
+    b = spmv_hyb_params_default();
+    CHECK(TN(hyb_tune)(&A, &b, &spent) == SPMV_OK && b.k > 0 && spent >= 0, "[%s] hyb_tune: k=%d", STR(TT_TAG), b.k);
     TN(csr_free)(&A);
 }
 
 static void TF(_all)(void) {
     TF(_layouts)();
+    TF(_jad_hyb_layouts)();
+    TF(_hyb_rule)();
     TF(_limits)();
     TF(_sweeps)();
 }

@@ -1,6 +1,7 @@
-/* CUDA ELL family (ell, ellr, hll, sell) — the host sliced-ELL layout (formats/ell.h) copied
- * to device memory unchanged: slice_ptr, col, val, rowlen, perm. Template header, included
- * once per (SPMV_TAG, SPMV_VAL, SPMV_IDX) by formats/cuda/instance.cuh. No include guard.
+/* CUDA ELL family (ell, ellr, hll, sell, jad, hyb) — the host layout (formats/ell.h) copied
+ * to device memory unchanged: slice_ptr, col, val, rowlen, perm, jad's jd, hyb's tail.
+ * Template header, included once per (SPMV_TAG, SPMV_VAL, SPMV_IDX) by
+ * formats/cuda/instance.cuh. No include guard.
  *
  * Kernel: one thread per stored row r (grid-stride); its slice s = r / C, local row
  * i = r - s*C, entry j at slice_ptr[s] + j*h_s + i, so the threads of a warp read consecutive
@@ -10,6 +11,9 @@
  * row's length (ELLPACK-R). y[perm[r]] for sell (no extra pass). Thread per row, not ELLR-T's
  * several threads per row: the slices here are C rows tall, and T threads per row would need
  * slices padded to a multiple of T (SELL-P); not done.
+ * jad: a thread per stored row r, entry j at jd[j] + r (consecutive threads, consecutive
+ * addresses), to the row's length, y[perm[r]]. hyb: the ELL kernel (C = nrows, width K),
+ * then the tail through COO's kernel (warp segmented sums, one atomic per run of a row).
  * Device defaults: hll hs = 32 and sell C = 32 (a warp per slice), sigma = 32*C. */
 
 #ifndef SPMV_CUDA_ELL_COMMON
@@ -33,16 +37,33 @@ __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
         y[o] = beta == T(0) ? alpha * sum : alpha * sum + beta * y[o];
     }
 }
+template <typename T, typename I>
+__global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
+    spmv_cuda__jad(int64_t nrows, const I *__restrict__ jd, const I *__restrict__ col, const T *__restrict__ val,
+                   const I *__restrict__ rowlen, const I *__restrict__ perm, T alpha, const T *__restrict__ x, T beta,
+                   T *__restrict__ y) {
+    for (int64_t r = spmv_cuda_gtid(); r < nrows; r += spmv_cuda_gsize()) {
+        const int64_t len = (int64_t)rowlen[r];
+        T sum = T(0);
+        for (int64_t j = 0; j < len; j++) {
+            const int64_t q = (int64_t)jd[j] + r;
+            sum += val[q] * x[col[q]];
+        }
+        spmv_cuda_axpby(y + (perm ? (int64_t)perm[r] : r), alpha, sum, beta);
+    }
+}
 static inline spmv_ell_params spmv__ell_dev_params(int variant) {
     spmv_ell_params p = spmv__ell_params_of(variant);
     p.isa = SPMV_ISA_GENERIC; /* the host copy only feeds the upload */
-    if (variant >= SPMV_ELL_HLL) p.c = 32;
+    if (variant == SPMV_ELL_HLL || variant == SPMV_ELL_SELL) p.c = 32;
     return p;
 }
 static inline spmv_ell_params spmv_ell_dev_params_default(void) { return spmv__ell_dev_params(SPMV_ELL_PLAIN); }
 static inline spmv_ell_params spmv_ellr_dev_params_default(void) { return spmv__ell_dev_params(SPMV_ELL_R); }
 static inline spmv_ell_params spmv_hll_dev_params_default(void) { return spmv__ell_dev_params(SPMV_ELL_HLL); }
 static inline spmv_ell_params spmv_sell_dev_params_default(void) { return spmv__ell_dev_params(SPMV_ELL_SELL); }
+static inline spmv_ell_params spmv_jad_dev_params_default(void) { return spmv__ell_dev_params(SPMV_ELL_JAD); }
+static inline spmv_ell_params spmv_hyb_dev_params_default(void) { return spmv__ell_dev_params(SPMV_ELL_HYB); }
 /* --tune searches: hll the hack size (a warp and multiples), sell sigma */
 static inline int spmv_hll_dev_candidate(int i, const spmv_ell_params *base, spmv_ell_params *out) {
     static const int hs[] = {32, 64, 128, 256};
@@ -58,12 +79,22 @@ static inline int spmv_sell_dev_candidate(int i, const spmv_ell_params *base, sp
     out->sigma = sg[i];
     return 1;
 }
+/* hyb: K = the rule's, half and twice it (0: the rule; a negative value marks a factor) */
+static inline int spmv_hyb_dev_candidate(int i, const spmv_ell_params *base, spmv_ell_params *out) {
+    if (i < 0 || i >= 3) return 0;
+    *out = *base;
+    out->k = i == 0 ? 0 : i == 1 ? -2 : -3;
+    return 1;
+}
 #endif /* SPMV_CUDA_ELL_COMMON */
 
 typedef struct SPMV_NAME(ell_dev) {
     SPMV_I nrows, ncols, nnz, C, nslices;
     SPMV_I *slice_ptr, *col, *rowlen, *perm; /* device memory (perm NULL: identity) */
     SPMV_T *val;
+    SPMV_I *jd, width;           /* jad */
+    SPMV_I ntail, *trow, *tcol;  /* hyb's tail */
+    SPMV_T *tval;
     size_t padded;
     spmv_ell_params params;
 } SPMV_NAME(ell_dev);
@@ -76,6 +107,10 @@ static inline spmv_status SPMV_NAME(ell_dev_free)(SPMV_NAME(ell_dev) *D) {
     spmv_cuda_release(&D->val, &st);
     spmv_cuda_release(&D->rowlen, &st);
     spmv_cuda_release(&D->perm, &st);
+    spmv_cuda_release(&D->jd, &st);
+    spmv_cuda_release(&D->trow, &st);
+    spmv_cuda_release(&D->tcol, &st);
+    spmv_cuda_release(&D->tval, &st);
     memset(D, 0, sizeof *D);
     return st;
 }
@@ -83,7 +118,8 @@ static inline spmv_status SPMV_NAME(ell_dev_free)(SPMV_NAME(ell_dev) *D) {
 static inline size_t SPMV_NAME(ell_dev_bytes)(const SPMV_NAME(ell_dev) *D) {
     if (!D) return 0;
     return ((size_t)D->nslices + 1) * sizeof(SPMV_I) + D->padded * (sizeof(SPMV_I) + sizeof(SPMV_T)) +
-           (size_t)D->nrows * sizeof(SPMV_I) * (D->perm ? 2 : 1);
+           (size_t)D->nrows * sizeof(SPMV_I) * (D->perm ? 2 : 1) + (D->jd ? ((size_t)D->width + 1) * sizeof(SPMV_I) : 0) +
+           (size_t)D->ntail * (2 * sizeof(SPMV_I) + sizeof(SPMV_T));
 }
 
 /* Host CSR A -> host sliced ELL (the row's variant, device defaults) -> device. */
@@ -94,6 +130,13 @@ static inline spmv_status SPMV_NAME(ell__dev_from_csr)(SPMV_NAME(ell_dev) *D, co
     if (!D) return SPMV_ERR_ARG;
     memset(D, 0, sizeof *D);
     q.isa = SPMV_ISA_GENERIC;
+    if (q.variant == SPMV_ELL_HYB && q.k < 0) { /* a tuning candidate: a factor of the rule's K */
+        int k = 0, f = -q.k;
+        if (!A || SPMV_NAME(csr_check)(A) != SPMV_OK) return SPMV_ERR_ARG;
+        st = SPMV_NAME(ell__hyb_k)(A, &k);
+        if (st != SPMV_OK) return st;
+        q.k = f == 2 ? (k / 2 > 0 ? k / 2 : 1) : (2 * k > 0 ? 2 * k : 1);
+    }
     st = SPMV_NAME(ell__from_csr)(&B, A, q);
     if (st != SPMV_OK) return st;
     D->nrows = B.nrows;
@@ -108,6 +151,12 @@ static inline spmv_status SPMV_NAME(ell__dev_from_csr)(SPMV_NAME(ell_dev) *D, co
     if (st == SPMV_OK) st = spmv_cuda_upload(&D->val, B.val, D->padded, s);
     if (st == SPMV_OK) st = spmv_cuda_upload(&D->rowlen, B.rowlen, (size_t)B.nrows, s);
     if (st == SPMV_OK && B.perm) st = spmv_cuda_upload(&D->perm, B.perm, (size_t)B.nrows, s);
+    if (st == SPMV_OK && B.jd) st = spmv_cuda_upload(&D->jd, B.jd, (size_t)B.width + 1, s);
+    D->width = B.width;
+    D->ntail = B.ntail;
+    if (st == SPMV_OK) st = spmv_cuda_upload(&D->trow, B.trow, (size_t)B.ntail, s);
+    if (st == SPMV_OK) st = spmv_cuda_upload(&D->tcol, B.tcol, (size_t)B.ntail, s);
+    if (st == SPMV_OK) st = spmv_cuda_upload(&D->tval, B.tval, (size_t)B.ntail, s);
     if (st == SPMV_OK) st = spmv_cuda_status(cudaStreamSynchronize(s));
     SPMV_NAME(ell_free)(&B);
     if (st != SPMV_OK) {
@@ -141,15 +190,38 @@ static inline spmv_status SPMV_NAME(sell_dev_from_csr)(SPMV_NAME(ell_dev) *D, co
     q.variant = SPMV_ELL_SELL;
     return SPMV_NAME(ell__dev_from_csr)(D, A, q, s);
 }
+static inline spmv_status SPMV_NAME(jad_dev_from_csr)(SPMV_NAME(ell_dev) *D, const SPMV_NAME(csr) *A,
+                                                      const spmv_ell_params *p, cudaStream_t s = 0) {
+    spmv_ell_params q = p ? *p : spmv_jad_dev_params_default();
+    q.variant = SPMV_ELL_JAD;
+    return SPMV_NAME(ell__dev_from_csr)(D, A, q, s);
+}
+static inline spmv_status SPMV_NAME(hyb_dev_from_csr)(SPMV_NAME(ell_dev) *D, const SPMV_NAME(csr) *A,
+                                                      const spmv_ell_params *p, cudaStream_t s = 0) {
+    spmv_ell_params q = p ? *p : spmv_hyb_dev_params_default();
+    q.variant = SPMV_ELL_HYB;
+    return SPMV_NAME(ell__dev_from_csr)(D, A, q, s);
+}
 
 /* y = alpha*D*x + beta*y on the device, ordered on s (asynchronous); beta == 0: y not read. */
 static inline spmv_status SPMV_NAME(ell_dev_mv)(const SPMV_NAME(ell_dev) *D, SPMV_T alpha, const SPMV_T *x,
                                                 SPMV_T beta, SPMV_T *y, cudaStream_t s = 0) {
     if (!D || (D->nrows > 0 && (!y || !D->slice_ptr || !D->rowlen)) || (D->nnz > 0 && !x)) return SPMV_ERR_ARG;
     if (D->nrows == 0) return SPMV_OK;
+    if (D->jd) {
+        SPMV_CUDA_LAUNCH(spmv_cuda_grid((int64_t)D->nrows, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s, spmv_cuda__jad<SPMV_T, SPMV_I>)(
+            (int64_t)D->nrows, D->jd, D->col, D->val, D->rowlen, D->perm, alpha, x, beta, y);
+        return spmv_cuda_status(cudaGetLastError());
+    }
     SPMV_CUDA_LAUNCH(spmv_cuda_grid((int64_t)D->nrows, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s, spmv_cuda__ell<SPMV_T, SPMV_I>)(
         (int64_t)D->nrows, (int64_t)D->C, D->params.variant == SPMV_ELL_R, D->slice_ptr, D->col, D->val, D->rowlen,
         D->perm, alpha, x, beta, y);
+    if (D->ntail > 0) { /* hyb: after the ELL part, on the same stream */
+        spmv_status st = spmv_cuda_status(cudaGetLastError());
+        if (st != SPMV_OK) return st;
+        SPMV_CUDA_LAUNCH(spmv_cuda_grid((int64_t)D->ntail / SPMV_CUDA_COO_STEPS + 32, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s,
+                         spmv_cuda__coo<SPMV_T, SPMV_I>)((int64_t)D->ntail, D->trow, D->tcol, D->tval, alpha, x, y);
+    }
     return spmv_cuda_status(cudaGetLastError());
 }
 
@@ -161,5 +233,7 @@ static inline void SPMV_NAME(ell_dev_params_str)(const SPMV_NAME(ell_dev) *D, ch
     }
     if (D->params.variant == SPMV_ELL_HLL) snprintf(buf, len, "hs=%d", D->params.c);
     else if (D->params.variant == SPMV_ELL_SELL) snprintf(buf, len, "c=%d,sigma=%d", D->params.c, D->params.sigma);
+    else if (D->params.variant == SPMV_ELL_HYB) snprintf(buf, len, "k=%d,tail=%lld", D->params.k, (long long)D->ntail);
+    else if (D->params.variant == SPMV_ELL_JAD) snprintf(buf, len, "width=%lld", (long long)D->width);
     else snprintf(buf, len, "width=%lld", D->nrows > 0 ? (long long)(D->padded / (size_t)D->nrows) : 0LL);
 }

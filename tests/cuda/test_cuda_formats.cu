@@ -105,12 +105,14 @@
         static size_t any_bytes(const any *D) { return spmv_##TG##_any_dev_bytes(D); }                           \
         static size_t any_kernel_bytes(const any *D) { return spmv_##TG##_any_dev_kernel_bytes(D); }             \
         static void any_params(const any *D, char *b, size_t n) { spmv_##TG##_any_dev_params(D, b, n); }         \
-        /* 1 when format f (device defaults) must refuse A with SPMV_ERR_LIMIT (ELL's size cap) */               \
+        /* 1 when format f (device defaults) must refuse A with SPMV_ERR_LIMIT (ELL's and DIA's size caps) */   \
         static int limited(const csr *A, int f) {                                                                \
             spmv_any_params u;                                                                                   \
-            if (strcmp(spmv_format_family((spmv_format)f), "ell") != 0) return 0;                                \
+            const char *fam = spmv_format_family((spmv_format)f);                                                \
             if (spmv_any_dev_params_init((spmv_format)f, NULL, &u, NULL) != SPMV_OK) return 0;                   \
-            return spmv_##TG##_ell_limited(A, &u.ell, SPMV_ISA_GENERIC);                                         \
+            if (!strcmp(fam, "ell")) return spmv_##TG##_ell_limited(A, &u.ell, SPMV_ISA_GENERIC);                \
+            if (!strcmp(fam, "dia")) return spmv_##TG##_dia_limited(A, &u.dia, SPMV_ISA_GENERIC);                \
+            return 0;                                                                                            \
         }                                                                                                        \
         /* per-format device objects */                                                                          \
         static spmv_status csr_to_device(csrd *D, const csr *A, cudaStream_t s) {                                \

@@ -1,0 +1,35 @@
+/* DIA family (dia, hdia): what the generic contract test (test_format.c) does not see —
+ * the layouts slot by slot on a hand-made matrix (offsets ascending, dense diagonals, the
+ * presence bits, an explicit zero kept, hacks with their own offsets), padding never
+ * multiplied (x = Inf in a padded column), duplicates of a wrapped CSR summed, the size
+ * caps (fill, the index type, the physical memory) against sizes computed by hand, hack
+ * size x thread sweeps against the long-double reference, and the tuner. Every check runs
+ * for s (float/int32), d (double/int32) and dl (double/int64). */
+#define SPMV_PAR_MIN_NNZ 1 /* small matrices split over threads too */
+#include "harness.h"
+#define SPMV_TAG dl
+#define SPMV_VAL double
+#define SPMV_IDX int64_t
+#include "spmv.h"
+#include "harness.h"
+
+#define TT_TAG s
+#define TT_VAL float
+#define TT_IDX int32_t
+#include "test_dia_case.h"
+#define TT_TAG d
+#define TT_VAL double
+#define TT_IDX int32_t
+#include "test_dia_case.h"
+#define TT_TAG dl
+#define TT_VAL double
+#define TT_IDX int64_t
+#include "test_dia_case.h"
+
+int main(void) {
+    test_s_all();
+    test_d_all();
+    test_dl_all();
+    CHECK(th_alloc_live == 0, "allocations still live at exit: %ld", th_alloc_live);
+    return check_finish("test_dia");
+}
