@@ -319,7 +319,6 @@ SPMV_KTARGET static inline void SPMV_K(dia__rows)(const SPMV_NAME(dia) *A, SPMV_
     const int64_t H = A->H, r0 = h * H, hr = A->nrows - r0 < H ? A->nrows - r0 : H, d0 = A->hd[h];
     const int64_t nd = A->hd[h + 1] - d0, vb = d0 * H, mw = (H + 63) / 64;
     const spmv_v va = V_set1(alpha), vb_ = V_set1(beta);
-    const unsigned allw = V_mask_first(SPMV_W);
     SPMV_T accb[SPMV__DIA_RB * SPMV_W];
     int64_t b0;
     for (b0 = i0; b0 < i1; b0 += (int64_t)SPMV__DIA_RB * SPMV_W) {
@@ -330,17 +329,26 @@ SPMV_KTARGET static inline void SPMV_K(dia__rows)(const SPMV_NAME(dia) *A, SPMV_
         for (v = 0; v < nv; v++) V_storeu(accb + v * SPMV_W, V_zero());
         for (dl = 0; dl < nd; dl++) {
             const int64_t o = A->off[d0 + dl];
-            const SPMV_T *pv = A->val + vb + dl * hr;
+            const SPMV_T *pv = A->val + vb + dl * hr, *px = x + (r0 + o);
             const uint64_t *pw = A->bits + (d0 + dl) * mw;
-            for (v = 0; v < nv; v++) {
-                const int64_t i = b0 + (int64_t)v * SPMV_W;
-                const int n = b1 - i < SPMV_W ? (int)(b1 - i) : SPMV_W;
-                const unsigned m = (unsigned)(pw[i / 64] >> (i % 64)) & V_mask_first(n);
-                SPMV_T *pa = accb + v * SPMV_W;
-                if (m == allw) {
-                    V_storeu(pa, V_fma(V_loadu(pv + i), V_loadu(x + (r0 + i + o)), V_loadu(pa)));
-                } else if (m) { /* the masked lanes' x (maybe outside x) is not read */
-                    V_storeu(pa, V_fma(V_mload(m, pv + i), V_mload(m, x + (r0 + i + o)), V_loadu(pa)));
+            int64_t w, full = 1;
+            for (w = b0 / 64; full && w < (b1 + 63) / 64; w++) { /* b0 is a multiple of 64 */
+                const int64_t nb = b1 - 64 * w < 64 ? b1 - 64 * w : 64;
+                full = nb == 64 ? pw[w] == ~(uint64_t)0 : (pw[w] & (((uint64_t)1 << nb) - 1)) == ((uint64_t)1 << nb) - 1;
+            }
+            if (full && (b1 - b0) % SPMV_W == 0) { /* every slot of the block holds an entry */
+                for (v = 0; v < nv; v++) {
+                    const int64_t i = b0 + (int64_t)v * SPMV_W;
+                    SPMV_T *pa = accb + v * SPMV_W;
+                    V_storeu(pa, V_fma(V_loadu(pv + i), V_loadu(px + i), V_loadu(pa)));
+                }
+            } else { /* masked, without branches (a stencil's boundaries change the mask often) */
+                for (v = 0; v < nv; v++) {
+                    const int64_t i = b0 + (int64_t)v * SPMV_W;
+                    const int n = b1 - i < SPMV_W ? (int)(b1 - i) : SPMV_W;
+                    const unsigned m = (unsigned)(pw[i / 64] >> (i % 64)) & V_mask_first(n);
+                    SPMV_T *pa = accb + v * SPMV_W; /* the masked lanes' x (maybe outside x) is not read */
+                    V_storeu(pa, V_fma(V_mload(m, pv + i), V_mload(m, px + i), V_loadu(pa)));
                 }
             }
         }
