@@ -17,7 +17,9 @@
  *         the warp on the GPU), no reordering.
  *   sell  SELL-C-sigma: C = c, rows sorted by length (descending, stable) inside windows of
  *         sigma rows (default 32*C; sigma = 1: no sorting, exactly hll's layout); y is
- *         written through perm (no extra pass over y).
+ *         written through perm (no extra pass over y). With t > 1 (the GPU's threads per row)
+ *         each slice's width is padded to a multiple of t (SELL-P), so the t threads of a row
+ *         run the same number of steps.
  *   jad   jagged diagonals (JDS): all rows sorted by length (descending, stable; a counting
  *         sort), one slice with no padding: jagged diagonal j holds entry j of every stored
  *         row longer than j, contiguously from jd[j] (jd[0] = 0, jd[width] = nnz); entry j of
@@ -70,6 +72,9 @@ typedef struct spmv_ell_params {
     int sigma;      /* sell: sorting window in rows; 0: 32*c; 1: no sorting */
     int fill;       /* SPMV_ERR_LIMIT above fill*nnz + 4096 padded entries; 0: 10 */
     int k;          /* hyb: ELL width; 0: the survey's rule (a third of the rows reach it) */
+    int t;          /* ellr, sell on the GPU: threads per row (ELLR-T; 1..32, a power of two; 0:
+                       from the mean row length); sell pads each slice's width to a multiple of
+                       it (SELL-P), on the CPU too when set */
 } spmv_ell_params;
 typedef spmv_ell_params spmv_ellr_params;
 typedef spmv_ell_params spmv_hll_params;
@@ -84,6 +89,7 @@ static inline spmv_ell_params spmv__ell_params_of(int variant) {
     p.sigma = 0;
     p.fill = 0;
     p.k = 0;
+    p.t = 0;
     return p;
 }
 static inline spmv_ell_params spmv_ell_params_default(void) { return spmv__ell_params_of(SPMV_ELL_PLAIN); }
@@ -95,8 +101,12 @@ static inline spmv_ell_params spmv_hyb_params_default(void) { return spmv__ell_p
 #define SPMV__ELL_FILL_KEY                                                                                       \
     {"fill", offsetof(spmv_ell_params, fill), SPMV_PK_INT, 0, 1 << 20, NULL,                                     \
      "refuse (SPMV_ERR_LIMIT) above fill*nnz+4096 padded entries (0: 10)"}
+#define SPMV__ELL_T_KEY                                                                                          \
+    {"t", offsetof(spmv_ell_params, t), SPMV_PK_INT, 0, 32, NULL,                                                 \
+     "GPU threads per row, 1..32, a power of two (0: from the mean row length)"}
 static const spmv_param_key spmv__ell_keys[] = {SPMV__ELL_FILL_KEY, {NULL, 0, SPMV_PK_INT, 0, 0, NULL, NULL}};
-#define spmv__ellr_keys spmv__ell_keys
+static const spmv_param_key spmv__ellr_keys[] = {SPMV__ELL_FILL_KEY, SPMV__ELL_T_KEY,
+                                                 {NULL, 0, SPMV_PK_INT, 0, 0, NULL, NULL}};
 static const spmv_param_key spmv__hll_keys[] = {
     {"hs", offsetof(spmv_ell_params, c), SPMV_PK_INT, 0, 1 << 16, NULL, "rows per hack (0: the vector width)"},
     {"w", offsetof(spmv_ell_params, c), SPMV_PK_POW2, 0, 1 << 16, NULL, "hs as a vector width (a power of two)"},
@@ -107,6 +117,7 @@ static const spmv_param_key spmv__sell_keys[] = {
     {"w", offsetof(spmv_ell_params, c), SPMV_PK_POW2, 0, 1 << 16, NULL, "c as a vector width (a power of two)"},
     {"sigma", offsetof(spmv_ell_params, sigma), SPMV_PK_INT, 0, 1 << 30, NULL,
      "sorting window in rows (0: 32*c; 1: none)"},
+    SPMV__ELL_T_KEY,
     SPMV__ELL_FILL_KEY,
     {NULL, 0, SPMV_PK_INT, 0, 0, NULL, NULL}};
 static const spmv_param_key spmv__jad_keys[] = {{NULL, 0, SPMV_PK_INT, 0, 0, NULL, NULL}}; /* nothing to set */
@@ -245,8 +256,9 @@ static inline spmv_status SPMV_NAME(ell__plan)(const SPMV_NAME(csr) *B, spmv_ell
     if (perm_out) *perm_out = NULL;
     if (st != SPMV_OK) return st;
     if (p->variant < SPMV_ELL_PLAIN || p->variant > SPMV_ELL_HYB || p->c < 0 || p->sigma < 0 || p->fill < 0 ||
-        p->k < 0)
+        p->k < 0 || p->t < 0 || p->t > 32 || (p->t & (p->t - 1)))
         return SPMV_ERR_ARG;
+    if (p->variant != SPMV_ELL_R && p->variant != SPMV_ELL_SELL) p->t = 0;
     if (p->variant <= SPMV_ELL_R || p->variant >= SPMV_ELL_JAD) p->c = 0, p->sigma = 1;
     else if (p->c == 0) p->c = spmv__ell_native_c(p->isa, sizeof(SPMV_T));
     if (p->variant == SPMV_ELL_HLL) p->sigma = 1;
@@ -290,6 +302,7 @@ static inline spmv_status SPMV_NAME(ell__plan)(const SPMV_NAME(csr) *B, spmv_ell
             if (p->variant == SPMV_ELL_HYB && len > p->k) len = (SPMV_I)p->k;
             if (len > wmax) wmax = len;
         }
+        if (p->variant == SPMV_ELL_SELL && p->t > 1) wmax = (wmax + p->t - 1) / p->t * p->t; /* SELL-P */
         padded += (uint64_t)h * (uint64_t)wmax;
     }
     cap = (uint64_t)p->fill * (uint64_t)B->nnz + 4096u;
@@ -396,6 +409,7 @@ static inline spmv_status SPMV_NAME(ell__from_csr)(SPMV_NAME(ell) *A, const SPMV
             A->rowlen[i] = len;
             if (len > wmax) wmax = len;
         }
+        if (prm.variant == SPMV_ELL_SELL && prm.t > 1) wmax = (wmax + prm.t - 1) / prm.t * prm.t; /* SELL-P */
         A->slice_ptr[s + 1] = A->slice_ptr[s] + h * wmax;
     }
 SPMV_OMP(parallel for schedule(dynamic, 16) if (padded >= SPMV_PAR_MIN_NNZ))
@@ -759,6 +773,12 @@ static inline spmv_status SPMV_NAME(ell__tune)(const SPMV_NAME(csr) *A, spmv_ell
     spmv__free(y);
     if (seconds_spent) *seconds_spent = spmv_wtime() - t_start;
     return st;
+}
+/* ellr: nothing to search on the CPU (its one parameter, t, is the GPU's threads per row;
+ * spmv-cuda's --tune searches it) */
+static inline spmv_status SPMV_NAME(ellr_tune)(const SPMV_NAME(csr) *A, spmv_ell_params *best, double *seconds_spent) {
+    if (seconds_spent) *seconds_spent = 0;
+    return A && best ? SPMV_OK : SPMV_ERR_ARG;
 }
 /* hll: the hack size (the vector width first, then multiples of it) */
 static inline spmv_status SPMV_NAME(hll_tune)(const SPMV_NAME(csr) *A, spmv_ell_params *best, double *seconds_spent) {

@@ -102,6 +102,19 @@ static void TF(_layouts)(void) {
               S4.slice_ptr[1] == 6 && S4.slice_ptr[2] == 8 && S4.slice_ptr[3] == 11,
           "[%s] sell sigma=4: permutation and slice widths", STR(TT_TAG));
     CHECK(TF(_roundtrip_ok)(&S4, &A), "[%s] sell round trip", STR(TT_TAG));
+    { /* SELL-P, t = 2: widths 3, 1 (rows 3, 1) and 3 padded to 4, 2, 4 */
+        TN(ell) P;
+        p.t = 2;
+        CHECK(TN(sell_from_csr)(&P, &A, &p) == SPMV_OK && P.slice_ptr[1] == 8 && P.slice_ptr[2] == 12 &&
+                  P.slice_ptr[3] == 16 && P.params.t == 2,
+              "[%s] sell t=2: slice widths padded to a multiple of 2", STR(TT_TAG));
+        CHECK(TF(_roundtrip_ok)(&P, &A), "[%s] sell t=2 round trip", STR(TT_TAG));
+        TF(_product_ok)(&P, &A, "sell small sigma=4 t=2");
+        TN(ell_free)(&P);
+        p.t = 3;
+        CHECK(TN(sell_from_csr)(&P, &A, &p) == SPMV_ERR_ARG, "[%s] sell t=3 refused", STR(TT_TAG));
+        p.t = 0;
+    }
     TF(_product_ok)(&S4, &A, "sell small sigma=4");
     TN(ell_free)(&H);
     TN(ell_free)(&S1);
@@ -270,6 +283,7 @@ static void TF(_sweeps)(void) {
                 p = spmv_sell_params_default();
                 p.c = cs[i];
                 p.sigma = sg[j];
+                p.t = (int)(1u << (j % 3)); /* SELL-P padding: 1, 2, 4 */
                 snprintf(what, sizeof what, "sell c=%d sigma=%d threads=%d", cs[i], sg[j], thr[q]);
                 CHECK(TN(sell_from_csr)(&M, &A, &p) == SPMV_OK, "[%s] %s", STR(TT_TAG), what);
                 TF(_product_ok)(&M, &A, what);

@@ -8,9 +8,12 @@
  * addresses at every j (coalesced: the reason for the column-major slices). ell, hll and
  * sell threads run to the slice width (the survey's ELL kernel: the padding is read and
  * selected away, so x = +-Inf in a padding column cannot give NaN); ellr threads stop at their
- * row's length (ELLPACK-R). y[perm[r]] for sell (no extra pass). Thread per row, not ELLR-T's
- * several threads per row: the slices here are C rows tall, and T threads per row would need
- * slices padded to a multiple of T (SELL-P); not done.
+ * row's length (ELLPACK-R). y[perm[r]] for sell (no extra pass).
+ * ellr and sell take the survey's ELLR-T choice: t threads per row (params.t, a power of two up
+ * to 32; 0: 1 up to 8 entries per row on average, then doubling every doubling of the mean, as
+ * the CSR vector kernel's lanes), thread k of a row taking its entries k, k+t, ... (t runs of
+ * 32/t consecutive addresses per warp load) and a shuffle sum over the t lanes; sell's slices are
+ * then padded to a multiple of t (SELL-P, formats/ell.h). D->tpr may be changed after the upload.
  * jad: a thread per stored row r, entry j at jd[j] + r (consecutive threads, consecutive
  * addresses), to the row's length, y[perm[r]]. hyb: the ELL kernel (C = nrows, width K),
  * then the tail through COO's kernel (warp segmented sums, one atomic per run of a row).
@@ -36,6 +39,38 @@ __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
         const int64_t o = perm ? (int64_t)perm[r] : r;
         y[o] = beta == T(0) ? alpha * sum : alpha * sum + beta * y[o];
     }
+}
+/* ELLR-T / SELL-P: TPR threads per row (TPR > 1), a warp-uniform loop over groups of 32/TPR rows */
+template <int TPR, typename T, typename I>
+__global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
+    spmv_cuda__ellt(int64_t nrows, int64_t C, int stop_at_len, const I *__restrict__ sp, const I *__restrict__ col,
+                    const T *__restrict__ val, const I *__restrict__ rowlen, const I *__restrict__ perm, T alpha,
+                    const T *__restrict__ x, T beta, T *__restrict__ y) {
+    const int lane = spmv_cuda_lane(), sub = lane % TPR;
+    const int64_t per_warp = 32 / TPR, nwarps = spmv_cuda_gsize() >> 5;
+    for (int64_t base = (spmv_cuda_gtid() >> 5) * per_warp; base < nrows; base += nwarps * per_warp) {
+        const int64_t r = base + lane / TPR;
+        T sum = T(0);
+        if (r < nrows) {
+            const int64_t s = r / C, r0 = s * C, i = r - r0, h = nrows - r0 < C ? nrows - r0 : C;
+            const int64_t off = (int64_t)sp[s], len = (int64_t)rowlen[r];
+            const int64_t wd = stop_at_len ? len : ((int64_t)sp[s + 1] - off) / h;
+            for (int64_t j = sub; j < wd; j += TPR) {
+                const int64_t q = off + j * h + i;
+                const T v = val[q] * x[col[q]];
+                if (j < len) sum += v;
+            }
+        }
+        sum = spmv_cuda_warp_sum<TPR>(sum);
+        if (sub == 0 && r < nrows) spmv_cuda_axpby(y + (perm ? (int64_t)perm[r] : r), alpha, sum, beta);
+    }
+}
+/* ELLR-T's default: 1 thread per row up to 8 entries on average, then one more doubling per doubling */
+static inline int spmv_ell_dev_auto_tpr(int64_t nrows, int64_t nnz) {
+    int64_t avg = nrows > 0 ? nnz / nrows + (nnz % nrows != 0) : 0;
+    int t = 1;
+    while (t < 32 && 8 * (int64_t)t < avg) t <<= 1;
+    return t;
 }
 template <typename T, typename I>
 __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
@@ -86,6 +121,14 @@ static inline int spmv_hyb_dev_candidate(int i, const spmv_ell_params *base, spm
     out->k = i == 0 ? 0 : i == 1 ? -2 : -3;
     return 1;
 }
+/* ellr: threads per row (0: the rule) */
+static inline int spmv_ellr_dev_candidate(int i, const spmv_ell_params *base, spmv_ell_params *out) {
+    static const int t[] = {0, 1, 2, 4, 8, 32};
+    if (i < 0 || i >= 6) return 0;
+    *out = *base;
+    out->t = t[i];
+    return 1;
+}
 #endif /* SPMV_CUDA_ELL_COMMON */
 
 typedef struct SPMV_NAME(ell_dev) {
@@ -95,6 +138,7 @@ typedef struct SPMV_NAME(ell_dev) {
     SPMV_I *jd, width;           /* jad */
     SPMV_I ntail, *trow, *tcol;  /* hyb's tail */
     SPMV_T *tval;
+    int tpr;                     /* ellr, sell: threads per row (1: the thread-per-row kernel) */
     size_t padded;
     spmv_ell_params params;
 } SPMV_NAME(ell_dev);
@@ -137,6 +181,8 @@ static inline spmv_status SPMV_NAME(ell__dev_from_csr)(SPMV_NAME(ell_dev) *D, co
         if (st != SPMV_OK) return st;
         q.k = f == 2 ? (k / 2 > 0 ? k / 2 : 1) : (2 * k > 0 ? 2 * k : 1);
     }
+    if ((q.variant == SPMV_ELL_R || q.variant == SPMV_ELL_SELL) && q.t == 0 && A && A->nrows >= 0)
+        q.t = spmv_ell_dev_auto_tpr((int64_t)A->nrows, (int64_t)A->nnz); /* before the layout: SELL-P pads to it */
     st = SPMV_NAME(ell__from_csr)(&B, A, q);
     if (st != SPMV_OK) return st;
     D->nrows = B.nrows;
@@ -146,6 +192,7 @@ static inline spmv_status SPMV_NAME(ell__dev_from_csr)(SPMV_NAME(ell_dev) *D, co
     D->nslices = B.nslices;
     D->padded = B.slice_ptr ? (size_t)B.slice_ptr[B.nslices] : 0;
     D->params = B.params;
+    D->tpr = B.params.t > 1 ? B.params.t : 1;
     st = spmv_cuda_upload(&D->slice_ptr, B.slice_ptr, (size_t)B.nslices + 1, s);
     if (st == SPMV_OK) st = spmv_cuda_upload(&D->col, B.col, D->padded, s);
     if (st == SPMV_OK) st = spmv_cuda_upload(&D->val, B.val, D->padded, s);
@@ -213,6 +260,25 @@ static inline spmv_status SPMV_NAME(ell_dev_mv)(const SPMV_NAME(ell_dev) *D, SPM
             (int64_t)D->nrows, D->jd, D->col, D->val, D->rowlen, D->perm, alpha, x, beta, y);
         return spmv_cuda_status(cudaGetLastError());
     }
+    if (D->tpr > 1) {
+        const int64_t nth = (int64_t)D->nrows * D->tpr;
+#define SPMV__ELLT(TPR)                                                                                          \
+    case TPR:                                                                                                    \
+        SPMV_CUDA_LAUNCH(spmv_cuda_grid(nth, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s, spmv_cuda__ellt<TPR, SPMV_T, SPMV_I>)( \
+            (int64_t)D->nrows, (int64_t)D->C, D->params.variant == SPMV_ELL_R, D->slice_ptr, D->col, D->val,      \
+            D->rowlen, D->perm, alpha, x, beta, y);                                                              \
+        break;
+        switch (D->tpr) {
+            SPMV__ELLT(2)
+            SPMV__ELLT(4)
+            SPMV__ELLT(8)
+            SPMV__ELLT(16)
+            SPMV__ELLT(32)
+        default: return SPMV_ERR_ARG;
+        }
+#undef SPMV__ELLT
+        return spmv_cuda_status(cudaGetLastError());
+    }
     SPMV_CUDA_LAUNCH(spmv_cuda_grid((int64_t)D->nrows, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s, spmv_cuda__ell<SPMV_T, SPMV_I>)(
         (int64_t)D->nrows, (int64_t)D->C, D->params.variant == SPMV_ELL_R, D->slice_ptr, D->col, D->val, D->rowlen,
         D->perm, alpha, x, beta, y);
@@ -232,7 +298,10 @@ static inline void SPMV_NAME(ell_dev_params_str)(const SPMV_NAME(ell_dev) *D, ch
         return;
     }
     if (D->params.variant == SPMV_ELL_HLL) snprintf(buf, len, "hs=%d", D->params.c);
-    else if (D->params.variant == SPMV_ELL_SELL) snprintf(buf, len, "c=%d,sigma=%d", D->params.c, D->params.sigma);
+    else if (D->params.variant == SPMV_ELL_SELL)
+        snprintf(buf, len, "c=%d,sigma=%d,t=%d", D->params.c, D->params.sigma, D->tpr);
+    else if (D->params.variant == SPMV_ELL_R)
+        snprintf(buf, len, "width=%lld,t=%d", D->nrows > 0 ? (long long)(D->padded / (size_t)D->nrows) : 0LL, D->tpr);
     else if (D->params.variant == SPMV_ELL_HYB) snprintf(buf, len, "k=%d,tail=%lld", D->params.k, (long long)D->ntail);
     else if (D->params.variant == SPMV_ELL_JAD) snprintf(buf, len, "width=%lld", (long long)D->width);
     else snprintf(buf, len, "width=%lld", D->nrows > 0 ? (long long)(D->padded / (size_t)D->nrows) : 0LL);

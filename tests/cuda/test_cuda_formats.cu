@@ -146,6 +146,22 @@
         static spmv_status axt_dev_free(axtd *D) { return spmv_##TG##_axt_dev_free(D); }                         \
         static size_t axt_dev_bytes(const axtd *D) { return spmv_##TG##_axt_dev_bytes(D); }                      \
         static size_t axt_dev_kernel_bytes(const axtd *D) { return spmv_##TG##_axt_dev_kernel_bytes(D); }        \
+        /* ELLR-T / SELL-P: ellr and sell with t threads per row */                                              \
+        typedef spmv_##TG##_ell_dev elld;                                                                        \
+        static spmv_status ellt_from_csr(elld *D, const csr *A, int sell, int t, cudaStream_t s) {              \
+            spmv_ell_params p = sell ? spmv_sell_dev_params_default() : spmv_ellr_dev_params_default();         \
+            p.t = t;                                                                                             \
+            return sell ? spmv_##TG##_sell_dev_from_csr(D, A, &p, s) : spmv_##TG##_ellr_dev_from_csr(D, A, &p, s); \
+        }                                                                                                        \
+        static spmv_status ell_dev_mv(const elld *D, T al, const T *x, T be, T *y, cudaStream_t s) {            \
+            return spmv_##TG##_ell_dev_mv(D, al, x, be, y, s);                                                   \
+        }                                                                                                        \
+        static spmv_status ell_dev_free(elld *D) { return spmv_##TG##_ell_dev_free(D); }                         \
+        static int ell_limited(const csr *A, int sell, int t) {                                                  \
+            spmv_ell_params p = sell ? spmv_sell_dev_params_default() : spmv_ellr_dev_params_default();         \
+            p.t = t;                                                                                             \
+            return spmv_##TG##_ell_limited(A, &p, SPMV_ISA_GENERIC);                                             \
+        }                                                                                                        \
     };
 TEST_TAG(s, float, int32_t, 1e-5, 1)
 TEST_TAG(d, double, int32_t, 1e-12, 2)
@@ -754,6 +770,41 @@ template <class G> static void run_csr_tpr(ctx<G> &c) {
     CHECK(st == SPMV_OK && is_zero(&E), "%s csr_dev [%s]: free: %s", G::name(), c.mname, spmv_status_str(st));
 }
 
+/* ELLR-T and SELL-P: ellr and sell with t threads per row (t = 1: the thread-per-row kernel) */
+template <class G> static void run_ell_tpr(ctx<G> &c) {
+    typedef typename G::T T;
+#ifdef SPMV_CUDA_EMULATE
+    static const int ts[] = {1, 2, 32};
+#else
+    static const int ts[] = {1, 2, 4, 8, 16, 32};
+#endif
+    typename G::elld E;
+    spmv_status st;
+    char what[512];
+    size_t i;
+    int a, sell;
+    for (sell = 0; sell < 2 && !gpu_dead; sell++) {
+        if (!format_wanted(sell ? SPMV_FMT_SELL : SPMV_FMT_ELLR)) continue;
+        for (i = 0; i < sizeof ts / sizeof ts[0] && !gpu_dead; i++) {
+            if (G::ell_limited(&c.A, sell, ts[i])) continue; /* the size cap: the generic run checks it */
+            st = G::ellt_from_csr(&E, &c.A, sell, ts[i], stream);
+            CHECK(st == SPMV_OK && E.tpr == ts[i], "%s %s t=%d [%s]: upload: %s, tpr %d", G::name(), sell ? "sell" : "ellr",
+                  ts[i], c.mname, spmv_status_str(st), st == SPMV_OK ? E.tpr : -1);
+            if (st != SPMV_OK) continue;
+            for (a = 0; a < NAB && !gpu_dead; a++) {
+                snprintf(what, sizeof what, "%s %s t=%d [%s %zux%zu nnz %zu]: mv alpha=%g beta=%g%s", G::name(),
+                         sell ? "sell" : "ellr", ts[i], c.mname, c.nr, c.nc, c.nnz, AB[a][0], AB[a][1],
+                         AB[a][2] ? " (NaN in y)" : "");
+                if (!put_y(c, (int)AB[a][2])) break;
+                st = G::ell_dev_mv(&E, (T)AB[a][0], c.xd1, (T)AB[a][1], c.yd, stream);
+                verify(c, st, a, what);
+            }
+            st = G::ell_dev_free(&E);
+            CHECK(st == SPMV_OK && is_zero(&E), "%s ell_dev [%s]: free: %s", G::name(), c.mname, spmv_status_str(st));
+        }
+    }
+}
+
 /* The per-format AXT object directly, CUDA defaults; the host object is freed right after
  * the upload (the device copy must not depend on it). */
 template <class G> static void run_axt_direct(ctx<G> &c) {
@@ -812,6 +863,7 @@ template <class G> static void gpu_matrix(const char *mname, const spmv_triplets
         if (!light || !cfgs[i].has_p) run_any(c, cfgs[i]);
     if (!light) {
         run_csr_tpr(c);
+        run_ell_tpr(c);
         run_axt_direct(c);
     }
     if (!gpu_dead && c.nc) { /* the products never write x */
