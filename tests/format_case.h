@@ -160,6 +160,10 @@ static void TF(_run)(const char *mname, const spmv_triplets *t, int special, int
         if (!test_in_family((spmv_format)f)) continue;
         for (isa = SPMV_ISA_GENERIC; isa < SPMV_ISA_COUNT_; isa++) {
             if (!test_isa_on((spmv_isa)isa)) continue;
+            if (isa == SPMV_ISA_GENERIC && !all_widths && test_generic_cap >= 0 && (int64_t)R.nnz > test_generic_cap) {
+                test_generic_skipped++; /* the portable kernels on the big real matrices: see the notice */
+                continue;
+            }
             if (isa == SPMV_ISA_GENERIC && (spmv_format_flags((spmv_format)f) & SPMV_FF_WIDTH)) {
                 if (all_widths)
                     for (w = 0; w < 4; w++)

@@ -18,6 +18,11 @@
 #include "harness.h"
 
 static int test_rotate; /* the portable width of width-dependent formats on real matrices */
+/* SPMV_TEST_GENERIC_MAX_NNZ: the portable (scalar-emulated vector) kernels run on the real
+ * matrices up to this many nonzeros (the AVX2 and AVX-512 ones on all; edge cases and presets
+ * always run portable too); -1: no cap */
+static int64_t test_generic_cap = -1;
+static long test_generic_skipped;
 #define SPMV_IMAX_OF(T) (sizeof(T) == 4 ? (int64_t)INT32_MAX : INT64_MAX)
 
 static int test_in_family(spmv_format f) {
@@ -282,7 +287,12 @@ int main(void) {
     alloc_failures();
     edge_cases();
     generated();
+    if (getenv("SPMV_TEST_GENERIC_MAX_NNZ")) test_generic_cap = atoll(getenv("SPMV_TEST_GENERIC_MAX_NNZ"));
     th_real_matrices(run_real, NULL, -1);
+    if (test_generic_skipped)
+        check_skip("portable kernels: %ld (format x type) runs on real matrices above %lld nonzeros not run in this "
+                   "build (SPMV_TEST_GENERIC_MAX_NNZ; AVX2 and AVX-512 ran them)",
+                   test_generic_skipped, (long long)test_generic_cap);
     CHECK(th_alloc_live == 0, "allocations still live at exit: %ld", th_alloc_live);
     return check_finish("test_format_" STR(TEST_FAMILY));
 }
