@@ -439,4 +439,19 @@ static inline spmv_status SPMV_NAME(csr_mv)(const SPMV_NAME(csr) *A, SPMV_T alph
     else SPMV_DISPATCH(st, A->params.isa, 0, SPMV_NAME(csr_rows), (A, alpha, x, beta, y));
     return st;
 }
+
+/* The tuners' vectors for A: x (a fixed pattern of values near 1) and y, both or neither. */
+static inline spmv_status SPMV_NAME(tune__xy)(const SPMV_NAME(csr) *A, SPMV_T **x, SPMV_T **y) {
+    SPMV_I i;
+    *x = SPMV_ALLOC_N(SPMV_T, A->ncols);
+    *y = SPMV_ALLOC_N(SPMV_T, A->nrows);
+    if (!*x || !*y) {
+        spmv__free(*x);
+        spmv__free(*y);
+        *x = *y = NULL;
+        return SPMV_ERR_ALLOC;
+    }
+    for (i = 0; i < A->ncols; i++) (*x)[i] = (SPMV_T)1 + (SPMV_T)(i % 7) * (SPMV_T)0.125;
+    return SPMV_OK;
+}
 #endif /* SPMV_PART_API */

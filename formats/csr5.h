@@ -631,70 +631,53 @@ static inline spmv_status SPMV_NAME(csr5_mv)(const SPMV_NAME(csr5) *A, SPMV_T al
     }
 }
 
-/* one product of the tuner's candidate (spmv__median_seconds' callback) */
+/* the tuner's state (spmv__tune_search's callbacks): candidate c is sigma cand[c] */
 typedef struct SPMV_NAME(csr5__tune_ctx) {
-    const SPMV_NAME(csr5) * M;
-    const SPMV_T *x;
-    SPMV_T *y;
+    const SPMV_NAME(csr) * A;
+    spmv_csr5_params base, *best;
+    const int *cand;
+    SPMV_NAME(csr5) M;
+    SPMV_T *x, *y;
 } SPMV_NAME(csr5__tune_ctx);
+static inline spmv_status SPMV_NAME(csr5__tune_build)(void *c, int i) {
+    SPMV_NAME(csr5__tune_ctx) *t = (SPMV_NAME(csr5__tune_ctx) *)c;
+    spmv_csr5_params p = t->base;
+    p.sigma = t->cand[i];
+    return SPMV_NAME(csr5_from_csr)(&t->M, t->A, &p);
+}
 static inline void SPMV_NAME(csr5__tune_run)(void *c) {
     SPMV_NAME(csr5__tune_ctx) *t = (SPMV_NAME(csr5__tune_ctx) *)c;
-    SPMV_NAME(csr5_mv)(t->M, (SPMV_T)1, t->x, (SPMV_T)0, t->y);
+    SPMV_NAME(csr5_mv)(&t->M, (SPMV_T)1, t->x, (SPMV_T)0, t->y);
 }
+static inline void SPMV_NAME(csr5__tune_keep)(void *c) {
+    SPMV_NAME(csr5__tune_ctx) *t = (SPMV_NAME(csr5__tune_ctx) *)c;
+    *t->best = t->M.params;
+}
+static inline void SPMV_NAME(csr5__tune_drop)(void *c) { SPMV_NAME(csr5_free)(&((SPMV_NAME(csr5__tune_ctx) *)c)->M); }
 
 /* Picks sigma for A on this machine: converts with each of a few sigma values and times
  * real products (median of 5 samples, each long enough to be measured). *best gets the
- * fastest (isa and omega resolved); *seconds_spent (if not NULL) the time tuning took. */
+ * fastest (isa and omega resolved); *seconds_spent (if not NULL) the time tuning took. A sigma
+ * that does not fit the omega (SPMV_ERR_LIMIT) is skipped. */
 static inline spmv_status SPMV_NAME(csr5_tune)(const SPMV_NAME(csr) *A, spmv_csr5_params *best,
                                                double *seconds_spent) {
-    spmv_isa isa = best ? best->isa : SPMV_ISA_AUTO; /* in: the ISA (and omega); out: the fastest */
-    int omega = best ? best->omega : 0;
     static const int cand[] = {16, 4, 8, 12, 24, 32, 48, 64};
-    const int ncand = (int)(sizeof cand / sizeof cand[0]);
     const double t_start = spmv_wtime();
-    double best_t = -1;
-    SPMV_T *x, *y;
-    SPMV_I i;
-    int c;
-    spmv_status st = SPMV_OK;
+    SPMV_NAME(csr5__tune_ctx) t;
+    spmv_status st;
     if (seconds_spent) *seconds_spent = 0;
     if (!A || !best) return SPMV_ERR_ARG;
-    *best = spmv_csr5_params_default();
-    best->isa = isa;
-    best->omega = omega;
-    x = SPMV_ALLOC_N(SPMV_T, A->ncols);
-    y = SPMV_ALLOC_N(SPMV_T, A->nrows);
-    if (!x || !y) {
-        spmv__free(x);
-        spmv__free(y);
-        return SPMV_ERR_ALLOC;
-    }
-    for (i = 0; i < A->ncols; i++) x[i] = (SPMV_T)1 + (SPMV_T)(i % 7) * (SPMV_T)0.125;
-    for (c = 0; c < ncand && (c == 0 || A->nnz > 0); c++) { /* no nonzeros: nothing to tune */
-        SPMV_NAME(csr5) M;
-        spmv_csr5_params p = spmv_csr5_params_default();
-        SPMV_NAME(csr5__tune_ctx) tc;
-        double med;
-        p.isa = isa;
-        p.omega = omega;
-        p.sigma = cand[c];
-        st = SPMV_NAME(csr5_from_csr)(&M, A, &p);
-        if (st == SPMV_ERR_LIMIT) { /* this sigma does not fit the omega: skip it */
-            st = SPMV_OK;
-            continue;
-        }
-        if (st != SPMV_OK) break;
-        tc.M = &M, tc.x = x, tc.y = y;
-        med = spmv__median_seconds(SPMV_NAME(csr5__tune_run), &tc, 2e-4);
-        /* the default (tried first) keeps its place unless another is clearly faster */
-        if (best_t < 0 || med < 0.95 * best_t) {
-            best_t = med;
-            *best = M.params;
-        }
-        SPMV_NAME(csr5_free)(&M);
-    }
-    spmv__free(x);
-    spmv__free(y);
+    t.A = A, t.best = best, t.cand = cand;
+    t.base = spmv_csr5_params_default(); /* in: the ISA (and omega); out: the fastest */
+    t.base.isa = best->isa;
+    t.base.omega = best->omega;
+    *best = t.base;
+    st = SPMV_NAME(tune__xy)(A, &t.x, &t.y);
+    if (st != SPMV_OK) return st;
+    st = spmv__tune_search(A->nnz > 0 ? (int)(sizeof cand / sizeof cand[0]) : 1, 0, SPMV_NAME(csr5__tune_build),
+                           SPMV_NAME(csr5__tune_run), SPMV_NAME(csr5__tune_keep), SPMV_NAME(csr5__tune_drop), &t);
+    spmv__free(t.x);
+    spmv__free(t.y);
     if (seconds_spent) *seconds_spent = spmv_wtime() - t_start;
     return st;
 }

@@ -39,9 +39,6 @@
 #ifndef SPMV_DIA_COMMON
 #define SPMV_DIA_COMMON
 #define SPMV_LIMITED_dia 1 /* the family has a documented size cap (tests/format_case.h) */
-#if defined(__unix__) || defined(__APPLE__)
-#include <unistd.h>
-#endif
 typedef enum spmv_dia_variant { SPMV_DIA_PLAIN = 0, SPMV_DIA_HACKED = 1 } spmv_dia_variant;
 typedef struct spmv_dia_params {
     spmv_isa isa; /* SPMV_ISA_AUTO: SPMV_ISA env, else the best the CPU has */
@@ -68,14 +65,6 @@ static const spmv_param_key spmv__hdia_keys[] = {
     {"hs", offsetof(spmv_dia_params, hs), SPMV_PK_INT, 0, 1 << 20, NULL, "rows per hack (0: 64)"},
     SPMV__DIA_FILL_KEY,
     {NULL, 0, SPMV_PK_INT, 0, 0, NULL, NULL}};
-#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
-static inline uint64_t spmv__dia_phys_bytes(void) {
-    long n = sysconf(_SC_PHYS_PAGES), s = sysconf(_SC_PAGESIZE);
-    return n > 0 && s > 0 ? (uint64_t)n * (uint64_t)s : UINT64_MAX;
-}
-#else
-static inline uint64_t spmv__dia_phys_bytes(void) { return UINT64_MAX; }
-#endif
 static int spmv__dia_cmp64(const void *a, const void *b) {
     const int64_t p = *(const int64_t *)a, q = *(const int64_t *)b;
     return p < q ? -1 : p > q;
@@ -155,7 +144,7 @@ static inline spmv_status SPMV_NAME(dia__plan)(const SPMV_NAME(csr) *B, spmv_dia
     spmv__free(mark);
     cap = (int64_t)p->fill * (int64_t)B->nnz + 4096;
     if (padded > cap || padded >= SPMV_IMAX ||
-        (uint64_t)padded > spmv__dia_phys_bytes() / 2 / (sizeof(SPMV_T) + 1)) {
+        (uint64_t)padded > spmv__phys_bytes() / 2 / (sizeof(SPMV_T) + 1)) {
         spmv__free(hd);
         return SPMV_ERR_LIMIT;
     }
@@ -416,59 +405,46 @@ static inline spmv_status SPMV_NAME(dia_mv)(const SPMV_NAME(dia) *A, SPMV_T alph
     return st;
 }
 
+/* the tuner's state (spmv__tune_search's callbacks): candidate c is hack size cand[c] */
 typedef struct SPMV_NAME(dia__tune_ctx) {
-    const SPMV_NAME(dia) * M;
-    const SPMV_T *x;
-    SPMV_T *y;
+    const SPMV_NAME(csr) * A;
+    spmv_dia_params base, *best;
+    const int *cand;
+    SPMV_NAME(dia) M;
+    SPMV_T *x, *y;
 } SPMV_NAME(dia__tune_ctx);
+static inline spmv_status SPMV_NAME(dia__tune_build)(void *c, int i) {
+    SPMV_NAME(dia__tune_ctx) *t = (SPMV_NAME(dia__tune_ctx) *)c;
+    spmv_dia_params p = t->base;
+    p.hs = t->cand[i];
+    return SPMV_NAME(dia__from_csr)(&t->M, t->A, p);
+}
 static inline void SPMV_NAME(dia__tune_run)(void *c) {
     SPMV_NAME(dia__tune_ctx) *t = (SPMV_NAME(dia__tune_ctx) *)c;
-    SPMV_NAME(dia_mv)(t->M, (SPMV_T)1, t->x, (SPMV_T)0, t->y);
+    SPMV_NAME(dia_mv)(&t->M, (SPMV_T)1, t->x, (SPMV_T)0, t->y);
 }
+static inline void SPMV_NAME(dia__tune_keep)(void *c) {
+    SPMV_NAME(dia__tune_ctx) *t = (SPMV_NAME(dia__tune_ctx) *)c;
+    *t->best = t->M.params;
+}
+static inline void SPMV_NAME(dia__tune_drop)(void *c) { SPMV_NAME(dia_free)(&((SPMV_NAME(dia__tune_ctx) *)c)->M); }
+
 /* hdia: the hack size (64 first; it keeps its place unless another is 5% faster) */
 static inline spmv_status SPMV_NAME(hdia_tune)(const SPMV_NAME(csr) *A, spmv_dia_params *best, double *seconds_spent) {
     static const int cand[] = {64, 16, 32, 128, 512, 4096};
     const double t_start = spmv_wtime();
-    spmv_dia_params base;
-    double best_t = -1;
-    SPMV_T *x, *y;
-    SPMV_I i;
-    size_t c;
-    spmv_status st = SPMV_OK;
+    SPMV_NAME(dia__tune_ctx) t;
+    spmv_status st;
     if (seconds_spent) *seconds_spent = 0;
     if (!A || !best) return SPMV_ERR_ARG;
-    base = *best;
-    base.variant = SPMV_DIA_HACKED;
-    x = SPMV_ALLOC_N(SPMV_T, A->ncols);
-    y = SPMV_ALLOC_N(SPMV_T, A->nrows);
-    if (!x || !y) {
-        spmv__free(x);
-        spmv__free(y);
-        return SPMV_ERR_ALLOC;
-    }
-    for (i = 0; i < A->ncols; i++) x[i] = (SPMV_T)1 + (SPMV_T)(i % 7) * (SPMV_T)0.125;
-    for (c = 0; c < sizeof cand / sizeof cand[0] && (c == 0 || A->nnz > 0); c++) {
-        SPMV_NAME(dia) M;
-        SPMV_NAME(dia__tune_ctx) tc;
-        spmv_dia_params p = base;
-        double med;
-        p.hs = cand[c];
-        st = SPMV_NAME(dia__from_csr)(&M, A, p);
-        if (st == SPMV_ERR_LIMIT && c > 0) {
-            st = SPMV_OK;
-            continue;
-        }
-        if (st != SPMV_OK) break;
-        tc.M = &M, tc.x = x, tc.y = y;
-        med = spmv__median_seconds(SPMV_NAME(dia__tune_run), &tc, 2e-4);
-        if (best_t < 0 || med < 0.95 * best_t) {
-            best_t = med;
-            *best = M.params;
-        }
-        SPMV_NAME(dia_free)(&M);
-    }
-    spmv__free(x);
-    spmv__free(y);
+    t.A = A, t.base = *best, t.best = best, t.cand = cand;
+    t.base.variant = SPMV_DIA_HACKED;
+    st = SPMV_NAME(tune__xy)(A, &t.x, &t.y);
+    if (st != SPMV_OK) return st;
+    st = spmv__tune_search(A->nnz > 0 ? (int)(sizeof cand / sizeof cand[0]) : 1, 1, SPMV_NAME(dia__tune_build),
+                           SPMV_NAME(dia__tune_run), SPMV_NAME(dia__tune_keep), SPMV_NAME(dia__tune_drop), &t);
+    spmv__free(t.x);
+    spmv__free(t.y);
     if (seconds_spent) *seconds_spent = spmv_wtime() - t_start;
     return st;
 }

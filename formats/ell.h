@@ -54,9 +54,6 @@
 #ifndef SPMV_ELL_COMMON
 #define SPMV_ELL_COMMON
 #define SPMV_LIMITED_ell 1 /* the family has a documented size cap (tests/format_case.h) */
-#if defined(__unix__) || defined(__APPLE__)
-#include <unistd.h> /* sysconf: the physical memory, for the size cap */
-#endif
 typedef enum spmv_ell_variant {
     SPMV_ELL_PLAIN = 0,
     SPMV_ELL_R = 1,
@@ -131,14 +128,6 @@ static inline int spmv__ell_native_c(spmv_isa isa, size_t tsize) {
     if (isa == SPMV_ISA_AVX2) return tsize == 8 ? 4 : 8;
     return tsize == 8 ? 8 : 16;
 }
-#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
-static inline uint64_t spmv__ell_phys_bytes(void) {
-    long n = sysconf(_SC_PHYS_PAGES), s = sysconf(_SC_PAGESIZE);
-    return n > 0 && s > 0 ? (uint64_t)n * (uint64_t)s : UINT64_MAX;
-}
-#else
-static inline uint64_t spmv__ell_phys_bytes(void) { return UINT64_MAX; }
-#endif
 #endif
 
 typedef struct SPMV_NAME(ell) {
@@ -307,7 +296,7 @@ static inline spmv_status SPMV_NAME(ell__plan)(const SPMV_NAME(csr) *B, spmv_ell
     }
     cap = (uint64_t)p->fill * (uint64_t)B->nnz + 4096u;
     if (padded > cap || padded >= (uint64_t)SPMV_IMAX ||
-        padded > spmv__ell_phys_bytes() / 2 / (sizeof(SPMV_I) + sizeof(SPMV_T))) {
+        padded > spmv__phys_bytes() / 2 / (sizeof(SPMV_I) + sizeof(SPMV_T))) {
         spmv__free(perm);
         return SPMV_ERR_LIMIT;
     }
@@ -717,60 +706,47 @@ static inline spmv_status SPMV_NAME(ell_mv)(const SPMV_NAME(ell) *A, SPMV_T alph
     return st;
 }
 
-/* one product of the tuner's candidate (spmv__median_seconds' callback) */
+/* the tuner's state (spmv__tune_search's callbacks): candidate c sets key (0 c, 1 sigma, 2 k) */
 typedef struct SPMV_NAME(ell__tune_ctx) {
-    const SPMV_NAME(ell) * M;
-    const SPMV_T *x;
-    SPMV_T *y;
+    const SPMV_NAME(csr) * A;
+    spmv_ell_params base, *best;
+    const int *cand;
+    int key;
+    SPMV_NAME(ell) M;
+    SPMV_T *x, *y;
 } SPMV_NAME(ell__tune_ctx);
+static inline spmv_status SPMV_NAME(ell__tune_build)(void *c, int i) {
+    SPMV_NAME(ell__tune_ctx) *t = (SPMV_NAME(ell__tune_ctx) *)c;
+    spmv_ell_params p = t->base;
+    if (t->key == 1) p.sigma = t->cand[i];
+    else if (t->key == 2) p.k = t->cand[i];
+    else p.c = t->cand[i];
+    return SPMV_NAME(ell__from_csr)(&t->M, t->A, p);
+}
 static inline void SPMV_NAME(ell__tune_run)(void *c) {
     SPMV_NAME(ell__tune_ctx) *t = (SPMV_NAME(ell__tune_ctx) *)c;
-    SPMV_NAME(ell_mv)(t->M, (SPMV_T)1, t->x, (SPMV_T)0, t->y);
+    SPMV_NAME(ell_mv)(&t->M, (SPMV_T)1, t->x, (SPMV_T)0, t->y);
 }
+static inline void SPMV_NAME(ell__tune_keep)(void *c) {
+    SPMV_NAME(ell__tune_ctx) *t = (SPMV_NAME(ell__tune_ctx) *)c;
+    *t->best = t->M.params;
+}
+static inline void SPMV_NAME(ell__tune_drop)(void *c) { SPMV_NAME(ell_free)(&((SPMV_NAME(ell__tune_ctx) *)c)->M); }
 
 /* Times products of the conversions of A with each candidate; *best gets the fastest
  * (the first candidate keeps its place unless another is 5% faster). */
 static inline spmv_status SPMV_NAME(ell__tune)(const SPMV_NAME(csr) *A, spmv_ell_params *best, const int *cand,
                                                int ncand, int key, double *seconds_spent) {
     const double t_start = spmv_wtime();
-    spmv_ell_params base = *best;
-    double best_t = -1;
-    SPMV_T *x, *y;
-    SPMV_I i;
-    int c;
-    spmv_status st = SPMV_OK;
-    x = SPMV_ALLOC_N(SPMV_T, A->ncols);
-    y = SPMV_ALLOC_N(SPMV_T, A->nrows);
-    if (!x || !y) {
-        spmv__free(x);
-        spmv__free(y);
-        return SPMV_ERR_ALLOC;
-    }
-    for (i = 0; i < A->ncols; i++) x[i] = (SPMV_T)1 + (SPMV_T)(i % 7) * (SPMV_T)0.125;
-    for (c = 0; c < ncand && (c == 0 || A->nnz > 0); c++) {
-        SPMV_NAME(ell) M;
-        spmv_ell_params p = base;
-        SPMV_NAME(ell__tune_ctx) tc;
-        double med;
-        if (key == 1) p.sigma = cand[c];
-        else if (key == 2) p.k = cand[c];
-        else p.c = cand[c];
-        st = SPMV_NAME(ell__from_csr)(&M, A, p);
-        if (st == SPMV_ERR_LIMIT && c > 0) {
-            st = SPMV_OK;
-            continue;
-        }
-        if (st != SPMV_OK) break;
-        tc.M = &M, tc.x = x, tc.y = y;
-        med = spmv__median_seconds(SPMV_NAME(ell__tune_run), &tc, 2e-4);
-        if (best_t < 0 || med < 0.95 * best_t) { /* the first keeps its place unless 5% slower */
-            best_t = med;
-            *best = M.params;
-        }
-        SPMV_NAME(ell_free)(&M);
-    }
-    spmv__free(x);
-    spmv__free(y);
+    SPMV_NAME(ell__tune_ctx) t;
+    spmv_status st;
+    t.A = A, t.base = *best, t.best = best, t.cand = cand, t.key = key;
+    st = SPMV_NAME(tune__xy)(A, &t.x, &t.y);
+    if (st != SPMV_OK) return st;
+    st = spmv__tune_search(A->nnz > 0 ? ncand : 1, 1, SPMV_NAME(ell__tune_build), SPMV_NAME(ell__tune_run),
+                           SPMV_NAME(ell__tune_keep), SPMV_NAME(ell__tune_drop), &t);
+    spmv__free(t.x);
+    spmv__free(t.y);
     if (seconds_spent) *seconds_spent = spmv_wtime() - t_start;
     return st;
 }

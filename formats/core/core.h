@@ -13,6 +13,9 @@
 #include <limits.h>
 #include <time.h>
 #include <stdio.h>
+#if defined(__unix__) || defined(__APPLE__)
+#include <unistd.h> /* sysconf: the physical memory, for the size caps */
+#endif
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -501,6 +504,43 @@ static inline double spmv__median_seconds(void (*run)(void *), void *ctx, double
             samp[q - 1] = tmp;
         }
     return samp[2];
+}
+
+/* Physical memory in bytes (UINT64_MAX when unknown): the size caps refuse layouts above
+ * half of it before allocating (formats/ell.h, formats/dia.h). */
+#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
+static inline uint64_t spmv__phys_bytes(void) {
+    long n = sysconf(_SC_PHYS_PAGES), s = sysconf(_SC_PAGESIZE);
+    return n > 0 && s > 0 ? (uint64_t)n * (uint64_t)s : UINT64_MAX;
+}
+#else
+static inline uint64_t spmv__phys_bytes(void) { return UINT64_MAX; }
+#endif
+
+/* The tuners' search over ncand candidates: build(ctx, c) converts candidate c into the
+ * tuner's object (SPMV_ERR_LIMIT: c does not fit and is skipped, except c = 0 when
+ * first_limit_fails), run(ctx) is one product of it, timed by spmv__median_seconds; keep(ctx)
+ * records it as the best when it is the first or 5% faster than the best so far (the first
+ * candidate, the default, keeps its place otherwise); drop(ctx) frees it. Stops at the first
+ * other error and returns it. */
+static inline spmv_status spmv__tune_search(int ncand, int first_limit_fails, spmv_status (*build)(void *, int),
+                                            void (*run)(void *), void (*keep)(void *), void (*drop)(void *),
+                                            void *ctx) {
+    double best_t = -1;
+    int c;
+    for (c = 0; c < ncand; c++) {
+        double med;
+        spmv_status st = build(ctx, c);
+        if (st == SPMV_ERR_LIMIT && (c > 0 || !first_limit_fails)) continue;
+        if (st != SPMV_OK) return st;
+        med = spmv__median_seconds(run, ctx, 2e-4);
+        if (best_t < 0 || med < 0.95 * best_t) {
+            best_t = med;
+            keep(ctx);
+        }
+        drop(ctx);
+    }
+    return SPMV_OK;
 }
 
 #endif /* SPMV_CORE_H */
