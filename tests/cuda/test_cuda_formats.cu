@@ -773,8 +773,8 @@ template <class G> static void run_csr_tpr(ctx<G> &c) {
 /* ELLR-T and SELL-P: ellr and sell with t threads per row (t = 1: the thread-per-row kernel) */
 template <class G> static void run_ell_tpr(ctx<G> &c) {
     typedef typename G::T T;
-#ifdef SPMV_CUDA_EMULATE
-    static const int ts[] = {1, 2, 32};
+#ifdef SPMV_CUDA_EMULATE /* the ends (t = 1 is the default kernel, run by every format's defaults) */
+    static const int ts[] = {2, 32};
 #else
     static const int ts[] = {1, 2, 4, 8, 16, 32};
 #endif
