@@ -14,46 +14,8 @@ static void TF(_small)(TN(csr) * A) {
     spmv_triplets_free(&t);
 }
 
-/* y = alpha*A*x + beta*y through M against the long-double reference, every (alpha, beta) */
-static int TF(_product_ok)(const TN(ell) * M, const TN(csr) * A, const char *what) {
-    static const double ab[][2] = {{1, 0}, {-0.5, 2}, {0, 1.5}, {1, 1}};
-    const double tol = sizeof(TT_VAL) == 8 ? 1e-12 : 1e-5;
-    TT_VAL *x = (TT_VAL *)malloc(sizeof(TT_VAL) * (size_t)(A->ncols + 1));
-    TT_VAL *y0 = (TT_VAL *)malloc(sizeof(TT_VAL) * (size_t)(A->nrows + 1));
-    TT_VAL *y = (TT_VAL *)malloc(sizeof(TT_VAL) * (size_t)(A->nrows + 1));
-    long double *ref = (long double *)malloc(sizeof(long double) * (size_t)(A->nrows + 1));
-    long double *sc = (long double *)malloc(sizeof(long double) * (size_t)(A->nrows + 1));
-    int64_t i;
-    int c, ok = 1;
-    for (i = 0; i < A->ncols; i++) x[i] = (TT_VAL)th_rval();
-    for (i = 0; i < A->nrows; i++) y0[i] = (TT_VAL)th_rval();
-    for (c = 0; c < 4; c++) {
-        double err;
-        spmv_status st;
-        for (i = 0; i < A->nrows; i++) y[i] = ab[c][1] == 0 ? (TT_VAL)NAN : y0[i];
-        st = TN(ell_mv)(M, (TT_VAL)ab[c][0], x, (TT_VAL)ab[c][1], y);
-        TN(csr_mv_ref)(A, (TT_VAL)ab[c][0], x, (TT_VAL)ab[c][1], y0, ref, sc);
-        err = st == SPMV_OK ? TN(max_rel_err)(A->nrows, y, ref, sc) : INFINITY;
-        if (!(err <= tol)) ok = 0;
-        CHECK(err <= tol, "[%s] %s: alpha=%g beta=%g: %s, err %.3g", STR(TT_TAG), what, ab[c][0], ab[c][1],
-              spmv_status_str(st), err);
-    }
-    free(x), free(y0), free(y), free(ref), free(sc);
-    return ok;
-}
-
-static int TF(_roundtrip_ok)(const TN(ell) * M, const TN(csr) * A) {
-    TN(csr) B;
-    int same = 0;
-    if (TN(ell_to_csr)(M, &B) == SPMV_OK) {
-        same = B.nrows == A->nrows && B.ncols == A->ncols && B.nnz == A->nnz &&
-               !memcmp(B.row_ptr, A->row_ptr, sizeof(TT_IDX) * (size_t)(A->nrows + 1)) &&
-               !memcmp(B.col_idx, A->col_idx, sizeof(TT_IDX) * (size_t)A->nnz) &&
-               !memcmp(B.val, A->val, sizeof(TT_VAL) * (size_t)A->nnz);
-        TN(csr_free)(&B);
-    }
-    return same;
-}
+#define FC_FAM ell
+#include "family_check.h"
 
 static void TF(_layouts)(void) {
     TN(csr) A;
@@ -73,7 +35,7 @@ static void TF(_layouts)(void) {
     CHECK(TN(ell_bytes)(&E) == 2 * sizeof(TT_IDX) + 15 * (sizeof(TT_IDX) + sizeof(TT_VAL)) + 5 * sizeof(TT_IDX),
           "[%s] ell footprint %zu", STR(TT_TAG), TN(ell_bytes)(&E));
     CHECK(TF(_roundtrip_ok)(&E, &A), "[%s] ell round trip", STR(TT_TAG));
-    TF(_product_ok)(&E, &A, "ell small");
+    TF(_product_ok)(&E, &A, NULL, "ell small");
     TN(ell_free)(&E);
     /* HLL hs=2: slices {0,1} width 2, {2,3} width 3, {4} width 3 */
     p = spmv_hll_params_default();
@@ -85,7 +47,7 @@ static void TF(_layouts)(void) {
          H.val[7] == 0 && H.val[9] == 0;
     CHECK(ok, "[%s] hll layout (hacks of 2 rows, column-major inside)", STR(TT_TAG));
     CHECK(TF(_roundtrip_ok)(&H, &A), "[%s] hll round trip", STR(TT_TAG));
-    TF(_product_ok)(&H, &A, "hll small");
+    TF(_product_ok)(&H, &A, NULL, "hll small");
     /* SELL sigma = 1: exactly hll's layout */
     p = spmv_sell_params_default();
     p.c = 2;
@@ -109,13 +71,13 @@ static void TF(_layouts)(void) {
                   P.slice_ptr[3] == 16 && P.params.t == 2,
               "[%s] sell t=2: slice widths padded to a multiple of 2", STR(TT_TAG));
         CHECK(TF(_roundtrip_ok)(&P, &A), "[%s] sell t=2 round trip", STR(TT_TAG));
-        TF(_product_ok)(&P, &A, "sell small sigma=4 t=2");
+        TF(_product_ok)(&P, &A, NULL, "sell small sigma=4 t=2");
         TN(ell_free)(&P);
         p.t = 3;
         CHECK(TN(sell_from_csr)(&P, &A, &p) == SPMV_ERR_ARG, "[%s] sell t=3 refused", STR(TT_TAG));
         p.t = 0;
     }
-    TF(_product_ok)(&S4, &A, "sell small sigma=4");
+    TF(_product_ok)(&S4, &A, NULL, "sell small sigma=4");
     TN(ell_free)(&H);
     TN(ell_free)(&S1);
     TN(ell_free)(&S4);
@@ -147,7 +109,7 @@ static void TF(_jad_hyb_layouts)(void) {
                                    (4 + 2) * sizeof(TT_IDX),
           "[%s] jad footprint %zu", STR(TT_TAG), TN(ell_bytes)(&J));
     CHECK(TF(_roundtrip_ok)(&J, &A), "[%s] jad round trip", STR(TT_TAG));
-    TF(_product_ok)(&J, &A, "jad small");
+    TF(_product_ok)(&J, &A, NULL, "jad small");
     TN(ell_free)(&J);
     /* HYB: the rule gives K = 3 here (2 of 5 rows reach 3: 3*2 >= 5), so no tail */
     CHECK(TN(hyb_from_csr)(&Y, &A, NULL) == SPMV_OK && Y.params.k == 3 && Y.ntail == 0 && Y.slice_ptr[1] == 15,
@@ -162,7 +124,7 @@ static void TF(_jad_hyb_layouts)(void) {
          Y.tval[1] == (TT_VAL)9 && Y.rowlen[2] == 2 && Y.rowlen[4] == 2;
     CHECK(ok, "[%s] hyb k=2 layout: ELL of width 2 + the COO tail", STR(TT_TAG));
     CHECK(TF(_roundtrip_ok)(&Y, &A), "[%s] hyb round trip", STR(TT_TAG));
-    TF(_product_ok)(&Y, &A, "hyb small k=2");
+    TF(_product_ok)(&Y, &A, NULL, "hyb small k=2");
     TN(ell_free)(&Y);
     TN(csr_free)(&A);
 }
@@ -181,7 +143,7 @@ static void TF(_hyb_rule)(void) {
     spmv_triplets_free(&t);
     CHECK(TN(hyb_from_csr)(&Y, &A, NULL) == SPMV_OK && Y.params.k == 6 && Y.ntail == 1 + 2 + 3,
           "[%s] hyb rule on lengths 0..9: K=%d tail=%lld (want 6, 6)", STR(TT_TAG), Y.params.k, (long long)Y.ntail);
-    TF(_product_ok)(&Y, &A, "hyb lengths 0..9");
+    TF(_product_ok)(&Y, &A, NULL, "hyb lengths 0..9");
     TN(ell_free)(&Y);
     TN(csr_free)(&A);
     /* 6 rows of 1, 3 of 5: exactly a third reach 5 */
@@ -218,7 +180,7 @@ static void TF(_limits)(void) {
     CHECK(!TN(ell_limited)(&A, &p, SPMV_ISA_AUTO), "[%s] predicate: fill=198 admits 400000", STR(TT_TAG));
     st = TN(ell_from_csr)(&M, &A, &p);
     CHECK(st == SPMV_OK && M.slice_ptr[1] == 400000, "[%s] ell with fill=198: %s", STR(TT_TAG), spmv_status_str(st));
-    if (st == SPMV_OK) TF(_product_ok)(&M, &A, "ell, one long row, fill=198");
+    if (st == SPMV_OK) TF(_product_ok)(&M, &A, NULL, "ell, one long row, fill=198");
     TN(ell_free)(&M);
     p.fill = 197; /* 398096 < 400000 */
     CHECK(TN(ell_from_csr)(&M, &A, &p) == SPMV_ERR_LIMIT, "[%s] ell with fill=197 refused", STR(TT_TAG));
@@ -226,7 +188,7 @@ static void TF(_limits)(void) {
     p.c = 4;
     st = TN(hll_from_csr)(&M, &A, &p);
     CHECK(st == SPMV_OK, "[%s] hll on the long row: %s", STR(TT_TAG), spmv_status_str(st));
-    if (st == SPMV_OK) TF(_product_ok)(&M, &A, "hll, one long row");
+    if (st == SPMV_OK) TF(_product_ok)(&M, &A, NULL, "hll, one long row");
     TN(ell_free)(&M);
     TN(csr_free)(&A);
     { /* the index type (int32: > INT32_MAX padded) and the memory (int64: 10^12 entries) */
@@ -274,7 +236,7 @@ static void TF(_sweeps)(void) {
             p.c = hs[i];
             snprintf(what, sizeof what, "hll hs=%d threads=%d", hs[i], thr[q]);
             CHECK(TN(hll_from_csr)(&M, &A, &p) == SPMV_OK, "[%s] %s", STR(TT_TAG), what);
-            TF(_product_ok)(&M, &A, what);
+            TF(_product_ok)(&M, &A, NULL, what);
             CHECK(TF(_roundtrip_ok)(&M, &A), "[%s] %s round trip", STR(TT_TAG), what);
             TN(ell_free)(&M);
         }
@@ -286,17 +248,17 @@ static void TF(_sweeps)(void) {
                 p.t = (int)(1u << (j % 3)); /* SELL-P padding: 1, 2, 4 */
                 snprintf(what, sizeof what, "sell c=%d sigma=%d threads=%d", cs[i], sg[j], thr[q]);
                 CHECK(TN(sell_from_csr)(&M, &A, &p) == SPMV_OK, "[%s] %s", STR(TT_TAG), what);
-                TF(_product_ok)(&M, &A, what);
+                TF(_product_ok)(&M, &A, NULL, what);
                 CHECK(TF(_roundtrip_ok)(&M, &A), "[%s] %s round trip", STR(TT_TAG), what);
                 TN(ell_free)(&M);
             }
         CHECK(TN(ellr_from_csr)(&M, &A, NULL) == SPMV_OK, "[%s] ellr", STR(TT_TAG));
         snprintf(what, sizeof what, "ellr threads=%d", thr[q]);
-        TF(_product_ok)(&M, &A, what);
+        TF(_product_ok)(&M, &A, NULL, what);
         TN(ell_free)(&M);
         CHECK(TN(jad_from_csr)(&M, &A, NULL) == SPMV_OK, "[%s] jad", STR(TT_TAG));
         snprintf(what, sizeof what, "jad threads=%d", thr[q]);
-        TF(_product_ok)(&M, &A, what);
+        TF(_product_ok)(&M, &A, NULL, what);
         CHECK(TF(_roundtrip_ok)(&M, &A), "[%s] %s round trip", STR(TT_TAG), what);
         TN(ell_free)(&M);
         for (i = 0; i < sizeof ks / sizeof ks[0]; i++) {
@@ -304,7 +266,7 @@ static void TF(_sweeps)(void) {
             p.k = ks[i];
             snprintf(what, sizeof what, "hyb k=%d threads=%d", ks[i], thr[q]);
             CHECK(TN(hyb_from_csr)(&M, &A, &p) == SPMV_OK, "[%s] %s", STR(TT_TAG), what);
-            TF(_product_ok)(&M, &A, what);
+            TF(_product_ok)(&M, &A, NULL, what);
             CHECK(TF(_roundtrip_ok)(&M, &A), "[%s] %s round trip", STR(TT_TAG), what);
             TN(ell_free)(&M);
         }

@@ -99,7 +99,7 @@ static inline spmv_ell_params spmv_hll_dev_params_default(void) { return spmv__e
 static inline spmv_ell_params spmv_sell_dev_params_default(void) { return spmv__ell_dev_params(SPMV_ELL_SELL); }
 static inline spmv_ell_params spmv_jad_dev_params_default(void) { return spmv__ell_dev_params(SPMV_ELL_JAD); }
 static inline spmv_ell_params spmv_hyb_dev_params_default(void) { return spmv__ell_dev_params(SPMV_ELL_HYB); }
-/* --tune searches: hll the hack size (a warp and multiples), sell sigma */
+/* --tune searches: hll the hack size (a warp and multiples), sell sigma, hyb K, ellr t (below) */
 static inline int spmv_hll_dev_candidate(int i, const spmv_ell_params *base, spmv_ell_params *out) {
     static const int hs[] = {32, 64, 128, 256};
     if (i < 0 || i >= 4) return 0;
@@ -114,11 +114,12 @@ static inline int spmv_sell_dev_candidate(int i, const spmv_ell_params *base, sp
     out->sigma = sg[i];
     return 1;
 }
-/* hyb: K = the rule's, half and twice it (0: the rule; a negative value marks a factor) */
+/* hyb: K = the survey's rule, then fixed widths (a width the fill cap refuses is skipped) */
 static inline int spmv_hyb_dev_candidate(int i, const spmv_ell_params *base, spmv_ell_params *out) {
-    if (i < 0 || i >= 3) return 0;
+    static const int k[] = {0, 2, 4, 8, 16, 32};
+    if (i < 0 || i >= 6) return 0;
     *out = *base;
-    out->k = i == 0 ? 0 : i == 1 ? -2 : -3;
+    out->k = k[i];
     return 1;
 }
 /* ellr: threads per row (0: the rule) */
@@ -174,13 +175,6 @@ static inline spmv_status SPMV_NAME(ell__dev_from_csr)(SPMV_NAME(ell_dev) *D, co
     if (!D) return SPMV_ERR_ARG;
     memset(D, 0, sizeof *D);
     q.isa = SPMV_ISA_GENERIC;
-    if (q.variant == SPMV_ELL_HYB && q.k < 0) { /* a tuning candidate: a factor of the rule's K */
-        int k = 0, f = -q.k;
-        if (!A || SPMV_NAME(csr_check)(A) != SPMV_OK) return SPMV_ERR_ARG;
-        st = SPMV_NAME(ell__hyb_k)(A, &k);
-        if (st != SPMV_OK) return st;
-        q.k = f == 2 ? (k / 2 > 0 ? k / 2 : 1) : (2 * k > 0 ? 2 * k : 1);
-    }
     if ((q.variant == SPMV_ELL_R || q.variant == SPMV_ELL_SELL) && q.t == 0 && A && A->nrows >= 0)
         q.t = spmv_ell_dev_auto_tpr((int64_t)A->nrows, (int64_t)A->nnz); /* before the layout: SELL-P pads to it */
     st = SPMV_NAME(ell__from_csr)(&B, A, q);
@@ -213,42 +207,21 @@ static inline spmv_status SPMV_NAME(ell__dev_from_csr)(SPMV_NAME(ell_dev) *D, co
     }
     return st;
 }
-static inline spmv_status SPMV_NAME(ell_dev_from_csr)(SPMV_NAME(ell_dev) *D, const SPMV_NAME(csr) *A,
-                                                      const spmv_ell_params *p, cudaStream_t s = 0) {
-    spmv_ell_params q = p ? *p : spmv_ell_dev_params_default();
-    q.variant = SPMV_ELL_PLAIN;
-    return SPMV_NAME(ell__dev_from_csr)(D, A, q, s);
-}
-static inline spmv_status SPMV_NAME(ellr_dev_from_csr)(SPMV_NAME(ell_dev) *D, const SPMV_NAME(csr) *A,
-                                                       const spmv_ell_params *p, cudaStream_t s = 0) {
-    spmv_ell_params q = p ? *p : spmv_ellr_dev_params_default();
-    q.variant = SPMV_ELL_R;
-    return SPMV_NAME(ell__dev_from_csr)(D, A, q, s);
-}
-static inline spmv_status SPMV_NAME(hll_dev_from_csr)(SPMV_NAME(ell_dev) *D, const SPMV_NAME(csr) *A,
-                                                      const spmv_ell_params *p, cudaStream_t s = 0) {
-    spmv_ell_params q = p ? *p : spmv_hll_dev_params_default();
-    q.variant = SPMV_ELL_HLL;
-    return SPMV_NAME(ell__dev_from_csr)(D, A, q, s);
-}
-static inline spmv_status SPMV_NAME(sell_dev_from_csr)(SPMV_NAME(ell_dev) *D, const SPMV_NAME(csr) *A,
-                                                       const spmv_ell_params *p, cudaStream_t s = 0) {
-    spmv_ell_params q = p ? *p : spmv_sell_dev_params_default();
-    q.variant = SPMV_ELL_SELL;
-    return SPMV_NAME(ell__dev_from_csr)(D, A, q, s);
-}
-static inline spmv_status SPMV_NAME(jad_dev_from_csr)(SPMV_NAME(ell_dev) *D, const SPMV_NAME(csr) *A,
-                                                      const spmv_ell_params *p, cudaStream_t s = 0) {
-    spmv_ell_params q = p ? *p : spmv_jad_dev_params_default();
-    q.variant = SPMV_ELL_JAD;
-    return SPMV_NAME(ell__dev_from_csr)(D, A, q, s);
-}
-static inline spmv_status SPMV_NAME(hyb_dev_from_csr)(SPMV_NAME(ell_dev) *D, const SPMV_NAME(csr) *A,
-                                                      const spmv_ell_params *p, cudaStream_t s = 0) {
-    spmv_ell_params q = p ? *p : spmv_hyb_dev_params_default();
-    q.variant = SPMV_ELL_HYB;
-    return SPMV_NAME(ell__dev_from_csr)(D, A, q, s);
-}
+/* spmv_<tag>_<row>_dev_from_csr(D, A, p, s): the row's variant, its device defaults when p is NULL */
+#define SPMV__ELL_DEV_FROM(name, VAR)                                                                           \
+    static inline spmv_status SPMV_NAME(SPMV_CAT(name, _dev_from_csr))(                                         \
+        SPMV_NAME(ell_dev) * D, const SPMV_NAME(csr) * A, const spmv_ell_params *p, cudaStream_t s = 0) {       \
+        spmv_ell_params q = p ? *p : SPMV_CAT3(spmv_, name, _dev_params_default)();                             \
+        q.variant = VAR;                                                                                        \
+        return SPMV_NAME(ell__dev_from_csr)(D, A, q, s);                                                        \
+    }
+SPMV__ELL_DEV_FROM(ell, SPMV_ELL_PLAIN)
+SPMV__ELL_DEV_FROM(ellr, SPMV_ELL_R)
+SPMV__ELL_DEV_FROM(hll, SPMV_ELL_HLL)
+SPMV__ELL_DEV_FROM(sell, SPMV_ELL_SELL)
+SPMV__ELL_DEV_FROM(jad, SPMV_ELL_JAD)
+SPMV__ELL_DEV_FROM(hyb, SPMV_ELL_HYB)
+#undef SPMV__ELL_DEV_FROM
 
 /* y = alpha*D*x + beta*y on the device, ordered on s (asynchronous); beta == 0: y not read. */
 static inline spmv_status SPMV_NAME(ell_dev_mv)(const SPMV_NAME(ell_dev) *D, SPMV_T alpha, const SPMV_T *x,
