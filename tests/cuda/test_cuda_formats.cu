@@ -112,6 +112,7 @@
             if (spmv_any_dev_params_init((spmv_format)f, NULL, &u, NULL) != SPMV_OK) return 0;                   \
             if (!strcmp(fam, "ell")) return spmv_##TG##_ell_limited(A, &u.ell, SPMV_ISA_GENERIC);                \
             if (!strcmp(fam, "dia")) return spmv_##TG##_dia_limited(A, &u.dia, SPMV_ISA_GENERIC);                \
+            if (!strcmp(fam, "bcsr")) return spmv_##TG##_bcsr_limited(A, &u.bcsr, SPMV_ISA_GENERIC);             \
             return 0;                                                                                            \
         }                                                                                                        \
         /* per-format device objects */                                                                          \
@@ -162,6 +163,25 @@
             p.t = t;                                                                                             \
             return spmv_##TG##_ell_limited(A, &p, SPMV_ISA_GENERIC);                                             \
         }                                                                                                        \
+        /* BCSR with a given block size and kernel */                                                            \
+        typedef spmv_##TG##_bcsr_dev bcsrd;                                                                      \
+        static spmv_bcsr_params bcsr_params(int bs, int kern) {                                                  \
+            spmv_bcsr_params p = spmv_bcsr_dev_params_default();                                                \
+            p.bs = bs, p.kern = kern, p.fill = 1 << 20;                                                          \
+            return p;                                                                                            \
+        }                                                                                                        \
+        static spmv_status bcsr_from_csr(bcsrd *D, const csr *A, int bs, int kern, cudaStream_t s) {            \
+            spmv_bcsr_params p = bcsr_params(bs, kern);                                                          \
+            return spmv_##TG##_bcsr_dev_from_csr(D, A, &p, s);                                                   \
+        }                                                                                                        \
+        static int bcsr_limited(const csr *A, int bs) {                                                          \
+            spmv_bcsr_params p = bcsr_params(bs, 0);                                                             \
+            return spmv_##TG##_bcsr_limited(A, &p, SPMV_ISA_GENERIC);                                            \
+        }                                                                                                        \
+        static spmv_status bcsr_dev_mv(const bcsrd *D, T al, const T *x, T be, T *y, cudaStream_t s) {          \
+            return spmv_##TG##_bcsr_dev_mv(D, al, x, be, y, s);                                                  \
+        }                                                                                                        \
+        static spmv_status bcsr_dev_free(bcsrd *D) { return spmv_##TG##_bcsr_dev_free(D); }                      \
     };
 TEST_TAG(s, float, int32_t, 1e-5, 1)
 TEST_TAG(d, double, int32_t, 1e-12, 2)
@@ -805,6 +825,44 @@ template <class G> static void run_ell_tpr(ctx<G> &c) {
     }
 }
 
+/* BCSR: block sizes x the three kernels (the emulation: the ends and both sides of the
+ * boundaries 5 and 16, on matrices up to 3000 nonzeros; a GPU: every bs from 2 to 32) */
+template <class G> static void run_bcsr_kern(ctx<G> &c) {
+    typedef typename G::T T;
+#ifdef SPMV_CUDA_EMULATE
+    static const int bss[] = {2, 3, 5, 6, 16, 17, 32};
+    if (c.nnz > 3000) return;
+#else
+    static const int bss[] = {2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22,
+                              23, 24, 25, 26, 27, 28, 29, 30, 31, 32};
+#endif
+    typename G::bcsrd E;
+    spmv_status st;
+    char what[512];
+    size_t i;
+    int a, kern;
+    if (!format_wanted(SPMV_FMT_BCSR)) return;
+    for (i = 0; i < sizeof bss / sizeof bss[0] && !gpu_dead; i++)
+        for (kern = 1; kern <= 3 && !gpu_dead; kern++) {
+            if (kern == 1 && bss[i] > 5) continue; /* whole blocks: bs*bs <= 32 */
+            if (G::bcsr_limited(&c.A, bss[i])) continue;
+            st = G::bcsr_from_csr(&E, &c.A, bss[i], kern, stream);
+            CHECK(st == SPMV_OK && E.bs == bss[i], "%s bcsr bs=%d kern=%d [%s]: upload: %s", G::name(), bss[i], kern,
+                  c.mname, spmv_status_str(st));
+            if (st != SPMV_OK) continue;
+            for (a = 0; a < NAB && !gpu_dead; a++) {
+                snprintf(what, sizeof what, "%s bcsr bs=%d kern=%d [%s %zux%zu nnz %zu]: mv alpha=%g beta=%g%s",
+                         G::name(), bss[i], kern, c.mname, c.nr, c.nc, c.nnz, AB[a][0], AB[a][1],
+                         AB[a][2] ? " (NaN in y)" : "");
+                if (!put_y(c, (int)AB[a][2])) break;
+                st = G::bcsr_dev_mv(&E, (T)AB[a][0], c.xd1, (T)AB[a][1], c.yd, stream);
+                verify(c, st, a, what);
+            }
+            st = G::bcsr_dev_free(&E);
+            CHECK(st == SPMV_OK && is_zero(&E), "%s bcsr_dev [%s]: free: %s", G::name(), c.mname, spmv_status_str(st));
+        }
+}
+
 /* The per-format AXT object directly, CUDA defaults; the host object is freed right after
  * the upload (the device copy must not depend on it). */
 template <class G> static void run_axt_direct(ctx<G> &c) {
@@ -864,6 +922,7 @@ template <class G> static void gpu_matrix(const char *mname, const spmv_triplets
     if (!light) {
         run_csr_tpr(c);
         run_ell_tpr(c);
+        run_bcsr_kern(c);
         run_axt_direct(c);
     }
     if (!gpu_dead && c.nc) { /* the products never write x */

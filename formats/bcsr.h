@@ -1,0 +1,523 @@
+/* BCSR — block compressed sparse rows (Eberhardt & Hoemmen, seeds/002; NOTES.md "BCSR"):
+ * registry row bcsr. Layout, bs x bs blocks (2 <= bs <= 32):
+ *   nbrows = ceil(nrows/bs) block rows, nbcols = ceil(ncols/bs) block columns; a block is
+ *   stored when any entry of the matrix falls in it.
+ *   row_ptr[nbrows+1], col_idx[nblocks]   CSR over blocks, in block units; a block row's
+ *                                         blocks by ascending block column.
+ *   val[b*bs*bs + c*bs + r]               block b column-major (the paper's choice: a
+ *                                         column is bs contiguous values times one x).
+ *   bits[b*mw + p/64] bit p%64, p = c*bs + r, mw = ceil(bs*bs/64): the slot holds an entry
+ *                                         of the matrix (the rest is fill, stored as 0).
+ * Rows and columns past the matrix's end (nrows, ncols not multiples of bs) exist only as
+ * fill of the last block row / column: the kernels never read x past ncols (a block's
+ * columns are cut at ncols) and never write y past nrows.
+ * Fill is multiplied like an entry (the fast path, what BCSR is for), which is exact for
+ * finite x (0*x = 0). 0*Inf or 0*NaN would put a NaN that the matrix does not have into
+ * y: a block row whose sums are not all finite is recomputed from the bits, entry by entry,
+ * so y is what the matrix gives (at the cost of that block row only, and only then).
+ * Explicit zeros keep their bit and survive _to_csr; duplicates of a wrapped CSR are summed.
+ * Block size: params.bs, or (bs = 0) spmv_<tag>_bcsr_estimate: for each candidate bs in
+ * 2..8, 10, 12, 16, 32 the blocks of a sample of block rows (all of them up to 200k
+ * entries, else evenly spaced ones holding about max(200k, nnz/16) entries) give the bytes
+ * per entry (bs*bs*T + I per block + I per block row) / entries; the smallest wins (ties:
+ * the larger bs). A matrix of dense 3x3 blocks gets 3 (8.4 B/entry in double), of 6x6
+ * blocks 6 (8.1), and CSR's 12 is the comparison the user makes with the returned fill.
+ * Footprint: (nbrows+1 + nblocks)*I + nblocks*(bs*bs*T + mw*8).
+ * Limit: SPMV_ERR_LIMIT, before the layout is allocated, when the stored values exceed
+ * params.fill * nnz + 4096 (fill default 10), the index type, or half of the physical
+ * memory (a 32x32 block per scattered entry would be 1024x the matrix).
+ * CPU kernel (once against the SIMD vocabulary; bs = 2..8 instantiated with a constant bs,
+ * so the loops below unroll): block rows split between threads by blocks + block rows
+ * (one thread below SPMV_PAR_MIN_NNZ stored values).
+ *   bs <= W: k = W/bs columns of a block per vector: a masked load of k*bs contiguous
+ *            values, an x vector made of k broadcasts (blends), one FMA; a block row's
+ *            accumulator lanes q*bs + r are summed into row r at the end;
+ *   bs > W:  a column is ceil(bs/W) vectors (the last masked) times one broadcast of x.
+ *   y = alpha*sum + beta*y once per row, never read when beta == 0.
+ * BLAS roles for alpha and beta (the paper writes y = alpha*y + beta*A*x). */
+
+#if defined(SPMV_PART_TYPES)
+#ifndef SPMV_BCSR_COMMON
+#define SPMV_BCSR_COMMON
+#define SPMV_LIMITED_bcsr 1 /* the family has a documented size cap (tests/format_case.h) */
+#define SPMV_BCSR_BS_MAX 32
+typedef struct spmv_bcsr_params {
+    spmv_isa isa; /* SPMV_ISA_AUTO: SPMV_ISA env, else the best the CPU has */
+    int bs;       /* block size 2..32; 0: estimated from the matrix */
+    int fill;     /* SPMV_ERR_LIMIT above fill*nnz + 4096 stored values; 0: 10 */
+    int kern;     /* device kernel: 0 by the block size (<= 5 block, <= 16 column, else row),
+                     1 by block (a warp covers whole blocks: bs <= 5, else by column), 2 by
+                     column, 3 row per thread; the CPU ignores it */
+} spmv_bcsr_params;
+static inline spmv_bcsr_params spmv_bcsr_params_default(void) {
+    spmv_bcsr_params p;
+    p.isa = SPMV_ISA_AUTO;
+    p.bs = 0;
+    p.fill = 0;
+    p.kern = 0;
+    return p;
+}
+static const spmv_param_key spmv__bcsr_keys[] = {
+    {"bs", offsetof(spmv_bcsr_params, bs), SPMV_PK_INT, 0, SPMV_BCSR_BS_MAX, NULL,
+     "block size 2..32 (0: estimated from the matrix)"},
+    {"fill", offsetof(spmv_bcsr_params, fill), SPMV_PK_INT, 0, 1 << 20, NULL,
+     "refuse (SPMV_ERR_LIMIT) above fill*nnz+4096 stored values (0: 10)"},
+    {"kern", offsetof(spmv_bcsr_params, kern), SPMV_PK_ENUM, 0, 3, "auto|block|column|row",
+     "GPU kernel (auto: by bs, the paper's boundaries 5 and 16)"},
+    {NULL, 0, SPMV_PK_INT, 0, 0, NULL, NULL}};
+static const int spmv__bcsr_cand[] = {2, 3, 4, 5, 6, 7, 8, 10, 12, 16, 32};
+#define SPMV__BCSR_NCAND ((int)(sizeof spmv__bcsr_cand / sizeof spmv__bcsr_cand[0]))
+#if defined(__GNUC__) || defined(__clang__)
+#define SPMV__BCSR_INLINE __attribute__((always_inline)) inline
+#else
+#define SPMV__BCSR_INLINE inline
+#endif
+/* words of bits per block */
+static inline int64_t spmv__bcsr_mw(int64_t bs) { return (bs * bs + 63) / 64; }
+static int spmv__bcsr_cmp64(const void *a, const void *b) {
+    const int64_t p = *(const int64_t *)a, q = *(const int64_t *)b;
+    return p < q ? -1 : p > q;
+}
+#endif
+
+typedef struct SPMV_NAME(bcsr) {
+    SPMV_I nrows, ncols, nnz; /* nnz: distinct entries (duplicates summed) */
+    SPMV_I bs, nbrows, nblocks;
+    SPMV_I *row_ptr;          /* nbrows+1, in blocks */
+    SPMV_I *col_idx;          /* nblocks: block columns */
+    SPMV_T *val;              /* nblocks*bs*bs, column-major blocks */
+    uint64_t *bits;           /* nblocks*mw: which slots hold entries */
+    spmv_bcsr_params params;  /* isa, bs, fill resolved after conversion */
+} SPMV_NAME(bcsr);
+
+static inline void SPMV_NAME(bcsr_free)(SPMV_NAME(bcsr) *A) {
+    if (!A) return;
+    spmv__free(A->row_ptr);
+    spmv__free(A->col_idx);
+    spmv__free(A->val);
+    spmv__free(A->bits);
+    memset(A, 0, sizeof *A);
+}
+static inline size_t SPMV_NAME(bcsr_bytes)(const SPMV_NAME(bcsr) *A) {
+    const size_t nb = (size_t)A->nblocks, b2 = (size_t)A->bs * (size_t)A->bs;
+    if (!A->row_ptr) return 0;
+    return ((size_t)A->nbrows + 1 + nb) * sizeof(SPMV_I) + nb * (b2 * sizeof(SPMV_T) + (size_t)spmv__bcsr_mw(A->bs) * 8u);
+}
+/* stored values per entry (1 = no fill); 0 for an empty matrix */
+static inline double SPMV_NAME(bcsr_fill_ratio)(const SPMV_NAME(bcsr) *A) {
+    return A->nnz > 0 ? (double)A->nblocks * (double)A->bs * (double)A->bs / (double)A->nnz : 0.0;
+}
+
+/* Distinct block columns of block row br (rows [br*bs, min(nrows, br*bs+bs))): mark[] holds
+ * stamps (>= 0 never equal to `stamp` before); optionally lists them in out[]. */
+static inline int64_t SPMV_NAME(bcsr__count)(const SPMV_NAME(csr) *B, int64_t bs, int64_t br, int64_t *mark,
+                                             int64_t stamp, int64_t *out) {
+    const int64_t r1 = br * bs + bs < B->nrows ? br * bs + bs : B->nrows;
+    int64_t r, k, n = 0;
+    for (r = br * bs; r < r1; r++)
+        for (k = B->row_ptr[r]; k < B->row_ptr[r + 1]; k++) {
+            const int64_t bc = (int64_t)B->col_idx[k] / bs;
+            if (mark[bc] != stamp) {
+                mark[bc] = stamp;
+                if (out) out[n] = bc;
+                n++;
+            }
+        }
+    return n;
+}
+
+/* The block size the conversion takes for bs = 0 (see the header comment), and the fill
+ * ratio (stored values per entry) it predicts. B must be a valid CSR. SPMV_ERR_ALLOC. */
+static inline spmv_status SPMV_NAME(bcsr_estimate)(const SPMV_NAME(csr) *B, int *bs_out, double *ratio_out) {
+    const int64_t target = B->nnz / 16 > 200000 ? B->nnz / 16 : 200000;
+    int64_t *mark, i, stamp = 0;
+    double best = -1;
+    int c, bestbs = 2;
+    if (bs_out) *bs_out = 2;
+    if (ratio_out) *ratio_out = 1;
+    if (B->nnz == 0) return SPMV_OK;
+    mark = SPMV_ALLOC_N(int64_t, ((size_t)B->ncols + 1) / 2 + 1);
+    if (!mark) return SPMV_ERR_ALLOC;
+    for (i = 0; i < ((int64_t)B->ncols + 1) / 2 + 1; i++) mark[i] = -1;
+    for (c = 0; c < SPMV__BCSR_NCAND; c++) {
+        const int64_t bs = spmv__bcsr_cand[c], nbr = ((int64_t)B->nrows + bs - 1) / bs;
+        /* every step-th block row: about `target` entries, or all */
+        const int64_t step = B->nnz <= 200000 ? 1 : (int64_t)((double)B->nnz / (double)target + 0.5);
+        int64_t br, blocks = 0, ent = 0, rows = 0;
+        double bytes;
+        if (bs > 2 * (int64_t)B->nrows && bs > 2 && c > 0) break; /* blocks far larger than the matrix */
+        for (br = 0; br < nbr; br += step > 1 ? step : 1) {
+            const int64_t r1 = br * bs + bs < B->nrows ? br * bs + bs : B->nrows;
+            blocks += SPMV_NAME(bcsr__count)(B, bs, br, mark, stamp++, NULL);
+            ent += (int64_t)B->row_ptr[r1] - B->row_ptr[br * bs];
+            rows++;
+        }
+        if (ent == 0) continue;
+        bytes = ((double)blocks * (double)(bs * bs * (int64_t)sizeof(SPMV_T) + (int64_t)sizeof(SPMV_I)) +
+                 (double)rows * (double)sizeof(SPMV_I)) /
+                (double)ent;
+        if (best < 0 || bytes <= best * (1 + 1e-9)) {
+            best = bytes;
+            bestbs = (int)bs;
+            if (ratio_out) *ratio_out = (double)blocks * (double)(bs * bs) / (double)ent;
+        }
+    }
+    spmv__free(mark);
+    if (bs_out) *bs_out = bestbs;
+    return SPMV_OK;
+}
+
+/* Resolves p (bs by the estimate when 0), counts the blocks of every block row into
+ * *rp_out (nbrows+1 prefix sums; NULL: only the verdict). SPMV_ERR_LIMIT past the caps. */
+static inline spmv_status SPMV_NAME(bcsr__plan)(const SPMV_NAME(csr) *B, spmv_bcsr_params *p, SPMV_I **rp_out) {
+    spmv_status st = spmv_isa_resolve(p->isa, &p->isa);
+    int64_t bs, nbr, nbc, br, nb = 0, cap, padded, *mark;
+    SPMV_I *rp;
+    if (rp_out) *rp_out = NULL;
+    if (st != SPMV_OK) return st;
+    if (p->bs < 0 || p->bs == 1 || p->bs > SPMV_BCSR_BS_MAX || p->fill < 0 || p->kern < 0 || p->kern > 3)
+        return SPMV_ERR_ARG;
+    if (p->bs == 0) {
+        st = SPMV_NAME(bcsr_estimate)(B, &p->bs, NULL);
+        if (st != SPMV_OK) return st;
+    }
+    if (p->fill == 0) p->fill = 10;
+    bs = p->bs;
+    nbr = ((int64_t)B->nrows + bs - 1) / bs;
+    nbc = ((int64_t)B->ncols + bs - 1) / bs;
+    mark = SPMV_ALLOC_N(int64_t, (size_t)nbc + 1);
+    rp = SPMV_ALLOC_N(SPMV_I, (size_t)nbr + 1);
+    if (!mark || !rp) {
+        spmv__free(mark);
+        spmv__free(rp);
+        return SPMV_ERR_ALLOC;
+    }
+    for (br = 0; br <= nbc; br++) mark[br] = -1;
+    rp[0] = 0;
+    for (br = 0; br < nbr; br++) {
+        nb += SPMV_NAME(bcsr__count)(B, bs, br, mark, br, NULL);
+        if (nb >= SPMV_IMAX) break;
+        rp[br + 1] = (SPMV_I)nb;
+    }
+    spmv__free(mark);
+    cap = (int64_t)p->fill * (int64_t)B->nnz + 4096;
+    padded = nb <= INT64_MAX / (bs * bs) ? nb * bs * bs : INT64_MAX;
+    if (padded > cap || padded >= SPMV_IMAX || nb >= SPMV_IMAX ||
+        (uint64_t)padded > spmv__phys_bytes() / 2 / (sizeof(SPMV_T) + 1)) {
+        spmv__free(rp);
+        return SPMV_ERR_LIMIT;
+    }
+    if (rp_out) *rp_out = rp;
+    else spmv__free(rp);
+    return SPMV_OK;
+}
+
+/* From CSR (any column order; duplicates summed). Errors: SPMV_ERR_ARG (malformed CSR, bad
+ * parameters), SPMV_ERR_OVERFLOW, SPMV_ERR_ISA, SPMV_ERR_LIMIT, SPMV_ERR_ALLOC. On failure
+ * *A is left empty. */
+static inline spmv_status SPMV_NAME(bcsr_from_csr)(SPMV_NAME(bcsr) *A, const SPMV_NAME(csr) *B,
+                                                   const spmv_bcsr_params *p) {
+    spmv_bcsr_params prm = p ? *p : spmv_bcsr_params_default();
+    spmv_status st;
+    int64_t bs, b2, mw, nbr, nbc, nb, br, nnz = 0;
+    int64_t *mark = NULL, *list = NULL;
+    SPMV_I *rp = NULL, *slot = NULL;
+    if (!A) return SPMV_ERR_ARG;
+    memset(A, 0, sizeof *A);
+    st = SPMV_NAME(csr_check)(B);
+    if (st != SPMV_OK) return st;
+    st = SPMV_NAME(bcsr__plan)(B, &prm, &rp);
+    if (st != SPMV_OK) return st;
+    bs = prm.bs, b2 = bs * bs, mw = spmv__bcsr_mw(bs);
+    nbr = ((int64_t)B->nrows + bs - 1) / bs;
+    nbc = ((int64_t)B->ncols + bs - 1) / bs;
+    nb = rp[nbr];
+    A->row_ptr = rp;
+    A->col_idx = SPMV_ALLOC_N(SPMV_I, (size_t)nb);
+    A->val = SPMV_ALLOC_N(SPMV_T, (size_t)(nb * b2));
+    A->bits = SPMV_ALLOC_N(uint64_t, (size_t)(nb * mw));
+    mark = SPMV_ALLOC_N(int64_t, (size_t)nbc + 1);
+    slot = SPMV_ALLOC_N(SPMV_I, (size_t)nbc + 1);
+    list = SPMV_ALLOC_N(int64_t, (size_t)(nbc < nb ? nbc : nb) + 1);
+    if ((nb > 0 && (!A->col_idx || !A->val || !A->bits)) || !mark || !slot || !list) {
+        spmv__free(mark);
+        spmv__free(slot);
+        spmv__free(list);
+        SPMV_NAME(bcsr_free)(A);
+        return SPMV_ERR_ALLOC;
+    }
+    A->nrows = B->nrows;
+    A->ncols = B->ncols;
+    A->bs = (SPMV_I)bs;
+    A->nbrows = (SPMV_I)nbr;
+    A->nblocks = (SPMV_I)nb;
+    A->params = prm;
+    if (nb > 0) {
+        memset(A->val, 0, sizeof(SPMV_T) * (size_t)(nb * b2));
+        memset(A->bits, 0, sizeof(uint64_t) * (size_t)(nb * mw));
+    }
+    for (br = 0; br <= nbc; br++) mark[br] = -1;
+    for (br = 0; br < nbr; br++) {
+        const int64_t b0 = rp[br], n = SPMV_NAME(bcsr__count)(B, bs, br, mark, br, list);
+        const int64_t r1 = br * bs + bs < B->nrows ? br * bs + bs : B->nrows;
+        int64_t j, r, k;
+        qsort(list, (size_t)n, sizeof(int64_t), spmv__bcsr_cmp64); /* ascending block columns */
+        for (j = 0; j < n; j++) {
+            A->col_idx[b0 + j] = (SPMV_I)list[j];
+            slot[list[j]] = (SPMV_I)(b0 + j);
+        }
+        for (r = br * bs; r < r1; r++)
+            for (k = B->row_ptr[r]; k < B->row_ptr[r + 1]; k++) {
+                const int64_t col = B->col_idx[k], b = slot[col / bs];
+                const int64_t pos = (col % bs) * bs + (r - br * bs), w = b * mw + pos / 64;
+                const uint64_t bit = (uint64_t)1 << (pos % 64);
+                if (A->bits[w] & bit) {
+                    A->val[b * b2 + pos] += B->val[k]; /* a duplicate column */
+                } else {
+                    A->val[b * b2 + pos] = B->val[k];
+                    A->bits[w] |= bit;
+                    nnz++;
+                }
+            }
+    }
+    A->nnz = (SPMV_I)nnz;
+    spmv__free(mark);
+    spmv__free(slot);
+    spmv__free(list);
+    return SPMV_OK;
+}
+
+/* 1 when converting B with p (defaults filled in) must give SPMV_ERR_LIMIT (tests). */
+static inline int SPMV_NAME(bcsr_limited)(const SPMV_NAME(csr) *B, const spmv_bcsr_params *p, spmv_isa isa) {
+    spmv_bcsr_params q = *p;
+    if (isa != SPMV_ISA_AUTO) q.isa = isa;
+    return SPMV_NAME(csr_check)(B) == SPMV_OK && SPMV_NAME(bcsr__plan)(B, &q, NULL) == SPMV_ERR_LIMIT;
+}
+
+/* Back to CSR: each row's entries by ascending column. */
+static inline spmv_status SPMV_NAME(bcsr_to_csr)(const SPMV_NAME(bcsr) *A, SPMV_NAME(csr) *B) {
+    int64_t br, bs, b2, mw;
+    SPMV_I r, *cur;
+    if (!B) return SPMV_ERR_ARG;
+    memset(B, 0, sizeof *B);
+    if (!A || (A->nrows > 0 && !A->row_ptr) || (A->nblocks > 0 && (!A->col_idx || !A->val || !A->bits)))
+        return SPMV_ERR_ARG;
+    bs = A->bs, b2 = bs * bs, mw = spmv__bcsr_mw(bs);
+    B->row_ptr = SPMV_ALLOC_N(SPMV_I, (size_t)A->nrows + 1);
+    B->col_idx = SPMV_ALLOC_N(SPMV_I, A->nnz);
+    B->val = SPMV_ALLOC_N(SPMV_T, A->nnz);
+    cur = SPMV_ALLOC_N(SPMV_I, (size_t)A->nrows + 1);
+    if (!B->row_ptr || !B->col_idx || !B->val || !cur) {
+        spmv__free(cur);
+        SPMV_NAME(csr_free)(B);
+        return SPMV_ERR_ALLOC;
+    }
+    memset(B->row_ptr, 0, sizeof(SPMV_I) * ((size_t)A->nrows + 1));
+    for (br = 0; br < A->nbrows; br++) {
+        int64_t b, p;
+        for (b = A->row_ptr[br]; b < A->row_ptr[br + 1]; b++)
+            for (p = 0; p < b2; p++)
+                if ((A->bits[b * mw + p / 64] >> (p % 64)) & 1u) B->row_ptr[br * bs + p % bs + 1]++;
+    }
+    for (r = 0; r < A->nrows; r++) B->row_ptr[r + 1] += B->row_ptr[r];
+    memcpy(cur, B->row_ptr, sizeof(SPMV_I) * ((size_t)A->nrows + 1));
+    for (br = 0; br < A->nbrows; br++) { /* blocks ascending, then columns: rows ascending */
+        int64_t b, c, i;
+        for (b = A->row_ptr[br]; b < A->row_ptr[br + 1]; b++)
+            for (c = 0; c < bs; c++)
+                for (i = 0; i < bs; i++) {
+                    const int64_t p = c * bs + i;
+                    if ((A->bits[b * mw + p / 64] >> (p % 64)) & 1u) {
+                        const SPMV_I q = cur[br * bs + i]++;
+                        B->col_idx[q] = (SPMV_I)((int64_t)A->col_idx[b] * bs + c);
+                        B->val[q] = A->val[b * b2 + p];
+                    }
+                }
+    }
+    spmv__free(cur);
+    B->nrows = A->nrows;
+    B->ncols = A->ncols;
+    B->nnz = A->nnz;
+    B->params = spmv_csr_params_default();
+    B->params.isa = A->params.isa;
+    return SPMV_OK;
+}
+
+/* Sums of block row br, entry by entry from the bits (the exact path for non-finite sums). */
+static inline void SPMV_NAME(bcsr__row_exact)(const SPMV_NAME(bcsr) *A, const SPMV_T *x, int64_t br, SPMV_T *s) {
+    const int64_t bs = A->bs, b2 = bs * bs, mw = spmv__bcsr_mw(bs);
+    int64_t b, c, r;
+    for (r = 0; r < bs; r++) s[r] = 0;
+    for (b = A->row_ptr[br]; b < A->row_ptr[br + 1]; b++) {
+        const int64_t xb = (int64_t)A->col_idx[b] * bs;
+        for (c = 0; c < bs && xb + c < A->ncols; c++)
+            for (r = 0; r < bs; r++) {
+                const int64_t p = c * bs + r;
+                if ((A->bits[b * mw + p / 64] >> (p % 64)) & 1u) s[r] += A->val[b * b2 + p] * x[xb + c];
+            }
+    }
+}
+#endif /* SPMV_PART_TYPES */
+
+#if defined(SPMV_PART_KERNELS)
+/* Block rows [br0, br1) with block size bs (a constant where this is inlined with one). */
+SPMV_KTARGET static SPMV__BCSR_INLINE void SPMV_K(bcsr__rows_bs)(const SPMV_NAME(bcsr) *A, SPMV_T alpha,
+                                                                 const SPMV_T *SPMV_RESTRICT x, SPMV_T beta,
+                                                                 SPMV_T *SPMV_RESTRICT y, int64_t br0, int64_t br1,
+                                                                 const int bs) {
+    const int64_t b2 = (int64_t)bs * bs, ncols = A->ncols, nrows = A->nrows;
+    const SPMV_I *SPMV_RESTRICT rp = A->row_ptr, *SPMV_RESTRICT ci = A->col_idx;
+    const SPMV_T *SPMV_RESTRICT val = A->val;
+    SPMV_T s[SPMV_BCSR_BS_MAX], lanes[SPMV_BCSR_BS_MAX > SPMV_W ? SPMV_BCSR_BS_MAX : SPMV_W];
+    int64_t br;
+    for (br = br0; br < br1; br++) {
+        const int64_t rb = br * bs, nr = nrows - rb < bs ? nrows - rb : bs;
+        int64_t b;
+        int r, fin = 1;
+        if (bs <= SPMV_W) {
+            const int k = SPMV_W / bs; /* columns per vector */
+            spmv_v acc0 = V_zero(), acc1 = V_zero();
+            for (b = rp[br]; b < rp[br + 1]; b++) {
+                const int64_t xb = (int64_t)ci[b] * bs;
+                const int ncx = ncols - xb < bs ? (int)(ncols - xb) : bs; /* columns inside the matrix */
+                const SPMV_T *pv = val + b * b2;
+                int c;
+                for (c = 0; c < ncx; c += k) {
+                    const int nc = ncx - c < k ? ncx - c : k;
+                    spmv_v xv = V_set1(x[xb + c]);
+                    int q;
+                    for (q = 1; q < nc; q++) xv = V_blend(~V_mask_first(q * bs), xv, V_set1(x[xb + c + q]));
+                    if ((b - rp[br]) & 1) acc1 = V_fma(V_mload(V_mask_first(nc * bs), pv + c * bs), xv, acc1);
+                    else acc0 = V_fma(V_mload(V_mask_first(nc * bs), pv + c * bs), xv, acc0);
+                }
+            }
+            V_storeu(lanes, V_add(acc0, acc1));
+            for (r = 0; r < bs; r++) {
+                SPMV_T t = lanes[r];
+                int q;
+                for (q = 1; q < k; q++) t += lanes[q * bs + r];
+                s[r] = t;
+            }
+        } else {
+            enum { NCH = (SPMV_BCSR_BS_MAX + SPMV_W - 1) / SPMV_W };
+            const int nch = (bs + SPMV_W - 1) / SPMV_W;
+            const unsigned mlast = V_mask_first(bs - (nch - 1) * SPMV_W);
+            spmv_v acc[NCH];
+            int h;
+            for (h = 0; h < nch; h++) acc[h] = V_zero();
+            for (b = rp[br]; b < rp[br + 1]; b++) {
+                const int64_t xb = (int64_t)ci[b] * bs;
+                const int ncx = ncols - xb < bs ? (int)(ncols - xb) : bs;
+                const SPMV_T *pv = val + b * b2;
+                int c;
+                for (c = 0; c < ncx; c++) {
+                    const spmv_v xv = V_set1(x[xb + c]);
+                    for (h = 0; h + 1 < nch; h++) acc[h] = V_fma(V_loadu(pv + c * bs + h * SPMV_W), xv, acc[h]);
+                    acc[h] = V_fma(V_mload(mlast, pv + c * bs + h * SPMV_W), xv, acc[h]);
+                }
+            }
+            for (h = 0; h < nch; h++) V_storeu(lanes + h * SPMV_W, acc[h]);
+            for (r = 0; r < bs; r++) s[r] = lanes[r];
+        }
+        for (r = 0; r < nr; r++) fin &= s[r] - s[r] == 0; /* false for Inf and NaN */
+        if (!fin) SPMV_NAME(bcsr__row_exact)(A, x, br, s);
+        if (beta == (SPMV_T)0)
+            for (r = 0; r < nr; r++) y[rb + r] = alpha * s[r];
+        else
+            for (r = 0; r < nr; r++) y[rb + r] = alpha * s[r] + beta * y[rb + r];
+    }
+}
+
+SPMV_KTARGET static inline void SPMV_K(bcsr__rows)(const SPMV_NAME(bcsr) *A, SPMV_T alpha, const SPMV_T *x,
+                                                   SPMV_T beta, SPMV_T *y, int64_t br0, int64_t br1) {
+    switch (A->bs) { /* the small sizes with a constant bs: unrolled */
+    case 2: SPMV_K(bcsr__rows_bs)(A, alpha, x, beta, y, br0, br1, 2); break;
+    case 3: SPMV_K(bcsr__rows_bs)(A, alpha, x, beta, y, br0, br1, 3); break;
+    case 4: SPMV_K(bcsr__rows_bs)(A, alpha, x, beta, y, br0, br1, 4); break;
+    case 5: SPMV_K(bcsr__rows_bs)(A, alpha, x, beta, y, br0, br1, 5); break;
+    case 6: SPMV_K(bcsr__rows_bs)(A, alpha, x, beta, y, br0, br1, 6); break;
+    case 7: SPMV_K(bcsr__rows_bs)(A, alpha, x, beta, y, br0, br1, 7); break;
+    case 8: SPMV_K(bcsr__rows_bs)(A, alpha, x, beta, y, br0, br1, 8); break;
+    default: SPMV_K(bcsr__rows_bs)(A, alpha, x, beta, y, br0, br1, (int)A->bs); break;
+    }
+}
+
+SPMV_KTARGET static inline void SPMV_K(bcsr_run)(const SPMV_NAME(bcsr) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
+                                                 SPMV_T *y) {
+    const int64_t stored = (int64_t)A->nblocks * A->bs * A->bs;
+    int nt = stored >= SPMV_PAR_MIN_NNZ ? spmv_max_threads() : 1;
+    (void)nt; /* unused without OpenMP */
+SPMV_OMP(parallel num_threads(nt) if (nt > 1))
+    {
+        const int t = spmv__tid(), n = spmv__nthr();
+        const SPMV_I b0 = SPMV_K(csr__split)(A->row_ptr, A->nbrows, t, n);
+        const SPMV_I b1 = SPMV_K(csr__split)(A->row_ptr, A->nbrows, t + 1, n);
+        if (b0 < b1) SPMV_K(bcsr__rows)(A, alpha, x, beta, y, b0, b1);
+    }
+}
+#endif /* SPMV_PART_KERNELS */
+
+#if defined(SPMV_PART_API)
+/* y = alpha*A*x + beta*y. beta == 0: y is written, never read. */
+static inline spmv_status SPMV_NAME(bcsr_mv)(const SPMV_NAME(bcsr) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
+                                             SPMV_T *y) {
+    spmv_status st;
+    if (!A || spmv__mv_args_bad(A->nrows, A->ncols, A->nnz, x, y, sizeof(SPMV_T))) return SPMV_ERR_ARG;
+    if (A->nrows == 0) return SPMV_OK;
+    SPMV_DISPATCH(st, A->params.isa, 0, SPMV_NAME(bcsr_run), (A, alpha, x, beta, y));
+    return st;
+}
+
+/* the tuner's state (spmv__tune_search's callbacks): candidate i is block size cand[i] */
+typedef struct SPMV_NAME(bcsr__tune_ctx) {
+    const SPMV_NAME(csr) * A;
+    spmv_bcsr_params base, *best;
+    int cand[4];
+    SPMV_NAME(bcsr) M;
+    SPMV_T *x, *y;
+} SPMV_NAME(bcsr__tune_ctx);
+static inline spmv_status SPMV_NAME(bcsr__tune_build)(void *c, int i) {
+    SPMV_NAME(bcsr__tune_ctx) *t = (SPMV_NAME(bcsr__tune_ctx) *)c;
+    spmv_bcsr_params p = t->base;
+    p.bs = t->cand[i];
+    return SPMV_NAME(bcsr_from_csr)(&t->M, t->A, &p);
+}
+static inline void SPMV_NAME(bcsr__tune_run)(void *c) {
+    SPMV_NAME(bcsr__tune_ctx) *t = (SPMV_NAME(bcsr__tune_ctx) *)c;
+    SPMV_NAME(bcsr_mv)(&t->M, (SPMV_T)1, t->x, (SPMV_T)0, t->y);
+}
+static inline void SPMV_NAME(bcsr__tune_keep)(void *c) {
+    SPMV_NAME(bcsr__tune_ctx) *t = (SPMV_NAME(bcsr__tune_ctx) *)c;
+    *t->best = t->M.params;
+}
+static inline void SPMV_NAME(bcsr__tune_drop)(void *c) { SPMV_NAME(bcsr_free)(&((SPMV_NAME(bcsr__tune_ctx) *)c)->M); }
+
+/* The block size, timed: the estimate's choice first (it keeps its place unless another is
+ * 5% faster), then its neighbours among 2..8 and the estimate's multiples (a 3x3-block
+ * matrix may run faster as 6x6 when fill is low). *best's bs is replaced. */
+static inline spmv_status SPMV_NAME(bcsr_tune)(const SPMV_NAME(csr) *A, spmv_bcsr_params *best, double *seconds_spent) {
+    const double t_start = spmv_wtime();
+    SPMV_NAME(bcsr__tune_ctx) t;
+    spmv_status st;
+    int e = 2, n = 0;
+    if (seconds_spent) *seconds_spent = 0;
+    if (!A || !best) return SPMV_ERR_ARG;
+    st = SPMV_NAME(csr_check)(A);
+    if (st != SPMV_OK) return st;
+    st = SPMV_NAME(bcsr_estimate)(A, &e, NULL);
+    if (st != SPMV_OK) return st;
+    t.cand[n++] = e;
+    if (e > 2) t.cand[n++] = e - 1;
+    if (e < SPMV_BCSR_BS_MAX) t.cand[n++] = e + 1;
+    if (2 * e <= SPMV_BCSR_BS_MAX) t.cand[n++] = 2 * e;
+    t.A = A, t.base = *best, t.best = best;
+    st = SPMV_NAME(tune__xy)(A, &t.x, &t.y);
+    if (st != SPMV_OK) return st;
+    st = spmv__tune_search(A->nnz > 0 ? n : 1, 1, SPMV_NAME(bcsr__tune_build), SPMV_NAME(bcsr__tune_run),
+                           SPMV_NAME(bcsr__tune_keep), SPMV_NAME(bcsr__tune_drop), &t);
+    spmv__free(t.x);
+    spmv__free(t.y);
+    if (seconds_spent) *seconds_spent = spmv_wtime() - t_start;
+    return st;
+}
+#endif /* SPMV_PART_API */
