@@ -377,7 +377,29 @@ SPMV_KTARGET static SPMV__BCSR_INLINE void SPMV_K(bcsr__rows_bs)(const SPMV_NAME
         if (bs <= SPMV_W) {
             const int k = SPMV_W / bs; /* columns per vector */
             spmv_v acc0 = V_zero(), acc1 = V_zero();
-            for (b = rp[br]; b < rp[br + 1]; b++) {
+            const int64_t be = rp[br + 1];
+            b = rp[br];
+            /* two blocks inside the matrix's columns at a time, one accumulator each: the
+             * trip counts and masks are constants where bs is */
+            for (; b + 1 < be && ((int64_t)ci[b + 1] + 1) * bs <= ncols; b += 2) {
+                const int64_t xb0 = (int64_t)ci[b] * bs, xb1 = (int64_t)ci[b + 1] * bs;
+                const SPMV_T *pv0 = val + b * b2, *pv1 = pv0 + b2;
+                int c;
+                for (c = 0; c < bs; c += k) {
+                    const int nc = bs - c < k ? bs - c : k;
+                    const unsigned m = V_mask_first(nc * bs);
+                    spmv_v x0 = V_set1(x[xb0 + c]), x1 = V_set1(x[xb1 + c]);
+                    int q;
+                    for (q = 1; q < nc; q++) {
+                        const unsigned mq = ~V_mask_first(q * bs);
+                        x0 = V_blend(mq, x0, V_set1(x[xb0 + c + q]));
+                        x1 = V_blend(mq, x1, V_set1(x[xb1 + c + q]));
+                    }
+                    acc0 = V_fma(V_mload(m, pv0 + c * bs), x0, acc0);
+                    acc1 = V_fma(V_mload(m, pv1 + c * bs), x1, acc1);
+                }
+            }
+            for (; b < be; b++) { /* the rest: maybe the last block column, cut at ncols */
                 const int64_t xb = (int64_t)ci[b] * bs;
                 const int ncx = ncols - xb < bs ? (int)(ncols - xb) : bs; /* columns inside the matrix */
                 const SPMV_T *pv = val + b * b2;
@@ -387,8 +409,7 @@ SPMV_KTARGET static SPMV__BCSR_INLINE void SPMV_K(bcsr__rows_bs)(const SPMV_NAME
                     spmv_v xv = V_set1(x[xb + c]);
                     int q;
                     for (q = 1; q < nc; q++) xv = V_blend(~V_mask_first(q * bs), xv, V_set1(x[xb + c + q]));
-                    if ((b - rp[br]) & 1) acc1 = V_fma(V_mload(V_mask_first(nc * bs), pv + c * bs), xv, acc1);
-                    else acc0 = V_fma(V_mload(V_mask_first(nc * bs), pv + c * bs), xv, acc0);
+                    acc0 = V_fma(V_mload(V_mask_first(nc * bs), pv + c * bs), xv, acc0);
                 }
             }
             V_storeu(lanes, V_add(acc0, acc1));

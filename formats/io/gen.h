@@ -38,6 +38,7 @@
  *     seed defaults to 1 everywhere.
  *   Presets (usable as the kind, keys of the underlying kind may override):
  *     fem3d      fem n=21000,bs=3,deg=21,dim=3     63000 rows, 3837510 nnz
+ *     fem3d6     fem n=12000,bs=6,deg=21,dim=3     72000 rows, ~9.1M nnz (6x6 blocks)
  *     stencil27  stencil3d n=60,pts=27             216000 rows, 5639752 nnz
  *     stencil7   stencil3d n=100,pts=7             1000000 rows, 6940000 nnz (= pde100)
  *     pde60/pde80/pde100  stencil3d pts=7 with n=60/80/100
@@ -159,6 +160,7 @@ static inline const spmv_gen_entry *spmv__gen_table(int *count) {
         {"onerow", "onerow", "n=100000,seed=1",
          "n x n with one non-empty row (row=n/2) of len entries (len=n by default)"},
         {"fem3d", "fem", "n=21000,bs=3,deg=21,dim=3,seed=1", "preset: 3-D FEM, 3x3 blocks, 63000 rows, ~3.8M nnz"},
+        {"fem3d6", "fem", "n=12000,bs=6,deg=21,dim=3,seed=1", "preset: 3-D FEM, 6x6 blocks, 72000 rows, ~9.1M nnz"},
         {"stencil27", "stencil3d", "n=60,pts=27", "preset: 27-point 3-D stencil, 216000 rows, 5.6M nnz"},
         {"stencil7", "stencil3d", "n=100,pts=7", "preset: 7-point 3-D stencil, 1M rows, 6.9M nnz"},
         {"pde60", "stencil3d", "n=60,pts=7", "preset: 7-point 3-D PDE matrix, 216000 rows"},
