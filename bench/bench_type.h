@@ -82,6 +82,7 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
             BN(any) M;
             double t0, t_conv, t_mv, t_kern = 0, t_tune = 0, err, gbs, bytes;
             size_t fbytes;
+            double fill = 1; /* stored value slots per entry (padding, fill) */
             char params[96];
             const char *fname = f < 0 ? "naive" : spmv_format_name((spmv_format)f);
             if (!o->formats[f + 1]) break;
@@ -115,6 +116,7 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
                     continue;
                 }
                 fbytes = BN(any_bytes)(&M);
+                fill = A.nnz ? (double)BN(any_stored)(&M) / (double)A.nnz : 1.0;
                 BN(any_params)(&M, params, sizeof params);
                 for (i = 0; i < A.nrows; i++) y[i] = (BT_VAL)NAN;
                 BN(any_mv)(&M, 1, x, 0, y);
@@ -143,15 +145,15 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
                 double pct = o->bw_read > 0 ? 100.0 * gbs / o->bw_read : 0.0;
                 snprintf(isa_s, sizeof isa_s, "%s", f < 0 ? "compiler" : spmv_isa_name((spmv_isa)isa));
                 printf("%-24.24s %9lld %9lld %10lld %-9s %-16.16s %-9s %3d %8.4f %7.1f %7.3f %10.3e %10.3e %7.2f %6.2f "
-                       "%6.2f %5.0f%% %5.2fx %9.2e%s\n",
+                       "%6.2f %5.2f %5.0f%% %5.2fx %9.2e%s\n",
                        mname, (long long)A.nrows, (long long)A.ncols, (long long)A.nnz, fname, params, isa_s,
                        spmv_max_threads(), t_conv, t_conv / t_mv, t_tune, t_mv, t_kern, 2.0 * nnz / t_mv * 1e-9, gbs,
-                       bpn, pct, t_naive > 0 ? t_naive / t_mv : 0.0, err, err <= tol ? "" : "  FAIL");
+                       bpn, fill, pct, t_naive > 0 ? t_naive / t_mv : 0.0, err, err <= tol ? "" : "  FAIL");
                 if (csv)
-                    fprintf(csv, "\"%s\",%lld,%lld,%lld,%s,\"%s\",%s,%d,%s,%.6g,%.4g,%.6g,%.6g,%.6g,%.4f,%.4f,%.4f,%.2f,%.4f,%.3e,,\n",
+                    fprintf(csv, "\"%s\",%lld,%lld,%lld,%s,\"%s\",%s,%d,%s,%.6g,%.4g,%.6g,%.6g,%.6g,%.4f,%.4f,%.4f,%.4f,%.2f,%.4f,%.3e,,\n",
                             mname, (long long)A.nrows, (long long)A.ncols, (long long)A.nnz, fname, params, isa_s,
                             spmv_max_threads(), STR(BT_VAL), t_conv, t_conv / t_mv, t_tune, t_mv, t_kern,
-                            2.0 * nnz / t_mv * 1e-9, gbs, bpn, pct, t_naive > 0 ? t_naive / t_mv : 0.0, err);
+                            2.0 * nnz / t_mv * 1e-9, gbs, bpn, fill, pct, t_naive > 0 ? t_naive / t_mv : 0.0, err);
             }
             fflush(stdout);
         }

@@ -375,7 +375,7 @@ static int cmd_bench(int argc, char **argv) {
             return 2;
         }
         fprintf(csv, "matrix,rows,cols,nnz,format,params,isa,threads,precision,convert_s,convert_spmvs,tune_s,spmv_s,"
-                     "kernel_s,gflops,gbs,bytes_per_nnz,pct_bw,x_naive,max_rel_err,x_cusparse,x_cusparse_alg2\n");
+                     "kernel_s,gflops,gbs,bytes_per_nnz,fill,pct_bw,x_naive,max_rel_err,x_cusparse,x_cusparse_alg2\n");
     }
     measure_stream(&o.bw_read, &o.bw_triad, 0);
     printf("# spmv bench: precision %s, %d threads, ISAs:", o.precision == 'd' ? "double" : "float",
@@ -386,12 +386,13 @@ static int cmd_bench(int argc, char **argv) {
     printf("# convert = from CSR, in seconds and in SpMVs of the format; tune = parameter search (--tune);\n"
            "# spmv_s = median time of one y = A*x as a solver pays it (formats embedding x, AXC/AXT, copy the\n"
            "# new x in first); kernel_s = the product alone (x already in place: the papers' timing);\n"
-           "# GFLOP/s = 2 nnz / spmv_s; GB/s = (format bytes + x + y) / spmv_s; %%bw = GB/s / measured read\n"
+           "# GFLOP/s = 2 nnz / spmv_s; GB/s = (format bytes + x + y) / spmv_s; fill = stored values per entry\n"
+           "# (padding, block fill); %%bw = GB/s / measured read\n"
            "# bandwidth; xnaive = naive time / spmv_s; err = max over rows of |y - y_ref| / sum|a_ij x_j|\n"
            "# against a long-double reference\n");
-    printf("%-24s %9s %9s %10s %-9s %-16s %-9s %3s %8s %7s %7s %10s %10s %7s %6s %6s %6s %6s %9s\n", "matrix", "rows",
-           "cols", "nnz", "format", "params", "isa", "thr", "convert", "conv_mv", "tune_s", "spmv_s", "kernel_s",
-           "GFLOP/s", "GB/s", "B/nnz", "%bw", "xnaive", "err");
+    printf("%-24s %9s %9s %10s %-9s %-16s %-9s %3s %8s %7s %7s %10s %10s %7s %6s %6s %5s %6s %6s %9s\n", "matrix",
+           "rows", "cols", "nnz", "format", "params", "isa", "thr", "convert", "conv_mv", "tune_s", "spmv_s",
+           "kernel_s", "GFLOP/s", "GB/s", "B/nnz", "fill", "%bw", "xnaive", "err");
     for (i = 0; i < nm; i++) {
         spmv_triplets t;
         double t0 = spmv_wtime();
@@ -432,8 +433,9 @@ static void print_stats(const char *name, const spmv_stats *s) {
            (long long)s->upper_bw);
     printf("blocks      ");
     for (b = 0; b < SPMV_STATS_NBS; b++)
-        printf("%dx%d fill %.2f%s", s->block_bs[b], s->block_bs[b], s->block_fill[b], b + 1 < SPMV_STATS_NBS ? ", " : "\n");
-    printf("best block  %dx%d (fill %.2f)\n", s->best_bs, s->best_bs, s->best_fill);
+        printf("%dx%d density %.2f%s", s->block_bs[b], s->block_bs[b], s->block_fill[b],
+               b + 1 < SPMV_STATS_NBS ? ", " : "\n");
+    printf("best block  %dx%d (density %.2f: entries / stored values)\n", s->best_bs, s->best_bs, s->best_fill);
 }
 
 static int cmd_info(int argc, char **argv) {
@@ -462,6 +464,16 @@ static int cmd_info(int argc, char **argv) {
         return 1;
     }
     print_stats(mat, &s);
+    if (t.nrows <= 4 * t.nnz + (1 << 20) && t.ncols <= 4 * t.nnz + (1 << 20)) { /* the dimensions fit in memory */
+        spmv_d_csr A; /* bcsr's own choice (sampled, candidates up to 32): what bs=0 converts with */
+        int bs = 0;
+        double ratio = 0;
+        if (spmv_d_csr_from_triplets(&A, &t, NULL) == SPMV_OK) {
+            if (spmv_d_bcsr_estimate(&A, &bs, &ratio) == SPMV_OK)
+                printf("bcsr        bs=%d (estimate), fill ratio %.2f (stored values / entries)\n", bs, ratio);
+            spmv_d_csr_free(&A);
+        }
+    }
     spmv_triplets_free(&t);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "spmv info: error writing to standard output: %s\n", strerror(errno));

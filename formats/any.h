@@ -277,6 +277,18 @@ static inline size_t SPMV_NAME(any_bytes)(const SPMV_NAME(any) *M) {
     }
 }
 
+/* stored value slots: entries plus padding or fill (fill ratio = stored / nnz) */
+static inline int64_t SPMV_NAME(any_stored)(const SPMV_NAME(any) *M) {
+    if (!M) return 0;
+    switch (M->fmt) {
+#define SPMV_FORMAT(n, ID, fam, host, ...)                                                                      \
+    SPMV__IF(host)(case SPMV_CAT(SPMV_FMT_, ID) : return SPMV_NAME(SPMV_CAT(fam, _stored))(&M->u.n);)
+#include "registry.h"
+#undef SPMV_FORMAT
+    default: return 0;
+    }
+}
+
 static inline spmv_isa SPMV_NAME(any_isa)(const SPMV_NAME(any) *M) {
     if (!M) return SPMV_ISA_AUTO;
     switch (M->fmt) {

@@ -242,6 +242,8 @@ static inline void SPMV_NAME(axt_free)(SPMV_NAME(axt) *A) {
 }
 
 /* what _mv_kernel streams: ax and the header */
+/* stored value slots (entries + padding or fill): the bench's fill = stored / nnz */
+static inline int64_t SPMV_NAME(axt_stored)(const SPMV_NAME(axt) *A) { return A->ngroups * A->params.thw; }
 static inline size_t SPMV_NAME(axt_kernel_bytes)(const SPMV_NAME(axt) *A) {
     size_t slots = (size_t)A->ngroups * (size_t)A->params.thw, b = 2 * slots * sizeof(SPMV_T);
     if (A->brp) b += ((size_t)A->nrows + 1) * sizeof(SPMV_I);

@@ -103,6 +103,10 @@ static inline size_t SPMV_NAME(bcsr_bytes)(const SPMV_NAME(bcsr) *A) {
     if (!A->row_ptr) return 0;
     return ((size_t)A->nbrows + 1 + nb) * sizeof(SPMV_I) + nb * (b2 * sizeof(SPMV_T) + (size_t)spmv__bcsr_mw(A->bs) * 8u);
 }
+/* stored value slots (entries + padding or fill): the bench's fill = stored / nnz */
+static inline int64_t SPMV_NAME(bcsr_stored)(const SPMV_NAME(bcsr) *A) {
+    return (int64_t)A->nblocks * A->bs * A->bs;
+}
 /* stored values per entry (1 = no fill); 0 for an empty matrix */
 static inline double SPMV_NAME(bcsr_fill_ratio)(const SPMV_NAME(bcsr) *A) {
     return A->nnz > 0 ? (double)A->nblocks * (double)A->bs * (double)A->bs / (double)A->nnz : 0.0;

@@ -35,6 +35,8 @@ static inline void SPMV_NAME(coo_free)(SPMV_NAME(coo) *A) {
     memset(A, 0, sizeof *A);
 }
 
+/* stored value slots (entries + padding or fill): the bench's fill = stored / nnz */
+static inline int64_t SPMV_NAME(coo_stored)(const SPMV_NAME(coo) *A) { return A->nnz; }
 static inline size_t SPMV_NAME(coo_bytes)(const SPMV_NAME(coo) *A) {
     return (size_t)A->nnz * (2 * sizeof(SPMV_I) + sizeof(SPMV_T));
 }

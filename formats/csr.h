@@ -133,6 +133,8 @@ static inline spmv_status SPMV_NAME(csr_wrap)(SPMV_NAME(csr) *A, int64_t nrows, 
     return st;
 }
 
+/* stored value slots (entries + padding or fill): the bench's fill = stored / nnz */
+static inline int64_t SPMV_NAME(csr_stored)(const SPMV_NAME(csr) *A) { return A->nnz; }
 static inline size_t SPMV_NAME(csr_bytes)(const SPMV_NAME(csr) *A) {
     return ((size_t)A->nrows + 1) * sizeof(SPMV_I) + (size_t)A->nnz * (sizeof(SPMV_I) + sizeof(SPMV_T));
 }

@@ -147,6 +147,8 @@ static inline void SPMV_NAME(csr5_free)(SPMV_NAME(csr5) *A) {
     memset(A, 0, sizeof *A);
 }
 
+/* stored value slots (entries + padding or fill): the bench's fill = stored / nnz */
+static inline int64_t SPMV_NAME(csr5_stored)(const SPMV_NAME(csr5) *A) { return A->nnz; }
 static inline size_t SPMV_NAME(csr5_bytes)(const SPMV_NAME(csr5) *A) {
     size_t neo = A->empty_ptr ? (size_t)A->empty_ptr[A->ntiles] : 0;
     return ((size_t)A->nrows + 1) * sizeof(SPMV_I) + (size_t)A->nnz * (sizeof(SPMV_I) + sizeof(SPMV_T)) +

@@ -98,6 +98,8 @@ static inline int64_t SPMV_NAME(dia__padded)(const SPMV_NAME(dia) *A) {
     last = (int64_t)A->nrows - (int64_t)(A->nhacks - 1) * A->H;
     return (int64_t)A->hd[A->nhacks - 1] * A->H + (int64_t)(A->hd[A->nhacks] - A->hd[A->nhacks - 1]) * last;
 }
+/* stored value slots (entries + padding or fill): the bench's fill = stored / nnz */
+static inline int64_t SPMV_NAME(dia_stored)(const SPMV_NAME(dia) *A) { return SPMV_NAME(dia__padded)(A); }
 static inline size_t SPMV_NAME(dia_bytes)(const SPMV_NAME(dia) *A) {
     return ((size_t)A->nhacks + 1 + (size_t)A->ndiags) * sizeof(SPMV_I) +
            (size_t)SPMV_NAME(dia__padded)(A) * sizeof(SPMV_T) + (size_t)A->ndiags * (size_t)SPMV_NAME(dia__mw)(A) * 8u;

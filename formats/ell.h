@@ -161,6 +161,10 @@ static inline void SPMV_NAME(ell_free)(SPMV_NAME(ell) *A) {
     memset(A, 0, sizeof *A);
 }
 
+/* stored value slots (entries + padding or fill): the bench's fill = stored / nnz */
+static inline int64_t SPMV_NAME(ell_stored)(const SPMV_NAME(ell) *A) {
+    return (A->slice_ptr ? (int64_t)A->slice_ptr[A->nslices] : 0) + (int64_t)A->ntail;
+}
 static inline size_t SPMV_NAME(ell_bytes)(const SPMV_NAME(ell) *A) {
     size_t np = A->slice_ptr ? (size_t)A->slice_ptr[A->nslices] : 0;
     return ((size_t)A->nslices + 1) * sizeof(SPMV_I) + np * (sizeof(SPMV_I) + sizeof(SPMV_T)) +
