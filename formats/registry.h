@@ -64,3 +64,8 @@ SPMV_FORMAT(hyb,        HYB,        ell,  1, 1, 0, 1, 0)
 SPMV_FORMAT(dia,        DIA,        dia,  1, 1, 0, 0, 0)
 SPMV_FORMAT(hdia,       HDIA,       dia,  1, 1, 0, 1, 0)
 #endif
+
+#if SPMV__USE(suraa)
+#include SPMV__HEADER(suraa)
+SPMV_FORMAT(suraa,      SURAA,      suraa, 0, 1, 0, 0, 0)
+#endif
