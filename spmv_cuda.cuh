@@ -12,7 +12,10 @@
  *   spmv_d_any_dev_free(&D);
  * Formats: the rows of formats/registry.h with cuda = 1 (one enum spmv_format for host and
  * device): csr (the kernel chosen at upload from the row lengths), csr_scalar, csr_vector,
- * csr_merge (load-balanced, for irregular rows), coo, axc, axtuh1, axtuh, axtch1, axtch. The
+ * csr_merge (load-balanced, for irregular rows), coo, axc, axtuh1, axtuh, axtch1, axtch, the
+ * ELL and DIA families, and suraa (GPU only; its long rows by dynamic parallelism when built
+ * with -rdc=true -DSPMV_SURAA_DP ... -lcudadevrt, else by a grid-wide kernel: the compile
+ * lines are in formats/cuda/suraa.cuh and docs/DESIGN.md). The
  * embeds-x ones (spmv_format_flags(f) & SPMV_FF_EMBEDS_X) hold x inside the matrix:
  * _any_dev_mv scatters x first (what a solver pays); to scatter once and multiply many times,
  * _any_dev_update_x(&D, x, s) then _any_dev_mv_kernel(&D, alpha, NULL, beta, y, s).

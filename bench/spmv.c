@@ -240,7 +240,12 @@ static int parse_list(const char *cmd, const char *opt, const char *s, int *flag
         for (i = first; i < n; i++)
             if (name(i) && !strcmp(tok, name(i))) break;
         if (i == n) {
-            fprintf(stderr, "spmv %s: %s: unknown name '%s' in '%s' (allowed: %s)\n", cmd, opt, tok, s, allowed);
+            const spmv_format f = spmv_format_parse(tok);
+            if (!strcmp(opt, "--formats") && f != SPMV_FMT_COUNT_ && !(spmv_format_flags(f) & SPMV_FF_HOST))
+                fprintf(stderr, "spmv %s: %s: '%s' has no CPU kernel (it runs on the GPU: spmv-cuda; allowed here: %s)\n",
+                        cmd, opt, tok, allowed);
+            else
+                fprintf(stderr, "spmv %s: %s: unknown name '%s' in '%s' (allowed: %s)\n", cmd, opt, tok, s, allowed);
             return 2;
         }
         flags[i] = 1;

@@ -69,3 +69,8 @@ SPMV_FORMAT(hdia,       HDIA,       dia,  1, 1, 0, 1, 0)
 #include SPMV__HEADER(bcsr)
 SPMV_FORMAT(bcsr,       BCSR,       bcsr, 1, 1, 0, 1, 0)
 #endif
+
+#if SPMV__USE(suraa)
+#include SPMV__HEADER(suraa)
+SPMV_FORMAT(suraa,      SURAA,      suraa, 0, 1, 0, 0, 0)
+#endif

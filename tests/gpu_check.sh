@@ -10,7 +10,7 @@
 #   device     nvidia-smi, driver, clocks, nvcc: what ran where
 #   build      ninja cuda (rebuilt here when the binaries do not see the GPU); a failure stops
 #   tests      test_cuda_csr, test_cuda_formats (every format x s/d/dl/sl, edge cases, presets,
-#              real matrices)
+#              real matrices), test_cuda_suraa_rdc (SURAA with dynamic parallelism)
 #   prodgrid   the quick test rebuilt with the production grid cap (65535 blocks; the tests
 #              cap at 37 to make the grid-stride loops loop)
 #   memcheck   compute-sanitizer memcheck on the quick test (probed first: where the runtime
@@ -118,6 +118,9 @@ if [ "$allok" = 0 ]; then echo "gpu_check: the build failed; nothing else can ru
 if want tests; then
     runtest tests "$(budget TESTS 150)" test_cuda_csr build/cuda/test_cuda_csr
     runtest tests "$(budget TESTS 200)" test_cuda_formats build/cuda/test_cuda_formats
+    # SURAA with dynamic parallelism (nvcc -rdc=true -DSPMV_SURAA_DP; the default build's
+    # suraa runs in test_cuda_formats)
+    runtest tests "$(budget TESTS 60)" test_cuda_suraa_rdc build/cuda/test_cuda_suraa_rdc
 fi
 
 # ---- production grid cap ----

@@ -117,6 +117,10 @@ expect 2 "--precision" "$bin" mv "$A" --precision
 expect 2 "--formats" "$bin" bench --formats "" "$A"
 expect 2 "--formats" "$bin" bench --formats csr,,coo "$A"
 expect 2 "unknown name 'nope'" "$bin" bench --formats csr,nope "$A"
+# a device-only format (suraa, csr_scalar): a clear refusal, not "unknown" and not a crash
+expect 2 "'suraa' has no CPU kernel" "$bin" mv --format suraa "$A"
+expect 2 "'suraa' has no CPU kernel" "$bin" bench --formats csr,suraa "$A"
+expect 2 "'csr_scalar' has no CPU kernel" "$bin" bench --formats csr_scalar "$A"
 expect 2 "--isa" "$bin" bench --isa "" "$A"
 expect 2 "--isa" "$bin" bench --isa sse9 "$A"
 expect 2 "--threads" "$bin" stream --threads 0

@@ -18,7 +18,19 @@
  *    freeing an unknown pointer is an error, spmv_emu_live_blocks() finds leaks, and
  *    spmv_emu_fail_malloc_after(k) makes the (k+1)-th cudaMalloc fail, for the tests
  *    of allocation failure.
- *  - streams and events exist but everything is synchronous.
+ *  - streams and events exist but everything is synchronous (cudaStreamWaitEvent: nothing
+ *    to wait for).
+ *  - dynamic parallelism: a launch from inside a kernel (SPMV_CUDA_LAUNCH in device code,
+ *    any stream, cudaStreamFireAndForget included) is queued and the queued child grids run,
+ *    in launch order, after the last block of the parent grid and before the launch that
+ *    started it returns (children of children likewise): what CUDA guarantees (the child
+ *    sees the parent's writes made before the launch; the parent grid completes only after
+ *    its children). The device runtime's pending-launch pool is modelled: more queued
+ *    children than spmv_emu_set_pending_limit(n) (default 2048, the CUDA default) fail with
+ *    cudaErrorLaunchPendingCountExceeded, seen by the launching thread's cudaGetLastError().
+ *    Not modelled: children running concurrently with their parent (a parent that waits for
+ *    a child's result, or a child that races with its parent's later writes, is not caught),
+ *    device-side streams and their ordering, the nesting-depth limit.
  * What it does not model: timing, memory coalescing, races between blocks (blocks do
  * not overlap here, so a missing atomic is NOT caught), warp-synchronous code without
  * shuffles. The real thing is run on a GPU (tests/cuda, compute-sanitizer). */
@@ -55,6 +67,7 @@ typedef enum cudaError {
     cudaErrorMemoryAllocation = 2,
     cudaErrorInvalidConfiguration = 9,
     cudaErrorInvalidDevicePointer = 17,
+    cudaErrorLaunchPendingCountExceeded = 69,
     cudaErrorStubLibrary = 34,
     cudaErrorInsufficientDriver = 35,
     cudaErrorNoDevice = 100,
@@ -75,6 +88,10 @@ struct spmv_emu_event_ {
     int id;
 };
 typedef spmv_emu_event_ *cudaEvent_t;
+#define cudaStreamNonBlocking 0x01u
+#define cudaEventDisableTiming 0x02u
+/* the device runtime's fire-and-forget stream (device code; child grids are queued anyway) */
+#define cudaStreamFireAndForget ((cudaStream_t)0)
 #define CUDART_VERSION 13000
 
 struct dim3 {
@@ -143,8 +160,16 @@ struct warp_state {
     unsigned done_gen;
     uint64_t slot[2][32];
 };
+struct child_grid {
+    unsigned grid, block;
+    const char *name;
+    std::function<void()> body;
+};
 struct state {
     std::vector<fiber> fib;
+    std::vector<child_grid> children; /* launched from device code, run after the parent grid */
+    size_t pending_limit;
+    unsigned long long child_launches;
     std::vector<warp_state> warps;
     int count_b;
     unsigned done_b;
@@ -158,7 +183,7 @@ struct state {
     std::set<void *> live;
     long fail_after; /* cudaMalloc calls left before one fails; < 0: never */
     int in_kernel;
-    state() : count_b(0), done_b(0), cur(0), nthreads(0), progress(0), kernel(""), last_error(cudaSuccess),
+    state() : pending_limit(2048), child_launches(0), count_b(0), done_b(0), cur(0), nthreads(0), progress(0), kernel(""), last_error(cudaSuccess),
               fail_after(-1), in_kernel(0) {}
     ~state() {
         for (size_t i = 0; i < fib.size(); i++) free(fib[i].stack);
@@ -228,14 +253,9 @@ inline void check_mask(unsigned m, int width) {
 }
 inline int lane() { return (int)(g().fib[g().cur].tid.x & 31); }
 
-/* runs body as one launch of grid x block threads */
-inline void run(unsigned grid, unsigned block, const char *name, std::function<void()> body) {
+/* runs body as one grid of grid x block threads (the blocks one after another) */
+inline void run_grid(unsigned grid, unsigned block, const char *name, const std::function<void()> &body) {
     state &s = g();
-    if (grid == 0 || block == 0 || block > 1024) {
-        s.last_error = cudaErrorInvalidConfiguration;
-        return;
-    }
-    if (s.in_kernel) die("kernel launch from inside a kernel");
     s.kernel = name;
     s.body = body;
     s.grid_dim = dim3(grid);
@@ -280,13 +300,43 @@ inline void run(unsigned grid, unsigned block, const char *name, std::function<v
     s.nthreads = 0;
 }
 
+/* one launch: from the host, the grid and then every child grid it (transitively) launched;
+ * from device code, queued as a child grid (dynamic parallelism) */
+inline void run(unsigned grid, unsigned block, const char *name, std::function<void()> body) {
+    state &s = g();
+    if (grid == 0 || block == 0 || block > 1024) {
+        s.last_error = cudaErrorInvalidConfiguration;
+        return;
+    }
+    if (s.in_kernel) {
+        if (s.children.size() >= s.pending_limit) {
+            s.last_error = cudaErrorLaunchPendingCountExceeded;
+            return;
+        }
+        child_grid c;
+        c.grid = grid;
+        c.block = block;
+        c.name = name;
+        c.body = body;
+        s.children.push_back(c);
+        s.child_launches++;
+        return;
+    }
+    run_grid(grid, block, name, body);
+    for (size_t i = 0; i < s.children.size(); i++) { /* children may queue more children */
+        child_grid c = s.children[i];
+        run_grid(c.grid, c.block, c.name, c.body);
+    }
+    s.children.clear();
+}
+
 template <typename... P> struct launch_t {
     unsigned grid, block;
     void (*k)(P...);
     const char *name;
     template <typename... A> void operator()(A... a) const {
         void (*kk)(P...) = k;
-        run(grid, block, name, [&]() { kk(a...); });
+        run(grid, block, name, [=]() { kk(a...); }); /* by value: a child grid runs later */
     }
 };
 template <typename... P>
@@ -423,6 +473,8 @@ inline cudaError_t cudaStreamCreate(cudaStream_t *s) {
     *s = new spmv_emu_stream_();
     return cudaSuccess;
 }
+inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned) { return cudaStreamCreate(s); }
+inline cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned = 0) { return cudaSuccess; }
 inline cudaError_t cudaStreamDestroy(cudaStream_t s) {
     delete s;
     return cudaSuccess;
@@ -433,6 +485,7 @@ inline cudaError_t cudaEventCreate(cudaEvent_t *e) {
     *e = new spmv_emu_event_();
     return cudaSuccess;
 }
+inline cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned) { return cudaEventCreate(e); }
 inline cudaError_t cudaEventDestroy(cudaEvent_t e) {
     delete e;
     return cudaSuccess;
@@ -447,5 +500,8 @@ inline cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t, cudaEvent_t) {
 /* test hooks */
 inline size_t spmv_emu_live_blocks(void) { return spmv_emu::g().live.size(); }
 inline void spmv_emu_fail_malloc_after(long k) { spmv_emu::g().fail_after = k; }
+/* dynamic parallelism: child grids launched so far; the pending-launch pool's size */
+inline unsigned long long spmv_emu_child_launches(void) { return spmv_emu::g().child_launches; }
+inline void spmv_emu_set_pending_limit(size_t n) { spmv_emu::g().pending_limit = n; }
 
 #endif /* SPMV_CUDA_EMU_H */
