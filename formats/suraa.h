@@ -1,4 +1,4 @@
-/* SURAA family — GPU only (seeds/004, Alam et al. 2019; NOTES.md "SURAA"): registry row suraa
+/* SURAA family — GPU only (seeds/004, Muhammed, Mehmood, Albeshri and Katib 2019; NOTES.md "SURAA"): registry row suraa
  * (host = 0: no CPU kernel; the device side is formats/cuda/suraa.cuh). This header holds the
  * layout, built on the host and uploaded as it is, its converter, _free, _bytes and _to_csr.
  *
