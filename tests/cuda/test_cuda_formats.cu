@@ -16,6 +16,12 @@
  *    zone after y; for AXC/AXT _mv with a second x, _update_x + _mv_kernel (x argument NULL or
  *    ignored); the footprint; a non-default stream for uploads and products. Hand-built COO
  *    objects in unsorted order with duplicates; the per-format AXT object directly.
+ *  - CSR5 (csr5_cases, csr5_host_checks): the sigma rule at each bound (r,s,t,u) = (4,32,256,6),
+ *    tile ranges of several tpw (rows carried inside a warp, calibrator slots between ranges),
+ *    tiles holding empty rows (flagged tiles, empty_offset), rows crossing one and many tiles and
+ *    ranges, the tail alone and a tail whose first row began in a tile, 0 rows / 0 nnz, NaN / Inf
+ *    in x confined to their rows, parameter errors, the --tune search, and in the emulation every
+ *    cudaMalloc of the upload failing in turn (CUDA error, handle zeroed, no block left).
  * One CHECK per matrix x format x parameters x type x (alpha, beta) / operation.
  *
  * Environment: SPMV_MATRICES (default ../shared/matrices), SPMV_TEST_MAX_NNZ (real matrices with
@@ -1407,12 +1413,59 @@ template <class G> static void csr5_errors(void) {
     G::csr_free(&A);
 }
 
+#ifdef SPMV_CUDA_EMULATE
+/* Every device format (defaults): each cudaMalloc of the upload failing in turn must give a
+ * CUDA error, a zeroed handle and no device block left (the emulation's bookkeeping). */
+template <class G> static void dev_alloc_failures(void) {
+    static const int64_t cyc[] = {3, 0, 200, 1, 0, 0, 5, 300, 2, 0, 7};
+    typename G::csr A;
+    typename G::any D;
+    spmv_triplets t;
+    spmv_status st;
+    int f;
+    if (gpu_dead || !(opt_tags & G::bit())) return;
+    csr5_rows(&t, 40, 400, cyc, sizeof cyc / sizeof cyc[0]);
+    st = G::from_triplets(&A, &t);
+    spmv_triplets_free(&t);
+    if (st != SPMV_OK) return;
+    for (f = 0; f < SPMV_FMT_COUNT_; f++) {
+        const size_t live0 = spmv_emu_live_blocks();
+        long k;
+        if (!is_dev(f) || !format_wanted(f)) continue;
+        for (k = 0; k < 64; k++) {
+            spmv_emu_fail_malloc_after(k);
+            memset(&D, 0xab, sizeof D);
+            st = G::any_from_csr(&D, &A, (spmv_format)f, NULL, stream);
+            spmv_emu_fail_malloc_after(-1);
+            if (st == SPMV_OK || st == SPMV_ERR_LIMIT) break;
+            CHECK(st == SPMV_ERR_CUDA && is_zero(&D) && spmv_emu_live_blocks() == live0,
+                  "%s %s: cudaMalloc %ld of the upload failing: %s, handle %s, %zu blocks left (before: %zu)",
+                  G::name(), fmt_name(f), k + 1, spmv_status_str(st), is_zero(&D) ? "zeroed" : "NOT zeroed",
+                  spmv_emu_live_blocks(), live0);
+        }
+        CHECK(st == SPMV_OK || st == SPMV_ERR_LIMIT, "%s %s: upload after %ld allocation failures: %s", G::name(),
+              fmt_name(f), k, spmv_status_str(st));
+        if (st == SPMV_OK) G::any_free(&D);
+        CHECK(spmv_emu_live_blocks() == live0, "%s %s: %zu device blocks leaked", G::name(), fmt_name(f),
+              spmv_emu_live_blocks() - live0);
+    }
+    G::csr_free(&A);
+}
+#endif
+
 static void csr5_cases(void) {
     spmv_triplets t;
     char name[160];
     int64_t r, k;
     size_t i;
-    if (!format_wanted(SPMV_FMT_CSR5) || opt_host_only) return;
+    if (opt_host_only) return;
+#ifdef SPMV_CUDA_EMULATE
+    dev_alloc_failures<tag_s>();
+    dev_alloc_failures<tag_d>();
+    dev_alloc_failures<tag_dl>();
+    dev_alloc_failures<tag_sl>();
+#endif
+    if (!format_wanted(SPMV_FMT_CSR5)) return;
     csr5_errors<tag_s>();
     csr5_errors<tag_d>();
     csr5_errors<tag_dl>();
