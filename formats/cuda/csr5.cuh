@@ -48,7 +48,9 @@
  *     nnz - ntiles*T trailing nonzeros, < T) as CSR, a warp per row; the tail's first row
  *     adds atomically when it began in a tile.
  * tpw (params.tpw, 0 = auto: ceil(ntiles / SPMV_CUDA_CSR5_RANGES), so about that many warps):
- * more tiles per warp = fewer calibrator slots and range starts, fewer warps.
+ * more tiles per warp = fewer calibrator slots and range starts, fewer warps. Not yet measured
+ * on a GPU (written without one): the auto tpw and the sigma rule's fit to current GPUs are
+ * open; only the CPU emulation (tests/emu/cuda_emu.h) has run these kernels so far.
  * Every row is written exactly once with '=' (or by the preparation), so beta == 0 never reads
  * y; the calibrator and tail '+=' come after, in kernel 2. One object must not run two
  * products at once (the calibrator slots). Memory: cudaMalloc only. */
