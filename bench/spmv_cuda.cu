@@ -166,7 +166,8 @@ static void usage(FILE *f) {
             "With no MATRIX, bench runs an embedded set sized for the GPU (most larger than L2).\n"
             "--reps N: at least N timed calls per row (default 50) and at least 0.2 s; the median is reported.\n"
             "--tune: each tunable format's search from the registry (csr_vector threads per row, AXC/AXTUH1\n"
-            "        thw, AXTUH/AXTCH th, AXTCH1 bs; fastest product alone); time in the tune_s column.\n"
+            "        thw, AXTUH/AXTCH th, AXTCH1 bs, csr5 sigma, ...; fastest product alone); time in the tune_s\n"
+            "        column.\n"
             "--isa and --threads are accepted and ignored (compatibility with `spmv bench`).\n"
             "Formats: cusparse (cusparseSpMV, CSR, ALG_DEFAULT), cusparse_alg2 (CUSPARSE_SPMV_CSR_ALG2)");
     for (i = 0; i < SPMV_FMT_COUNT_; i++)

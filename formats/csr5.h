@@ -74,19 +74,25 @@ typedef struct spmv_csr5_params {
     spmv_isa isa; /* SPMV_ISA_AUTO: SPMV_ISA env, else the best the CPU has */
     int omega;    /* tile width; 0: the backend's vector width (AVX2 4 d / 8 f, AVX-512 8 / 16,
                      generic 8 / 16). Generic accepts 4, 8, 16, 32; AVX ISAs only their own */
-    int sigma;    /* tile height, 1..SPMV_CSR5_SIGMA_MAX; 0: SPMV_CSR5_SIGMA_DEFAULT */
+    int sigma;    /* tile height, 1..SPMV_CSR5_SIGMA_MAX; 0: SPMV_CSR5_SIGMA_DEFAULT (on the GPU:
+                     the authors' nnz/row rule, formats/cuda/csr5.cuh) */
+    int tpw;      /* GPU only (the CPU ignores it): tiles per warp; 0: from the tile count */
 } spmv_csr5_params;
 static inline spmv_csr5_params spmv_csr5_params_default(void) {
     spmv_csr5_params p;
     p.isa = SPMV_ISA_AUTO;
     p.omega = 0;
     p.sigma = SPMV_CSR5_SIGMA_DEFAULT;
+    p.tpw = 0;
     return p;
 }
 static const spmv_param_key spmv__csr5_keys[] = {
     {"omega", offsetof(spmv_csr5_params, omega), SPMV_PK_POW2, 0, 32, NULL, "tile width = vector lanes (0: the ISA's)"},
     {"w", offsetof(spmv_csr5_params, omega), SPMV_PK_POW2, 0, 32, NULL, "same as omega"},
-    {"sigma", offsetof(spmv_csr5_params, sigma), SPMV_PK_INT, 0, SPMV_CSR5_SIGMA_MAX, NULL, "tile height (0: 16)"},
+    {"sigma", offsetof(spmv_csr5_params, sigma), SPMV_PK_INT, 0, SPMV_CSR5_SIGMA_MAX, NULL,
+     "tile height (0: 16 on the CPU, the nnz/row rule on the GPU)"},
+    {"tpw", offsetof(spmv_csr5_params, tpw), SPMV_PK_INT, 0, 1 << 20, NULL,
+     "GPU only: consecutive tiles per warp (0: from the tile count)"},
     {NULL, 0, SPMV_PK_INT, 0, 0, NULL, NULL}};
 /* bit count (portable: __builtin_popcount is a library call without -mpopcnt) */
 static inline int spmv__csr5_popc(uint32_t v) {

@@ -46,7 +46,7 @@ SPMV_FORMAT(axtch,      AXTCH,      axt,  1, 1, 1, 1, 1)
 
 #if SPMV__USE(csr5)
 #include SPMV__HEADER(csr5)
-SPMV_FORMAT(csr5,       CSR5,       csr5, 1, 0, 0, 1, 1)
+SPMV_FORMAT(csr5,       CSR5,       csr5, 1, 1, 0, 1, 1)
 #endif
 
 #if SPMV__USE(ell)

@@ -16,6 +16,12 @@
  *    zone after y; for AXC/AXT _mv with a second x, _update_x + _mv_kernel (x argument NULL or
  *    ignored); the footprint; a non-default stream for uploads and products. Hand-built COO
  *    objects in unsorted order with duplicates; the per-format AXT object directly.
+ *  - CSR5 (csr5_cases, csr5_host_checks): the sigma rule at each bound (r,s,t,u) = (4,32,256,6),
+ *    tile ranges of several tpw (rows carried inside a warp, calibrator slots between ranges),
+ *    tiles holding empty rows (flagged tiles, empty_offset), rows crossing one and many tiles and
+ *    ranges, the tail alone and a tail whose first row began in a tile, 0 rows / 0 nnz, NaN / Inf
+ *    in x confined to their rows, parameter errors, the --tune search, and in the emulation every
+ *    cudaMalloc of the upload failing in turn (CUDA error, handle zeroed, no block left).
  * One CHECK per matrix x format x parameters x type x (alpha, beta) / operation.
  *
  * Environment: SPMV_MATRICES (default ../shared/matrices), SPMV_TEST_MAX_NNZ (real matrices with
@@ -1234,6 +1240,376 @@ static void coo_cases(void) {
     spmv_triplets_alloc(&t, 0, 3, 0); coo_all("coo: 0x3", &t, 0); spmv_triplets_free(&t);
 }
 
+/* ---- CSR5 on the GPU (formats/cuda/csr5.cuh): the sigma rule at its bounds, tile ranges of
+ * several tpw (rows carried from tile to tile inside a warp, calibrator slots between ranges),
+ * tiles holding empty rows (flagged: the empty_offset path), rows crossing one and many tiles,
+ * the tail alone and a tail whose first row began in a tile, NaN/Inf in x confined to their
+ * rows, parameter errors, the --tune search and (emulation) every cudaMalloc failing. ------- */
+template <class G> struct c5t; /* the host CSR5 type of a tag */
+#define CSR5_TAG(TG)                                                                                             \
+    static spmv_status csr5_up(spmv_##TG##_any_dev *D, const spmv_##TG##_csr *A, const spmv_csr5_params *p,      \
+                               cudaStream_t s) {                                                                 \
+        spmv_any_params u;                                                                                       \
+        if (p) u.csr5 = *p;                                                                                      \
+        return spmv_##TG##_any_dev_from_csr(D, A, SPMV_FMT_CSR5, p ? &u : NULL, s);                              \
+    }                                                                                                            \
+    static spmv_status csr5_host(spmv_##TG##_csr5 *H, const spmv_##TG##_csr *A, const spmv_csr5_params *p) {     \
+        return spmv_##TG##_csr5_from_csr(H, A, p);                                                               \
+    }                                                                                                            \
+    static void csr5_host_free(spmv_##TG##_csr5 *H) { spmv_##TG##_csr5_free(H); }                               \
+    static spmv_status csr5_tune(const spmv_##TG##_csr *A, spmv_any_params *p, cudaStream_t s, double *sec) {    \
+        return spmv_##TG##_any_dev_tune(A, SPMV_FMT_CSR5, p, 1, s, sec);                                         \
+    }                                                                                                            \
+    template <> struct c5t<tag_##TG> {                                                                           \
+        typedef spmv_##TG##_csr5 host;                                                                           \
+        typedef spmv_##TG##_csr5_uidx uidx;                                                                      \
+    };
+CSR5_TAG(s)
+CSR5_TAG(d)
+CSR5_TAG(dl)
+CSR5_TAG(sl)
+#undef CSR5_TAG
+
+/* what a case must contain (checked on the host layout with the device's omega and sigma) */
+enum { C5_FLAGGED = 1, C5_NO_TILES = 2, C5_TAIL = 4, C5_CAL = 8, C5_TAIL_CONT = 16, C5_MULTI_TILE_ROW = 32 };
+
+/* One matrix, one (sigma, tpw): upload, the resolved parameters, every (alpha, beta), a second x. */
+template <class G>
+static void csr5_run(ctx<G> &c, int sigma, int tpw, int expect_sigma, int want, const char *mname) {
+    typedef typename G::T T;
+    typedef typename G::I I;
+    typename G::any D;
+    spmv_csr5_params p = spmv_csr5_dev_params_default();
+    spmv_status st;
+    char label[256], what[400], pb[64];
+    int a;
+    if (gpu_dead) return;
+    p.sigma = sigma;
+    p.tpw = tpw;
+    st = csr5_up(&D, &c.A, &p, stream);
+    snprintf(label, sizeof label, "%s csr5(sigma=%d,tpw=%d) [%s %zux%zu nnz %zu]", G::name(), sigma, tpw, mname, c.nr,
+             c.nc, c.nnz);
+    CHECK(st == SPMV_OK, "%s: upload: %s", label, spmv_status_str(st));
+    if (st != SPMV_OK) return;
+    {
+        const auto *E = &D.u.csr5; /* resolved parameters, the layout's counts */
+        const int rs = sigma ? sigma : spmv_csr5_dev_sigma((int64_t)c.nr, (int64_t)c.nnz);
+        const int64_t TS = 32 * (int64_t)E->sigma;
+        const int64_t ntiles = (int64_t)c.nnz / TS;
+        int ok = E->sigma == rs && (expect_sigma == 0 || E->sigma == expect_sigma) && E->params.omega == 32 &&
+                 (tpw == 0 || E->tpw == tpw) && (int64_t)E->ntiles == ntiles &&
+                 E->nranges == (ntiles + E->tpw - 1) / E->tpw && (E->ntail > 0) == (ntiles * TS < (int64_t)c.nnz);
+        G::any_params(&D, pb, sizeof pb);
+        CHECK(ok, "%s: resolved sigma %d (rule %d, expected %d), tpw %lld, tiles %lld (expected %lld), ranges %lld, "
+                  "tail rows %lld",
+              label, E->sigma, rs, expect_sigma, (long long)E->tpw, (long long)E->ntiles, (long long)ntiles,
+              (long long)E->nranges, (long long)E->ntail);
+        if (want) { /* the case covers what it is meant to */
+            typename c5t<G>::host H;
+            spmv_csr5_params hp = E->params;
+            int has = 0;
+            if (csr5_host(&H, &c.A, &hp) == SPMV_OK) {
+                const typename c5t<G>::uidx topb = (typename c5t<G>::uidx)1 << (sizeof(typename c5t<G>::uidx) * 8 - 1);
+                int64_t t, r;
+                for (t = 0; t < (int64_t)H.ntiles; t++)
+                    if (H.tile_ptr[t] & topb) has |= C5_FLAGGED;
+                if (H.ntiles == 0) has |= C5_NO_TILES;
+                if (E->ntail > 0) has |= C5_TAIL;
+                if (E->ncal > 0) has |= C5_CAL;
+                if (E->ntail > 0 && H.ntiles > 0 && (int64_t)c.A.row_ptr[E->tail_r0] < ntiles * TS)
+                    has |= C5_TAIL_CONT;
+                for (r = 0; r < (int64_t)c.nr; r++) {
+                    const I b = c.A.row_ptr[r], e = c.A.row_ptr[r + 1];
+                    if (e > b && (int64_t)(e - 1) / TS > (int64_t)b / TS + 1 && (int64_t)(e - 1) < ntiles * TS)
+                        has |= C5_MULTI_TILE_ROW;
+                }
+                csr5_host_free(&H);
+            }
+            CHECK((has & want) == want, "%s: the case lacks what it tests (has 0x%x, wants 0x%x)", label, has, want);
+        }
+    }
+    snprintf(label, sizeof label, "%s csr5(sigma=%d,tpw=%d -> %s) [%s %zux%zu nnz %zu]", G::name(), sigma, tpw, pb,
+             mname, c.nr, c.nc, c.nnz);
+    for (a = 0; a < NAB && !gpu_dead; a++) {
+        snprintf(what, sizeof what, "%s: mv alpha=%g beta=%g%s", label, AB[a][0], AB[a][1],
+                 AB[a][2] ? " (NaN in y)" : "");
+        if (!put_y(c, (int)AB[a][2])) break;
+        verify(c, G::any_mv(&D, (T)AB[a][0], c.xd1, (T)AB[a][1], c.yd, stream), a, what);
+    }
+    if (!gpu_dead && put_y(c, 1)) {
+        snprintf(what, sizeof what, "%s: mv with a second x", label);
+        verify(c, G::any_mv(&D, (T)1, c.xd2, (T)0, c.yd, stream), REF_X2, what);
+    }
+    st = G::any_free(&D);
+    CHECK(st == SPMV_OK && is_zero(&D), "%s: free: %s", label, spmv_status_str(st));
+}
+
+struct csr5_cfg {
+    int sigma, tpw, expect_sigma, want;
+};
+template <class G>
+static void csr5_matrix(const char *mname, const spmv_triplets *t, int special, const csr5_cfg *cf, int ncf) {
+    ctx<G> c;
+    int i;
+    if (gpu_dead || !(opt_tags & G::bit())) return;
+    if (!ctx_init(c, mname, t, special)) return;
+    for (i = 0; i < ncf && !gpu_dead; i++) csr5_run(c, cf[i].sigma, cf[i].tpw, cf[i].expect_sigma, cf[i].want, mname);
+    ctx_free(c);
+}
+static void csr5_all(const char *mname, const spmv_triplets *t, int special, const csr5_cfg *cf, int ncf) {
+    if (!wanted(mname)) return;
+    printf("case csr5: %s: %lld x %lld, %lld entries%s\n", mname, (long long)t->nrows, (long long)t->ncols,
+           (long long)t->nnz, special ? ", NaN/Inf in x" : "");
+    fflush(stdout);
+    csr5_matrix<tag_s>(mname, t, special, cf, ncf);
+    csr5_matrix<tag_d>(mname, t, special, cf, ncf);
+    csr5_matrix<tag_dl>(mname, t, special, cf, ncf);
+    csr5_matrix<tag_sl>(mname, t, special, cf, ncf);
+}
+static void csr5_rows(spmv_triplets *t, int64_t nr, int64_t nc, const int64_t *cyc, size_t ncyc) {
+    int64_t *len = (int64_t *)malloc(((size_t)nr + 1) * sizeof(int64_t)), r;
+    if (!len) abort();
+    for (r = 0; r < nr; r++) len[r] = cyc[(size_t)r % ncyc];
+    th_make_rows(t, nr, nc, len);
+    free(len);
+}
+
+/* host checks of the device parameters (no device needed) */
+static void csr5_host_checks(void) {
+    static const int64_t avg_sigma[][2] = {{0, 4}, {3, 4}, {4, 4}, {5, 5}, {17, 17}, {31, 31}, {32, 32},
+                                           {33, 32}, {255, 32}, {256, 32}, {257, 6}, {5000, 6}};
+    spmv_csr5_params p = spmv_csr5_dev_params_default(), q;
+    size_t i;
+    int n;
+    for (i = 0; i < sizeof avg_sigma / sizeof avg_sigma[0]; i++) {
+        const int s = spmv_csr5_dev_sigma(10, avg_sigma[i][0] * 10 + 9); /* integer mean: the +9 does not count */
+        CHECK(s == (int)avg_sigma[i][1], "csr5 sigma rule: nnz/row %lld -> %d, expected %lld",
+              (long long)avg_sigma[i][0], s, (long long)avg_sigma[i][1]);
+    }
+    CHECK(spmv_csr5_dev_sigma(0, 0) == 4 && spmv_csr5_dev_sigma(0, 100) == 4, "csr5 sigma rule without rows");
+    CHECK(p.isa == SPMV_ISA_GENERIC && p.omega == 32 && p.sigma == 0 && p.tpw == 0,
+          "csr5 device defaults: isa %d omega %d sigma %d tpw %d", (int)p.isa, p.omega, p.sigma, p.tpw);
+    CHECK(spmv_csr5_dev_tpw(100, 0) == 1 && spmv_csr5_dev_tpw(100, 7) == 7 &&
+              spmv_csr5_dev_tpw((int64_t)SPMV_CUDA_CSR5_RANGES * 3 + 1, 0) == 4,
+          "csr5 tiles per warp");
+    for (n = 0; spmv_csr5_dev_candidate(n, &p, &q); n++)
+        CHECK(q.omega == 32 && q.sigma >= 0 && q.sigma <= 64, "csr5 --tune candidate %d: omega %d sigma %d", n, q.omega,
+              q.sigma);
+    CHECK(n >= 5 && spmv_csr5_dev_candidate(0, &p, &q) && q.sigma == 0, "csr5 --tune: %d candidates, the rule first", n);
+}
+
+/* parameter errors before any CUDA call, the limit, the tuner, allocation failures (emulation) */
+template <class G> static void csr5_errors(void) {
+    typedef typename G::T T;
+    typename G::csr A;
+    typename G::any D;
+    spmv_triplets t;
+    spmv_csr5_params p;
+    spmv_status st;
+    if (gpu_dead || !(opt_tags & G::bit())) return;
+    {
+        static const int64_t cyc[] = {3, 0, 200, 1, 0, 0, 5, 300, 2, 0, 7};
+        csr5_rows(&t, 40, 400, cyc, sizeof cyc / sizeof cyc[0]);
+    }
+    st = G::from_triplets(&A, &t);
+    spmv_triplets_free(&t);
+    if (st != SPMV_OK) return;
+    p = spmv_csr5_dev_params_default();
+    p.omega = 16;
+    memset(&D, 0xab, sizeof D);
+    st = csr5_up(&D, &A, &p, stream);
+    CHECK(st == SPMV_ERR_ARG && is_zero(&D), "%s csr5 omega 16 on the GPU: %s", G::name(), spmv_status_str(st));
+    p = spmv_csr5_dev_params_default();
+    p.tpw = -1;
+    memset(&D, 0xab, sizeof D);
+    st = csr5_up(&D, &A, &p, stream);
+    CHECK(st == SPMV_ERR_ARG && is_zero(&D), "%s csr5 tpw -1: %s", G::name(), spmv_status_str(st));
+    p = spmv_csr5_dev_params_default();
+    p.sigma = 67; /* y_offset 12 bits + seg_offset 5 > 16 */
+    memset(&D, 0xab, sizeof D);
+    st = csr5_up(&D, &A, &p, stream);
+    CHECK(st == SPMV_ERR_LIMIT && is_zero(&D), "%s csr5 sigma 67: %s", G::name(), spmv_status_str(st));
+    p.sigma = 66;
+    st = csr5_up(&D, &A, &p, stream);
+    CHECK(st == SPMV_OK && D.u.csr5.sigma == 66, "%s csr5 sigma 66: %s", G::name(), spmv_status_str(st));
+    if (st == SPMV_OK) G::any_free(&D);
+    { /* the --tune search through the generic device tuner (one product per sample) */
+        spmv_any_params u;
+        double sec = -1;
+        int i, in = 0;
+        spmv_any_params cand;
+        spmv_any_dev_params_init(SPMV_FMT_CSR5, NULL, &u, NULL);
+        st = csr5_tune(&A, &u, stream, &sec);
+        for (i = 0; spmv_any_dev_candidate(SPMV_FMT_CSR5, i, &u, &cand); i++) in |= cand.csr5.sigma == u.csr5.sigma;
+        CHECK(st == SPMV_OK && in && sec >= 0, "%s csr5 --tune: %s, sigma %d", G::name(), spmv_status_str(st),
+              u.csr5.sigma);
+    }
+#ifdef SPMV_CUDA_EMULATE
+    { /* every cudaMalloc of the upload failing in turn: a CUDA error, D zeroed, nothing left */
+        const size_t live0 = spmv_emu_live_blocks();
+        long k;
+        p = spmv_csr5_dev_params_default();
+        p.sigma = 4;
+        p.tpw = 1; /* tiles, flagged tiles, calibrator slots, a tail, empty rows: every array */
+        for (k = 0; k < 64; k++) {
+            spmv_emu_fail_malloc_after(k);
+            memset(&D, 0xab, sizeof D);
+            st = csr5_up(&D, &A, &p, stream);
+            spmv_emu_fail_malloc_after(-1);
+            if (st == SPMV_OK) break;
+            CHECK(st == SPMV_ERR_CUDA && is_zero(&D) && spmv_emu_live_blocks() == live0,
+                  "%s csr5: cudaMalloc %ld failing: %s, handle %s, %zu blocks left (before: %zu)", G::name(), k + 1,
+                  spmv_status_str(st), is_zero(&D) ? "zeroed" : "NOT zeroed", spmv_emu_live_blocks(), live0);
+        }
+        CHECK(st == SPMV_OK && k >= 11 && D.u.csr5.ncal > 0 && D.u.csr5.ntail > 0,
+              "%s csr5: upload after %ld allocation failures: %s (11 arrays expected)", G::name(), k, spmv_status_str(st));
+        if (st == SPMV_OK) G::any_free(&D);
+        CHECK(spmv_emu_live_blocks() == live0, "%s csr5: %zu device blocks leaked", G::name(),
+              spmv_emu_live_blocks() - live0);
+    }
+#endif
+    (void)sizeof(T);
+    G::csr_free(&A);
+}
+
+#ifdef SPMV_CUDA_EMULATE
+/* Every device format (defaults): each cudaMalloc of the upload failing in turn must give a
+ * CUDA error, a zeroed handle and no device block left (the emulation's bookkeeping). */
+template <class G> static void dev_alloc_failures(void) {
+    static const int64_t cyc[] = {3, 0, 200, 1, 0, 0, 5, 300, 2, 0, 7};
+    typename G::csr A;
+    typename G::any D;
+    spmv_triplets t;
+    spmv_status st;
+    int f;
+    if (gpu_dead || !(opt_tags & G::bit())) return;
+    csr5_rows(&t, 40, 400, cyc, sizeof cyc / sizeof cyc[0]);
+    st = G::from_triplets(&A, &t);
+    spmv_triplets_free(&t);
+    if (st != SPMV_OK) return;
+    for (f = 0; f < SPMV_FMT_COUNT_; f++) {
+        const size_t live0 = spmv_emu_live_blocks();
+        long k;
+        if (!is_dev(f) || !format_wanted(f)) continue;
+        for (k = 0; k < 64; k++) {
+            spmv_emu_fail_malloc_after(k);
+            memset(&D, 0xab, sizeof D);
+            st = G::any_from_csr(&D, &A, (spmv_format)f, NULL, stream);
+            spmv_emu_fail_malloc_after(-1);
+            if (st == SPMV_OK || st == SPMV_ERR_LIMIT) break;
+            CHECK(st == SPMV_ERR_CUDA && is_zero(&D) && spmv_emu_live_blocks() == live0,
+                  "%s %s: cudaMalloc %ld of the upload failing: %s, handle %s, %zu blocks left (before: %zu)",
+                  G::name(), fmt_name(f), k + 1, spmv_status_str(st), is_zero(&D) ? "zeroed" : "NOT zeroed",
+                  spmv_emu_live_blocks(), live0);
+        }
+        CHECK(st == SPMV_OK || st == SPMV_ERR_LIMIT, "%s %s: upload after %ld allocation failures: %s", G::name(),
+              fmt_name(f), k, spmv_status_str(st));
+        if (st == SPMV_OK) G::any_free(&D);
+        CHECK(spmv_emu_live_blocks() == live0, "%s %s: %zu device blocks leaked", G::name(), fmt_name(f),
+              spmv_emu_live_blocks() - live0);
+    }
+    G::csr_free(&A);
+}
+#endif
+
+static void csr5_cases(void) {
+    spmv_triplets t;
+    char name[160];
+    int64_t r, k;
+    size_t i;
+    if (opt_host_only) return;
+#ifdef SPMV_CUDA_EMULATE
+    dev_alloc_failures<tag_s>();
+    dev_alloc_failures<tag_d>();
+    dev_alloc_failures<tag_dl>();
+    dev_alloc_failures<tag_sl>();
+#endif
+    if (!format_wanted(SPMV_FMT_CSR5)) return;
+    csr5_errors<tag_s>();
+    csr5_errors<tag_d>();
+    csr5_errors<tag_dl>();
+    csr5_errors<tag_sl>();
+    { /* the sigma rule at each bound, with the defaults: rows of exactly nnz/row entries */
+        static const int avgs[][2] = {{4, 4}, {5, 5}, {32, 32}, {33, 32}, {256, 32}, {257, 6}};
+        for (i = 0; i < sizeof avgs / sizeof avgs[0]; i++) {
+            const int64_t cyc[1] = {avgs[i][0]};
+            const csr5_cfg cf[1] = {{0, 0, avgs[i][1], 0}};
+            snprintf(name, sizeof name, "sigma rule: 9 rows of %d", avgs[i][0]);
+            csr5_rows(&t, 9, 600, cyc, 1);
+            csr5_all(name, &t, 0, cf, 1);
+            spmv_triplets_free(&t);
+        }
+    }
+    { /* tiles holding empty rows (in the middle and at tile ends), several rows per lane */
+        static const int64_t cyc[] = {3, 0, 0, 5, 0, 1, 0, 0, 0, 2, 7, 0, 128, 0, 0, 64, 64, 0, 1};
+        const csr5_cfg cf[] = {{4, 1, 4, C5_FLAGGED | C5_CAL}, {4, 3, 4, C5_FLAGGED | C5_CAL}, {8, 2, 8, C5_FLAGGED},
+                               {0, 0, 0, C5_FLAGGED}};
+        csr5_rows(&t, 600, 700, cyc, sizeof cyc / sizeof cyc[0]);
+        csr5_all("empty rows inside tiles", &t, 0, cf, (int)(sizeof cf / sizeof cf[0]));
+        spmv_triplets_free(&t);
+    }
+    { /* rows crossing one tile and many (T = 128 at sigma 4), short rows between, a tail whose first
+         row began in a tile */
+        static const int64_t cyc[] = {127, 2, 128, 0, 129, 1, 261, 3, 0, 5120, 4, 1, 0, 130};
+        const csr5_cfg cf[] = {{4, 1, 4, C5_CAL | C5_MULTI_TILE_ROW | C5_TAIL | C5_TAIL_CONT},
+                               {4, 2, 4, C5_CAL | C5_MULTI_TILE_ROW},
+                               {4, 5, 4, C5_CAL | C5_MULTI_TILE_ROW},
+                               {4, 1000, 4, C5_MULTI_TILE_ROW},
+                               {16, 3, 16, 0},
+                               {0, 0, 0, 0}};
+        csr5_rows(&t, 14, 6000, cyc, sizeof cyc / sizeof cyc[0]);
+        csr5_all("rows crossing one and many tiles", &t, 0, cf, (int)(sizeof cf / sizeof cf[0]));
+        spmv_triplets_free(&t);
+    }
+    { /* one huge row among short ones: it spans many tiles and many ranges */
+        int64_t *len = (int64_t *)malloc(300 * sizeof(int64_t));
+        const csr5_cfg cf[] = {{4, 1, 4, C5_CAL | C5_MULTI_TILE_ROW}, {4, 3, 4, C5_CAL | C5_MULTI_TILE_ROW},
+                               {6, 7, 6, C5_CAL | C5_MULTI_TILE_ROW}, {0, 0, 0, 0}};
+        if (!len) abort();
+        for (r = 0; r < 300; r++) len[r] = r == 150 ? 9000 : (int64_t)(th_rnd() % 4);
+        th_make_rows(&t, 300, 12000, len);
+        free(len);
+        csr5_all("one huge row of 9000", &t, 0, cf, (int)(sizeof cf / sizeof cf[0]));
+        spmv_triplets_free(&t);
+    }
+    { /* the tail alone: nnz below one tile (sigma 32: T = 1024), and one row of 1000 */
+        const csr5_cfg cf[] = {{32, 0, 32, C5_NO_TILES | C5_TAIL}, {0, 0, 0, 0}};
+        make_count(&t, 700);
+        csr5_all("nnz 700 over 37 rows (tail only)", &t, 0, cf, 2);
+        spmv_triplets_free(&t);
+        {
+            static const int64_t cyc[] = {0, 1000, 0};
+            csr5_rows(&t, 3, 1200, cyc, 3);
+            csr5_all("rows 0, 1000, 0 (tail only)", &t, 0, cf, 2);
+            spmv_triplets_free(&t);
+        }
+    }
+    { /* no rows, no entries */
+        const csr5_cfg cf[] = {{0, 0, 4, 0}, {4, 2, 4, 0}};
+        spmv_triplets_alloc(&t, 0, 0, 0); csr5_all("0x0", &t, 0, cf, 2); spmv_triplets_free(&t);
+        spmv_triplets_alloc(&t, 0, 9, 0); csr5_all("0x9", &t, 0, cf, 2); spmv_triplets_free(&t);
+        spmv_triplets_alloc(&t, 9, 0, 0); csr5_all("9x0", &t, 0, cf, 2); spmv_triplets_free(&t);
+        spmv_triplets_alloc(&t, 40, 40, 0); csr5_all("40x40 no entries", &t, 0, cf, 2); spmv_triplets_free(&t);
+    }
+    { /* NaN / Inf in x confined to their rows: every column belongs to one row (rows of 1..5), so
+         x[0] = NaN, x[nc/3] = Inf and x[nc/2] = -Inf reach rows 0, 200 and 300 only */
+        const int64_t nr = 600, nc = 5 * nr;
+        const csr5_cfg cf[] = {{4, 1, 4, C5_CAL}, {8, 3, 8, 0}, {0, 0, 0, 0}};
+        int64_t p = 0, n = 0;
+        for (r = 0; r < nr; r++) n += r % 5 + 1;
+        if (spmv_triplets_alloc(&t, nr, nc, n) != SPMV_OK) abort();
+        for (r = 0; r < nr; r++)
+            for (k = 0; k <= r % 5; k++) {
+                t.row[p] = r;
+                t.col[p] = 5 * r + k;
+                t.val[p] = th_rval();
+                p++;
+            }
+        csr5_all("NaN/Inf in x, one row per column", &t, 1, cf, (int)(sizeof cf / sizeof cf[0]));
+        spmv_triplets_free(&t);
+    }
+}
+
 static void presets(void) {
     static const char *full[] = {"stencil3d:n=30,pts=27", "fem:n=5000,bs=3",   "rmat:scale=14,ef=16",
                                  "circuit:n=50000,dense=2", "band:n=100000,bw=3", "lp:rows=2000,cols=8000,nnzr=60",
@@ -1293,6 +1669,7 @@ int main(void) {
     ndev = spmv_cuda_device_count();
     printf("test_cuda_formats: CUDA devices: %d%s\n", ndev, opt_quick ? " (SPMV_TEST_QUICK: small cases only)" : "");
     host_common();
+    csr5_host_checks();
     host_tag<tag_s>(ndev > 0);
     host_tag<tag_d>(ndev > 0);
     host_tag<tag_dl>(ndev > 0);
@@ -1331,6 +1708,7 @@ int main(void) {
     t0 = time(NULL);
     edge_cases();
     coo_cases();
+    csr5_cases();
     presets();
     real_matrices();
     printf("GPU part: %.0f s\n", difftime(time(NULL), t0));
