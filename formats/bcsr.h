@@ -74,6 +74,25 @@ static const int spmv__bcsr_cand[] = {2, 3, 4, 5, 6, 7, 8, 10, 12, 16, 32};
 #endif
 /* words of bits per block */
 static inline int64_t spmv__bcsr_mw(int64_t bs) { return (bs * bs + 63) / 64; }
+/* col / bs without a division per entry (the conversions' cost was the divisions): for
+ * 32-bit col, q = high 64 bits of M*col with M = ceil(2^64 / bs) (Lemire, Kaser, Kurz 2019:
+ * exact for every 32-bit numerator); otherwise a plain division. */
+typedef struct spmv__bcsr_divider {
+    int64_t d;
+    uint64_t m;
+} spmv__bcsr_divider;
+static inline spmv__bcsr_divider spmv__bcsr_divider_of(int64_t bs) {
+    spmv__bcsr_divider v;
+    v.d = bs;
+    v.m = UINT64_MAX / (uint64_t)bs + 1;
+    return v;
+}
+static inline int64_t spmv__bcsr_div(int64_t col, spmv__bcsr_divider v) {
+#if defined(__SIZEOF_INT128__)
+    if (col >= 0 && col <= (int64_t)UINT32_MAX) return (int64_t)(((unsigned __int128)v.m * (uint64_t)col) >> 64);
+#endif
+    return col / v.d;
+}
 static int spmv__bcsr_cmp64(const void *a, const void *b) {
     const int64_t p = *(const int64_t *)a, q = *(const int64_t *)b;
     return p < q ? -1 : p > q;
@@ -117,10 +136,11 @@ static inline double SPMV_NAME(bcsr_fill_ratio)(const SPMV_NAME(bcsr) *A) {
 static inline int64_t SPMV_NAME(bcsr__count)(const SPMV_NAME(csr) *B, int64_t bs, int64_t br, int64_t *mark,
                                              int64_t stamp, int64_t *out) {
     const int64_t r1 = br * bs + bs < B->nrows ? br * bs + bs : B->nrows;
+    const spmv__bcsr_divider dv = spmv__bcsr_divider_of(bs);
     int64_t r, k, n = 0;
     for (r = br * bs; r < r1; r++)
         for (k = B->row_ptr[r]; k < B->row_ptr[r + 1]; k++) {
-            const int64_t bc = (int64_t)B->col_idx[k] / bs;
+            const int64_t bc = spmv__bcsr_div((int64_t)B->col_idx[k], dv);
             if (mark[bc] != stamp) {
                 mark[bc] = stamp;
                 if (out) out[n] = bc;
@@ -264,6 +284,7 @@ static inline spmv_status SPMV_NAME(bcsr_from_csr)(SPMV_NAME(bcsr) *A, const SPM
     for (br = 0; br < nbr; br++) {
         const int64_t b0 = rp[br], n = SPMV_NAME(bcsr__count)(B, bs, br, mark, br, list);
         const int64_t r1 = br * bs + bs < B->nrows ? br * bs + bs : B->nrows;
+        const spmv__bcsr_divider dv = spmv__bcsr_divider_of(bs);
         int64_t j, r, k;
         qsort(list, (size_t)n, sizeof(int64_t), spmv__bcsr_cmp64); /* ascending block columns */
         for (j = 0; j < n; j++) {
@@ -272,8 +293,8 @@ static inline spmv_status SPMV_NAME(bcsr_from_csr)(SPMV_NAME(bcsr) *A, const SPM
         }
         for (r = br * bs; r < r1; r++)
             for (k = B->row_ptr[r]; k < B->row_ptr[r + 1]; k++) {
-                const int64_t col = B->col_idx[k], b = slot[col / bs];
-                const int64_t pos = (col % bs) * bs + (r - br * bs), w = b * mw + pos / 64;
+                const int64_t col = B->col_idx[k], bc = spmv__bcsr_div(col, dv), b = slot[bc];
+                const int64_t pos = (col - bc * bs) * bs + (r - br * bs), w = b * mw + pos / 64;
                 const uint64_t bit = (uint64_t)1 << (pos % 64);
                 if (A->bits[w] & bit) {
                     A->val[b * b2 + pos] += B->val[k]; /* a duplicate column */
