@@ -26,8 +26,8 @@
  * Limit: SPMV_ERR_LIMIT, before the layout is allocated, when the stored values exceed
  * params.fill * nnz + 4096 (fill default 10), the index type, or half of the physical
  * memory (a 32x32 block per scattered entry would be 1024x the matrix).
- * CPU kernel (once against the SIMD vocabulary; bs = 2..8 instantiated with a constant bs,
- * so the loops below unroll): block rows split between threads by blocks + block rows
+ * CPU kernel (once against the SIMD vocabulary; on AVX2/AVX-512 bs = 2, 3, 4, 6, 8 are
+ * instantiated with a constant bs, so the loops below unroll: 1.2-1.6x at those sizes): block rows split between threads by blocks + block rows
  * (one thread below SPMV_PAR_MIN_NNZ stored values).
  *   bs <= W: k = W/bs columns of a block per vector: a masked load of k*bs contiguous
  *            values, an x vector made of k broadcasts (blends), one FMA; a block row's
@@ -77,6 +77,9 @@ static inline int64_t spmv__bcsr_mw(int64_t bs) { return (bs * bs + 63) / 64; }
 /* col / bs without a division per entry (the conversions' cost was the divisions): for
  * 32-bit col, q = high 64 bits of M*col with M = ceil(2^64 / bs) (Lemire, Kaser, Kurz 2019:
  * exact for every 32-bit numerator); otherwise a plain division. */
+#if defined(__SIZEOF_INT128__)
+__extension__ typedef unsigned __int128 spmv__bcsr_u128; /* (__extension__: -pedantic C11) */
+#endif
 typedef struct spmv__bcsr_divider {
     int64_t d;
     uint64_t m;
@@ -89,7 +92,7 @@ static inline spmv__bcsr_divider spmv__bcsr_divider_of(int64_t bs) {
 }
 static inline int64_t spmv__bcsr_div(int64_t col, spmv__bcsr_divider v) {
 #if defined(__SIZEOF_INT128__)
-    if (col >= 0 && col <= (int64_t)UINT32_MAX) return (int64_t)(((unsigned __int128)v.m * (uint64_t)col) >> 64);
+    if (col >= 0 && col <= (int64_t)UINT32_MAX) return (int64_t)(((spmv__bcsr_u128)v.m * (uint64_t)col) >> 64);
 #endif
     return col / v.d;
 }
@@ -476,16 +479,18 @@ SPMV_KTARGET static SPMV__BCSR_INLINE void SPMV_K(bcsr__rows_bs)(const SPMV_NAME
 
 SPMV_KTARGET static inline void SPMV_K(bcsr__rows)(const SPMV_NAME(bcsr) *A, SPMV_T alpha, const SPMV_T *x,
                                                    SPMV_T beta, SPMV_T *y, int64_t br0, int64_t br1) {
-    switch (A->bs) { /* the small sizes with a constant bs: unrolled */
+#if defined(SPMV_GW) /* the portable kernels: one body (they are the slowest anyway; compile time) */
+    SPMV_K(bcsr__rows_bs)(A, alpha, x, beta, y, br0, br1, (int)A->bs);
+#else
+    switch (A->bs) { /* the common small sizes with a constant bs: unrolled */
     case 2: SPMV_K(bcsr__rows_bs)(A, alpha, x, beta, y, br0, br1, 2); break;
     case 3: SPMV_K(bcsr__rows_bs)(A, alpha, x, beta, y, br0, br1, 3); break;
     case 4: SPMV_K(bcsr__rows_bs)(A, alpha, x, beta, y, br0, br1, 4); break;
-    case 5: SPMV_K(bcsr__rows_bs)(A, alpha, x, beta, y, br0, br1, 5); break;
     case 6: SPMV_K(bcsr__rows_bs)(A, alpha, x, beta, y, br0, br1, 6); break;
-    case 7: SPMV_K(bcsr__rows_bs)(A, alpha, x, beta, y, br0, br1, 7); break;
     case 8: SPMV_K(bcsr__rows_bs)(A, alpha, x, beta, y, br0, br1, 8); break;
     default: SPMV_K(bcsr__rows_bs)(A, alpha, x, beta, y, br0, br1, (int)A->bs); break;
     }
+#endif
 }
 
 SPMV_KTARGET static inline void SPMV_K(bcsr_run)(const SPMV_NAME(bcsr) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,

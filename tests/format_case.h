@@ -164,6 +164,11 @@ static void TF(_run)(const char *mname, const spmv_triplets *t, int special, int
                 test_generic_skipped++; /* the portable kernels on the big real matrices: see the notice */
                 continue;
             }
+            if (isa == SPMV_ISA_AVX2 && test_avx2_cap >= 0 && (int64_t)R.nnz > test_avx2_cap &&
+                test_isa_on(SPMV_ISA_AVX512)) {
+                test_avx2_skipped++; /* AVX-512 runs the same kernel source on them: see the notice */
+                continue;
+            }
             if (isa == SPMV_ISA_GENERIC && (spmv_format_flags((spmv_format)f) & SPMV_FF_WIDTH)) {
                 if (all_widths)
                     for (w = 0; w < 4; w++)

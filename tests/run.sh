@@ -42,7 +42,7 @@ if command -v nvcc >/dev/null 2>&1; then
     for b in build/cuda/test_cuda_csr build/cuda/test_cuda_formats build/cuda/cuda_csr build/cuda/int64_nvcc build/spmv-cuda; do
         [ -x "$b" ] || { failed=$((failed + 1)); echo "FAIL: CUDA build: $b missing"; }
     done
-    [ -x build/spmv-cuda ] && [ -x build/cuda/test_cuda_formats ] && { passed=$((passed + 1)); echo "cuda: the tool and the examples compiled and linked for sm_75, sm_80, sm_90 (CUDA 13 has no sm_70), the test programs for sm_90"; }
+    [ -x build/spmv-cuda ] && [ -x build/cuda/test_cuda_formats ] && { passed=$((passed + 1)); echo "cuda: the tool compiled and linked for sm_75, sm_80, sm_90 (CUDA 13 has no sm_70), the examples and test programs for sm_90"; }
     cuda_tests=$(ls build/cuda/test_* 2>/dev/null)
 else
     skipped=$((skipped + 1)); echo "SKIP: nvcc not found: CUDA code not compiled"

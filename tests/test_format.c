@@ -23,6 +23,10 @@ static int test_rotate; /* the portable width of width-dependent formats on real
  * always run portable too); -1: no cap */
 static int64_t test_generic_cap = -1;
 static long test_generic_skipped;
+/* SPMV_TEST_AVX2_MAX_NNZ: where AVX-512 runs too, the AVX2 kernels (the same source at half the
+ * width) run on the real matrices up to this many nonzeros; -1: no cap */
+static int64_t test_avx2_cap = -1;
+static long test_avx2_skipped;
 #define SPMV_IMAX_OF(T) (sizeof(T) == 4 ? (int64_t)INT32_MAX : INT64_MAX)
 
 static int test_in_family(spmv_format f) {
@@ -288,7 +292,12 @@ int main(void) {
     edge_cases();
     generated();
     if (getenv("SPMV_TEST_GENERIC_MAX_NNZ")) test_generic_cap = atoll(getenv("SPMV_TEST_GENERIC_MAX_NNZ"));
+    if (getenv("SPMV_TEST_AVX2_MAX_NNZ")) test_avx2_cap = atoll(getenv("SPMV_TEST_AVX2_MAX_NNZ"));
     th_real_matrices(run_real, NULL, -1);
+    if (test_avx2_skipped)
+        check_skip("AVX2 kernels: %ld (format x type) runs on real matrices above %lld nonzeros not run in this "
+                   "build (SPMV_TEST_AVX2_MAX_NNZ; the AVX-512 kernels, the same source, ran them)",
+                   test_avx2_skipped, (long long)test_avx2_cap);
     if (test_generic_skipped)
         check_skip("portable kernels: %ld (format x type) runs on real matrices above %lld nonzeros not run in this "
                    "build (SPMV_TEST_GENERIC_MAX_NNZ; AVX2 and AVX-512 ran them)",

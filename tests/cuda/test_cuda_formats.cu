@@ -832,12 +832,12 @@ template <class G> static void run_ell_tpr(ctx<G> &c) {
 }
 
 /* BCSR: block sizes x the three kernels (the emulation: the ends and both sides of the
- * boundaries 5 and 16, on matrices up to 3000 nonzeros; a GPU: every bs from 2 to 32) */
+ * boundaries 5 and 16, on matrices up to 1500 nonzeros; a GPU: every bs from 2 to 32) */
 template <class G> static void run_bcsr_kern(ctx<G> &c) {
     typedef typename G::T T;
 #ifdef SPMV_CUDA_EMULATE
-    static const int bss[] = {2, 3, 5, 6, 16, 17, 32};
-    if (c.nnz > 3000) return;
+    static const int bss[] = {2, 5, 6, 16, 17, 32};
+    if (c.nnz > 1500) return;
 #else
     static const int bss[] = {2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22,
                               23, 24, 25, 26, 27, 28, 29, 30, 31, 32};
