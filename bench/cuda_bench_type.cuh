@@ -126,6 +126,61 @@ static void BF(_cusparse)(const BF(_ctx) * c, const BN(csr_dev) * C, cusparseSpM
     r->state = !over ? ROW_OK : ROW_BADERR;
 }
 
+/* cuSPARSE's BSR SpMV (legacy cusparse<t>bsrmv: the generic API's BSR SpMV is newer than some
+ * toolkits) on bcsr's own device layout (column-major blocks = CUSPARSE_DIRECTION_COLUMN),
+ * block size from bcsr's estimate. bsrmv reads x and writes y in whole blocks, so only
+ * matrices whose dimensions are multiples of bs are run (the block FEM presets). convert = bcsr's host conversion + upload. */
+static void BF(_cusparse_bsr)(const BF(_ctx) * c, tool_row *r) {
+    const BN(csr) *A = c->A;
+    const tool_dev *d = c->d;
+    const BT_VAL one = 1, zero = 0;
+    BN(bcsr_dev) D;
+    spmv_bcsr_params p = spmv_bcsr_dev_params_default();
+    cusparseMatDescr_t desc = NULL;
+    size_t n = sizeof r->msg;
+    char *msg = r->msg;
+    double t0 = spmv_wtime();
+    int bs = 2, bad, over = 0;
+    spmv_status st;
+    if (BN(bcsr_estimate)(A, &bs, NULL) != SPMV_OK || A->nrows % bs || A->ncols % bs)
+        return; /* not applicable: no row */
+    r->state = ROW_ERROR;
+    snprintf(r->params, sizeof r->params, "bs=%d,bsrmv", bs);
+    if (!d->sp) {
+        snprintf(msg, n, "%s", d->sp_err);
+        return;
+    }
+    p.bs = bs;
+    st = BN(bcsr_dev_from_csr)(&D, A, &p, d->stream);
+    if (st != SPMV_OK) {
+        tool_st(st, "bcsr upload", msg, n);
+        if (st == SPMV_ERR_LIMIT) r->state = ROW_SKIP;
+        return;
+    }
+    bad = tool_sp(cusparseCreateMatDescr(&desc), "cusparseCreateMatDescr", msg, n) ||
+          tool_cuda(cudaStreamSynchronize(d->stream), "cuSPARSE set-up", msg, n);
+    r->conv = spmv_wtime() - t0;
+    {
+        auto call = [&]() {
+            return tool_sp(SPMV_CAT3(cusparse, BT_BSRMV, bsrmv)(d->sp, CUSPARSE_DIRECTION_COLUMN,
+                                                                CUSPARSE_OPERATION_NON_TRANSPOSE, (int)D.nbrows,
+                                                                (int)((A->ncols + bs - 1) / bs), (int)D.nblocks, &one,
+                                                                desc, D.val, (const int *)D.row_ptr,
+                                                                (const int *)D.col_idx, bs, c->dx, &zero, c->dy),
+                           "cusparse<t>bsrmv", msg, n);
+        };
+        bad = bad || BF(_poison)(c, msg, n) || call() || BF(_check)(c, &r->err, &over, msg, n) ||
+              tool_time(d, c->o->reps, 0.2, call, &r->mv, msg, n);
+    }
+    if (desc) cusparseDestroyMatDescr(desc);
+    r->fbytes = (double)BN(bcsr_dev_bytes)(&D);
+    (void)BN(bcsr_dev_free)(&D);
+    if (bad) return;
+    r->kern = r->mv;
+    r->bytes = r->kbytes = r->fbytes + (double)sizeof(BT_VAL) * ((double)A->ncols + (double)A->nrows);
+    r->state = !over ? ROW_OK : ROW_BADERR;
+}
+
 /* One row of a device format through the any_dev handle. */
 static void BF(_format)(const BF(_ctx) * c, spmv_format f, tool_row *r) {
     const tool_dev *d = c->d;
@@ -263,6 +318,11 @@ static int BF(_bench)(const tool_opts *o, const tool_dev *d, const char *mname, 
         for (k = TOOL_CUSPARSE; k <= TOOL_CUSPARSE_ALG2; k++)
             if (rows[k].state == ROW_ERROR && cudaDeviceSynchronize() != cudaSuccess) *fatal = 1;
     }
+    if (!fails && !*fatal && o->formats[TOOL_CUSPARSE_BSR]) {
+        fprintf(stderr, "  %s cusparse_bsr...\r", mname);
+        BF(_cusparse_bsr)(&c, &rows[TOOL_CUSPARSE_BSR]);
+        if (rows[TOOL_CUSPARSE_BSR].state == ROW_ERROR && cudaDeviceSynchronize() != cudaSuccess) *fatal = 1;
+    }
     for (k = TOOL_FMT0; k < TOOL_NROWS && !fails && !*fatal; k++) {
         if (!o->formats[k] || !(spmv_format_flags((spmv_format)(k - TOOL_FMT0)) & SPMV_FF_CUDA)) continue;
         fprintf(stderr, "  %s %s...%20s\r", mname, rows[k].format, "");
@@ -297,3 +357,4 @@ static int BF(_bench)(const tool_opts *o, const tool_dev *d, const char *mname, 
 #undef BF
 #undef BT_TAG
 #undef BT_VAL
+#undef BT_BSRMV

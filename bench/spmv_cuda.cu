@@ -13,7 +13,7 @@
 #define STR(x) STR_(x)
 
 /* Rows of the bench: two cuSPARSE rows, then one per registry format (device ones run). */
-enum { TOOL_CUSPARSE = 0, TOOL_CUSPARSE_ALG2 = 1, TOOL_FMT0 = 2, TOOL_NROWS = 2 + SPMV_FMT_COUNT_ };
+enum { TOOL_CUSPARSE = 0, TOOL_CUSPARSE_ALG2 = 1, TOOL_CUSPARSE_BSR = 2, TOOL_FMT0 = 3, TOOL_NROWS = 3 + SPMV_FMT_COUNT_ };
 /* Calls timed per synchronization: each has its own event pair, and synchronizing only
  * once per batch keeps the GPU queue full, as in a solver's loop. */
 #define TOOL_BATCH 64
@@ -108,6 +108,7 @@ static int tool_time(const tool_dev *d, int min_reps, double min_total, F &&call
 static const char *row_name(int i) {
     if (i == TOOL_CUSPARSE) return "cusparse";
     if (i == TOOL_CUSPARSE_ALG2) return "cusparse_alg2";
+    if (i == TOOL_CUSPARSE_BSR) return "cusparse_bsr";
     return spmv_format_name((spmv_format)(i - TOOL_FMT0));
 }
 
@@ -149,9 +150,11 @@ static void tool_print_row(const tool_dev *d, const char *mname, long long nrows
 
 #define BT_TAG s
 #define BT_VAL float
+#define BT_BSRMV S /* cusparseSbsrmv */
 #include "cuda_bench_type.cuh"
 #define BT_TAG d
 #define BT_VAL double
+#define BT_BSRMV D
 #include "cuda_bench_type.cuh"
 
 static void usage(FILE *f) {
@@ -169,7 +172,9 @@ static void usage(FILE *f) {
             "        thw, AXTUH/AXTCH th, AXTCH1 bs, csr5 sigma, ...; fastest product alone); time in the tune_s\n"
             "        column.\n"
             "--isa and --threads are accepted and ignored (compatibility with `spmv bench`).\n"
-            "Formats: cusparse (cusparseSpMV, CSR, ALG_DEFAULT), cusparse_alg2 (CUSPARSE_SPMV_CSR_ALG2)");
+            "Formats: cusparse (cusparseSpMV, CSR, ALG_DEFAULT), cusparse_alg2 (CUSPARSE_SPMV_CSR_ALG2),\n"
+            "cusparse_bsr (cusparse<t>bsrmv on bcsr's layout, column-major blocks, the block size bcsr estimates;\n"
+            "int32 tags, dimensions multiples of bs: the row is left out otherwise)");
     for (i = 0; i < SPMV_FMT_COUNT_; i++)
         if (spmv_format_flags((spmv_format)i) & SPMV_FF_CUDA) fprintf(f, ", %s", spmv_format_name((spmv_format)i));
     fprintf(f, "\nExit status: 0 all rows correct, 1 a failure, 2 usage error, 3 no CUDA device.\n");
