@@ -831,16 +831,21 @@ template <class G> static void run_ell_tpr(ctx<G> &c) {
     }
 }
 
-/* BCSR: block sizes x the three kernels (the emulation: the ends and both sides of the
- * boundaries 5 and 16, on matrices up to 1500 nonzeros; a GPU: every bs from 2 to 32) */
+/* BCSR: block sizes x the three kernels (the emulation: every bs from 2 to 32 on the matrices
+ * of at most 64 nonzeros, the ends and both sides of the boundaries 5 and 16 on those up to
+ * 1500; a GPU: every bs from 2 to 32 everywhere) */
 template <class G> static void run_bcsr_kern(ctx<G> &c) {
     typedef typename G::T T;
+    static const int all[] = {2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22,
+                              23, 24, 25, 26, 27, 28, 29, 30, 31, 32};
 #ifdef SPMV_CUDA_EMULATE
-    static const int bss[] = {2, 5, 6, 16, 17, 32};
+    static const int ends[] = {2, 5, 6, 16, 17, 32};
+    const int *bss = c.nnz <= 64 ? all : ends;
+    const size_t nbs = c.nnz <= 64 ? sizeof all / sizeof all[0] : sizeof ends / sizeof ends[0];
     if (c.nnz > 1500) return;
 #else
-    static const int bss[] = {2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22,
-                              23, 24, 25, 26, 27, 28, 29, 30, 31, 32};
+    const int *bss = all;
+    const size_t nbs = sizeof all / sizeof all[0];
 #endif
     typename G::bcsrd E;
     spmv_status st;
@@ -848,7 +853,7 @@ template <class G> static void run_bcsr_kern(ctx<G> &c) {
     size_t i;
     int a, kern;
     if (!format_wanted(SPMV_FMT_BCSR)) return;
-    for (i = 0; i < sizeof bss / sizeof bss[0] && !gpu_dead; i++)
+    for (i = 0; i < nbs && !gpu_dead; i++)
         for (kern = 1; kern <= 3 && !gpu_dead; kern++) {
             if (kern == 1 && bss[i] > 5) continue; /* whole blocks: bs*bs <= 32 */
             if (G::bcsr_limited(&c.A, bss[i])) continue;
