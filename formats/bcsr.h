@@ -519,56 +519,28 @@ static inline spmv_status SPMV_NAME(bcsr_mv)(const SPMV_NAME(bcsr) *A, SPMV_T al
     return st;
 }
 
-/* the tuner's state (spmv__tune_search's callbacks): candidate i is block size cand[i] */
-typedef struct SPMV_NAME(bcsr__tune_ctx) {
-    const SPMV_NAME(csr) * A;
-    spmv_bcsr_params base, *best;
-    int cand[4];
-    SPMV_NAME(bcsr) M;
-    SPMV_T *x, *y;
-} SPMV_NAME(bcsr__tune_ctx);
-static inline spmv_status SPMV_NAME(bcsr__tune_build)(void *c, int i) {
-    SPMV_NAME(bcsr__tune_ctx) *t = (SPMV_NAME(bcsr__tune_ctx) *)c;
-    spmv_bcsr_params p = t->base;
-    p.bs = t->cand[i];
-    return SPMV_NAME(bcsr_from_csr)(&t->M, t->A, &p);
-}
-static inline void SPMV_NAME(bcsr__tune_run)(void *c) {
-    SPMV_NAME(bcsr__tune_ctx) *t = (SPMV_NAME(bcsr__tune_ctx) *)c;
-    SPMV_NAME(bcsr_mv)(&t->M, (SPMV_T)1, t->x, (SPMV_T)0, t->y);
-}
-static inline void SPMV_NAME(bcsr__tune_keep)(void *c) {
-    SPMV_NAME(bcsr__tune_ctx) *t = (SPMV_NAME(bcsr__tune_ctx) *)c;
-    *t->best = t->M.params;
-}
-static inline void SPMV_NAME(bcsr__tune_drop)(void *c) { SPMV_NAME(bcsr_free)(&((SPMV_NAME(bcsr__tune_ctx) *)c)->M); }
+/* the search: candidate value = block size */
+#define SPMV_TF_FAM bcsr
+#define SPMV_TF_PARAMS spmv_bcsr_params
+#define SPMV_TF_SET(p, key, v) ((void)(key), (p).bs = (v))
+#define SPMV_TF_CONVERT(M, A, p) SPMV_NAME(bcsr_from_csr)(M, A, &(p))
+#include "core/tune_family.h"
 
 /* The block size, timed: the estimate's choice first (it keeps its place unless another is
  * 5% faster), then its neighbours among 2..8 and the estimate's multiples (a 3x3-block
  * matrix may run faster as 6x6 when fill is low). *best's bs is replaced. */
 static inline spmv_status SPMV_NAME(bcsr_tune)(const SPMV_NAME(csr) *A, spmv_bcsr_params *best, double *seconds_spent) {
-    const double t_start = spmv_wtime();
-    SPMV_NAME(bcsr__tune_ctx) t;
     spmv_status st;
-    int e = 2, n = 0;
+    int e = 2, n = 0, cand[4];
     if (seconds_spent) *seconds_spent = 0;
     if (!A || !best) return SPMV_ERR_ARG;
     st = SPMV_NAME(csr_check)(A);
+    if (st == SPMV_OK) st = SPMV_NAME(bcsr_estimate)(A, &e, NULL);
     if (st != SPMV_OK) return st;
-    st = SPMV_NAME(bcsr_estimate)(A, &e, NULL);
-    if (st != SPMV_OK) return st;
-    t.cand[n++] = e;
-    if (e > 2) t.cand[n++] = e - 1;
-    if (e < SPMV_BCSR_BS_MAX) t.cand[n++] = e + 1;
-    if (2 * e <= SPMV_BCSR_BS_MAX) t.cand[n++] = 2 * e;
-    t.A = A, t.base = *best, t.best = best;
-    st = SPMV_NAME(tune__xy)(A, &t.x, &t.y);
-    if (st != SPMV_OK) return st;
-    st = spmv__tune_search(A->nnz > 0 ? n : 1, 1, SPMV_NAME(bcsr__tune_build), SPMV_NAME(bcsr__tune_run),
-                           SPMV_NAME(bcsr__tune_keep), SPMV_NAME(bcsr__tune_drop), &t);
-    spmv__free(t.x);
-    spmv__free(t.y);
-    if (seconds_spent) *seconds_spent = spmv_wtime() - t_start;
-    return st;
+    cand[n++] = e;
+    if (e > 2) cand[n++] = e - 1;
+    if (e < SPMV_BCSR_BS_MAX) cand[n++] = e + 1;
+    if (2 * e <= SPMV_BCSR_BS_MAX) cand[n++] = 2 * e;
+    return SPMV_NAME(bcsr__tune_search)(A, *best, best, cand, n, 0, 1, seconds_spent);
 }
 #endif /* SPMV_PART_API */

@@ -639,29 +639,12 @@ static inline spmv_status SPMV_NAME(csr5_mv)(const SPMV_NAME(csr5) *A, SPMV_T al
     }
 }
 
-/* the tuner's state (spmv__tune_search's callbacks): candidate c is sigma cand[c] */
-typedef struct SPMV_NAME(csr5__tune_ctx) {
-    const SPMV_NAME(csr) * A;
-    spmv_csr5_params base, *best;
-    const int *cand;
-    SPMV_NAME(csr5) M;
-    SPMV_T *x, *y;
-} SPMV_NAME(csr5__tune_ctx);
-static inline spmv_status SPMV_NAME(csr5__tune_build)(void *c, int i) {
-    SPMV_NAME(csr5__tune_ctx) *t = (SPMV_NAME(csr5__tune_ctx) *)c;
-    spmv_csr5_params p = t->base;
-    p.sigma = t->cand[i];
-    return SPMV_NAME(csr5_from_csr)(&t->M, t->A, &p);
-}
-static inline void SPMV_NAME(csr5__tune_run)(void *c) {
-    SPMV_NAME(csr5__tune_ctx) *t = (SPMV_NAME(csr5__tune_ctx) *)c;
-    SPMV_NAME(csr5_mv)(&t->M, (SPMV_T)1, t->x, (SPMV_T)0, t->y);
-}
-static inline void SPMV_NAME(csr5__tune_keep)(void *c) {
-    SPMV_NAME(csr5__tune_ctx) *t = (SPMV_NAME(csr5__tune_ctx) *)c;
-    *t->best = t->M.params;
-}
-static inline void SPMV_NAME(csr5__tune_drop)(void *c) { SPMV_NAME(csr5_free)(&((SPMV_NAME(csr5__tune_ctx) *)c)->M); }
+/* the search: candidate value = sigma */
+#define SPMV_TF_FAM csr5
+#define SPMV_TF_PARAMS spmv_csr5_params
+#define SPMV_TF_SET(p, key, v) ((void)(key), (p).sigma = (v))
+#define SPMV_TF_CONVERT(M, A, p) SPMV_NAME(csr5_from_csr)(M, A, &(p))
+#include "core/tune_family.h"
 
 /* Picks sigma for A on this machine: converts with each of a few sigma values and times
  * real products (median of 5 samples, each long enough to be measured). *best gets the
@@ -670,23 +653,13 @@ static inline void SPMV_NAME(csr5__tune_drop)(void *c) { SPMV_NAME(csr5_free)(&(
 static inline spmv_status SPMV_NAME(csr5_tune)(const SPMV_NAME(csr) *A, spmv_csr5_params *best,
                                                double *seconds_spent) {
     static const int cand[] = {16, 4, 8, 12, 24, 32, 48, 64};
-    const double t_start = spmv_wtime();
-    SPMV_NAME(csr5__tune_ctx) t;
-    spmv_status st;
+    spmv_csr5_params base;
     if (seconds_spent) *seconds_spent = 0;
     if (!A || !best) return SPMV_ERR_ARG;
-    t.A = A, t.best = best, t.cand = cand;
-    t.base = spmv_csr5_params_default(); /* in: the ISA (and omega); out: the fastest */
-    t.base.isa = best->isa;
-    t.base.omega = best->omega;
-    *best = t.base;
-    st = SPMV_NAME(tune__xy)(A, &t.x, &t.y);
-    if (st != SPMV_OK) return st;
-    st = spmv__tune_search(A->nnz > 0 ? (int)(sizeof cand / sizeof cand[0]) : 1, 0, SPMV_NAME(csr5__tune_build),
-                           SPMV_NAME(csr5__tune_run), SPMV_NAME(csr5__tune_keep), SPMV_NAME(csr5__tune_drop), &t);
-    spmv__free(t.x);
-    spmv__free(t.y);
-    if (seconds_spent) *seconds_spent = spmv_wtime() - t_start;
-    return st;
+    base = spmv_csr5_params_default(); /* in: the ISA (and omega); out: the fastest */
+    base.isa = best->isa;
+    base.omega = best->omega;
+    *best = base;
+    return SPMV_NAME(csr5__tune_search)(A, base, best, cand, (int)(sizeof cand / sizeof cand[0]), 0, 0, seconds_spent);
 }
 #endif /* SPMV_PART_API */

@@ -407,47 +407,21 @@ static inline spmv_status SPMV_NAME(dia_mv)(const SPMV_NAME(dia) *A, SPMV_T alph
     return st;
 }
 
-/* the tuner's state (spmv__tune_search's callbacks): candidate c is hack size cand[c] */
-typedef struct SPMV_NAME(dia__tune_ctx) {
-    const SPMV_NAME(csr) * A;
-    spmv_dia_params base, *best;
-    const int *cand;
-    SPMV_NAME(dia) M;
-    SPMV_T *x, *y;
-} SPMV_NAME(dia__tune_ctx);
-static inline spmv_status SPMV_NAME(dia__tune_build)(void *c, int i) {
-    SPMV_NAME(dia__tune_ctx) *t = (SPMV_NAME(dia__tune_ctx) *)c;
-    spmv_dia_params p = t->base;
-    p.hs = t->cand[i];
-    return SPMV_NAME(dia__from_csr)(&t->M, t->A, p);
-}
-static inline void SPMV_NAME(dia__tune_run)(void *c) {
-    SPMV_NAME(dia__tune_ctx) *t = (SPMV_NAME(dia__tune_ctx) *)c;
-    SPMV_NAME(dia_mv)(&t->M, (SPMV_T)1, t->x, (SPMV_T)0, t->y);
-}
-static inline void SPMV_NAME(dia__tune_keep)(void *c) {
-    SPMV_NAME(dia__tune_ctx) *t = (SPMV_NAME(dia__tune_ctx) *)c;
-    *t->best = t->M.params;
-}
-static inline void SPMV_NAME(dia__tune_drop)(void *c) { SPMV_NAME(dia_free)(&((SPMV_NAME(dia__tune_ctx) *)c)->M); }
+/* the search: candidate value = hack size */
+#define SPMV_TF_FAM dia
+#define SPMV_TF_PARAMS spmv_dia_params
+#define SPMV_TF_SET(p, key, v) ((void)(key), (p).hs = (v))
+#define SPMV_TF_CONVERT(M, A, p) SPMV_NAME(dia__from_csr)(M, A, p)
+#include "core/tune_family.h"
 
 /* hdia: the hack size (64 first; it keeps its place unless another is 5% faster) */
 static inline spmv_status SPMV_NAME(hdia_tune)(const SPMV_NAME(csr) *A, spmv_dia_params *best, double *seconds_spent) {
     static const int cand[] = {64, 16, 32, 128, 512, 4096};
-    const double t_start = spmv_wtime();
-    SPMV_NAME(dia__tune_ctx) t;
-    spmv_status st;
+    spmv_dia_params base;
     if (seconds_spent) *seconds_spent = 0;
     if (!A || !best) return SPMV_ERR_ARG;
-    t.A = A, t.base = *best, t.best = best, t.cand = cand;
-    t.base.variant = SPMV_DIA_HACKED;
-    st = SPMV_NAME(tune__xy)(A, &t.x, &t.y);
-    if (st != SPMV_OK) return st;
-    st = spmv__tune_search(A->nnz > 0 ? (int)(sizeof cand / sizeof cand[0]) : 1, 1, SPMV_NAME(dia__tune_build),
-                           SPMV_NAME(dia__tune_run), SPMV_NAME(dia__tune_keep), SPMV_NAME(dia__tune_drop), &t);
-    spmv__free(t.x);
-    spmv__free(t.y);
-    if (seconds_spent) *seconds_spent = spmv_wtime() - t_start;
-    return st;
+    base = *best;
+    base.variant = SPMV_DIA_HACKED;
+    return SPMV_NAME(dia__tune_search)(A, base, best, cand, (int)(sizeof cand / sizeof cand[0]), 0, 1, seconds_spent);
 }
 #endif /* SPMV_PART_API */

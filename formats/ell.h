@@ -710,49 +710,17 @@ static inline spmv_status SPMV_NAME(ell_mv)(const SPMV_NAME(ell) *A, SPMV_T alph
     return st;
 }
 
-/* the tuner's state (spmv__tune_search's callbacks): candidate c sets key (0 c, 1 sigma, 2 k) */
-typedef struct SPMV_NAME(ell__tune_ctx) {
-    const SPMV_NAME(csr) * A;
-    spmv_ell_params base, *best;
-    const int *cand;
-    int key;
-    SPMV_NAME(ell) M;
-    SPMV_T *x, *y;
-} SPMV_NAME(ell__tune_ctx);
-static inline spmv_status SPMV_NAME(ell__tune_build)(void *c, int i) {
-    SPMV_NAME(ell__tune_ctx) *t = (SPMV_NAME(ell__tune_ctx) *)c;
-    spmv_ell_params p = t->base;
-    if (t->key == 1) p.sigma = t->cand[i];
-    else if (t->key == 2) p.k = t->cand[i];
-    else p.c = t->cand[i];
-    return SPMV_NAME(ell__from_csr)(&t->M, t->A, p);
-}
-static inline void SPMV_NAME(ell__tune_run)(void *c) {
-    SPMV_NAME(ell__tune_ctx) *t = (SPMV_NAME(ell__tune_ctx) *)c;
-    SPMV_NAME(ell_mv)(&t->M, (SPMV_T)1, t->x, (SPMV_T)0, t->y);
-}
-static inline void SPMV_NAME(ell__tune_keep)(void *c) {
-    SPMV_NAME(ell__tune_ctx) *t = (SPMV_NAME(ell__tune_ctx) *)c;
-    *t->best = t->M.params;
-}
-static inline void SPMV_NAME(ell__tune_drop)(void *c) { SPMV_NAME(ell_free)(&((SPMV_NAME(ell__tune_ctx) *)c)->M); }
-
+/* the search: candidate value into key 0 c, 1 sigma, 2 k */
+#define SPMV_TF_FAM ell
+#define SPMV_TF_PARAMS spmv_ell_params
+#define SPMV_TF_SET(p, key, v) ((key) == 1 ? ((p).sigma = (v)) : (key) == 2 ? ((p).k = (v)) : ((p).c = (v)))
+#define SPMV_TF_CONVERT(M, A, p) SPMV_NAME(ell__from_csr)(M, A, p)
+#include "core/tune_family.h"
 /* Times products of the conversions of A with each candidate; *best gets the fastest
  * (the first candidate keeps its place unless another is 5% faster). */
 static inline spmv_status SPMV_NAME(ell__tune)(const SPMV_NAME(csr) *A, spmv_ell_params *best, const int *cand,
                                                int ncand, int key, double *seconds_spent) {
-    const double t_start = spmv_wtime();
-    SPMV_NAME(ell__tune_ctx) t;
-    spmv_status st;
-    t.A = A, t.base = *best, t.best = best, t.cand = cand, t.key = key;
-    st = SPMV_NAME(tune__xy)(A, &t.x, &t.y);
-    if (st != SPMV_OK) return st;
-    st = spmv__tune_search(A->nnz > 0 ? ncand : 1, 1, SPMV_NAME(ell__tune_build), SPMV_NAME(ell__tune_run),
-                           SPMV_NAME(ell__tune_keep), SPMV_NAME(ell__tune_drop), &t);
-    spmv__free(t.x);
-    spmv__free(t.y);
-    if (seconds_spent) *seconds_spent = spmv_wtime() - t_start;
-    return st;
+    return SPMV_NAME(ell__tune_search)(A, *best, best, cand, ncand, key, 1, seconds_spent);
 }
 /* ellr: nothing to search on the CPU (its one parameter, t, is the GPU's threads per row;
  * spmv-cuda's --tune searches it) */
