@@ -32,11 +32,13 @@ enum {
     SPMV_FF_CUDA = 2,     /* device kernels */
     SPMV_FF_EMBEDS_X = 4, /* layout holds x: _update_x, _mv_kernel */
     SPMV_FF_TUNABLE = 8,  /* _tune searches a parameter */
-    SPMV_FF_WIDTH = 16    /* layout depends on the vector width ("w" key) */
+    SPMV_FF_WIDTH = 16,   /* layout depends on the vector width ("w" key) */
+    SPMV_FF_ATOMICS = 32  /* a device kernel adds into y with atomics (order varies) */
 };
 static inline unsigned spmv_format_flags(spmv_format f) {
     static const unsigned flags[SPMV_FMT_COUNT_ + 1] = {
-#define SPMV_FORMAT(n, ID, fam, host, cuda, ex, tun, w) (host) * 1u + (cuda) * 2u + (ex) * 4u + (tun) * 8u + (w) * 16u,
+#define SPMV_FORMAT(n, ID, fam, host, cuda, ex, tun, w, at)                                                     \
+    (host) * 1u + (cuda) * 2u + (ex) * 4u + (tun) * 8u + (w) * 16u + (at) * 32u,
 #include "registry.h"
 #undef SPMV_FORMAT
         0};
@@ -140,7 +142,7 @@ static inline void spmv_format_describe(spmv_format f, char *buf, size_t len) {
 #define SPMV__HEADER(family) "core/empty.h"
 
 /* ---- the generated verbs of each host row ---- */
-#define SPMV_FORMAT(n, ID, fam, host, cuda, ex, tun, w)                                                         \
+#define SPMV_FORMAT(n, ID, fam, host, cuda, ex, tun, ...)                                                       \
     SPMV__IF(host)(                                                                                             \
     /* the ISA the object's kernels run on */                                                                   \
     static inline spmv_isa SPMV_NAME(SPMV_CAT(n, _isa))(const SPMV_NAME(fam) *A) { return A->params.isa; }     \

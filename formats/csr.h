@@ -234,11 +234,9 @@ static inline spmv_status SPMV_NAME(csr_from_csr)(SPMV_NAME(csr) *A, const SPMV_
         SPMV_NAME(csr_free)(A);
         return SPMV_ERR_ALLOC;
     }
-    memcpy(A->row_ptr, B->row_ptr, ((size_t)B->nrows + 1) * sizeof(SPMV_I));
-    if (B->nnz) {
-        memcpy(A->col_idx, B->col_idx, (size_t)B->nnz * sizeof(SPMV_I));
-        memcpy(A->val, B->val, (size_t)B->nnz * sizeof(SPMV_T));
-    }
+    spmv__par_copy(A->row_ptr, B->row_ptr, ((size_t)B->nrows + 1) * sizeof(SPMV_I));
+    spmv__par_copy(A->col_idx, B->col_idx, (size_t)B->nnz * sizeof(SPMV_I));
+    spmv__par_copy(A->val, B->val, (size_t)B->nnz * sizeof(SPMV_T));
     A->nrows = B->nrows;
     A->ncols = B->ncols;
     A->nnz = B->nnz;

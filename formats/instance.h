@@ -12,7 +12,8 @@
  *                      width: portable at 4, 8, 16 and 32 lanes, AVX2, AVX-512
  *                      (formats/simd/simd_use.h has defined V_*, SPMV_W, SPMV_KTARGET)
  *   SPMV_PART_API      the public _mv and friends, dispatching with SPMV_DISPATCH (once)
- * then formats/any.h generates the run-time handle from the registry rows.
+ * then formats/any.h generates the run-time handle from the registry rows and formats/auto.h
+ * the automatic selection over them.
  * The parameters are #undef'd at the end, so the header can be included again. */
 #if !defined(SPMV_TAG) || !defined(SPMV_VAL) || !defined(SPMV_IDX)
 #error "define SPMV_TAG, SPMV_VAL and SPMV_IDX before including formats/instance.h"
@@ -115,6 +116,7 @@
 #undef SPMV__HEADER
 
 #include "any.h"
+#include "auto.h"
 
 #undef SPMV__CASE512
 #undef SPMV__CASE2

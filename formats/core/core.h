@@ -130,6 +130,21 @@ static inline void spmv__free(void *p) {
 #else
 #define SPMV_OMP(...)
 #endif
+/* memcpy by all threads in 1 MiB pieces: a fresh array's pages are first touched in
+ * parallel (a serial copy into new memory runs at the page-fault rate, ~3x slower) */
+static inline void spmv__par_copy(void *dst, const void *src, size_t bytes) {
+    const int64_t piece = (int64_t)1 << 20, n = (int64_t)((bytes + (size_t)piece - 1) / (size_t)piece);
+    int64_t i;
+    if (bytes < ((size_t)4 << 20)) {
+        if (bytes) memcpy(dst, src, bytes);
+        return;
+    }
+    SPMV_OMP(parallel for schedule(static))
+    for (i = 0; i < n; i++) {
+        const size_t off = (size_t)(i * piece), len = bytes - off < (size_t)piece ? bytes - off : (size_t)piece;
+        memcpy((char *)dst + off, (const char *)src + off, len);
+    }
+}
 static inline int spmv_max_threads(void) {
 #ifdef _OPENMP
     return omp_get_max_threads();

@@ -1,0 +1,634 @@
+/* auto — inspector-executor: picks the format for one matrix and keeps it.
+ *
+ *   spmv_auto_opts o = spmv_auto_opts_default();    // o.expected_calls = 500, ...
+ *   spmv_d_auto M;
+ *   spmv_d_auto_from_csr(&M, &A, &o);                // A may be freed afterwards
+ *   for (...) spmv_d_auto_mv(&M, 1.0, x, 0.0, y);
+ *   printf("%s: %s\n", spmv_format_name(M.rep.chosen), M.rep.why);
+ *   spmv_d_auto_free(&M);
+ *
+ * What it does (host side; formats/cuda/auto.cuh is the device side, same report):
+ *  1. features of A in one pass: row-length statistics, the diagonals (DIA's and HDIA's
+ *     fill), ELL/SELL padding, BCSR's block estimate, CSR's bytes against the last-level
+ *     cache;
+ *  2. a shortlist by cheap rules: every host row of formats/registry.h gets a predicted
+ *     speedup over CSR and the rule that gave it (spmv_auto_predict), or is left out with a
+ *     reason (padding past its cap, x embedded while x changes); rows no rule knows join
+ *     with 1.0, so a new format is tried as soon as the budget allows;
+ *  3. CSR converted and timed (the baseline, always a candidate), then the shortlist in
+ *     order of prediction: each candidate converted once with its defaults and timed with a
+ *     few real products (with its x copy when x changes), while the budget lasts (a
+ *     candidate whose typical conversion would not fit is passed over, a cheaper one after
+ *     it may still be tried);
+ *  4. the winner minimises convert_s + expected_calls * spmv_s (a conversion that costs
+ *     more than it saves over the expected products loses); the others are freed as soon
+ *     as they lose, so at most two formats exist at once.
+ * Options (spmv_auto_opts; out-of-range values give SPMV_ERR_ARG):
+ *   expected_calls  products the handle will run (>= 1; default 1000)
+ *   budget          selection cost cap in SpMVs of CSR (>= 0; default 30); below 4 nothing
+ *                   is tried: CSR, copied
+ *   min_seconds     the budget is at least this many seconds (default 0.01, below what a
+ *                   user notices): on a matrix whose product takes 2 us, 30 products cannot
+ *                   pay one conversion's allocations. Above ~1M entries (a product of 0.5 ms
+ *                   or more here) the 30 SpMVs are the cap
+ *   x_changes       1 (default): x differs at every call, formats embedding x pay the copy
+ *   threads         trials run with this many OpenMP threads (0: the current setting,
+ *                   restored afterwards); the products should run with the same count
+ *   deterministic   1: the choice is made by the rules alone (no timing, so the same matrix
+ *                   and options give the same format and bit-identical products every run)
+ *                   and formats whose device kernels add with atomics are left out (on the
+ *                   CPU every kernel sums in a fixed order for a given thread count)
+ *   borrow          1: A's arrays stay valid and unchanged while the handle lives (as with
+ *                   MKL's inspector-executor handles), so a CSR choice uses them in place;
+ *                   0 (default): the handle copies CSR when CSR wins (A may then be freed)
+ *   isa             SPMV_ISA_AUTO or an ISA for every candidate
+ * The handle (spmv_<tag>_auto) holds the chosen format (M.h, an spmv_<tag>_any) and the
+ * report M.rep: the features, every shortlisted candidate with its prediction, rule,
+ * conversion and trial times, the choice and why, and what the selection cost in seconds
+ * and in products of the chosen format. Nothing is printed; `spmv plan` prints it.
+ * Allocation failure anywhere returns SPMV_ERR_ALLOC with nothing left allocated. */
+
+#ifndef SPMV_AUTO_COMMON
+#define SPMV_AUTO_COMMON
+#include <unistd.h>
+
+typedef struct spmv_auto_opts {
+    double expected_calls; /* products the handle will run (>= 1) */
+    double budget;         /* selection cost cap, in SpMVs of CSR (>= 0) */
+    double min_seconds;    /* floor of the budget in seconds (>= 0) */
+    int x_changes;         /* 0 or 1 */
+    int threads;           /* 0..4096; 0: the current OpenMP setting */
+    int deterministic;     /* 0 or 1 */
+    int borrow;            /* 0 or 1: A's arrays outlive the handle (CSR chosen: no copy) */
+    spmv_isa isa;          /* SPMV_ISA_AUTO or one ISA */
+} spmv_auto_opts;
+
+static inline spmv_auto_opts spmv_auto_opts_default(void) {
+    spmv_auto_opts o;
+    memset(&o, 0, sizeof o);
+    o.expected_calls = 1000;
+    o.budget = 30;
+    o.min_seconds = 0.01;
+    o.x_changes = 1;
+    o.isa = SPMV_ISA_AUTO;
+    return o;
+}
+
+/* SPMV_OK, or SPMV_ERR_ARG with the reason in e (may be NULL) */
+static inline spmv_status spmv_auto_opts_check(const spmv_auto_opts *o, spmv_error *e) {
+    const char *bad = NULL;
+    if (!o) bad = "no options";
+    else if (!(o->expected_calls >= 1 && o->expected_calls < 1e18)) bad = "expected_calls must be a number >= 1";
+    else if (!(o->budget >= 0 && o->budget < 1e18)) bad = "budget must be a number of SpMVs >= 0";
+    else if (!(o->min_seconds >= 0 && o->min_seconds < 1e6)) bad = "min_seconds must be >= 0 (and finite)";
+    else if (o->x_changes != 0 && o->x_changes != 1) bad = "x_changes must be 0 or 1";
+    else if (o->deterministic != 0 && o->deterministic != 1) bad = "deterministic must be 0 or 1";
+    else if (o->borrow != 0 && o->borrow != 1) bad = "borrow must be 0 or 1";
+    else if (o->threads < 0 || o->threads > 4096) bad = "threads must be 0..4096";
+    else if ((int)o->isa < 0 || o->isa >= SPMV_ISA_COUNT_) bad = "isa out of range";
+    if (e) {
+        e->line = 0;
+        snprintf(e->msg, sizeof e->msg, "%s", bad ? bad : "");
+    }
+    return bad ? SPMV_ERR_ARG : SPMV_OK;
+}
+
+typedef struct spmv_auto_features {
+    int64_t nrows, ncols, nnz;
+    int64_t row_max, empty_rows;
+    double row_mean, row_cv; /* entries per row: mean, std/mean */
+    int64_t ndiags;          /* distinct diagonals */
+    double dia_fill;         /* DIA's stored slots per entry */
+    double hdia_fill;        /* HDIA's (64-row hacks) */
+    double ell_fill;         /* ELL's: rows * longest / nnz */
+    double sell_fill;        /* 8-row slices padded to their longest row (no sorting) */
+    int bcsr_bs;             /* BCSR's block-size estimate (0: not compiled in) */
+    double bcsr_fill;        /* its stored values per entry */
+    double bcsr_bytes_ratio; /* BCSR bytes / CSR bytes */
+    double csr_bytes;        /* CSR + x + y */
+    double llc_bytes;        /* last-level cache (sysconf; 32 MiB when unknown) */
+    int value_bytes, index_bytes;
+} spmv_auto_features;
+
+/* one shortlisted format */
+typedef struct spmv_auto_cand {
+    spmv_format fmt;
+    double predicted;   /* predicted speedup over CSR (the rules) */
+    const char *rule;   /* why it is on the shortlist (a static string) */
+    int tried;          /* 1 converted and timed; 0 not tried; -1 conversion refused */
+    spmv_status st;     /* of the conversion */
+    const char *skip;   /* why it was not tried (a static string), or NULL */
+    double convert_s;   /* conversion (and upload on the device) */
+    double spmv_s;      /* trial time of one product (min over the samples) */
+    double score_s;     /* convert_s + expected_calls * spmv_s */
+} spmv_auto_cand;
+
+typedef struct spmv_auto_report {
+    spmv_auto_features feat;
+    spmv_auto_opts opts;
+    int device;                 /* 0 host, 1 device */
+    int ncand;                  /* shortlisted (cand[0] is CSR) */
+    spmv_auto_cand cand[SPMV_FMT_COUNT_ + 1];
+    int nleft;                  /* left out by the rules */
+    spmv_format left[SPMV_FMT_COUNT_ + 1];
+    const char *left_why[SPMV_FMT_COUNT_ + 1];
+    spmv_format chosen;
+    int chosen_idx;             /* index into cand */
+    int trials;                 /* candidates converted and timed */
+    double features_s;          /* the inspection */
+    double budget_s;            /* the budget in seconds (0 when nothing could be timed) */
+    double select_s;            /* everything auto_from_csr spent */
+    double select_spmvs;        /* select_s in products of the chosen format */
+    double chosen_spmv_s;       /* the chosen format's trial time (0: untimed) */
+    double csr_spmv_s;          /* CSR's trial time (0: untimed) */
+    char why[200];
+} spmv_auto_report;
+
+/* Typical conversion cost from CSR, in SpMVs of CSR (the bench's conv_mv column on this
+ * project's CPU runs, 2026-11); a row not listed is assumed to cost 10. The budget check
+ * uses it before converting; the report has the measured cost. Most of it is first
+ * touching the new arrays: on the VM this was measured on a page fault costs ~5 us, so
+ * writing 12 bytes per entry into fresh memory costs several products. */
+static inline double spmv_auto_convert_prior(spmv_format f, int device) {
+    static const struct { const char *name; double host; } t[] = {
+        {"csr", 6}, {"csr_merge", 7}, {"coo", 3}, {"csr5", 8}, {"ell", 6}, {"ellr", 8}, {"hll", 8},
+        {"sell", 9}, {"jad", 7}, {"hyb", 7}, {"dia", 12}, {"hdia", 12}, {"bcsr", 30}, {"axc", 8},
+        {"axtuh1", 10}, {"axtuh", 10}, {"axtch1", 10}, {"axtch", 10}, {"csr_scalar", 1.5}, {"csr_vector", 1.5}};
+    const char *n = spmv_format_name(f);
+    size_t i;
+    for (i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (!strcmp(t[i].name, n)) return device ? t[i].host + 1 : t[i].host;
+    return 10;
+}
+
+/* The rules: predicted speedup of format f over CSR on a matrix with features F (0: left
+ * out, *why says why). They encode what the bench measured on this project's presets and
+ * the 84 real matrices (README, "Automatic selection"); a row without a rule gets 1.0. */
+static inline double spmv_auto_predict(const spmv_auto_features *F, spmv_format f, int device,
+                                       const spmv_auto_opts *o, const char **why) {
+    const char *n = spmv_format_name(f);
+    const double mu = F->row_mean, cv = F->row_cv;
+    const int big = F->csr_bytes > F->llc_bytes; /* streams from memory: bytes decide */
+    const unsigned fl = spmv_format_flags(f);
+    *why = "no rule for this format: tried when the budget allows";
+    if (!strcmp(n, "csr")) return *why = "the baseline", 1.0;
+    if (o->deterministic && device && (fl & SPMV_FF_ATOMICS))
+        return *why = "deterministic: its device kernel adds with atomics", 0.0;
+    if ((fl & SPMV_FF_EMBEDS_X) && o->x_changes)
+        return *why = "embeds x, and x changes at every call (copy per product)", 0.0;
+    if (F->nnz == 0) return *why = "no entries: CSR", 0.0;
+    if (!strcmp(n, "coo")) return *why = "COO moves more bytes than CSR for the same work", 0.0;
+    if (!strcmp(n, "csr_scalar") || !strcmp(n, "csr_vector"))
+        return *why = "the device csr row already picks between these by row length", 0.0;
+    if (!strcmp(n, "dia")) {
+        if (F->dia_fill > 2.0) return *why = "DIA fill above 2 stored slots per entry", 0.0;
+        return *why = "few dense diagonals: DIA drops the column indices", 1.6 / F->dia_fill;
+    }
+    if (!strcmp(n, "hdia")) {
+        if (F->hdia_fill > 2.0) return *why = "HDIA fill above 2 stored slots per entry", 0.0;
+        return *why = "diagonals dense per 64-row hack: HDIA drops the column indices", 1.5 / F->hdia_fill;
+    }
+    if (!strcmp(n, "bcsr")) {
+        if (!F->bcsr_bs || F->bcsr_bytes_ratio > 0.85) return *why = "no block structure (BCSR bytes >= 0.85 CSR)", 0.0;
+        return *why = "block structure: fewer bytes per entry", 0.9 / F->bcsr_bytes_ratio;
+    }
+    if (!strcmp(n, "ell")) {
+        if (F->ell_fill > 1.3) return *why = "ELL padding above 1.3 slots per entry", 0.0;
+        return *why = "rows of nearly equal length: ELL without padding", 1.15;
+    }
+    if (!strcmp(n, "ellr")) {
+        if (F->ell_fill > 2.0) return *why = "ELL padding above 2 slots per entry", 0.0;
+        return *why = "ELL with row lengths: moderate padding", 1.05;
+    }
+    if (!strcmp(n, "sell") || !strcmp(n, "hll")) {
+        if (F->sell_fill > 3.0) return *why = "slice padding above 3 slots per entry", 0.0;
+        if (mu < 3) return *why = "rows too short for slices of vector width", 0.0;
+        if (!strcmp(n, "hll")) return *why = "slices of equal-ish rows (HLL)", mu >= 8 ? 1.1 : 1.02;
+        return *why = "rows of 8 or more entries: SELL vectorises across rows",
+               device ? 1.2 : (mu >= 8 ? (big ? 1.12 : 1.18) : 1.05);
+    }
+    if (!strcmp(n, "jad")) {
+        if (mu > 40) return *why = "long rows: jagged diagonals gain nothing over CSR", 0.0;
+        return *why = "short rows: jagged diagonals vectorise across rows", mu <= 12 ? 1.2 : 1.08;
+    }
+    if (!strcmp(n, "hyb")) {
+        if (mu > 24) return *why = "long rows: HYB's ELL part gains nothing", 0.0;
+        return *why = "short rows of similar length plus a COO tail", cv <= 1.0 ? 1.12 : 1.04;
+    }
+    if (!strcmp(n, "csr_merge")) {
+        if (cv < 1.5 && (double)F->row_max < 16 * mu + 64) return *why = "rows balanced: nothing to merge", 0.0;
+        return *why = "skewed rows: merge-path balancing", device ? 1.3 : 1.1;
+    }
+    if (!strcmp(n, "csr5")) {
+        if (cv < 1.0 && mu >= 4) return *why = "regular rows: CSR5's tiles cost more than they save", device ? 1.0 : 0.0;
+        return *why = "irregular rows: CSR5's tiles balance them", device ? 1.15 : 1.05;
+    }
+    if (!strcmp(n, "suraa")) {
+        if (cv < 1.0) return *why = "regular rows: nothing to sort", 0.0;
+        return *why = "skewed rows: segments by row length", 1.1;
+    }
+    if (fl & SPMV_FF_EMBEDS_X) return *why = "x fixed: the AXT layouts read x with the matrix", 1.0;
+    return 1.0;
+}
+
+static inline long spmv_auto__llc(void) {
+#ifdef _SC_LEVEL3_CACHE_SIZE
+    long c = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    if (c > 0) return c;
+#endif
+    return 32L << 20;
+}
+/* the shortlist into R (cand[0] = CSR), sorted by prediction; the rest into R->left */
+static inline void spmv_auto__shortlist(spmv_auto_report *R, int device) {
+    int f, i, j;
+    R->ncand = 0;
+    R->nleft = 0;
+    for (f = 0; f < SPMV_FMT_COUNT_; f++) {
+        const unsigned fl = spmv_format_flags((spmv_format)f);
+        const char *why = NULL;
+        double p;
+        if (!spmv_format_compiled((spmv_format)f) || !(fl & (device ? SPMV_FF_CUDA : SPMV_FF_HOST))) continue;
+        p = spmv_auto_predict(&R->feat, (spmv_format)f, device, &R->opts, &why);
+        if ((spmv_format)f == SPMV_FMT_CSR) p = 1e300; /* first */
+        if (p <= 0) {
+            R->left[R->nleft] = (spmv_format)f;
+            R->left_why[R->nleft++] = why;
+            continue;
+        }
+        memset(&R->cand[R->ncand], 0, sizeof R->cand[0]);
+        R->cand[R->ncand].fmt = (spmv_format)f;
+        R->cand[R->ncand].predicted = p;
+        R->cand[R->ncand].rule = why;
+        R->ncand++;
+    }
+    for (i = 1; i < R->ncand; i++) /* stable: by prediction, then the cheaper conversion */
+        for (j = i; j > 0; j--) {
+            spmv_auto_cand *a = &R->cand[j - 1], *b = &R->cand[j];
+            int swap = b->predicted > a->predicted ||
+                       (b->predicted == a->predicted &&
+                        spmv_auto_convert_prior(b->fmt, device) < spmv_auto_convert_prior(a->fmt, device));
+            if (!swap) break;
+            {
+                spmv_auto_cand t = *a;
+                *a = *b;
+                *b = t;
+            }
+        }
+    R->cand[0].predicted = 1.0;
+}
+
+/* The rules' choice: the best prediction whose gain over the expected products pays its
+ * typical conversion (CSR otherwise). */
+static inline int spmv_auto__rule_choice(const spmv_auto_report *R, int device) {
+    int i, best = 0;
+    double best_cost = 1.5 + R->opts.expected_calls; /* in CSR products */
+    for (i = 1; i < R->ncand; i++) {
+        const double c = spmv_auto_convert_prior(R->cand[i].fmt, device) + R->opts.expected_calls / R->cand[i].predicted;
+        if (c < best_cost) {
+            best_cost = c;
+            best = i;
+        }
+    }
+    return best;
+}
+
+#endif /* SPMV_AUTO_COMMON */
+
+typedef struct SPMV_NAME(auto) {
+    SPMV_NAME(any) h;     /* the chosen format */
+    spmv_auto_report rep; /* what was chosen and why */
+} SPMV_NAME(auto);
+
+/* The features of A: row lengths from row_ptr (all rows); the diagonals, slices and
+ * adjacency from a sample of 64-row hacks spread evenly over the matrix (all of them up to
+ * 128k entries, else about nnz/16 entries, at least 128k); BCSR's own estimate on a slab
+ * of ~64k entries, only when neighbouring columns are common (a matrix without them has no
+ * blocks). Costs about one product on a large matrix. */
+static inline spmv_status SPMV_NAME(auto_features)(const SPMV_NAME(csr) *A, spmv_auto_features *F) {
+    const int64_t m = A ? A->nrows : 0, n = A ? A->ncols : 0, hack = 64;
+    int64_t r, k, h, nh, step, ndiag = 0, rows_s = 0, nnz_s = 0, hdia_slots = 0, sell_slots = 0, adj = 0;
+    unsigned char *seen = NULL;
+    double s2 = 0;
+    if (!A || !F) return SPMV_ERR_ARG;
+    memset(F, 0, sizeof *F);
+    F->nrows = m;
+    F->ncols = n;
+    F->nnz = A->nnz;
+    F->value_bytes = (int)sizeof(SPMV_T);
+    F->index_bytes = (int)sizeof(SPMV_I);
+    F->csr_bytes = (double)A->nnz * (double)(sizeof(SPMV_T) + sizeof(SPMV_I)) + (double)(m + 1) * sizeof(SPMV_I) +
+                   (double)(m + n) * sizeof(SPMV_T);
+    F->llc_bytes = (double)spmv_auto__llc();
+    F->dia_fill = F->hdia_fill = F->ell_fill = F->sell_fill = F->bcsr_fill = F->bcsr_bytes_ratio = 1;
+    if (m == 0 || A->nnz == 0) return SPMV_OK;
+    F->row_mean = (double)A->nnz / (double)m;
+    for (r = 0; r < m; r++) {
+        const int64_t len = (int64_t)A->row_ptr[r + 1] - A->row_ptr[r];
+        if (len > F->row_max) F->row_max = len;
+        if (len == 0) F->empty_rows++;
+        s2 += ((double)len - F->row_mean) * ((double)len - F->row_mean);
+    }
+    F->row_cv = sqrt(s2 / (double)m) / F->row_mean;
+    F->ell_fill = (double)F->row_max * (double)m / (double)A->nnz;
+    /* diagonal d = c - r + m - 1 in [0, m + n - 1): bit 0 seen in the sample, bit 1 in this hack */
+    seen = SPMV_ALLOC_N(unsigned char, (size_t)(m + n));
+    if (!seen) return SPMV_ERR_ALLOC;
+    memset(seen, 0, (size_t)(m + n));
+    nh = (m + hack - 1) / hack;
+    {
+        const int64_t want = A->nnz <= 131072 ? A->nnz : (A->nnz / 16 > 131072 ? A->nnz / 16 : 131072);
+        step = (int64_t)((double)A->nnz / (double)want);
+        if (step < 1) step = 1;
+    }
+    for (h = step / 2; h < nh; h += step) {
+        const int64_t r0 = h * hack, r1 = r0 + hack < m ? r0 + hack : m;
+        int64_t local = 0;
+        for (r = r0; r < r1; r++)
+            for (k = A->row_ptr[r]; k < A->row_ptr[r + 1]; k++) {
+                const int64_t d = (int64_t)A->col_idx[k] - r + m - 1;
+                if (!(seen[d] & 1)) ndiag++;
+                if (!(seen[d] & 2)) local++;
+                seen[d] |= 3;
+                if (k > A->row_ptr[r] && A->col_idx[k] == A->col_idx[k - 1] + 1) adj++;
+            }
+        for (r = r0; r < r1; r++) /* clear this hack's bit 1 */
+            for (k = A->row_ptr[r]; k < A->row_ptr[r + 1]; k++) seen[(int64_t)A->col_idx[k] - r + m - 1] &= 1;
+        for (r = r0; r < r1; r += 8) { /* 8-row slices */
+            int64_t q, mx = 0;
+            for (q = r; q < r + 8 && q < r1; q++)
+                if ((int64_t)A->row_ptr[q + 1] - A->row_ptr[q] > mx) mx = (int64_t)A->row_ptr[q + 1] - A->row_ptr[q];
+            sell_slots += mx * (q - r);
+        }
+        hdia_slots += local * (r1 - r0);
+        rows_s += r1 - r0;
+        nnz_s += (int64_t)A->row_ptr[r1] - A->row_ptr[r0];
+    }
+    spmv__free(seen);
+    F->ndiags = ndiag; /* of the sampled rows */
+    if (nnz_s > 0) {
+        F->dia_fill = (double)ndiag * (double)rows_s / (double)nnz_s;
+        F->hdia_fill = (double)hdia_slots / (double)nnz_s;
+        F->sell_fill = (double)sell_slots / (double)nnz_s;
+    }
+#if SPMV__USE(bcsr)
+    if (nnz_s > 0 && (double)adj >= 0.4 * (double)nnz_s) {
+        /* on a slab of about 64k entries from the middle (rows from a multiple of 480, so
+           that every candidate block size starts a block row there): row_ptr stays absolute */
+        int bs = 0;
+        double fill = 1;
+        SPMV_NAME(csr) V = *A;
+        spmv_status st;
+        int64_t r0 = m / 2 / 480 * 480, r1 = r0;
+        while (r1 < m && (int64_t)A->row_ptr[r1] - A->row_ptr[r0] < 65536) r1++;
+        V.row_ptr = A->row_ptr + r0;
+        V.nrows = (SPMV_I)(r1 - r0);
+        V.nnz = (SPMV_I)((int64_t)A->row_ptr[r1] - A->row_ptr[r0]);
+        V.borrowed = 1;
+        st = SPMV_NAME(bcsr_estimate)(&V, &bs, &fill);
+        if (st != SPMV_OK) return st;
+        F->bcsr_bs = bs;
+        F->bcsr_fill = fill;
+        F->bcsr_bytes_ratio = (fill * (double)sizeof(SPMV_T) + fill / ((double)bs * bs) * (double)sizeof(SPMV_I)) /
+                              (double)(sizeof(SPMV_T) + sizeof(SPMV_I));
+    }
+#else
+    (void)adj;
+#endif
+    return SPMV_OK;
+}
+
+/* Trial time of one product: one warm-up, then reps samples; the minimum (interference on
+ * a shared machine only ever adds time). x_changes: the full _mv (x copied in by formats
+ * embedding it); else x placed once and the kernel alone. */
+static inline double SPMV_NAME(auto__time)(SPMV_NAME(any) *M, const SPMV_T *x, SPMV_T *y, int x_changes, int reps) {
+    double best = -1, w0 = spmv_wtime();
+    int i;
+    if (!x_changes) SPMV_NAME(any_update_x)(M, x);
+    /* warm-up: at least two products and 1 ms (sleeping OpenMP workers on a VM took
+       milliseconds to wake, measured) */
+    for (i = 0; i < 2 || (spmv_wtime() - w0 < 1e-3 && i < 50); i++) {
+        if (x_changes) SPMV_NAME(any_mv)(M, 1, x, 0, y);
+        else SPMV_NAME(any_mv_kernel)(M, 1, x, 0, y);
+    }
+    for (i = 1; i <= reps; i++) {
+        const double t0 = spmv_wtime();
+        double dt;
+        if (x_changes) SPMV_NAME(any_mv)(M, 1, x, 0, y);
+        else SPMV_NAME(any_mv_kernel)(M, 1, x, 0, y);
+        dt = spmv_wtime() - t0;
+        if (best < 0 || dt < best) best = dt;
+    }
+    return best;
+}
+
+/* a CSR handle on A's own arrays (A already checked) */
+static inline spmv_status SPMV_NAME(auto__borrow)(SPMV_NAME(any) *H, const SPMV_NAME(csr) *A, spmv_isa isa) {
+    spmv_csr_params cp = spmv_csr_params_default();
+    spmv_status st;
+    memset(H, 0, sizeof *H);
+    cp.isa = isa;
+    if ((st = spmv_isa_resolve(cp.isa, &cp.isa)) != SPMV_OK) return st;
+    H->u.csr = *A;
+    H->u.csr.params = cp;
+    H->u.csr.borrowed = 1;
+    H->fmt = SPMV_FMT_CSR;
+    return SPMV_OK;
+}
+
+static inline void SPMV_NAME(auto_free)(SPMV_NAME(auto) *M) {
+    if (!M) return;
+    SPMV_NAME(any_free)(&M->h);
+    memset(M, 0, sizeof *M);
+}
+
+/* Inspects A, times the shortlist within the budget and keeps the winner in *M (see the
+ * top of this file). o: NULL for spmv_auto_opts_default(). On failure *M is empty, nothing
+ * is left allocated, and M->rep.why says what went wrong. */
+static inline spmv_status SPMV_NAME(auto_from_csr)(SPMV_NAME(auto) *M, const SPMV_NAME(csr) *A,
+                                                   const spmv_auto_opts *o) {
+    const double t0 = spmv_wtime();
+    spmv_auto_report *R;
+    spmv_auto_opts opts = o ? *o : spmv_auto_opts_default();
+    spmv_error e;
+    spmv_status st;
+    SPMV_NAME(any) best, cand;
+    SPMV_T *x = NULL, *y = NULL;
+    double best_score, spent, reserve;
+    int i, best_i = 0, reps, prev_threads = 0;
+    if (!M) return SPMV_ERR_ARG;
+    memset(M, 0, sizeof *M);
+    R = &M->rep;
+    if (!A) return SPMV_ERR_ARG;
+    if (spmv_auto_opts_check(&opts, &e) != SPMV_OK) {
+        snprintf(R->why, sizeof R->why, "bad options: %s", e.msg);
+        return SPMV_ERR_ARG;
+    }
+    if ((st = SPMV_NAME(csr_check)(A)) != SPMV_OK) {
+        snprintf(R->why, sizeof R->why, "the CSR matrix is malformed: %s", spmv_status_str(st));
+        return st;
+    }
+    R->opts = opts;
+    if ((st = SPMV_NAME(auto_features)(A, &R->feat)) != SPMV_OK) {
+        memset(M, 0, sizeof *M);
+        return st;
+    }
+    R->features_s = spmv_wtime() - t0;
+    spmv_auto__shortlist(R, 0);
+    R->chosen_idx = 0;
+    if (opts.deterministic || opts.budget < 4 || A->nnz == 0) {
+        /* no timing: the rules (deterministic) or CSR (no budget, nothing to multiply) */
+        best_i = opts.deterministic && A->nnz ? spmv_auto__rule_choice(R, 0) : 0;
+        for (;;) {
+            const double c0 = spmv_wtime();
+            if (best_i == 0 && opts.borrow) st = SPMV_NAME(auto__borrow)(&M->h, A, opts.isa);
+            else st = SPMV_NAME(any_from_csr)(&M->h, A, R->cand[best_i].fmt, opts.isa);
+            R->cand[best_i].convert_s = spmv_wtime() - c0;
+            R->cand[best_i].st = st;
+            if (st == SPMV_OK || best_i == 0 || st == SPMV_ERR_ALLOC) break;
+            R->cand[best_i].tried = -1; /* refused (a size cap): CSR */
+            best_i = 0;
+        }
+        if (st != SPMV_OK) {
+            spmv_auto_report keep = *R;
+            memset(M, 0, sizeof *M);
+            M->rep = keep;
+            snprintf(M->rep.why, sizeof M->rep.why, "conversion failed: %s", spmv_status_str(st));
+            return st;
+        }
+        R->chosen_idx = best_i;
+        R->chosen = R->cand[best_i].fmt;
+        if (opts.deterministic && A->nnz)
+            snprintf(R->why, sizeof R->why, "deterministic: the rules' choice (%s: %s), untimed",
+                     spmv_format_name(R->chosen), R->cand[best_i].rule);
+        else if (A->nnz == 0) snprintf(R->why, sizeof R->why, "no entries: CSR");
+        else snprintf(R->why, sizeof R->why, "budget %.3g SpMVs is below one trial: CSR without trials", opts.budget);
+        R->select_s = spmv_wtime() - t0;
+        return SPMV_OK;
+    }
+#ifdef _OPENMP
+    prev_threads = omp_get_max_threads();
+    if (opts.threads > 0) omp_set_num_threads(opts.threads);
+#endif
+    x = SPMV_ALLOC_N(SPMV_T, (size_t)A->ncols + 1);
+    y = SPMV_ALLOC_N(SPMV_T, (size_t)A->nrows + 1);
+    memset(&best, 0, sizeof best);
+    memset(&cand, 0, sizeof cand);
+    if (!x || !y) {
+        st = SPMV_ERR_ALLOC;
+        goto fail;
+    }
+    for (i = 0; i < A->ncols; i++) x[i] = (SPMV_T)1 + (SPMV_T)(i % 7) / (SPMV_T)8;
+    /* CSR: the baseline, timed on A's own arrays (no copy: it is made only if CSR wins) */
+    {
+        if ((st = SPMV_NAME(auto__borrow)(&best, A, opts.isa)) != SPMV_OK) goto fail;
+    }
+    {
+        /* a first product says how many samples fit: about 2 ms of trial per candidate */
+        const double c0 = spmv_wtime();
+        SPMV_NAME(any_mv)(&best, 1, x, 0, y);
+        spent = spmv_wtime() - c0;
+        reps = spent > 0 ? (int)(2e-3 / spent) : 10;
+        reps = reps < 3 ? 3 : reps > 10 ? 10 : reps;
+    }
+    R->cand[0].spmv_s = R->csr_spmv_s = SPMV_NAME(auto__time)(&best, x, y, 1, reps);
+    R->cand[0].tried = 1;
+    R->cand[0].score_s = best_score = spmv_auto_convert_prior(SPMV_FMT_CSR, 0) * R->csr_spmv_s + opts.expected_calls * R->csr_spmv_s;
+    R->trials = 1;
+    R->budget_s = opts.budget * R->csr_spmv_s;
+    if (R->budget_s < opts.min_seconds) R->budget_s = opts.min_seconds;
+    /* kept back for copying CSR if it wins */
+    reserve = opts.borrow ? 0 : spmv_auto_convert_prior(SPMV_FMT_CSR, 0) * R->csr_spmv_s;
+    for (i = 1; i < R->ncand; i++) {
+        spmv_auto_cand *c = &R->cand[i];
+        const double prior = spmv_auto_convert_prior(c->fmt, 0) * R->csr_spmv_s;
+        const double need = prior + (reps + 1) * R->csr_spmv_s / c->predicted;
+        spent = spmv_wtime() - t0;
+        if (spent + need + reserve > R->budget_s) {
+            c->skip = "budget: its typical conversion and trial would not fit";
+            continue;
+        }
+        if (prior >= opts.expected_calls * R->csr_spmv_s * (1 - 1 / c->predicted) && c->predicted > 1) {
+            c->skip = "its typical conversion is more than it could save over the expected products";
+            continue;
+        }
+        {
+            const double c0 = spmv_wtime();
+            st = SPMV_NAME(any_from_csr)(&cand, A, c->fmt, opts.isa);
+            c->convert_s = spmv_wtime() - c0;
+            c->st = st;
+        }
+        if (st == SPMV_ERR_ALLOC) goto fail;
+        if (st != SPMV_OK) { /* a size cap or a parameter this matrix cannot have */
+            c->tried = -1;
+            c->skip = "conversion refused";
+            continue;
+        }
+        c->spmv_s = SPMV_NAME(auto__time)(&cand, x, y, opts.x_changes, reps);
+        c->tried = 1;
+        c->score_s = c->convert_s + opts.expected_calls * c->spmv_s;
+        R->trials++;
+        if (c->score_s < best_score) {
+            SPMV_NAME(any_free)(&best);
+            best = cand;
+            best_score = c->score_s;
+            best_i = i;
+        } else {
+            SPMV_NAME(any_free)(&cand);
+        }
+        memset(&cand, 0, sizeof cand);
+    }
+    if (best_i == 0 && !opts.borrow) { /* CSR won: now the copy */
+        const double c0 = spmv_wtime();
+        SPMV_NAME(any_free)(&best);
+        st = SPMV_NAME(any_from_csr)(&best, A, SPMV_FMT_CSR, opts.isa);
+        R->cand[0].convert_s = spmv_wtime() - c0;
+        R->cand[0].st = st;
+        if (st != SPMV_OK) goto fail;
+    }
+    spmv__free(x);
+    spmv__free(y);
+#ifdef _OPENMP
+    omp_set_num_threads(prev_threads);
+#endif
+    M->h = best;
+    R->chosen_idx = best_i;
+    R->chosen = R->cand[best_i].fmt;
+    R->chosen_spmv_s = R->cand[best_i].spmv_s;
+    if (best_i == 0)
+        snprintf(R->why, sizeof R->why, "CSR: no candidate's conversion plus %.0f products beat it (%d timed)",
+                 opts.expected_calls, R->trials);
+    else
+        snprintf(R->why, sizeof R->why, "%s: %.2fx CSR's product in the trials (%s); pays its conversion back in %.0f products",
+                 spmv_format_name(R->chosen), R->csr_spmv_s / R->chosen_spmv_s, R->cand[best_i].rule,
+                 R->csr_spmv_s > R->chosen_spmv_s ? R->cand[best_i].convert_s / (R->csr_spmv_s - R->chosen_spmv_s) : 0.0);
+    R->select_s = spmv_wtime() - t0;
+    R->select_spmvs = R->chosen_spmv_s > 0 ? R->select_s / R->chosen_spmv_s : 0;
+    return SPMV_OK;
+fail:
+    SPMV_NAME(any_free)(&best);
+    SPMV_NAME(any_free)(&cand);
+    spmv__free(x);
+    spmv__free(y);
+#ifdef _OPENMP
+    omp_set_num_threads(prev_threads);
+#endif
+    {
+        spmv_auto_report keep = *R;
+        memset(M, 0, sizeof *M);
+        M->rep = keep;
+    }
+    snprintf(M->rep.why, sizeof M->rep.why, "selection failed: %s", spmv_status_str(st));
+    (void)prev_threads;
+    return st;
+}
+
+/* the ordinary verbs, on the chosen format */
+static inline spmv_status SPMV_NAME(auto_mv)(SPMV_NAME(auto) *M, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
+                                             SPMV_T *y) {
+    return M ? SPMV_NAME(any_mv)(&M->h, alpha, x, beta, y) : SPMV_ERR_ARG;
+}
+static inline spmv_format SPMV_NAME(auto_format)(const SPMV_NAME(auto) *M) { return M ? M->h.fmt : SPMV_FMT_COUNT_; }
+static inline size_t SPMV_NAME(auto_bytes)(const SPMV_NAME(auto) *M) { return M ? SPMV_NAME(any_bytes)(&M->h) : 0; }
+static inline spmv_status SPMV_NAME(auto_to_csr)(const SPMV_NAME(auto) *M, SPMV_NAME(csr) *B) {
+    return M ? SPMV_NAME(any_to_csr)(&M->h, B) : SPMV_ERR_ARG;
+}
