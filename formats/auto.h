@@ -460,7 +460,7 @@ static inline spmv_status SPMV_NAME(auto_from_csr)(SPMV_NAME(auto) *M, const SPM
     R = &M->rep;
     if (!A) return SPMV_ERR_ARG;
     if (spmv_auto_opts_check(&opts, &e) != SPMV_OK) {
-        snprintf(R->why, sizeof R->why, "bad options: %s", e.msg);
+        snprintf(R->why, sizeof R->why, "bad options: %.150s", e.msg);
         return SPMV_ERR_ARG;
     }
     if ((st = SPMV_NAME(csr_check)(A)) != SPMV_OK) {

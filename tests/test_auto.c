@@ -1,0 +1,259 @@
+/* Automatic selection (formats/auto.h): the chosen handle's product against the long-double
+ * reference on the edge cases and every real matrix (SPMV_TEST_MAX_NNZ caps them), tags s
+ * and d; the deterministic mode's choice reproducible and its products bit-identical; the
+ * budget (below one trial: CSR, nothing timed); the expected number of products (1: no
+ * conversion can pay); bad options; the thread count restored; allocation failure at every
+ * point of a selection leaks nothing. No timing is asserted. */
+#include "harness.h"
+#include "spmv.h"
+#include "harness.h"
+
+static int quiet_real; /* per-matrix lines only on failure */
+
+#define AUTO_CASE(TAG, T)                                                                                              \
+    /* y = alpha*A*x + beta*y through the handle, against the reference; returns the error */                         \
+    static double TAG##_check_mv(spmv_##TAG##_auto *M, const spmv_##TAG##_csr *A, T alpha, T beta, T *yout) {          \
+        int64_t i;                                                                                                     \
+        T *x = (T *)malloc(sizeof(T) * (size_t)(A->ncols + 1)), *y = (T *)malloc(sizeof(T) * (size_t)(A->nrows + 1)); \
+        T *y0 = (T *)malloc(sizeof(T) * (size_t)(A->nrows + 1));                                                       \
+        long double *ref = (long double *)malloc(sizeof(long double) * (size_t)(A->nrows + 1));                        \
+        long double *scale = (long double *)malloc(sizeof(long double) * (size_t)(A->nrows + 1));                      \
+        double err;                                                                                                    \
+        spmv_status st;                                                                                                \
+        for (i = 0; i < A->ncols; i++) x[i] = (T)(0.5 + (double)((i * 37) % 101) / 101.0);                            \
+        for (i = 0; i < A->nrows; i++) y[i] = y0[i] = (T)(1.0 - (double)(i % 13) / 7.0);                              \
+        spmv_##TAG##_csr_mv_ref(A, alpha, x, beta, y0, ref, scale);                                                    \
+        st = spmv_##TAG##_auto_mv(M, alpha, x, beta, y);                                                               \
+        err = st == SPMV_OK ? spmv_##TAG##_max_rel_err(A->nrows, y, ref, scale) : INFINITY;                            \
+        if (yout) memcpy(yout, y, sizeof(T) * (size_t)A->nrows);                                                       \
+        free(x); free(y); free(y0); free(ref); free(scale);                                                            \
+        return err;                                                                                                    \
+    }                                                                                                                  \
+    static void TAG##_one(const char *name, const spmv_triplets *t, void *ctx) {                                       \
+        const double tol = sizeof(T) == 8 ? 1e-12 : 2e-5;                                                              \
+        spmv_##TAG##_csr A;                                                                                            \
+        spmv_##TAG##_auto M, D1, D2;                                                                                   \
+        spmv_auto_opts o = spmv_auto_opts_default();                                                                   \
+        spmv_status st;                                                                                                \
+        double e1, e2;                                                                                                 \
+        int i, found = 0;                                                                                              \
+        (void)ctx;                                                                                                     \
+        if (spmv_##TAG##_csr_from_triplets(&A, t, NULL) != SPMV_OK) {                                                  \
+            CHECK(0, "%s %s: csr_from_triplets", #TAG, name);                                                          \
+            return;                                                                                                    \
+        }                                                                                                              \
+        /* timed selection, defaults */                                                                                \
+        st = spmv_##TAG##_auto_from_csr(&M, &A, &o);                                                                   \
+        CHECK(st == SPMV_OK, "%s %s: auto_from_csr: %s (%s)", #TAG, name, spmv_status_str(st), M.rep.why);            \
+        if (st == SPMV_OK) {                                                                                           \
+            e1 = TAG##_check_mv(&M, &A, (T)1, (T)0, NULL);                                                             \
+            e2 = TAG##_check_mv(&M, &A, (T)-2, (T)0.5, NULL);                                                          \
+            CHECK(e1 <= tol && e2 <= tol, "%s %s: chosen %s: errors %.3g %.3g", #TAG, name,                             \
+                  spmv_format_name(M.rep.chosen), e1, e2);                                                             \
+            for (i = 0; i < M.rep.ncand; i++) found += M.rep.cand[i].fmt == M.rep.chosen;                             \
+            CHECK(found == 1 && M.h.fmt == M.rep.chosen && spmv_##TAG##_auto_format(&M) == M.rep.chosen,               \
+                  "%s %s: the chosen format %s is not the handle's or not on the shortlist", #TAG, name,               \
+                  spmv_format_name(M.rep.chosen));                                                                     \
+            CHECK(M.rep.cand[0].fmt == SPMV_FMT_CSR && M.rep.trials >= (A.nnz > 0) && M.rep.select_s >= 0 &&           \
+                      M.rep.why[0],                                                                                    \
+                  "%s %s: report incomplete (cand[0] %s, %d trials, why '%s')", #TAG, name,                            \
+                  spmv_format_name(M.rep.cand[0].fmt), M.rep.trials, M.rep.why);                                       \
+            if (!quiet_real || check_failed_)                                                                          \
+                printf("%s %-28s %-10s %s\n", #TAG, name, spmv_format_name(M.rep.chosen), M.rep.why);                 \
+            spmv_##TAG##_auto_free(&M);                                                                                \
+        }                                                                                                              \
+        /* deterministic: the same choice twice, bit-identical products, no atomics format */                          \
+        o.deterministic = 1;                                                                                           \
+        st = spmv_##TAG##_auto_from_csr(&D1, &A, &o);                                                                  \
+        CHECK(st == SPMV_OK, "%s %s: deterministic: %s (%s)", #TAG, name, spmv_status_str(st), D1.rep.why);           \
+        if (st == SPMV_OK) {                                                                                           \
+            st = spmv_##TAG##_auto_from_csr(&D2, &A, &o);                                                              \
+            CHECK(st == SPMV_OK && D2.rep.chosen == D1.rep.chosen && D1.rep.trials == 0,                               \
+                  "%s %s: deterministic mode chose %s then %s (%d trials)", #TAG, name,                                \
+                  spmv_format_name(D1.rep.chosen), spmv_format_name(D2.rep.chosen), D1.rep.trials);                    \
+            if (st == SPMV_OK) {                                                                                       \
+                T *ya = (T *)malloc(sizeof(T) * (size_t)(A.nrows + 1)), *yb = (T *)malloc(sizeof(T) * (size_t)(A.nrows + 1)); \
+                e1 = TAG##_check_mv(&D1, &A, (T)1, (T)0, ya);                                                          \
+                e2 = TAG##_check_mv(&D2, &A, (T)1, (T)0, yb);                                                          \
+                CHECK(e1 <= tol && e2 <= tol && !memcmp(ya, yb, sizeof(T) * (size_t)A.nrows),                          \
+                      "%s %s: deterministic %s: errors %.3g %.3g or products differ", #TAG, name,                      \
+                      spmv_format_name(D1.rep.chosen), e1, e2);                                                        \
+                free(ya); free(yb);                                                                                    \
+                spmv_##TAG##_auto_free(&D2);                                                                           \
+            }                                                                                                          \
+            spmv_##TAG##_auto_free(&D1);                                                                               \
+        }                                                                                                              \
+        spmv_##TAG##_csr_free(&A);                                                                                     \
+    }
+AUTO_CASE(s, float)
+AUTO_CASE(d, double)
+
+/* options, budget, expected products, threads, borrow, NULL arguments (tag d) */
+static void options(void) {
+    spmv_triplets t;
+    spmv_error e;
+    spmv_d_csr A;
+    spmv_d_auto M;
+    spmv_auto_opts o, bad[9];
+    const char *what[9] = {"expected_calls 0", "budget -1", "budget NaN", "x_changes 2", "threads -1",
+                           "isa 99", "deterministic 2", "borrow 2", "min_seconds -1"};
+    spmv_status st;
+    int i;
+    CHECK(spmv_gen("band:n=3000,bw=3", &t, &e) == SPMV_OK, "gen band");
+    CHECK(spmv_d_csr_from_triplets(&A, &t, NULL) == SPMV_OK, "band to CSR");
+    spmv_triplets_free(&t);
+    for (i = 0; i < 9; i++) bad[i] = spmv_auto_opts_default();
+    bad[0].expected_calls = 0;
+    bad[1].budget = -1;
+    bad[2].budget = NAN;
+    bad[3].x_changes = 2;
+    bad[4].threads = -1;
+    bad[5].isa = (spmv_isa)99;
+    bad[6].deterministic = 2;
+    bad[7].borrow = 2;
+    bad[8].min_seconds = -1;
+    for (i = 0; i < 9; i++) {
+        st = spmv_d_auto_from_csr(&M, &A, &bad[i]);
+        CHECK(st == SPMV_ERR_ARG && M.h.fmt == 0 && M.rep.why[0], "%s: got %s, why '%s'", what[i],
+              spmv_status_str(st), M.rep.why);
+        CHECK(spmv_auto_opts_check(&bad[i], &e) == SPMV_ERR_ARG && e.msg[0], "%s: opts_check", what[i]);
+        spmv_d_auto_free(&M);
+    }
+    CHECK(spmv_d_auto_from_csr(NULL, &A, NULL) == SPMV_ERR_ARG, "NULL handle");
+    CHECK(spmv_d_auto_from_csr(&M, NULL, NULL) == SPMV_ERR_ARG, "NULL matrix");
+    CHECK(spmv_d_auto_mv(NULL, 1, NULL, 0, NULL) == SPMV_ERR_ARG, "NULL handle mv");
+    /* budget below one trial: CSR, nothing timed; with borrow the arrays are A's */
+    o = spmv_auto_opts_default();
+    o.budget = 1;
+    o.borrow = 1;
+    st = spmv_d_auto_from_csr(&M, &A, &o);
+    CHECK(st == SPMV_OK && M.rep.chosen == SPMV_FMT_CSR && M.rep.trials == 0 && M.h.u.csr.val == A.val,
+          "budget 1: %s, chose %s with %d trials (%s)", spmv_status_str(st), spmv_format_name(M.rep.chosen),
+          M.rep.trials, M.rep.why);
+    CHECK(d_check_mv(&M, &A, 1, 0, NULL) <= 1e-12, "budget 1: product");
+    spmv_d_auto_free(&M);
+    CHECK(A.val != NULL && A.val[0] == A.val[0], "borrowed arrays survive the handle's free");
+    o.borrow = 0;
+    st = spmv_d_auto_from_csr(&M, &A, &o);
+    CHECK(st == SPMV_OK && M.rep.chosen == SPMV_FMT_CSR && M.h.u.csr.val != A.val && !M.h.u.csr.borrowed,
+          "budget 1 without borrow: a copy");
+    spmv_d_auto_free(&M);
+    /* one expected product: by the rules nothing pays its conversion */
+    o = spmv_auto_opts_default();
+    o.deterministic = 1;
+    o.expected_calls = 1;
+    st = spmv_d_auto_from_csr(&M, &A, &o);
+    CHECK(st == SPMV_OK && M.rep.chosen == SPMV_FMT_CSR, "expected_calls 1: chose %s", spmv_format_name(M.rep.chosen));
+    spmv_d_auto_free(&M);
+    /* many expected products on a band: the rules pick a diagonal format */
+    o.expected_calls = 1e6;
+    st = spmv_d_auto_from_csr(&M, &A, &o);
+    CHECK(st == SPMV_OK && !strcmp(spmv_format_family(M.rep.chosen), "dia"), "band, 1e6 products: chose %s (%s)",
+          spmv_format_name(M.rep.chosen), M.rep.why);
+    CHECK(d_check_mv(&M, &A, 1, 0, NULL) <= 1e-12, "band: product");
+    spmv_d_auto_free(&M);
+    /* a large budget: every shortlisted format is converted and timed */
+    o = spmv_auto_opts_default();
+    o.budget = 1e9;
+    o.min_seconds = 10;
+    st = spmv_d_auto_from_csr(&M, &A, &o);
+    CHECK(st == SPMV_OK && M.rep.trials >= 2, "budget 1e9: %d of %d candidates timed", M.rep.trials, M.rep.ncand);
+    for (i = 0; i < M.rep.ncand; i++)
+        CHECK(M.rep.cand[i].tried != 0, "budget 1e9: %s not tried (%s)", spmv_format_name(M.rep.cand[i].fmt),
+              M.rep.cand[i].skip ? M.rep.cand[i].skip : "");
+    spmv_d_auto_free(&M);
+    /* x fixed: the AXT formats (which embed x) join the shortlist */
+    o = spmv_auto_opts_default();
+    o.x_changes = 0;
+    st = spmv_d_auto_from_csr(&M, &A, &o);
+    {
+        int axt = 0;
+        for (i = 0; i < M.rep.ncand; i++) axt += (spmv_format_flags(M.rep.cand[i].fmt) & SPMV_FF_EMBEDS_X) != 0;
+        CHECK(st == SPMV_OK && axt > 0, "x_changes 0: no format embedding x on the shortlist");
+        CHECK(d_check_mv(&M, &A, 1, 0, NULL) <= 1e-12, "x_changes 0: product with %s", spmv_format_name(M.rep.chosen));
+    }
+    spmv_d_auto_free(&M);
+    /* thread count: trials at 1 thread, the caller's setting restored */
+#ifdef _OPENMP
+    {
+        int before = omp_get_max_threads();
+        o = spmv_auto_opts_default();
+        o.threads = 1;
+        st = spmv_d_auto_from_csr(&M, &A, &o);
+        CHECK(st == SPMV_OK && omp_get_max_threads() == before, "threads 1: setting %d not restored (%d)", before,
+              omp_get_max_threads());
+        spmv_d_auto_free(&M);
+    }
+#endif
+    spmv_d_csr_free(&A);
+}
+
+/* allocation failure at every point of a selection (the deterministic one, and a timed one
+ * with a budget large enough to convert every candidate): nothing leaks, the handle is
+ * empty. The sweep's output is the handle part (the report keeps what went wrong). */
+static spmv_auto_opts sweep_opts;
+static spmv_status sweep_conv(void *out, const void *in) {
+    spmv_d_auto M;
+    spmv_status st = spmv_d_auto_from_csr(&M, (const spmv_d_csr *)in, &sweep_opts);
+    memcpy(out, &M.h, sizeof M.h);
+    return st;
+}
+static void sweep_release(void *out) { spmv_d_any_free((spmv_d_any *)out); }
+static void alloc_failure(void) {
+    spmv_triplets t;
+    spmv_error e;
+    spmv_d_csr A;
+    spmv_d_any out;
+    const char *gens[2] = {"band:n=2000,bw=2", "rmat:scale=9,ef=8"};
+    int g;
+    for (g = 0; g < 2; g++) {
+        CHECK(spmv_gen(gens[g], &t, &e) == SPMV_OK, "gen %s", gens[g]);
+        CHECK(spmv_d_csr_from_triplets(&A, &t, NULL) == SPMV_OK, "to CSR");
+        spmv_triplets_free(&t);
+        sweep_opts = spmv_auto_opts_default();
+        sweep_opts.deterministic = 1;
+        sweep_opts.expected_calls = 1e6;
+        th_alloc_sweep("auto deterministic", sweep_conv, &A, &out, sizeof out, sweep_release);
+        sweep_opts.deterministic = 0;
+        sweep_opts.budget = 1e9;
+        sweep_opts.min_seconds = 10;
+        th_alloc_sweep("auto timed", sweep_conv, &A, &out, sizeof out, sweep_release);
+        spmv_d_csr_free(&A);
+    }
+}
+
+static void edge_cases(void) {
+    spmv_triplets t;
+    int64_t len[64];
+    int i;
+    th_make_random(&t, 0, 0, 0);
+    s_one("0x0", &t, NULL); d_one("0x0", &t, NULL);
+    spmv_triplets_free(&t);
+    th_make_random(&t, 5, 7, 0);
+    s_one("5x7 empty", &t, NULL); d_one("5x7 empty", &t, NULL);
+    spmv_triplets_free(&t);
+    th_make_random(&t, 1, 1, 1);
+    s_one("1x1", &t, NULL); d_one("1x1", &t, NULL);
+    spmv_triplets_free(&t);
+    th_make_random(&t, 300, 200, 3000);
+    s_one("random 300x200", &t, NULL); d_one("random 300x200", &t, NULL);
+    spmv_triplets_free(&t);
+    for (i = 0; i < 64; i++) len[i] = i == 3 ? 900 : i % 5; /* one long row among short ones */
+    th_make_rows(&t, 64, 1000, len);
+    s_one("skewed rows", &t, NULL); d_one("skewed rows", &t, NULL);
+    spmv_triplets_free(&t);
+}
+
+static void real_one(const char *name, const spmv_triplets *t, void *ctx) {
+    d_one(name, t, ctx);
+    if (t->nnz <= 20000) s_one(name, t, ctx);
+}
+
+int main(void) {
+    edge_cases();
+    options();
+    alloc_failure();
+    quiet_real = getenv("SPMV_TEST_VERBOSE") == NULL;
+    th_real_matrices(real_one, NULL, -1);
+    return check_finish("test_auto");
+}
