@@ -48,6 +48,70 @@ static double BF(_time)(BN(any) * M, const BN(csr) * A, const BT_VAL *x, BT_VAL 
     return med;
 }
 
+/* one table row (and CSV line) */
+static void BF(_row)(const tool_opts *o, const char *mname, const BN(csr) * Ap, const char *fname, const char *params,
+                     const char *isa_s, size_t fbytes, double fill, double t_conv, double t_tune, double t_mv,
+                     double t_kern, double t_naive, double err, double tol, FILE *csv) {
+    const BN(csr) A = *Ap;
+    double bytes, gbs;
+    /* bytes a kernel must move: the format once, x once, y written once */
+    bytes = (double)fbytes + (double)sizeof(BT_VAL) * ((double)A.ncols + (double)A.nrows);
+    gbs = bytes / t_mv * 1e-9;
+    {
+        double nnz = (double)A.nnz, bpn = A.nnz ? (double)fbytes / nnz : 0.0;
+        double pct = o->bw_read > 0 ? 100.0 * gbs / o->bw_read : 0.0;
+        printf("%-24.24s %9lld %9lld %10lld %-9s %-16.16s %-9s %3d %8.4f %7.1f %7.3f %10.3e %10.3e %7.2f %6.2f "
+               "%6.2f %5.2f %5.0f%% %5.2fx %9.2e%s\n",
+               mname, (long long)A.nrows, (long long)A.ncols, (long long)A.nnz, fname, params, isa_s,
+               spmv_max_threads(), t_conv, t_conv / t_mv, t_tune, t_mv, t_kern, 2.0 * nnz / t_mv * 1e-9, gbs,
+               bpn, fill, pct, t_naive > 0 ? t_naive / t_mv : 0.0, err, err <= tol ? "" : "  FAIL");
+        if (csv)
+            fprintf(csv, "\"%s\",%lld,%lld,%lld,%s,\"%s\",%s,%d,%s,%.6g,%.4g,%.6g,%.6g,%.6g,%.4f,%.4f,%.4f,%.4f,%.2f,%.4f,%.3e,,\n",
+                    mname, (long long)A.nrows, (long long)A.ncols, (long long)A.nnz, fname, params, isa_s,
+                    spmv_max_threads(), STR(BT_VAL), t_conv, t_conv / t_mv, t_tune, t_mv, t_kern,
+                    2.0 * nnz / t_mv * 1e-9, gbs, bpn, fill, pct, t_naive > 0 ? t_naive / t_mv : 0.0, err);
+    }
+}
+
+/* The auto row: the automatic selection with its defaults (formats/auto.h), its whole cost in
+ * the convert column, then the chosen handle timed like every row; a comment line puts it
+ * beside the run's oracle (the fastest row of this matrix) and CSR. */
+static int BF(_auto_row)(const tool_opts *o, const char *mname, const BN(csr) * A, const BT_VAL *x, BT_VAL *y,
+                         const long double *ref, const long double *scale, double tol, double t_naive, double t_best,
+                         const char *best_name, double t_csr, FILE *csv) {
+    BN(auto) M;
+    spmv_auto_opts ao = spmv_auto_opts_default();
+    char params[96];
+    double err, t_mv, t_kern;
+    int64_t i;
+    spmv_status st;
+    if (o->threads) ao.threads = o->threads;
+    fprintf(stderr, "  %s auto...\r", mname);
+    st = BN(auto_from_csr)(&M, A, &ao);
+    if (st != SPMV_OK) {
+        fprintf(stderr, "spmv: %s: auto: %s (%s)\n", mname, spmv_status_str(st), M.rep.why);
+        return 1;
+    }
+    {
+        char p[80];
+        BN(any_params)(&M.h, p, sizeof p);
+        snprintf(params, sizeof params, "%s%s%s", spmv_format_name(M.rep.chosen), p[0] ? ":" : "", p);
+    }
+    for (i = 0; i < A->nrows; i++) y[i] = (BT_VAL)NAN;
+    BN(auto_mv)(&M, 1, x, 0, y);
+    err = BN(max_rel_err)(A->nrows, y, ref, scale);
+    t_mv = t_kern = BF(_time)(&M.h, A, x, y, o->reps, 0);
+    BF(_row)(o, mname, A, "auto", params, spmv_isa_name(BN(any_isa)(&M.h)), BN(any_bytes)(&M.h),
+             A->nnz ? (double)BN(any_stored)(&M.h) / (double)A->nnz : 1.0, M.rep.select_s, 0, t_mv, t_kern, t_naive,
+             err, tol, csv);
+    printf("# auto on %s: chose %s in %.3g s (%.1f SpMVs, %d timed): %s; oracle %s: auto/oracle time %.3f, "
+           "auto/csr %.3f\n",
+           mname, spmv_format_name(M.rep.chosen), M.rep.select_s, t_mv > 0 ? M.rep.select_s / t_mv : 0.0, M.rep.trials,
+           M.rep.why, best_name[0] ? best_name : "-", t_best > 0 ? t_mv / t_best : 0.0, t_csr > 0 ? t_mv / t_csr : 0.0);
+    BN(auto_free)(&M);
+    return !(err <= tol);
+}
+
 /* Benchmarks every selected format x ISA on one matrix; returns number of failures. */
 static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets *trip, FILE *csv) {
     BN(csr) A;
@@ -58,7 +122,8 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
     int64_t i;
     int f, isa, fails = 0;
     const double tol = sizeof(BT_VAL) == 8 ? 1e-12 : 1e-5;
-    double t_naive = 0;
+    double t_naive = 0, t_best = -1, t_csr = -1;
+    char best_name[64] = "";
 
     rp.isa = SPMV_ISA_GENERIC;
     st = BN(csr_from_triplets)(&A, trip, &rp);
@@ -80,7 +145,7 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
     for (f = -1; f < SPMV_FMT_COUNT_; f++) {
         for (isa = SPMV_ISA_GENERIC; isa < SPMV_ISA_COUNT_; isa++) {
             BN(any) M;
-            double t0, t_conv, t_mv, t_kern = 0, t_tune = 0, err, gbs, bytes;
+            double t0, t_conv, t_mv, t_kern = 0, t_tune = 0, err;
             size_t fbytes;
             double fill = 1; /* stored value slots per entry (padding, fill) */
             char params[96];
@@ -136,28 +201,18 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
                 BN(any_free)(&M);
             }
             if (!(err <= tol)) fails++;
-            /* bytes a kernel must move: the format once, x once, y written once */
-            bytes = (double)fbytes + (double)sizeof(BT_VAL) * ((double)A.ncols + (double)A.nrows);
-            gbs = bytes / t_mv * 1e-9;
-            {
-                char isa_s[32];
-                double nnz = (double)A.nnz, bpn = A.nnz ? (double)fbytes / nnz : 0.0;
-                double pct = o->bw_read > 0 ? 100.0 * gbs / o->bw_read : 0.0;
-                snprintf(isa_s, sizeof isa_s, "%s", f < 0 ? "compiler" : spmv_isa_name((spmv_isa)isa));
-                printf("%-24.24s %9lld %9lld %10lld %-9s %-16.16s %-9s %3d %8.4f %7.1f %7.3f %10.3e %10.3e %7.2f %6.2f "
-                       "%6.2f %5.2f %5.0f%% %5.2fx %9.2e%s\n",
-                       mname, (long long)A.nrows, (long long)A.ncols, (long long)A.nnz, fname, params, isa_s,
-                       spmv_max_threads(), t_conv, t_conv / t_mv, t_tune, t_mv, t_kern, 2.0 * nnz / t_mv * 1e-9, gbs,
-                       bpn, fill, pct, t_naive > 0 ? t_naive / t_mv : 0.0, err, err <= tol ? "" : "  FAIL");
-                if (csv)
-                    fprintf(csv, "\"%s\",%lld,%lld,%lld,%s,\"%s\",%s,%d,%s,%.6g,%.4g,%.6g,%.6g,%.6g,%.4f,%.4f,%.4f,%.4f,%.2f,%.4f,%.3e,,\n",
-                            mname, (long long)A.nrows, (long long)A.ncols, (long long)A.nnz, fname, params, isa_s,
-                            spmv_max_threads(), STR(BT_VAL), t_conv, t_conv / t_mv, t_tune, t_mv, t_kern,
-                            2.0 * nnz / t_mv * 1e-9, gbs, bpn, fill, pct, t_naive > 0 ? t_naive / t_mv : 0.0, err);
+            BF(_row)(o, mname, &A, fname, params, f < 0 ? "compiler" : spmv_isa_name((spmv_isa)isa), fbytes, fill,
+                     t_conv, t_tune, t_mv, t_kern, t_naive, err, tol, csv);
+            if (f >= 0 && err <= tol && (t_best < 0 || t_mv < t_best)) {
+                t_best = t_mv;
+                snprintf(best_name, sizeof best_name, "%s/%s", fname, spmv_isa_name((spmv_isa)isa));
             }
+            if (f == SPMV_FMT_CSR && err <= tol && (t_csr < 0 || t_mv < t_csr)) t_csr = t_mv;
             fflush(stdout);
         }
     }
+    if (o->formats[SPMV_FMT_COUNT_ + 1]) fails += BF(_auto_row)(o, mname, &A, x, y, ref, scale, tol, t_naive, t_best,
+                                                               best_name, t_csr, csv);
     fprintf(stderr, "%60s\r", "");
     BN(csr_free)(&A);
     free(x); free(y); free(ref); free(scale);
@@ -211,6 +266,22 @@ static int BF(_mv)(const spmv_triplets *trip, spmv_format fmt, const char *param
     BN(csr_free)(&A);
     if (st != SPMV_OK) fprintf(stderr, "spmv mv: %s\n", spmv_status_str(st));
     return st != SPMV_OK;
+}
+/* `spmv plan`: the selection on one matrix; the report into *R (the handle is freed) */
+static spmv_status BF(_plan)(const spmv_triplets *trip, const spmv_auto_opts *ao, spmv_auto_report *R) {
+    BN(csr) A;
+    BN(auto) M;
+    spmv_status st = BN(csr_from_triplets)(&A, trip, NULL);
+    memset(R, 0, sizeof *R);
+    if (st != SPMV_OK) {
+        snprintf(R->why, sizeof R->why, "to CSR: %s", spmv_status_str(st));
+        return st;
+    }
+    st = BN(auto_from_csr)(&M, &A, ao);
+    *R = M.rep;
+    BN(auto_free)(&M);
+    BN(csr_free)(&A);
+    return st;
 }
 #undef BN
 #undef BF

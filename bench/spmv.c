@@ -10,7 +10,7 @@
 #define STR(x) STR_(x)
 
 typedef struct tool_opts {
-    int formats[SPMV_FMT_COUNT_ + 1]; /* [0] = naive, [1+f] = format f */
+    int formats[SPMV_FMT_COUNT_ + 2]; /* [0] = naive, [1+f] = format f, [last] = auto */
     int isas[SPMV_ISA_COUNT_];
     char precision; /* 'd' or 's' */
     int threads, reps, tune;
@@ -32,6 +32,8 @@ static void usage(FILE *f) {
             "             [--tune] [--csv FILE] [MATRIX ...]\n"
             "  spmv stream [--threads N]\n"
             "  spmv info MATRIX\n"
+            "  spmv plan [--expect N] [--budget B] [--deterministic] [--x-fixed] [--threads N] [--precision d|s]\n"
+            "            MATRIX   (the automatic selection: features, shortlist, trials, choice)\n"
             "  spmv mv [--format F] [--params KEY=VAL,...] [--precision d|s] MATRIX [--x FILE] [--out FILE|-]\n"
             "  spmv formats      (each format's flags and parameter keys)\n"
             "MATRIX: a Matrix Market file (.mtx or .mtx.gz) or a generator spec gen:KIND[:key=val,...]\n"
@@ -257,6 +259,7 @@ static int parse_list(const char *cmd, const char *opt, const char *s, int *flag
 /* host formats only (the device-only ones have no CPU kernel) */
 static const char *fmt_name_or_naive(int i) {
     if (i == 0) return "naive";
+    if (i == SPMV_FMT_COUNT_ + 1) return "auto";
     return (spmv_format_flags((spmv_format)(i - 1)) & SPMV_FF_HOST) ? spmv_format_name((spmv_format)(i - 1)) : NULL;
 }
 /* --isa LIST: generic, avx2, avx512 (any case; avx512emu in emulated builds), auto (the best
@@ -320,7 +323,7 @@ static int cmd_bench(int argc, char **argv) {
     memset(&o, 0, sizeof o);
     o.precision = 'd';
     o.reps = 20;
-    for (i = 0; i <= SPMV_FMT_COUNT_; i++) o.formats[i] = 1;
+    for (i = 0; i <= SPMV_FMT_COUNT_ + 1; i++) o.formats[i] = 1;
     for (i = 0; i < SPMV_ISA_COUNT_; i++) o.isas[i] = 1;
     for (i = 0; i < argc; i++) {
         const char *a = argv[i];
@@ -328,7 +331,8 @@ static int cmd_bench(int argc, char **argv) {
         if (!strcmp(a, "--formats")) {
             int rc;
             if (!v) return arg_error("bench", a, NULL, "a comma-separated list of formats (spmv help lists them) or all");
-            rc = parse_list("bench", a, v, o.formats, SPMV_FMT_COUNT_ + 1, fmt_name_or_naive, 0);
+            /* "auto" alone: every format and the auto row beside them (its oracle) */
+            rc = parse_list("bench", a, strcmp(v, "auto") ? v : "all", o.formats, SPMV_FMT_COUNT_ + 2, fmt_name_or_naive, 0);
             if (rc) return rc;
             i++;
         } else if (!strcmp(a, "--isa")) {
@@ -487,6 +491,108 @@ static int cmd_info(int argc, char **argv) {
     return 0;
 }
 
+/* spmv plan: what the automatic selection (formats/auto.h) sees, tries and chooses */
+static int cmd_plan(int argc, char **argv) {
+    spmv_auto_opts ao = spmv_auto_opts_default();
+    spmv_auto_report R;
+    spmv_triplets t;
+    spmv_error e;
+    spmv_status st;
+    const char *mat = NULL;
+    char prec = 'd';
+    int i, threads = 0;
+    for (i = 0; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        char *end = NULL;
+        if (!strcmp(a, "--expect") || !strcmp(a, "--budget")) {
+            double d = v ? strtod(v, &end) : 0;
+            if (!v || !*v || *end || !(d >= (a[2] == 'e' ? 1 : 0)) || !(d < 1e18))
+                return arg_error("plan", a, v, a[2] == 'e' ? "a number of products >= 1" : "a number of SpMVs >= 0");
+            if (a[2] == 'e') ao.expected_calls = d;
+            else ao.budget = d;
+            i++;
+        } else if (!strcmp(a, "--deterministic")) {
+            ao.deterministic = 1;
+        } else if (!strcmp(a, "--x-fixed")) {
+            ao.x_changes = 0;
+        } else if (!strcmp(a, "--threads")) {
+            if (!parse_int(v, 1, 4096, &threads)) return arg_error("plan", a, v, THREADS_ALLOWED);
+            i++;
+        } else if (!strcmp(a, "--precision")) {
+            if (!v || !((v[0] == 'd' || v[0] == 's') && !v[1])) return arg_error("plan", a, v, PREC_ALLOWED);
+            prec = v[0];
+            i++;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "spmv plan: unknown option '%s' (options: --expect, --budget, --deterministic, --x-fixed, "
+                            "--threads, --precision)\n", a);
+            return 2;
+        } else if (mat) {
+            fprintf(stderr, "spmv plan: unexpected argument '%s' (one MATRIX only)\n", a);
+            return 2;
+        } else {
+            mat = a;
+        }
+    }
+    if (!mat || !*mat) return arg_error("plan", "MATRIX", mat, "a Matrix Market file or gen:SPEC");
+#ifdef _OPENMP
+    if (threads) omp_set_num_threads(threads);
+#endif
+    if (spmv_auto_opts_check(&ao, &e) != SPMV_OK) {
+        fprintf(stderr, "spmv plan: %s\n", e.msg);
+        return 2;
+    }
+    if (load_matrix(mat, &t)) return 1;
+    if (check_product_size("plan", mat, &t, prec)) {
+        spmv_triplets_free(&t);
+        return 1;
+    }
+    st = prec == 'd' ? tool_d_plan(&t, &ao, &R) : tool_s_plan(&t, &ao, &R);
+    spmv_triplets_free(&t);
+    if (st != SPMV_OK) {
+        fprintf(stderr, "spmv plan: %s: %s (%s)\n", mat, spmv_status_str(st), R.why);
+        return 1;
+    }
+    {
+        const spmv_auto_features *F = &R.feat;
+        printf("matrix       %s (%s, %d threads)\n", mat, prec == 'd' ? "double" : "float", spmv_max_threads());
+        printf("options      expect %.0f products, budget %.3g SpMVs (at least %.3g s), x %s%s\n", ao.expected_calls,
+               ao.budget, ao.min_seconds, ao.x_changes ? "changes every call" : "fixed",
+               ao.deterministic ? ", deterministic" : "");
+        printf("features     %lld x %lld, %lld entries; rows: mean %.2f, cv %.2f, max %lld, %lld empty (%.3g s)\n",
+               (long long)F->nrows, (long long)F->ncols, (long long)F->nnz, F->row_mean, F->row_cv,
+               (long long)F->row_max, (long long)F->empty_rows, R.features_s);
+        printf("             diagonals %lld (sampled): DIA fill %.2f, HDIA fill %.2f; ELL fill %.2f, slice fill %.2f\n",
+               (long long)F->ndiags, F->dia_fill, F->hdia_fill, F->ell_fill, F->sell_fill);
+        if (F->bcsr_bs)
+            printf("             BCSR estimate %dx%d, fill %.2f, bytes %.2f x CSR\n", F->bcsr_bs, F->bcsr_bs, F->bcsr_fill,
+                   F->bcsr_bytes_ratio);
+        else
+            printf("             BCSR: no block structure (few neighbouring columns)\n");
+        printf("             CSR + x + y %.1f MB, last-level cache %.1f MB\n", F->csr_bytes / 1e6, F->llc_bytes / 1e6);
+        printf("shortlist    (predicted speedup over CSR, the rule; trial: conversion, product, score = conversion "
+               "+ %.0f products)\n", ao.expected_calls);
+        for (i = 0; i < R.ncand; i++) {
+            const spmv_auto_cand *c = &R.cand[i];
+            printf("  %c %-10s %5.2f  %-62.62s ", i == R.chosen_idx ? '*' : ' ', spmv_format_name(c->fmt), c->predicted,
+                   c->rule);
+            if (c->tried > 0)
+                printf("conv %9.3e s  spmv %9.3e s  score %9.3e s\n", c->convert_s, c->spmv_s, c->score_s);
+            else
+                printf("%s\n", c->skip ? c->skip : "not timed");
+        }
+        printf("left out    ");
+        for (i = 0; i < R.nleft; i++) printf(" %s (%s)%s", spmv_format_name(R.left[i]), R.left_why[i], i + 1 < R.nleft ? ";" : "");
+        printf("\nchoice       %s: %s\n", spmv_format_name(R.chosen), R.why);
+        printf("cost         %.3g s in all (%.3g s inspecting, budget %.3g s), %.1f products of %s, %d formats timed\n",
+               R.select_s, R.features_s, R.budget_s, R.select_spmvs, spmv_format_name(R.chosen), R.trials);
+    }
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "spmv plan: error writing to standard output: %s\n", strerror(errno));
+        return 1;
+    }
+    return 0;
+}
+
 static int cmd_mv(int argc, char **argv) {
     const char *fmt_s = "csr", *xfile = NULL, *out = NULL, *mat = NULL, *params = NULL;
     char prec = 'd';
@@ -631,6 +737,7 @@ int main(int argc, char **argv) {
     if (rc) return rc;
     if (!strcmp(argv[1], "bench")) return cmd_bench(argc - 2, argv + 2);
     if (!strcmp(argv[1], "info")) return cmd_info(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "plan")) return cmd_plan(argc - 2, argv + 2);
     if (!strcmp(argv[1], "mv")) return cmd_mv(argc - 2, argv + 2);
     if (!strcmp(argv[1], "stream")) return cmd_stream(argc - 2, argv + 2);
     if (!strcmp(argv[1], "formats")) {
@@ -649,7 +756,7 @@ int main(int argc, char **argv) {
         }
         return 0;
     }
-    fprintf(stderr, "spmv: unknown command '%s' (commands: bench, stream, info, mv, formats, help)\n", argv[1]);
+    fprintf(stderr, "spmv: unknown command '%s' (commands: bench, plan, stream, info, mv, formats, help)\n", argv[1]);
     usage(stderr);
     return 2;
 }
