@@ -255,7 +255,7 @@ static inline spmv_status SPMV_NAME(auto_dev_from_csr)(SPMV_NAME(auto_dev) *D, c
         if (opts.deterministic && A->nnz)
             snprintf(R->why, sizeof R->why, "deterministic: the rules' choice (%s: %s), untimed",
                      spmv_format_name(R->chosen), R->cand[pick].rule);
-        else if (A->nnz == 0) snprintf(R->why, sizeof R->why, "no entries: CSR");
+        else if (A->nnz == 0) snprintf(R->why, sizeof R->why, "no entries: %s", spmv_format_name(R->chosen));
         else snprintf(R->why, sizeof R->why, "budget %.3g SpMVs is below one trial: CSR without trials", opts.budget);
         R->select_s = spmv_wtime() - t0;
         return SPMV_OK;

@@ -384,7 +384,6 @@ static void run_all(const char *mname, const spmv_triplets *t, int special) {
 
 static int64_t len_skew(int64_t r) { return r == 37 ? 600 : r % 5; }
 static int64_t len_equal(int64_t r) { return 6 + 0 * r; }
-static int64_t len_small(int64_t r) { return r == 37 ? 50 : r % 5; }
 
 static void edge_cases(void) {
     spmv_triplets t;
@@ -433,6 +432,8 @@ static void real_one(const char *name, const spmv_triplets *t, void *ctx) {
 }
 
 #ifdef SPMV_CUDA_EMULATE
+static int64_t len_small(int64_t r) { return r == 37 ? 50 : r % 5; }
+
 /* Every cudaMalloc (then every host allocation) of a selection failing in turn, in the
  * three paths: all candidates tried (budget without limit, x fixed: the embeds-x formats
  * too), deterministic, and CSR without trials. */
