@@ -23,9 +23,10 @@
 #include "../harness.h"
 #include "spmv_cuda.cuh"
 #include "../harness.h"
+#include "cuda_harness.h"
 #include <float.h>
 #include <time.h>
-#include <cmath>
+#include <vector>
 
 #define TEST_TAG(TG, TT, BASE_TOL)                                                                               \
     struct tag_##TG {                                                                                            \
@@ -54,20 +55,8 @@
 TEST_TAG(s, float, 1e-5)
 TEST_TAG(d, double, 1e-12)
 
-static int gpu_dead;        /* a sticky CUDA error: the rest of the device part is not run */
 static cudaStream_t stream; /* a non-default stream for every selection and product */
 static int have_dev;
-
-static int cuda_ok(cudaError_t e, const char *what) {
-    if (e == cudaSuccess) return 1;
-    CHECK(0, "%s: %s", what, cudaGetErrorString(e));
-    (void)cudaGetLastError();
-    if (cudaDeviceSynchronize() != cudaSuccess) {
-        printf("sticky CUDA error (%s): stopping the device tests\n", cudaGetErrorString(e));
-        gpu_dead = 1;
-    }
-    return 0;
-}
 
 /* the handle is empty: no format, h all zero */
 template <class G> static int handle_empty(const typename G::adev *D) {
@@ -162,75 +151,61 @@ template <class G> static void host_checks(void) {
 #define NAB 2
 static const double AB[NAB][2] = {{1, 0}, {2.5, -0.5}};
 
-/* One matrix, one tag: host CSR, two x, y0, references, device x and y. */
+/* One matrix, one tag: host CSR, two x, y0, references ([NAB]: 1 * A * x2), per-row
+ * tolerances, device x1, x2 and y. */
 template <class G> struct ctx {
     typedef typename G::T T;
     const char *mname;
     typename G::csr A;
     size_t nr, nc;
-    T *x1, *x2, *y0, *yh, *yh2;
-    double *tol;
-    long double *ref[NAB + 1], *scale[NAB + 1]; /* [NAB]: 1 * A * x2 */
+    std::vector<T> x1, x2, y0, yh, yh2;
+    std::vector<double> tol;
+    std::vector<long double> ref[NAB + 1], scale[NAB + 1];
     T *xd1, *xd2, *yd;
 };
 template <class G> static void ctx_free(ctx<G> &c) {
-    int a;
     cudaFree(c.xd1);
     cudaFree(c.xd2);
     cudaFree(c.yd);
-    free(c.x1); free(c.x2); free(c.y0); free(c.yh); free(c.yh2); free(c.tol);
-    for (a = 0; a <= NAB; a++) { free(c.ref[a]); free(c.scale[a]); }
     G::csr_free(&c.A);
-    memset(&c, 0, sizeof c);
 }
 template <class G> static int ctx_init(ctx<G> &c, const char *mname, const spmv_triplets *t, int special) {
     typedef typename G::T T;
     size_t j, r;
     int a, ok;
-    spmv_status st;
-    memset(&c, 0, sizeof c);
+    const spmv_status st = G::from_triplets(&c.A, t);
     c.mname = mname;
-    st = G::from_triplets(&c.A, t);
+    c.xd1 = c.xd2 = c.yd = NULL;
     CHECK(st == SPMV_OK, "%s [%s]: host csr: %s", G::name(), mname, spmv_status_str(st));
     if (st != SPMV_OK) return 0;
     c.nr = (size_t)c.A.nrows;
     c.nc = (size_t)c.A.ncols;
-    c.x1 = (T *)malloc((c.nc + 1) * sizeof(T));
-    c.x2 = (T *)malloc((c.nc + 1) * sizeof(T));
-    c.y0 = (T *)malloc((c.nr + 1) * sizeof(T));
-    c.yh = (T *)malloc((c.nr + 1) * sizeof(T));
-    c.yh2 = (T *)malloc((c.nr + 1) * sizeof(T));
-    c.tol = (double *)malloc((c.nr + 1) * sizeof(double));
-    ok = c.x1 && c.x2 && c.y0 && c.yh && c.yh2 && c.tol;
-    for (a = 0; a <= NAB; a++) {
-        c.ref[a] = (long double *)malloc((c.nr + 1) * sizeof(long double));
-        c.scale[a] = (long double *)malloc((c.nr + 1) * sizeof(long double));
-        ok = ok && c.ref[a] && c.scale[a];
-    }
-    if (!ok) abort();
-    for (j = 0; j < c.nc; j++) {
-        c.x1[j] = (T)th_rval();
-        c.x2[j] = (T)th_rval();
-    }
-    if (special && c.nc > 2) {
-        c.x1[0] = (T)NAN;
-        c.x1[c.nc / 2] = (T)INFINITY;
-    }
+    c.x1.resize(c.nc + 1);
+    c.x2.resize(c.nc + 1);
+    c.y0.resize(c.nr + 1);
+    c.yh.resize(c.nr + 1);
+    c.yh2.resize(c.nr + 1);
+    c.tol.resize(c.nr + 1);
+    for (j = 0; j < c.nc; j++) c.x1[j] = (T)th_rval(), c.x2[j] = (T)th_rval();
+    if (special && c.nc > 2) c.x1[0] = (T)NAN, c.x1[c.nc / 2] = (T)INFINITY;
     for (r = 0; r < c.nr; r++) {
-        const double tl = 8 * G::eps() * sqrt((double)(c.A.row_ptr[r + 1] - c.A.row_ptr[r]) + 1);
         c.y0[r] = (T)th_rval();
-        c.tol[r] = tl < G::base_tol() ? G::base_tol() : tl;
+        c.tol[r] = th_row_tol(G::eps(), G::base_tol(), (int64_t)(c.A.row_ptr[r + 1] - c.A.row_ptr[r]));
     }
-    for (a = 0; a < NAB; a++)
-        G::ref(&c.A, (T)AB[a][0], c.x1, (T)AB[a][1], AB[a][1] != 0 ? c.y0 : NULL, c.ref[a], c.scale[a]);
-    G::ref(&c.A, (T)1, c.x2, (T)0, NULL, c.ref[NAB], c.scale[NAB]);
+    for (a = 0; a <= NAB; a++) {
+        c.ref[a].resize(c.nr + 1);
+        c.scale[a].resize(c.nr + 1);
+        if (a < NAB)
+            G::ref(&c.A, (T)AB[a][0], c.x1.data(), (T)AB[a][1], AB[a][1] != 0 ? c.y0.data() : NULL, c.ref[a].data(),
+                   c.scale[a].data());
+        else G::ref(&c.A, (T)1, c.x2.data(), (T)0, NULL, c.ref[a].data(), c.scale[a].data());
+    }
     ok = cuda_ok(cudaMalloc((void **)&c.xd1, (c.nc + 1) * sizeof(T)), "cudaMalloc x1") &&
          cuda_ok(cudaMalloc((void **)&c.xd2, (c.nc + 1) * sizeof(T)), "cudaMalloc x2") &&
-         cuda_ok(cudaMalloc((void **)&c.yd, (c.nr + 1) * sizeof(T)), "cudaMalloc y");
-    if (ok && c.nc)
-        ok = cuda_ok(cudaMemcpyAsync(c.xd1, c.x1, c.nc * sizeof(T), cudaMemcpyHostToDevice, stream), "upload x1") &&
-             cuda_ok(cudaMemcpyAsync(c.xd2, c.x2, c.nc * sizeof(T), cudaMemcpyHostToDevice, stream), "upload x2");
-    if (ok) ok = cuda_ok(cudaStreamSynchronize(stream), "sync after the x upload");
+         cuda_ok(cudaMalloc((void **)&c.yd, (c.nr + 1) * sizeof(T)), "cudaMalloc y") &&
+         cuda_ok(cudaMemcpyAsync(c.xd1, c.x1.data(), c.nc * sizeof(T), cudaMemcpyHostToDevice, stream), "upload x1") &&
+         cuda_ok(cudaMemcpyAsync(c.xd2, c.x2.data(), c.nc * sizeof(T), cudaMemcpyHostToDevice, stream), "upload x2") &&
+         cuda_ok(cudaStreamSynchronize(stream), "sync after the x upload");
     if (!ok) ctx_free(c);
     return ok;
 }
@@ -256,15 +231,8 @@ template <class G> static int product(ctx<G> &c, const typename G::adev *D, int 
 /* out against reference ri: one CHECK */
 template <class G> static void verify(ctx<G> &c, const typename G::T *out, int ri, const char *what) {
     size_t r, bad = 0, wr = 0;
-    for (r = 0; r < c.nr; r++) {
-        const long double rf = c.ref[ri][r], sc = c.scale[ri][r];
-        const typename G::T v = out[r];
-        int ok;
-        if (std::isnan(rf)) ok = std::isnan(v);
-        else if (std::isinf(rf)) ok = (long double)v == rf;
-        else ok = std::isfinite(v) && fabsl((long double)v - rf) <= (long double)c.tol[r] * sc;
-        if (!ok && !bad++) wr = r;
-    }
+    for (r = 0; r < c.nr; r++)
+        if (!th_ref_ok(out[r], c.ref[ri][r], c.scale[ri][r], c.tol[r]) && !bad++) wr = r;
     CHECK(!bad, "%s: %zu of %zu rows wrong; first row %zu: got %.17g, expected %.17Lg", what, bad, c.nr, wr,
           bad ? (double)out[wr] : 0.0, bad ? c.ref[ri][wr] : 0.0L);
 }
@@ -297,7 +265,7 @@ static int n_selections, n_noncsr;
 /* Every mode on one matrix for one tag. */
 template <class G> static void run_tag(const char *mname, const spmv_triplets *t, int special) {
     typedef typename G::T T;
-    ctx<G> c;
+    ctx<G> c{};
     typename G::adev D, D2;
     spmv_auto_opts o;
     spmv_status st;
@@ -323,8 +291,8 @@ template <class G> static void run_tag(const char *mname, const spmv_triplets *t
         snprintf(what + strlen(what), sizeof what - strlen(what), " -> %s", spmv_format_name(G::fmt(&D)));
         check_report<G>(&D, &c.A, c.A.nnz > 0, what);
         for (a = 0; a < NAB; a++)
-            if (product<G>(c, &D, a, 0, c.yh, what)) verify<G>(c, c.yh, a, what);
-        if (product<G>(c, &D, 0, 1, c.yh, what)) verify<G>(c, c.yh, NAB, what); /* a new x */
+            if (product<G>(c, &D, a, 0, c.yh.data(), what)) verify<G>(c, c.yh.data(), a, what);
+        if (product<G>(c, &D, 0, 1, c.yh.data(), what)) verify<G>(c, c.yh.data(), NAB, what); /* a new x */
         CHECK(G::dfree(&D) == SPMV_OK && handle_empty<G>(&D) && dev_live() == live0, "%s: free: %zu blocks left", what,
               dev_live() - live0);
     }
@@ -346,13 +314,13 @@ template <class G> static void run_tag(const char *mname, const spmv_triplets *t
                       spmv_format_name(G::fmt(&D2)), spmv_format_flags(f) & SPMV_FF_ATOMICS, D.rep.trials);
                 check_report<G>(&D, &c.A, 0, what);
                 for (a = 0; a < NAB; a++)
-                    if (product<G>(c, &D, a, 0, c.yh, what) && product<G>(c, &D2, a, 0, c.yh2, what)) {
-                        verify<G>(c, c.yh, a, what);
-                        CHECK(!memcmp(c.yh, c.yh2, c.nr * sizeof(T)), "%s: the two handles' products differ (alpha %g)",
+                    if (product<G>(c, &D, a, 0, c.yh.data(), what) && product<G>(c, &D2, a, 0, c.yh2.data(), what)) {
+                        verify<G>(c, c.yh.data(), a, what);
+                        CHECK(!memcmp(c.yh.data(), c.yh2.data(), c.nr * sizeof(T)), "%s: the two handles' products differ (alpha %g)",
                               what, AB[a][0]);
                     }
-                if (product<G>(c, &D, 0, 0, c.yh2, what)) /* the same handle twice */
-                    CHECK(product<G>(c, &D, 0, 0, c.yh, what) && !memcmp(c.yh, c.yh2, c.nr * sizeof(T)),
+                if (product<G>(c, &D, 0, 0, c.yh2.data(), what)) /* the same handle twice */
+                    CHECK(product<G>(c, &D, 0, 0, c.yh.data(), what) && !memcmp(c.yh.data(), c.yh2.data(), c.nr * sizeof(T)),
                           "%s: two products of one handle differ", what);
                 G::dfree(&D2);
             }
@@ -369,7 +337,7 @@ template <class G> static void run_tag(const char *mname, const spmv_triplets *t
               spmv_status_str(st), spmv_format_name(G::fmt(&D)), D.rep.trials, D.rep.why);
         if (st == SPMV_OK) {
             check_report<G>(&D, &c.A, 0, what);
-            if (product<G>(c, &D, 1, 0, c.yh, what)) verify<G>(c, c.yh, 1, what);
+            if (product<G>(c, &D, 1, 0, c.yh.data(), what)) verify<G>(c, c.yh.data(), 1, what);
             G::dfree(&D);
         }
     }
@@ -521,24 +489,9 @@ int main(void) {
     printf("test_cuda_auto: CUDA devices: %d\n", ndev);
     host_checks<tag_s>();
     host_checks<tag_d>();
-    if (ndev == 0) {
-        int listed = th_gpu_listed(), n = 0;
-        cudaError_t why = cudaGetDeviceCount(&n);
-        CHECK(!listed, "nvidia-smi lists %d GPU(s) but CUDA sees none (%s): the GPU tests cannot run", listed,
-              cudaGetErrorString(why));
-        check_skip("no CUDA device: device tests of the automatic selection not run (products of the chosen format, "
-                   "deterministic mode, budget 1, on edge cases and real matrices, tags s and d)");
+    if (th_cuda_no_device(ndev, "device tests of the automatic selection not run (products of the chosen "
+                                "format, deterministic mode, budget 1, on edge cases and real matrices, tags s and d)"))
         return check_finish("test_cuda_auto");
-    }
-#ifdef SPMV_CUDA_EMULATE
-    printf("device: CPU emulation (tests/emu/cuda_emu.h)\n");
-#else
-    {
-        cudaDeviceProp prop;
-        if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess)
-            printf("device 0: %s, sm_%d%d\n", prop.name, prop.major, prop.minor);
-    }
-#endif
     if (!cuda_ok(cudaStreamCreate(&stream), "cudaStreamCreate")) return check_finish("test_cuda_auto");
     t0 = time(NULL);
 #ifdef SPMV_CUDA_EMULATE
