@@ -24,6 +24,10 @@
  * spmv_any_params from spmv_any_dev_params_init(f, "key=value,...", &p, &err). Per-format
  * objects are public too: spmv_d_csr_dev (_csr_dev_from_csr, _csr_dev_mv), spmv_d_coo_dev,
  * spmv_d_axt_dev; D.u.<name> inside the handle.
+ * Automatic format selection (formats/cuda/auto.cuh, the device side of formats/auto.h):
+ *   spmv_d_auto_dev M; spmv_d_auto_dev_from_csr(&M, &A, NULL, stream);  // inspect, time, keep the best
+ *   spmv_d_auto_dev_mv(&M, 1.0, x_dev, 0.0, y_dev, stream); ... spmv_d_auto_dev_free(&M);
+ *   (spmv_d_auto_dev_format(&M) and M.rep: the choice and why)
  * Every call returns spmv_status: SPMV_ERR_NODEVICE without a device or driver,
  * SPMV_ERR_CUDA when a CUDA call fails (spmv_cuda_last_error() gives the cudaError_t),
  * SPMV_ERR_ARG / SPMV_ERR_OVERFLOW for bad arguments, parameters or a malformed CSR (the

@@ -181,18 +181,46 @@ static void BF(_cusparse_bsr)(const BF(_ctx) * c, tool_row *r) {
     r->state = !over ? ROW_OK : ROW_BADERR;
 }
 
+/* Checks and times the device handle D for row r (spmv_s: _any_dev_mv, what a solver pays,
+ * AXC/AXT scattering x first; kernel_s: the product alone after one update_x; both checked
+ * on a NaN-filled y); fills the footprint columns. Does not free D. 0, or 1 (r->msg filled). */
+static int BF(_measure)(const BF(_ctx) * c, const BN(any_dev) * D, tool_row *r, int *over) {
+    const tool_dev *d = c->d;
+    const double xb = (double)sizeof(BT_VAL) * (double)c->A->ncols, yb = (double)sizeof(BT_VAL) * (double)c->A->nrows;
+    size_t n = sizeof r->msg;
+    char *msg = r->msg;
+    double err2 = 0;
+    int bad;
+    const int embeds = BN(any_dev_embeds_x)(D);
+    auto mv = [&]() { return tool_st(BN(any_dev_mv)(D, (BT_VAL)1, c->dx, (BT_VAL)0, c->dy, d->stream), "mv", msg, n); };
+    auto kern = [&]() {
+        return tool_st(BN(any_dev_mv_kernel)(D, (BT_VAL)1, c->dx, (BT_VAL)0, c->dy, d->stream), "mv_kernel", msg, n);
+    };
+    bad = BF(_poison)(c, msg, n) || mv() || BF(_check)(c, &r->err, over, msg, n) ||
+          tool_time(d, c->o->reps, 0.2, mv, &r->mv, msg, n);
+    if (!bad && embeds) {
+        bad = BF(_poison)(c, msg, n) || tool_st(BN(any_dev_update_x)(D, c->dx, d->stream), "update_x", msg, n) ||
+              kern() || BF(_check)(c, &err2, over, msg, n) || tool_time(d, c->o->reps, 0.2, kern, &r->kern, msg, n);
+        if (!bad && !(err2 <= r->err)) r->err = err2;
+    } else if (!bad) {
+        r->kern = r->mv; /* the same call for formats that read x directly */
+    }
+    r->fbytes = (double)BN(any_dev_bytes)(D);
+    r->bytes = r->fbytes + xb + yb;
+    r->kbytes = (double)BN(any_dev_kernel_bytes)(D) + yb + (embeds ? 0.0 : xb);
+    return bad;
+}
+
 /* One row of a device format through the any_dev handle. */
 static void BF(_format)(const BF(_ctx) * c, spmv_format f, tool_row *r) {
     const tool_dev *d = c->d;
-    const double xb = (double)sizeof(BT_VAL) * (double)c->A->ncols, yb = (double)sizeof(BT_VAL) * (double)c->A->nrows;
     BN(any_dev) D;
     spmv_any_params p;
     spmv_status st;
-    int over = 0;
+    int over = 0, bad;
     size_t n = sizeof r->msg;
     char *msg = r->msg;
-    double t0, err2 = 0;
-    int bad, embeds;
+    double t0;
     r->state = ROW_ERROR;
     st = spmv_any_dev_params_init(f, NULL, &p, NULL); /* the format's device defaults */
     if (st == SPMV_OK && c->o->tune) /* the registry's search for the format (none: kept) */
@@ -211,30 +239,60 @@ static void BF(_format)(const BF(_ctx) * c, spmv_format f, tool_row *r) {
     }
     BN(any_dev_params)(&D, r->params, sizeof r->params);
     if (c->o->tune && r->tune > 0) fprintf(stderr, "  tune %s: %s (%.2f s)\n", r->format, r->params, r->tune);
-    embeds = BN(any_dev_embeds_x)(&D);
-    {
-        /* spmv_s: what a solver pays (AXC/AXT scatter x and prepare y inside); kernel_s:
-           the product alone after one update_x. Both checked on a NaN-filled y. */
-        auto mv = [&]() { return tool_st(BN(any_dev_mv)(&D, (BT_VAL)1, c->dx, (BT_VAL)0, c->dy, d->stream), "mv", msg, n); };
-        auto kern = [&]() {
-            return tool_st(BN(any_dev_mv_kernel)(&D, (BT_VAL)1, c->dx, (BT_VAL)0, c->dy, d->stream), "mv_kernel", msg, n);
-        };
-        bad = BF(_poison)(c, msg, n) || mv() || BF(_check)(c, &r->err, &over, msg, n) ||
-              tool_time(d, c->o->reps, 0.2, mv, &r->mv, msg, n);
-        if (!bad && embeds) {
-            bad = BF(_poison)(c, msg, n) || tool_st(BN(any_dev_update_x)(&D, c->dx, d->stream), "update_x", msg, n) ||
-                  kern() || BF(_check)(c, &err2, &over, msg, n) || tool_time(d, c->o->reps, 0.2, kern, &r->kern, msg, n);
-            if (!bad && !(err2 <= r->err)) r->err = err2;
-        } else if (!bad) {
-            r->kern = r->mv; /* the same call for formats that read x directly */
-        }
-    }
-    r->fbytes = (double)BN(any_dev_bytes)(&D);
-    r->bytes = r->fbytes + xb + yb;
-    r->kbytes = (double)BN(any_dev_kernel_bytes)(&D) + yb + (embeds ? 0.0 : xb);
+    bad = BF(_measure)(c, &D, r, &over);
     if (!bad) bad = tool_st(BN(any_dev_free)(&D), "free", msg, n);
     else (void)BN(any_dev_free)(&D);
     if (!bad) r->state = !over ? ROW_OK : ROW_BADERR;
+}
+
+/* The auto row: the automatic selection (formats/cuda/auto.cuh, default options) on the
+ * host CSR; convert = the whole selection (inspection, uploads, trials, the chosen
+ * format's conversion), params = "<chosen format>:<its parameters>"; then timed and
+ * checked like the other rows. */
+static void BF(_auto)(const BF(_ctx) * c, tool_row *r) {
+    BN(auto_dev) D;
+    spmv_status st;
+    int over = 0, bad;
+    size_t n = sizeof r->msg, l;
+    char *msg = r->msg;
+    const double t0 = spmv_wtime();
+    r->state = ROW_ERROR;
+    st = BN(auto_dev_from_csr)(&D, c->A, NULL, c->d->stream);
+    r->conv = spmv_wtime() - t0;
+    if (st != SPMV_OK) {
+        snprintf(msg, n, "selection: %s: %.200s", spmv_status_str(st), D.rep.why);
+        return;
+    }
+    snprintf(r->params, sizeof r->params, "%s:", spmv_format_name(BN(auto_dev_format)(&D)));
+    l = strlen(r->params);
+    BN(any_dev_params)(&D.h, r->params + l, sizeof r->params - l);
+    fprintf(stderr, "  auto: %s (%.3g s, %d timed): %s\n", spmv_format_name(BN(auto_dev_format)(&D)), D.rep.select_s,
+            D.rep.trials, D.rep.why);
+    bad = BF(_measure)(c, &D.h, r, &over);
+    if (!bad) bad = tool_st(BN(auto_dev_free)(&D), "free", msg, n);
+    else (void)BN(auto_dev_free)(&D);
+    if (!bad) r->state = !over ? ROW_OK : ROW_BADERR;
+}
+
+/* `spmv-cuda plan`: the selection on one matrix, its report printed. 0, or 1 when the
+ * selection failed. */
+static int BF(_plan)(const spmv_triplets *t, const spmv_auto_opts *o, cudaStream_t s, const char *mname) {
+    BN(csr) A;
+    BN(auto_dev) D;
+    spmv_status st;
+    char params[96];
+    st = BN(csr_from_triplets)(&A, t, NULL);
+    if (st != SPMV_OK) {
+        fprintf(stderr, "spmv-cuda plan: %s: %s\n", mname, spmv_status_str(st));
+        return 1;
+    }
+    st = BN(auto_dev_from_csr)(&D, &A, o, s);
+    params[0] = 0;
+    if (st == SPMV_OK) BN(any_dev_params)(&D.h, params, sizeof params);
+    tool_print_plan(mname, STR(BT_VAL), &D.rep, st, params);
+    if (st == SPMV_OK) st = BN(auto_dev_free)(&D);
+    BN(csr_free)(&A);
+    return st == SPMV_OK ? 0 : 1;
 }
 
 /* Every selected row on one matrix: cuSPARSE first (the x_cusparse baselines), then the
@@ -323,12 +381,17 @@ static int BF(_bench)(const tool_opts *o, const tool_dev *d, const char *mname, 
         BF(_cusparse_bsr)(&c, &rows[TOOL_CUSPARSE_BSR]);
         if (rows[TOOL_CUSPARSE_BSR].state == ROW_ERROR && cudaDeviceSynchronize() != cudaSuccess) *fatal = 1;
     }
-    for (k = TOOL_FMT0; k < TOOL_NROWS && !fails && !*fatal; k++) {
+    for (k = TOOL_FMT0; k < TOOL_AUTO && !fails && !*fatal; k++) {
         if (!o->formats[k] || !(spmv_format_flags((spmv_format)(k - TOOL_FMT0)) & SPMV_FF_CUDA)) continue;
         fprintf(stderr, "  %s %s...%20s\r", mname, rows[k].format, "");
         BF(_format)(&c, (spmv_format)(k - TOOL_FMT0), &rows[k]);
         /* a kernel fault poisons the context: every later call would fail too */
         if (rows[k].state == ROW_ERROR && cudaDeviceSynchronize() != cudaSuccess) *fatal = 1;
+    }
+    if (!fails && !*fatal && o->formats[TOOL_AUTO]) {
+        fprintf(stderr, "  %s auto...%20s\r", mname, "");
+        BF(_auto)(&c, &rows[TOOL_AUTO]);
+        if (rows[TOOL_AUTO].state == ROW_ERROR && cudaDeviceSynchronize() != cudaSuccess) *fatal = 1;
     }
     fprintf(stderr, "%70s\r", "");
 

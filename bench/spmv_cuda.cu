@@ -12,8 +12,16 @@
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
-/* Rows of the bench: two cuSPARSE rows, then one per registry format (device ones run). */
-enum { TOOL_CUSPARSE = 0, TOOL_CUSPARSE_ALG2 = 1, TOOL_CUSPARSE_BSR = 2, TOOL_FMT0 = 3, TOOL_NROWS = 3 + SPMV_FMT_COUNT_ };
+/* Rows of the bench: three cuSPARSE rows, one per registry format (device ones run), then
+ * the automatic selection (formats/cuda/auto.cuh). */
+enum {
+    TOOL_CUSPARSE = 0,
+    TOOL_CUSPARSE_ALG2 = 1,
+    TOOL_CUSPARSE_BSR = 2,
+    TOOL_FMT0 = 3,
+    TOOL_AUTO = 3 + SPMV_FMT_COUNT_,
+    TOOL_NROWS = 4 + SPMV_FMT_COUNT_
+};
 /* Calls timed per synchronization: each has its own event pair, and synchronizing only
  * once per batch keeps the GPU queue full, as in a solver's loop. */
 #define TOOL_BATCH 64
@@ -109,6 +117,7 @@ static const char *row_name(int i) {
     if (i == TOOL_CUSPARSE) return "cusparse";
     if (i == TOOL_CUSPARSE_ALG2) return "cusparse_alg2";
     if (i == TOOL_CUSPARSE_BSR) return "cusparse_bsr";
+    if (i == TOOL_AUTO) return "auto";
     return spmv_format_name((spmv_format)(i - TOOL_FMT0));
 }
 
@@ -148,6 +157,45 @@ static void tool_print_row(const tool_dev *d, const char *mname, long long nrows
                 r->state == ROW_OK ? "ok" : "bad_error", d->name, d->copy_gbs, d->read_gbs);
 }
 
+/* `spmv-cuda plan`: the report of one selection (spmv_auto_report, formats/auto.h). */
+static void tool_print_plan(const char *mname, const char *prec, const spmv_auto_report *R, spmv_status st,
+                            const char *params) {
+    const spmv_auto_features *F = &R->feat;
+    const spmv_auto_opts *o = &R->opts;
+    int i;
+    printf("# spmv-cuda plan: %s, %s, %lld x %lld, %lld entries\n", mname, prec, (long long)F->nrows,
+           (long long)F->ncols, (long long)F->nnz);
+    printf("options: expected_calls %.0f, budget %.3g SpMVs (at least %.3g s), x_changes %d, deterministic %d\n",
+           o->expected_calls, o->budget, o->min_seconds, o->x_changes, o->deterministic);
+    printf("features (%.3g s): entries per row: mean %.2f, cv %.2f, longest %lld, empty rows %lld; diagonals %lld (sampled),\n"
+           "  fill DIA %.2f, HDIA %.2f, ELL %.2f, SELL %.2f; BCSR bs %d (fill %.2f, bytes %.2f of CSR); CSR bytes %.3g\n",
+           R->features_s, F->row_mean, F->row_cv, (long long)F->row_max, (long long)F->empty_rows, (long long)F->ndiags,
+           F->dia_fill, F->hdia_fill, F->ell_fill, F->sell_fill, F->bcsr_bs, F->bcsr_fill, F->bcsr_bytes_ratio,
+           F->csr_bytes);
+    printf("shortlist (%d):\n  %-12s %9s %-6s %10s %10s %10s  %s\n", R->ncand, "format", "predicted", "tried",
+           "convert_s", "spmv_s", "score_s", "rule / why not tried");
+    for (i = 0; i < R->ncand; i++) {
+        const spmv_auto_cand *c = &R->cand[i];
+        const char *tried = c->tried == 1 ? "yes" : c->tried < 0 ? "refused" : "no";
+        printf("  %-12s %8.2fx %-6s ", spmv_format_name(c->fmt), c->predicted, tried);
+        if (c->convert_s > 0) printf("%10.3e ", c->convert_s);
+        else printf("%10s ", "-");
+        if (c->tried == 1) printf("%10.3e %10.3e", c->spmv_s, c->score_s);
+        else printf("%10s %10s", "-", "-");
+        printf("  %s%s%s%s\n", c->rule ? c->rule : "", c->skip ? " [" : "", c->skip ? c->skip : "", c->skip ? "]" : "");
+    }
+    printf("left out (%d):\n", R->nleft);
+    for (i = 0; i < R->nleft; i++) printf("  %-12s %s\n", spmv_format_name(R->left[i]), R->left_why[i]);
+    if (st != SPMV_OK) {
+        printf("choice: none (%s)\nwhy: %s\n", spmv_status_str(st), R->why);
+        return;
+    }
+    printf("choice: %s (%s)\nwhy: %s\n", spmv_format_name(R->chosen), params, R->why);
+    printf("cost: %.3g s = %.3g SpMVs of the chosen format (%d timed, budget %.3g s; CSR's upload %.3g s, not charged); "
+           "CSR %.3e s, chosen %.3e s per product\n",
+           R->select_s, R->select_spmvs, R->trials, R->budget_s, R->cand[0].convert_s, R->csr_spmv_s, R->chosen_spmv_s);
+}
+
 #define BT_TAG s
 #define BT_VAL float
 #define BT_BSRMV S /* cusparseSbsrmv */
@@ -162,6 +210,10 @@ static void usage(FILE *f) {
     fprintf(f,
             "usage:\n"
             "  spmv-cuda bench [--formats LIST|all] [--precision d|s] [--reps N] [--tune] [--csv FILE] [MATRIX ...]\n"
+            "  spmv-cuda plan MATRIX [--expect N] [--budget B] [--deterministic] [--precision d|s]\n"
+            "                        the automatic format selection on MATRIX (formats/cuda/auto.cuh): features,\n"
+            "                        shortlist (prediction, rule, trials), formats left out, the choice, why, its cost;\n"
+            "                        N products expected (default 1000), B the budget in SpMVs of CSR (default 30)\n"
             "  spmv-cuda copy        device-to-device copy bandwidth (the bench's 100%% for %%bw)\n"
             "  spmv-cuda help\n"
             "MATRIX: a Matrix Market file (.mtx or .mtx.gz) or a generator spec gen:KIND[:key=val,...]\n"
@@ -177,6 +229,8 @@ static void usage(FILE *f) {
             "int32 tags, dimensions multiples of bs: the row is left out otherwise)");
     for (i = 0; i < SPMV_FMT_COUNT_; i++)
         if (spmv_format_flags((spmv_format)i) & SPMV_FF_CUDA) fprintf(f, ", %s", spmv_format_name((spmv_format)i));
+    fprintf(f, ",\nauto (the automatic selection with its default options: params = the chosen format, convert = the\n"
+               "whole selection: inspection, uploads, trials)");
     fprintf(f, "\nExit status: 0 all rows correct, 1 a failure, 2 usage error, 3 no CUDA device.\n");
 }
 
@@ -521,12 +575,69 @@ static int cmd_copy(void) {
     return 0;
 }
 
+static int cmd_plan(int argc, char **argv) {
+    spmv_auto_opts o = spmv_auto_opts_default();
+    spmv_error e;
+    spmv_triplets t;
+    const char *mat = NULL, *base;
+    char prec = 'd';
+    cudaStream_t s = NULL;
+    int i, rc;
+    for (i = 0; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        char *end = NULL;
+        if (!strcmp(a, "--expect") && v) {
+            o.expected_calls = strtod(v, &end);
+            if (end == v || *end) o.expected_calls = -1; /* refused by the check below */
+            i++;
+        } else if (!strcmp(a, "--budget") && v) {
+            o.budget = strtod(v, &end);
+            if (end == v || *end) o.budget = -1;
+            i++;
+        } else if (!strcmp(a, "--deterministic")) {
+            o.deterministic = 1;
+        } else if (!strcmp(a, "--precision") && v && (v[0] == 'd' || v[0] == 's') && !v[1]) {
+            prec = v[0];
+            i++;
+        } else if (a[0] == '-' || mat) {
+            fprintf(stderr, "spmv-cuda plan: bad argument '%s'\n", a);
+            usage(stderr);
+            return 2;
+        } else {
+            mat = a;
+        }
+    }
+    if (!mat) {
+        fprintf(stderr, "spmv-cuda plan: no MATRIX\n");
+        usage(stderr);
+        return 2;
+    }
+    if (spmv_auto_opts_check(&o, &e) != SPMV_OK) {
+        fprintf(stderr, "spmv-cuda plan: %s\n", e.msg);
+        return 2;
+    }
+    if ((rc = need_device()) != 0) return rc;
+    if (load_matrix(mat, &t)) return 1;
+    if (cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) != cudaSuccess) {
+        fprintf(stderr, "spmv-cuda plan: cudaStreamCreate: %s\n", cudaGetErrorString(cudaGetLastError()));
+        spmv_triplets_free(&t);
+        return 1;
+    }
+    base = strrchr(mat, '/');
+    base = base ? base + 1 : mat;
+    rc = prec == 'd' ? tool_d_plan(&t, &o, s, base) : tool_s_plan(&t, &o, s, base);
+    cudaStreamDestroy(s);
+    spmv_triplets_free(&t);
+    return rc;
+}
+
 int main(int argc, char **argv) {
     if (argc < 2 || !strcmp(argv[1], "help") || !strcmp(argv[1], "--help")) {
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
     if (!strcmp(argv[1], "bench")) return cmd_bench(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "plan")) return cmd_plan(argc - 2, argv + 2);
     if (!strcmp(argv[1], "copy")) {
         if (argc != 2) {
             usage(stderr);

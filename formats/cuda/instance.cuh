@@ -17,13 +17,15 @@
 #define SPMV_NAME(x) SPMV_CAT(SPMV_CAT3(spmv_, SPMV_TAG, _), x)
 #define SPMV_IMAX ((int64_t)(sizeof(SPMV_I) == 4 ? INT32_MAX : INT64_MAX))
 
-/* the device header of every family of formats/registry.h, then the generated handle */
+/* the device header of every family of formats/registry.h, then the generated handle and
+ * the automatic selection on top of it */
 #define SPMV_FORMAT(...)
 #define SPMV__HEADER(family) SPMV_STR(cuda/family.cuh)
 #include "../registry.h"
 #undef SPMV_FORMAT
 #undef SPMV__HEADER
 #include "any.cuh"
+#include "auto.cuh"
 
 #undef SPMV_IMAX
 #undef SPMV_NAME

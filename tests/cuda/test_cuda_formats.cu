@@ -45,6 +45,7 @@
 #define SPMV_IDX int64_t
 #include "spmv_cuda.cuh"
 #include "../harness.h"
+#include "cuda_harness.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,7 +199,6 @@ TEST_TAG(sl, float, int64_t, 1e-5, 8)
 static int opt_quick;          /* SPMV_TEST_QUICK=1: small cases only */
 static int opt_tags = 15;      /* SPMV_TEST_TAGS: bit mask of the tags the GPU part runs */
 static const char *opt_only;   /* SPMV_TEST_ONLY: substring of the matrix names to run */
-static int gpu_dead;           /* a sticky CUDA error: the rest of the GPU part is not run */
 static cudaStream_t stream;    /* non-default stream for every upload and product */
 
 
@@ -223,19 +223,6 @@ static spmv_axt_variant variant_of(int f) {
 }
 static const char *fmt_name(int f) { return spmv_format_name((spmv_format)f); }
 static int is_dev(int f) { return (spmv_format_flags((spmv_format)f) & SPMV_FF_CUDA) != 0; }
-
-/* A CUDA call of the test itself: a failure counts as a failed check, and an error that
- * stays (sticky: the context is lost) stops the GPU part. */
-static int cuda_ok(cudaError_t e, const char *what) {
-    if (e == cudaSuccess) return 1;
-    CHECK(0, "%s: %s", what, cudaGetErrorString(e));
-    (void)cudaGetLastError();
-    if (cudaDeviceSynchronize() != cudaSuccess) {
-        printf("sticky CUDA error (%s): stopping the GPU tests\n", cudaGetErrorString(e));
-        gpu_dead = 1;
-    }
-    return 0;
-}
 
 /* ---- host-side checks (no GPU needed) ------------------------------------------------ */
 static void host_common(void) {
@@ -484,10 +471,7 @@ template <class G> static void ctx_free(ctx<G> &c) {
     memset(&c, 0, sizeof c);
 }
 
-template <class G> static double row_tol(int64_t len) {
-    double tol = 8 * G::eps() * sqrt((double)len + 1);
-    return tol < G::base_tol() ? G::base_tol() : tol;
-}
+template <class G> static double row_tol(int64_t len) { return th_row_tol(G::eps(), G::base_tol(), len); }
 
 /* references from the CSR (duplicates summed) */
 template <class G> static void ctx_refs_csr(ctx<G> &c) {
@@ -586,11 +570,7 @@ template <class G> static void verify(ctx<G> &c, spmv_status st, int ri, const c
         const long double rf = c.ref[ri][r], sc = c.scale[ri][r];
         const T v = c.yh[r];
         double rel;
-        int ok;
-        if (std::isnan(rf)) ok = std::isnan(v);
-        else if (std::isinf(rf)) ok = (long double)v == rf;
-        else ok = std::isfinite(v) && fabsl((long double)v - rf) <= (long double)c.tol[r] * sc;
-        if (ok) continue;
+        if (th_ref_ok(v, rf, sc, c.tol[r])) continue;
         bad++;
         rel = !std::isfinite(rf) || !std::isfinite(v) || !(sc > 0) ? INFINITY
                                                                      : (double)(fabsl((long double)v - rf) / sc);
@@ -1679,13 +1659,8 @@ int main(void) {
     host_tag<tag_d>(ndev > 0);
     host_tag<tag_dl>(ndev > 0);
     host_tag<tag_sl>(ndev > 0);
-    if (ndev == 0) {
-        int listed = th_gpu_listed(), n = 0;
-        cudaError_t why = cudaGetDeviceCount(&n);
-        CHECK(!listed, "nvidia-smi lists %d GPU(s) but CUDA sees none (%s): the GPU tests cannot run", listed,
-              cudaGetErrorString(why));
-        check_skip("no CUDA device: GPU tests not run (every device format x type s/d/dl/sl on edge cases, "
-                   "hand-built COO, generator presets and the real matrices)");
+    if (th_cuda_no_device(ndev, "GPU tests not run (every device format x type s/d/dl/sl on edge cases, "
+                                "hand-built COO, generator presets and the real matrices)")) {
         if (getenv("SPMV_TEST_HOST_ONLY") && atoi(getenv("SPMV_TEST_HOST_ONLY"))) {
             printf("SPMV_TEST_HOST_ONLY: building every case and running the host conversions only\n");
             opt_host_only = 1;
@@ -1696,15 +1671,6 @@ int main(void) {
         }
         return check_finish("test_cuda_formats");
     }
-#ifdef SPMV_CUDA_EMULATE
-    printf("device: CPU emulation (tests/emu/cuda_emu.h)\n");
-#else
-    {
-        cudaDeviceProp prop;
-        if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess)
-            printf("device 0: %s, sm_%d%d\n", prop.name, prop.major, prop.minor);
-    }
-#endif
     if (opt_tags != 15) check_skip("SPMV_TEST_TAGS=%s: GPU tests of the other tags not run", getenv("SPMV_TEST_TAGS"));
     if (opt_only) check_skip("SPMV_TEST_ONLY=%s: GPU tests of the other matrices not run", opt_only);
     if (getenv("SPMV_TEST_FORMATS") && *getenv("SPMV_TEST_FORMATS"))

@@ -1,0 +1,424 @@
+/* auto (device side) — picks the device format for one matrix and keeps it on the GPU.
+ * Template header, included once per (SPMV_TAG, SPMV_VAL, SPMV_IDX) by
+ * formats/cuda/instance.cuh after any.cuh. No include guard. formats/auto.h is the host
+ * side; this file reuses its tag-independent parts (spmv_auto_opts and its check, the
+ * report, the rules spmv_auto_predict with device = 1, the shortlist, the rules' choice,
+ * the conversion priors) and the host features function spmv_<tag>_auto_features.
+ *
+ *   spmv_auto_opts o = spmv_auto_opts_default();    // o.expected_calls = ...
+ *   spmv_d_auto_dev D;
+ *   spmv_d_auto_dev_from_csr(&D, &A, &o, stream);   // A (host CSR) may be freed afterwards
+ *   for (...) spmv_d_auto_dev_mv(&D, 1.0, x_dev, 0.0, y_dev, stream);
+ *   printf("%s: %s\n", spmv_format_name(spmv_d_auto_dev_format(&D)), D.rep.why);
+ *   spmv_d_auto_dev_free(&D);
+ *
+ * What it does:
+ *  1. options checked (SPMV_ERR_ARG, the reason in D.rep.why), A checked (csr_check), a
+ *     device present (SPMV_ERR_NODEVICE before anything is allocated);
+ *  2. the features of A on the host (spmv_<tag>_auto_features) and the shortlist of the
+ *     registry rows with cuda = 1, by spmv_auto_predict(device = 1);
+ *  3. no timing when opts.deterministic (the rules' choice, spmv_auto__rule_choice; the
+ *     atomics formats are already left out by the rules; the CSR baseline is then built as
+ *     csr_vector, because the csr row may pick its merge kernel, whose carries are added
+ *     with atomics: cand[0].fmt says so), when the budget is below 4 SpMVs or when A has no
+ *     entries (CSR);
+ *  4. otherwise CSR is uploaded and timed with CUDA events (two warm-up products, then 5
+ *     samples of nb products each between an event pair, nb such that a sample lasts about
+ *     50 us; the minimum per product. x_changes = 1: _any_dev_mv, which scatters x for the
+ *     formats embedding it; 0: _any_dev_update_x once, then _any_dev_mv_kernel). Where the
+ *     events read 0 (the CPU emulation of the tests, whose events do not time), the host
+ *     clock around the synchronised sample is used;
+ *  5. the budget: opts.budget products of the device CSR, at least opts.min_seconds. The
+ *     first CSR upload (with the trial x and y) is what any GPU use of A pays: it is
+ *     reported (cand[0].convert_s) but not charged against the budget, and CSR's score is
+ *     expected_calls * spmv_s (its upload is sunk whatever wins). Everything else is
+ *     charged: the inspection, every other conversion + upload, every trial. A candidate
+ *     is tried, in shortlist order, when its predicted cost fits what is left: its typical
+ *     conversion, spmv_auto_convert_prior(f, 1) / spmv_auto_convert_prior(CSR, 1) times the
+ *     measured CSR upload, plus its trial at CSR's time / its predicted speedup;
+ *  6. when nothing beyond CSR could be timed (with the default budget of 30 device SpMVs
+ *     and a large matrix, an upload costs more than the budget), the rules' pick
+ *     (spmv_auto__rule_choice(R, 1)) is converted past the budget only if its predicted
+ *     gain over expected_calls products pays its predicted conversion (as in 5); it is then
+ *     timed like the others and kept only if it beats CSR. rep.why says which happened;
+ *  7. the winner minimises convert_s + expected_calls * spmv_s; a loser is freed as soon as
+ *     it loses (at most two device formats exist at once: the best so far and the
+ *     candidate).
+ * Options: as on the host (formats/auto.h) and checked the same way; on the device,
+ * threads and isa are checked and otherwise unused, and borrow changes nothing (the device
+ * handle always holds its own copy).
+ * Failure: any CUDA error, a host allocation failure, no device: everything is freed, *D
+ * is zeroed except D.rep (rep.why says what failed, rep.chosen = SPMV_FMT_COUNT_) and the
+ * status is returned. A candidate's conversion refused (SPMV_ERR_LIMIT, SPMV_ERR_ARG,
+ * SPMV_ERR_OVERFLOW: a size cap) only removes that candidate (tried = -1).
+ * Report (D.rep, spmv_auto_report): device = 1; trials counts the formats timed (CSR
+ * included: 0 when nothing was timed); budget_s = 0 and select_spmvs = 0 when nothing was
+ * timed. */
+
+typedef struct SPMV_NAME(auto_dev) {
+    SPMV_NAME(any_dev) h; /* the chosen format, on the device */
+    spmv_auto_report rep; /* what was chosen and why */
+} SPMV_NAME(auto_dev);
+
+/* The chosen format; SPMV_FMT_COUNT_ when D holds none (NULL, zeroed, freed, failed). */
+static inline spmv_format SPMV_NAME(auto_dev_format)(const SPMV_NAME(auto_dev) *D) {
+    if (!D || D->rep.device != 1 || D->rep.chosen == SPMV_FMT_COUNT_) return SPMV_FMT_COUNT_;
+    return D->h.fmt;
+}
+
+static inline spmv_status SPMV_NAME(auto_dev_free)(SPMV_NAME(auto_dev) *D) {
+    spmv_status st;
+    if (!D) return SPMV_OK;
+    st = SPMV_NAME(auto_dev_format)(D) != SPMV_FMT_COUNT_ ? SPMV_NAME(any_dev_free)(&D->h) : SPMV_OK;
+    memset(D, 0, sizeof *D);
+    return st;
+}
+
+/* The product on the chosen format (what a solver pays: embeds-x formats scatter x). */
+static inline spmv_status SPMV_NAME(auto_dev_mv)(const SPMV_NAME(auto_dev) *D, SPMV_T alpha, const SPMV_T *x_dev,
+                                                 SPMV_T beta, SPMV_T *y_dev, cudaStream_t s = 0) {
+    if (SPMV_NAME(auto_dev_format)(D) == SPMV_FMT_COUNT_) return SPMV_ERR_ARG;
+    return SPMV_NAME(any_dev_mv)(&D->h, alpha, x_dev, beta, y_dev, s);
+}
+
+/* Trial time of one product on H (seconds per product in *sec): two warm-up products,
+ * then reps samples of nb products between e0 and e1; the minimum. */
+static inline spmv_status SPMV_NAME(auto_dev__time)(const SPMV_NAME(any_dev) *H, const SPMV_T *x, SPMV_T *y,
+                                                    int x_changes, int reps, int nb, cudaEvent_t e0, cudaEvent_t e1,
+                                                    cudaStream_t s, double *sec) {
+    spmv_status st = SPMV_OK;
+    double best = -1;
+    int i, k;
+#define SPMV__AUTO_DEV_ONE()                                                                                     \
+    (x_changes ? SPMV_NAME(any_dev_mv)(H, (SPMV_T)1, x, (SPMV_T)0, y, s)                                         \
+               : SPMV_NAME(any_dev_mv_kernel)(H, (SPMV_T)1, x, (SPMV_T)0, y, s))
+    *sec = 0;
+    if (!x_changes) st = SPMV_NAME(any_dev_update_x)(H, x, s);
+    for (i = 0; i < 2 && st == SPMV_OK; i++) st = SPMV__AUTO_DEV_ONE();
+    if (st == SPMV_OK) st = spmv_cuda_status(cudaStreamSynchronize(s));
+    for (i = 0; i < reps && st == SPMV_OK; i++) {
+        const double w0 = spmv_wtime();
+        float ms = 0;
+        double dt;
+        st = spmv_cuda_status(cudaEventRecord(e0, s));
+        for (k = 0; k < nb && st == SPMV_OK; k++) st = SPMV__AUTO_DEV_ONE();
+        if (st == SPMV_OK) st = spmv_cuda_status(cudaEventRecord(e1, s));
+        if (st == SPMV_OK) st = spmv_cuda_status(cudaEventSynchronize(e1));
+        if (st == SPMV_OK) st = spmv_cuda_status(cudaEventElapsedTime(&ms, e0, e1));
+        if (st != SPMV_OK) break;
+        dt = (ms > 0 ? 1e-3 * (double)ms : spmv_wtime() - w0) / (nb > 0 ? nb : 1);
+        if (best < 0 || dt < best) best = dt;
+    }
+#undef SPMV__AUTO_DEV_ONE
+    if (st == SPMV_OK) *sec = best > 0 ? best : 1e-9;
+    return st;
+}
+
+/* the statuses that only remove a candidate (its size cap, a parameter A cannot have) */
+static inline int SPMV_NAME(auto_dev__refused)(spmv_status st) {
+    return st == SPMV_ERR_LIMIT || st == SPMV_ERR_ARG || st == SPMV_ERR_OVERFLOW || st == SPMV_ERR_UNSUPPORTED;
+}
+
+/* The selection's working state (one call of auto_dev_from_csr). */
+typedef struct SPMV_NAME(auto_dev__run) {
+    const SPMV_NAME(csr) * A;
+    spmv_auto_report *R;
+    cudaStream_t s;
+    cudaEvent_t e0, e1;
+    SPMV_T *x, *y;          /* device trial vectors */
+    SPMV_NAME(any_dev) best; /* the best so far */
+    SPMV_NAME(any_dev) cand; /* the candidate being tried */
+    int best_i, reps, nb;
+    double best_score;
+    const char *failed; /* what failed (for rep.why) */
+} SPMV_NAME(auto_dev__run);
+
+/* Converts, uploads and times candidate i; keeps it in W->best if it scores better, else
+ * frees it. SPMV_OK also when the conversion was refused (cand tried = -1). */
+static inline spmv_status SPMV_NAME(auto_dev__try)(SPMV_NAME(auto_dev__run) *W, int i) {
+    spmv_auto_report *R = W->R;
+    spmv_auto_cand *c = &R->cand[i];
+    spmv_status st;
+    const double c0 = spmv_wtime();
+    st = SPMV_NAME(any_dev_from_csr)(&W->cand, W->A, c->fmt, NULL, W->s);
+    c->convert_s = spmv_wtime() - c0;
+    c->st = st;
+    if (st != SPMV_OK && SPMV_NAME(auto_dev__refused)(st)) {
+        c->tried = -1;
+        c->skip = "conversion refused (a size cap of the format)";
+        return SPMV_OK;
+    }
+    if (st != SPMV_OK) {
+        W->failed = "a candidate's conversion and upload";
+        return st;
+    }
+    st = SPMV_NAME(auto_dev__time)(&W->cand, W->x, W->y, R->opts.x_changes, W->reps, W->nb, W->e0, W->e1, W->s,
+                                   &c->spmv_s);
+    if (st != SPMV_OK) {
+        W->failed = "a candidate's trial products";
+        return st; /* W->cand is freed by the caller */
+    }
+    c->tried = 1;
+    c->score_s = c->convert_s + R->opts.expected_calls * c->spmv_s;
+    R->trials++;
+    if (c->score_s < W->best_score) {
+        st = SPMV_NAME(any_dev_free)(&W->best);
+        W->best = W->cand;
+        W->best_score = c->score_s;
+        W->best_i = i;
+    } else {
+        st = SPMV_NAME(any_dev_free)(&W->cand);
+    }
+    memset(&W->cand, 0, sizeof W->cand);
+    if (st != SPMV_OK) W->failed = "freeing a loser";
+    return st;
+}
+
+/* Inspects A, times the shortlist on the device within the budget and keeps the winner in
+ * *D (see the top of this file). o: NULL for spmv_auto_opts_default(). s: the stream of
+ * the uploads and trials (the call waits for them). On failure *D is zeroed except D->rep
+ * (rep.why says what failed) and nothing is left allocated on the host or the device. */
+static inline spmv_status SPMV_NAME(auto_dev_from_csr)(SPMV_NAME(auto_dev) *D, const SPMV_NAME(csr) *A,
+                                                       const spmv_auto_opts *o, cudaStream_t s = 0) {
+    const double t0 = spmv_wtime();
+    spmv_auto_report *R;
+    spmv_auto_opts opts = o ? *o : spmv_auto_opts_default();
+    SPMV_NAME(auto_dev__run) W;
+    spmv_error e;
+    spmv_status st;
+    double setup_s = 0, unit = 0, csr_s = 0;
+    int i, pick = 0;
+    if (!D) return SPMV_ERR_ARG;
+    memset(D, 0, sizeof *D);
+    memset(&W, 0, sizeof W);
+    R = &D->rep;
+    R->device = 1;
+    R->chosen = SPMV_FMT_COUNT_;
+    R->chosen_idx = -1;
+    if (spmv_auto_opts_check(&opts, &e) != SPMV_OK) {
+        snprintf(R->why, sizeof R->why, "bad options: %.180s", e.msg);
+        return SPMV_ERR_ARG;
+    }
+    R->opts = opts;
+    if (!A) {
+        snprintf(R->why, sizeof R->why, "no matrix (A is NULL)");
+        return SPMV_ERR_ARG;
+    }
+    if ((st = SPMV_NAME(csr_check)(A)) != SPMV_OK) {
+        snprintf(R->why, sizeof R->why, "the CSR matrix is malformed: %s", spmv_status_str(st));
+        return st;
+    }
+    if (spmv_cuda_device_count() == 0) {
+        snprintf(R->why, sizeof R->why, "no CUDA device (%s)", cudaGetErrorString(spmv_cuda_last_error()));
+        return SPMV_ERR_NODEVICE;
+    }
+    if ((st = SPMV_NAME(auto_features)(A, &R->feat)) != SPMV_OK) {
+        snprintf(R->why, sizeof R->why, "inspection of A failed: %s", spmv_status_str(st));
+        return st;
+    }
+    R->features_s = spmv_wtime() - t0;
+    spmv_auto__shortlist(R, 1);
+    W.A = A;
+    W.R = R;
+    W.s = s;
+
+    if (opts.deterministic || opts.budget < 4 || A->nnz == 0) {
+        /* no timing: the rules (deterministic) or CSR (no budget, nothing to multiply) */
+        if (opts.deterministic) { /* the csr row may pick its merge kernel (atomic carries) */
+            R->cand[0].fmt = SPMV_FMT_CSR_VECTOR;
+            R->cand[0].rule = "the baseline as csr_vector: the csr row's merge kernel adds carries with atomics";
+            for (i = 0; i < R->nleft; i++)
+                if (R->left[i] == SPMV_FMT_CSR_VECTOR) {
+                    memmove(&R->left[i], &R->left[i + 1], sizeof R->left[0] * (size_t)(R->nleft - i - 1));
+                    memmove(&R->left_why[i], &R->left_why[i + 1], sizeof R->left_why[0] * (size_t)(R->nleft - i - 1));
+                    R->nleft--;
+                    break;
+                }
+        }
+        pick = opts.deterministic && A->nnz ? spmv_auto__rule_choice(R, 1) : 0;
+        for (;;) {
+            const double c0 = spmv_wtime();
+            st = SPMV_NAME(any_dev_from_csr)(&D->h, A, R->cand[pick].fmt, NULL, s);
+            R->cand[pick].convert_s = spmv_wtime() - c0;
+            R->cand[pick].st = st;
+            if (st == SPMV_OK || pick == 0 || !SPMV_NAME(auto_dev__refused)(st)) break;
+            R->cand[pick].tried = -1; /* refused (a size cap): the baseline */
+            R->cand[pick].skip = "conversion refused (a size cap of the format)";
+            pick = 0;
+        }
+        if (st != SPMV_OK) {
+            W.failed = "the conversion and upload";
+            goto fail;
+        }
+        R->chosen_idx = pick;
+        R->chosen = R->cand[pick].fmt;
+        if (opts.deterministic && A->nnz)
+            snprintf(R->why, sizeof R->why, "deterministic: the rules' choice (%s: %s), untimed",
+                     spmv_format_name(R->chosen), R->cand[pick].rule);
+        else if (A->nnz == 0) snprintf(R->why, sizeof R->why, "no entries: %s", spmv_format_name(R->chosen));
+        else snprintf(R->why, sizeof R->why, "budget %.3g SpMVs is below one trial: CSR without trials", opts.budget);
+        R->select_s = spmv_wtime() - t0;
+        return SPMV_OK;
+    }
+
+    /* set-up, not charged: the trial vectors and the CSR upload (what any GPU use pays) */
+    {
+        const double c0 = spmv_wtime();
+        SPMV_T *hx = SPMV_ALLOC_N(SPMV_T, (size_t)A->ncols + 1);
+        if (!hx) {
+            st = SPMV_ERR_ALLOC;
+            W.failed = "the host x of the trials";
+            goto fail;
+        }
+        for (i = 0; i < A->ncols; i++) hx[i] = (SPMV_T)1 + (SPMV_T)(i % 7) / (SPMV_T)8;
+        st = spmv_cuda_alloc(&W.x, (size_t)A->ncols + 1);
+        if (st == SPMV_OK) st = spmv_cuda_alloc(&W.y, (size_t)A->nrows + 1);
+        if (st == SPMV_OK && A->ncols > 0)
+            st = spmv_cuda_status(cudaMemcpyAsync(W.x, hx, sizeof(SPMV_T) * (size_t)A->ncols, cudaMemcpyHostToDevice, s));
+        if (st == SPMV_OK) st = spmv_cuda_status(cudaStreamSynchronize(s));
+        spmv__free(hx);
+        if (st == SPMV_OK) st = spmv_cuda_status(cudaEventCreate(&W.e0));
+        if (st == SPMV_OK) st = spmv_cuda_status(cudaEventCreate(&W.e1));
+        if (st != SPMV_OK) {
+            W.failed = "the trial vectors";
+            goto fail;
+        }
+        {
+            const double u0 = spmv_wtime();
+            st = SPMV_NAME(any_dev_from_csr)(&W.best, A, SPMV_FMT_CSR, NULL, s);
+            R->cand[0].convert_s = spmv_wtime() - u0;
+            R->cand[0].st = st;
+        }
+        if (st != SPMV_OK) {
+            W.failed = "the CSR upload";
+            goto fail;
+        }
+        setup_s = spmv_wtime() - c0;
+    }
+    /* CSR's time: a first estimate sets nb (products per sample, ~50 us a sample) */
+    W.reps = 1;
+    W.nb = 1;
+    st = SPMV_NAME(auto_dev__time)(&W.best, W.x, W.y, opts.x_changes, 1, 1, W.e0, W.e1, s, &csr_s);
+    if (st == SPMV_OK) {
+        W.nb = csr_s > 0 && csr_s < 50e-6 / 16 ? 16 : csr_s > 0 && csr_s < 25e-6 ? (int)(50e-6 / csr_s) : 1;
+        W.reps = 5;
+        st = SPMV_NAME(auto_dev__time)(&W.best, W.x, W.y, opts.x_changes, W.reps, W.nb, W.e0, W.e1, s, &csr_s);
+    }
+    if (st != SPMV_OK) {
+        W.failed = "CSR's trial products";
+        goto fail;
+    }
+    R->cand[0].spmv_s = R->csr_spmv_s = csr_s;
+    R->cand[0].tried = 1;
+    R->cand[0].score_s = W.best_score = opts.expected_calls * csr_s; /* its upload is sunk */
+    R->trials = 1;
+    R->budget_s = opts.budget * csr_s;
+    if (R->budget_s < opts.min_seconds) R->budget_s = opts.min_seconds;
+    /* a format's typical conversion + upload, in seconds: its prior in units of CSR's */
+    unit = R->cand[0].convert_s / spmv_auto_convert_prior(SPMV_FMT_CSR, 1);
+    for (i = 1; i < R->ncand; i++) {
+        spmv_auto_cand *c = &R->cand[i];
+        const double conv = spmv_auto_convert_prior(c->fmt, 1) * unit;
+        const double need = conv + (2.0 + W.reps * W.nb) * csr_s / c->predicted;
+        const double spent = spmv_wtime() - t0 - setup_s;
+        if (spent + need > R->budget_s) {
+            c->skip = "budget: its typical conversion, upload and trial would not fit";
+            continue;
+        }
+        if (c->predicted > 1 && conv >= opts.expected_calls * csr_s * (1 - 1 / c->predicted)) {
+            c->skip = "its typical conversion is more than it could save over the expected products";
+            continue;
+        }
+        if ((st = SPMV_NAME(auto_dev__try)(&W, i)) != SPMV_OK) goto fail;
+    }
+    pick = R->trials == 1 && R->ncand > 1 ? spmv_auto__rule_choice(R, 1) : 0;
+    if (pick > 0 && R->cand[pick].tried == 0) {
+        /* nothing beyond CSR fit: the rules' pick, past the budget, if it pays its conversion */
+        spmv_auto_cand *c = &R->cand[pick];
+        const double conv = spmv_auto_convert_prior(c->fmt, 1) * unit;
+        const double gain = opts.expected_calls * csr_s * (1 - 1 / c->predicted);
+        if (gain > conv) {
+            if ((st = SPMV_NAME(auto_dev__try)(&W, pick)) != SPMV_OK) goto fail;
+            if (c->tried == 1) c->skip = NULL;
+            if (W.best_i == pick)
+                snprintf(R->why, sizeof R->why,
+                         "%s: nothing else fit the budget; the rules' pick (%s) pays its predicted conversion over "
+                         "%.0f products: converted past the budget, timed %.2fx CSR",
+                         spmv_format_name(c->fmt), c->rule, opts.expected_calls, csr_s / c->spmv_s);
+            else if (c->tried == 1)
+                snprintf(R->why, sizeof R->why,
+                         "CSR: nothing else fit the budget; the rules' pick %s was converted past the budget "
+                         "(predicted to pay) but did not beat CSR (%.2fx, conversion %.3g s)",
+                         spmv_format_name(c->fmt), csr_s / c->spmv_s, c->convert_s);
+            else
+                snprintf(R->why, sizeof R->why,
+                         "CSR: nothing else fit the budget; the rules' pick %s (predicted to pay) refused the matrix",
+                         spmv_format_name(c->fmt));
+        } else {
+            snprintf(R->why, sizeof R->why,
+                     "CSR: nothing beyond CSR fit the budget of %.3g s, and the rules' pick %s would not pay its "
+                     "predicted conversion (%.3g s) over %.0f products",
+                     R->budget_s, spmv_format_name(c->fmt), conv, opts.expected_calls);
+        }
+    } else if (R->trials == 1) {
+        snprintf(R->why, sizeof R->why, "CSR: nothing beyond CSR fit the budget of %.3g s, and no rule predicts a "
+                 "gain that pays its conversion over %.0f products", R->budget_s, opts.expected_calls);
+    } else if (W.best_i == 0) {
+        snprintf(R->why, sizeof R->why, "CSR: no candidate's conversion plus %.0f products beat it (%d timed)",
+                 opts.expected_calls, R->trials);
+    } else {
+        const spmv_auto_cand *c = &R->cand[W.best_i];
+        snprintf(R->why, sizeof R->why,
+                 "%s: %.2fx CSR's product in the trials (%s); pays its conversion back in %.0f products",
+                 spmv_format_name(c->fmt), csr_s / c->spmv_s, c->rule,
+                 csr_s > c->spmv_s ? c->convert_s / (csr_s - c->spmv_s) : 0.0);
+    }
+    {
+        spmv_status fs = SPMV_OK;
+        spmv_cuda_release(&W.x, &fs);
+        spmv_cuda_release(&W.y, &fs);
+        if (fs == SPMV_OK) fs = spmv_cuda_status(cudaEventDestroy(W.e0));
+        else (void)cudaEventDestroy(W.e0);
+        W.e0 = NULL;
+        if (fs == SPMV_OK) fs = spmv_cuda_status(cudaEventDestroy(W.e1));
+        else (void)cudaEventDestroy(W.e1);
+        W.e1 = NULL;
+        if ((st = fs) != SPMV_OK) {
+            W.failed = "freeing the trial vectors";
+            goto fail;
+        }
+    }
+    D->h = W.best;
+    R->chosen_idx = W.best_i;
+    R->chosen = R->cand[W.best_i].fmt;
+    R->chosen_spmv_s = R->cand[W.best_i].spmv_s;
+    R->select_s = spmv_wtime() - t0;
+    R->select_spmvs = R->chosen_spmv_s > 0 ? R->select_s / R->chosen_spmv_s : 0;
+    return SPMV_OK;
+fail: {
+    spmv_status fs = SPMV_OK;
+    const cudaError_t ce = spmv_cuda_last_error();
+    spmv_auto_report keep;
+    (void)SPMV_NAME(any_dev_free)(&W.cand);
+    (void)SPMV_NAME(any_dev_free)(&W.best);
+    (void)SPMV_NAME(any_dev_free)(&D->h);
+    spmv_cuda_release(&W.x, &fs);
+    spmv_cuda_release(&W.y, &fs);
+    if (W.e0) (void)cudaEventDestroy(W.e0);
+    if (W.e1) (void)cudaEventDestroy(W.e1);
+    keep = *R;
+    memset(D, 0, sizeof *D);
+    D->rep = keep;
+    D->rep.chosen = SPMV_FMT_COUNT_;
+    D->rep.chosen_idx = -1;
+    D->rep.select_s = spmv_wtime() - t0;
+    if (st == SPMV_ERR_CUDA || st == SPMV_ERR_NODEVICE)
+        snprintf(D->rep.why, sizeof D->rep.why, "selection failed in %s: %s (%s)", W.failed ? W.failed : "?",
+                 spmv_status_str(st), cudaGetErrorString(ce));
+    else
+        snprintf(D->rep.why, sizeof D->rep.why, "selection failed in %s: %s", W.failed ? W.failed : "?",
+                 spmv_status_str(st));
+    spmv_cuda__last_error_ref() = ce;
+    return st;
+}
+}
