@@ -39,7 +39,7 @@ echo "build and test programs: $(( $(date +%s) - start )) s (ninja exit $nrc)"
 if [ "$nrc" != 0 ]; then failed=$((failed + 1)); echo "FAIL: ninja (build/ninja.log)"; fi
 if command -v nvcc >/dev/null 2>&1; then
     cuda_tests=""
-    for b in build/cuda/test_cuda_csr build/cuda/test_cuda_formats build/cuda/test_cuda_auto build/cuda/cuda_csr build/cuda/int64_nvcc build/spmv-cuda; do
+    for b in build/cuda/test_cuda_csr build/cuda/test_cuda_formats build/cuda/test_cuda_auto build/cuda/cuda_csr build/cuda/int64_nvcc build/cuda/cg_nvcc build/cuda/pagerank_nvcc build/spmv-cuda; do
         [ -x "$b" ] || { failed=$((failed + 1)); echo "FAIL: CUDA build: $b missing"; }
     done
     [ -x build/spmv-cuda ] && [ -x build/cuda/test_cuda_formats ] && { passed=$((passed + 1)); echo "cuda: the tool compiled and linked for sm_75, sm_80, sm_90 (CUDA 13 has no sm_70), the examples and test programs for sm_90"; }
@@ -97,9 +97,19 @@ if [ -x build/cuda/test_cuda_csr ] && ! nvidia-smi -L 2>/dev/null | grep -q '^GP
         failed=$((failed + 1)); echo "FAIL: test_cuda_csr under a fake nvidia-smi failed without saying why"; tail -3 build/logs/fake-smi.log
     fi
 fi
-# examples, compiled strictly (C11 -pedantic -Werror) by ninja; they must run
-for e in quickstart int64; do
-    if build/examples/$e >/dev/null 2>&1; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: example $e"; fi
+# examples, compiled strictly (C11 -pedantic -Werror) by ninja; they must run (cg and
+# pagerank check their own results: the true residual, a long-double PageRank reference)
+for e in quickstart int64 cg pagerank; do
+    if OMP_NUM_THREADS=2 build/examples/$e >build/logs/example.$e.log 2>&1; then passed=$((passed + 1)); else
+        failed=$((failed + 1)); echo "FAIL: example $e"; tail -5 build/logs/example.$e.log; fi
 done
+# the same two compiled by nvcc (-x cu): without a GPU they run the host part (pagerank
+# says the GPU part was skipped), with one pagerank checks the GPU's scores too
+if command -v nvcc >/dev/null 2>&1; then
+    for e in cg pagerank; do
+        if OMP_NUM_THREADS=2 build/cuda/${e}_nvcc >build/logs/example.${e}_nvcc.log 2>&1; then passed=$((passed + 1)); else
+            failed=$((failed + 1)); echo "FAIL: example ${e}_nvcc"; tail -5 build/logs/example.${e}_nvcc.log; fi
+    done
+fi
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]
