@@ -10,8 +10,9 @@
  * built here as CSR, and a dangling vertex (no out-edges) spreads its score evenly. From
  * x = 1/n, iterate until ||x_k - x_k-1||_1 < 1e-10; the iteration is a contraction by d in
  * the L1 norm, so the last iterate is within d/(1-d) * 1e-10 = 5.7e-10 of the fixed point
- * and at most 1 + log(1e-10 / 2) / log(d) = 148 iterations are needed: that is the
- * expected_calls the auto handle (spmv_d_auto, borrow = 1: P lives on) plans for.
+ * and at most 1 + ceil(log(1e-10 / 2) / log(d)) = 147 iterations are needed: that is the
+ * expected_calls the auto handle (spmv_d_auto, borrow = 1: P lives on) plans for (the
+ * default graph, half of it dangling, needs 29).
  * Built with nvcc, the same iteration also runs on the GPU through the device auto handle
  * (spmv_d_auto_dev; the vector update stays on the host, x and y cross the bus once per
  * iteration: simple, not fast) when one is present, and its scores are compared with the
