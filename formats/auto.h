@@ -532,7 +532,9 @@ static inline spmv_status SPMV_NAME(auto_from_csr)(SPMV_NAME(auto) *M, const SPM
     }
     R->cand[0].spmv_s = R->csr_spmv_s = SPMV_NAME(auto__time)(&best, x, y, 1, reps);
     R->cand[0].tried = 1;
-    R->cand[0].score_s = best_score = spmv_auto_convert_prior(SPMV_FMT_CSR, 0) * R->csr_spmv_s + opts.expected_calls * R->csr_spmv_s;
+    /* CSR's copy is still to be made (none with borrow): its typical cost */
+    R->cand[0].score_s = best_score =
+        (opts.borrow ? 0 : spmv_auto_convert_prior(SPMV_FMT_CSR, 0) * R->csr_spmv_s) + opts.expected_calls * R->csr_spmv_s;
     R->trials = 1;
     R->budget_s = opts.budget * R->csr_spmv_s;
     if (R->budget_s < opts.min_seconds) R->budget_s = opts.min_seconds;
@@ -597,10 +599,13 @@ static inline spmv_status SPMV_NAME(auto_from_csr)(SPMV_NAME(auto) *M, const SPM
     if (best_i == 0)
         snprintf(R->why, sizeof R->why, "CSR: no candidate's conversion plus %.0f products beat it (%d timed)",
                  opts.expected_calls, R->trials);
-    else
+    else if (R->chosen_spmv_s < R->csr_spmv_s)
         snprintf(R->why, sizeof R->why, "%s: %.2fx CSR's product in the trials (%s); pays its conversion back in %.0f products",
                  spmv_format_name(R->chosen), R->csr_spmv_s / R->chosen_spmv_s, R->cand[best_i].rule,
-                 R->csr_spmv_s > R->chosen_spmv_s ? R->cand[best_i].convert_s / (R->csr_spmv_s - R->chosen_spmv_s) : 0.0);
+                 R->cand[best_i].convert_s / (R->csr_spmv_s - R->chosen_spmv_s));
+    else /* level with CSR in the trials, and its conversion cheaper than CSR's copy */
+        snprintf(R->why, sizeof R->why, "%s: %.2fx CSR's product in the trials (%s), its conversion cheaper than copying CSR",
+                 spmv_format_name(R->chosen), R->csr_spmv_s / R->chosen_spmv_s, R->cand[best_i].rule);
     R->select_s = spmv_wtime() - t0;
     R->select_spmvs = R->chosen_spmv_s > 0 ? R->select_s / R->chosen_spmv_s : 0;
     return SPMV_OK;
