@@ -5,7 +5,11 @@ oracle's (the fastest row of that matrix in the same run: every format and ISA, 
 loop) and over CSR's (the fastest csr row), and the selection cost (auto's convert_s, in SpMVs
 of the chosen format). Prints the distribution and a Markdown table (--md).
 
-usage: python3 bench/auto_table.py FILE.csv [FILE.csv ...] [--md] [--big NNZ]"""
+With --min, the times compared are each row's fastest sample (spmv_min_s) instead of its
+median: on a shared 2-core VM whose second vCPU is at times descheduled for ~6 ms, medians
+of one row can land in such a stretch and another's not.
+
+usage: python3 bench/auto_table.py FILE.csv [FILE.csv ...] [--md] [--min] [--big NNZ]"""
 import csv
 import sys
 from collections import OrderedDict
@@ -14,6 +18,7 @@ from collections import OrderedDict
 def main(argv):
     files = [a for a in argv if not a.startswith("--")]
     md = "--md" in argv
+    col = "spmv_min_s" if "--min" in argv else "spmv_s"
     big = 1_000_000
     if "--big" in argv:
         big = int(argv[argv.index("--big") + 1])
@@ -35,10 +40,10 @@ def main(argv):
         if not auto or not others:
             continue
         a = auto[0]
-        t_a = float(a["spmv_s"])
-        best = min(others, key=lambda r: float(r["spmv_s"]))
-        t_o = float(best["spmv_s"])
-        t_c = min(float(r["spmv_s"]) for r in csr) if csr else float("nan")
+        t_a = float(a[col])
+        best = min(others, key=lambda r: float(r[col]))
+        t_o = float(best[col])
+        t_c = min(float(r[col]) for r in csr) if csr else float("nan")
         rows.append(dict(matrix=m, nnz=int(a["nnz"]), chose=a["params"].split(":")[0], oracle=best["format"],
                          oracle_isa=best["isa"], x_oracle=t_a / t_o, x_csr=t_a / t_c,
                          cost=float(a["convert_spmvs"]), cost_s=float(a["convert_s"])))

@@ -94,7 +94,7 @@ t0=$(date +%s)
 # build/spmv-cuda) are used as they are when they run and see the GPU; else ninja builds here
 prebuilt=0
 if [ "${SPMV_GPU_PREBUILT:-0}" = 1 ] && [ -x build/cuda/test_cuda_formats ] && [ -x build/spmv-cuda ]; then prebuilt=1; fi
-if [ $prebuilt = 1 ] || timeout -k 10 "$(budget BUILD 300)" ninja cuda >> "$log" 2>&1; then
+if [ $prebuilt = 1 ] || timeout -k 10 "$(budget BUILD 300)" ninja cuda_gpu >> "$log" 2>&1; then
     # binaries built elsewhere may lack this GPU's architecture or this machine's libraries:
     # the CSR test (a few seconds) decides
     probe=$(SPMV_TEST_QUICK=1 timeout 120 build/cuda/test_cuda_csr 2>&1)
@@ -102,7 +102,7 @@ if [ $prebuilt = 1 ] || timeout -k 10 "$(budget BUILD 300)" ninja cuda >> "$log"
     if [ "$gpus" -gt 0 ] && { echo "$probe" | grep -q '^SKIP: no CUDA device' || ! echo "$probe" | grep -q '^RESULT'; }; then
         say "binaries do not see the GPU: rebuilding here"
         rm -rf build/cuda build/spmv-cuda
-        timeout -k 10 "$(budget BUILD 300)" ninja cuda >> "$log" 2>&1
+        timeout -k 10 "$(budget BUILD 300)" ninja cuda_gpu >> "$log" 2>&1
     fi
     if [ -x build/cuda/test_cuda_formats ] && [ -x build/spmv-cuda ]; then
         record build ok $(( $(date +%s) - t0 )) 0 0 0 ""
@@ -118,6 +118,7 @@ if [ "$allok" = 0 ]; then echo "gpu_check: the build failed; nothing else can ru
 if want tests; then
     runtest tests "$(budget TESTS 150)" test_cuda_csr build/cuda/test_cuda_csr
     runtest tests "$(budget TESTS 200)" test_cuda_formats build/cuda/test_cuda_formats
+    runtest tests "$(budget TESTS 60)" test_cuda_auto build/cuda/test_cuda_auto
     # SURAA with dynamic parallelism (nvcc -rdc=true -DSPMV_SURAA_DP; the default build's
     # suraa runs in test_cuda_formats)
     runtest tests "$(budget TESTS 60)" test_cuda_suraa_rdc build/cuda/test_cuda_suraa_rdc

@@ -142,5 +142,17 @@ check "SPMV_ISA=GENERIC (upper case) is generic" [ "$(cat "$T/out")" = "$Y" ]
 if grep -q avx2 /proc/cpuinfo 2>/dev/null; then
     expect 0 "" env SPMV_ISA=AVX2 "$bin" mv --format axtuh "$A"
 fi
+# ---- plan (the automatic selection's report) and the bench's auto row ----
+expect 2 "--budget" "$bin" plan --budget -1 "$A"
+expect 2 "--expect" "$bin" plan --expect 0 "$A"
+expect 2 "unknown option" "$bin" plan --bogus "$A"
+expect 2 "MATRIX" "$bin" plan
+expect 1 "" "$bin" plan "$T/missing.mtx"
+expect 0 "" "$bin" plan --deterministic --expect 1000000 gen:band:n=2000,bw=2
+check "plan: deterministic choice on a band is a diagonal format" grep -q '^choice  *h\{0,1\}dia: deterministic' "$T/out"
+expect 0 "" "$bin" plan --budget 1 "$A"
+check "plan --budget 1: CSR, nothing timed" grep -q '^choice  *csr: budget' "$T/out"
+expect 0 "" "$bin" bench --formats csr,auto --reps 2 "$A"
+check "bench --formats csr,auto: an auto row beside csr" grep -q '^# auto on a.mtx: chose ' "$T/out"
 echo "RESULT test_tool passed=$passed failed=$failed skipped=$skipped"
 [ "$failed" = 0 ]
