@@ -12,11 +12,7 @@
  * selection's cost and the time it paid back. Checked: the true residual ||b - A x|| / ||b||,
  * recomputed in long double straight from the input entries (not by the library), must be
  * below 10 * tol. Exit 0 on success, 1 on any error or failed check. */
-#ifdef __CUDACC__
-#include "spmv_cuda.cuh" /* the nvcc build of this file: host code only, same program */
-#else
-#include "spmv.h"
-#endif
+#include "spmv.h" /* also in the nvcc build of this file (-x cu): host code only, same program */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

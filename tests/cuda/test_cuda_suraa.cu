@@ -336,8 +336,8 @@ template <class G> static void host_args(void) {
     CHECK(G::dev_free(&D) == SPMV_OK && is_zero(&D) && G::dev_free(&D) == SPMV_OK, "%s: dev_free zeroed, twice",
           G::name());
     CHECK(spmv_format_parse("suraa") == SPMV_FMT_SURAA &&
-              spmv_format_flags(SPMV_FMT_SURAA) == (unsigned)SPMV_FF_CUDA,
-          "suraa: registry flags %u (expected cuda only)", spmv_format_flags(SPMV_FMT_SURAA));
+              spmv_format_flags(SPMV_FMT_SURAA) == (unsigned)(SPMV_FF_CUDA | SPMV_FF_ATOMICS),
+          "suraa: registry flags %u (expected cuda and atomics only)", spmv_format_flags(SPMV_FMT_SURAA));
     G::csr_free(&A);
 }
 
