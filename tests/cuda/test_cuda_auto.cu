@@ -30,19 +30,8 @@
 
 #define TEST_TAG(TG, TT, BASE_TOL)                                                                               \
     struct tag_##TG {                                                                                            \
-        typedef TT T;                                                                                            \
-        typedef spmv_##TG##_csr csr;                                                                             \
+        TH_TAG_HOST(TG, TT, BASE_TOL)                                                                            \
         typedef spmv_##TG##_auto_dev adev;                                                                       \
-        static const char *name() { return #TG; }                                                                \
-        static double base_tol() { return BASE_TOL; }                                                            \
-        static double eps() { return sizeof(T) == 4 ? (double)FLT_EPSILON : DBL_EPSILON; }                       \
-        static spmv_status from_triplets(csr *A, const spmv_triplets *t) {                                      \
-            return spmv_##TG##_csr_from_triplets(A, t, NULL);                                                    \
-        }                                                                                                        \
-        static void csr_free(csr *A) { spmv_##TG##_csr_free(A); }                                                \
-        static void ref(const csr *A, T al, const T *x, T be, const T *y0, long double *r, long double *sc) {    \
-            spmv_##TG##_csr_mv_ref(A, al, x, be, y0, r, sc);                                                     \
-        }                                                                                                        \
         static spmv_status sel(adev *D, const csr *A, const spmv_auto_opts *o, cudaStream_t s) {                \
             return spmv_##TG##_auto_dev_from_csr(D, A, o, s);                                                    \
         }                                                                                                        \

@@ -62,28 +62,16 @@
 /* One struct per tag: the tests below are written once, as templates over it. */
 #define TEST_TAG(TG, TT, II, BASE_TOL, BIT)                                                                      \
     struct tag_##TG {                                                                                            \
-        typedef TT T;                                                                                            \
+        TH_TAG_HOST(TG, TT, BASE_TOL)                                                                            \
         typedef II I;                                                                                            \
-        typedef spmv_##TG##_csr csr;                                                                             \
         typedef spmv_##TG##_coo coo;                                                                             \
         typedef spmv_##TG##_axt axt;                                                                             \
         typedef spmv_##TG##_any_dev any;                                                                         \
         typedef spmv_##TG##_csr_dev csrd;                                                                        \
         typedef spmv_##TG##_coo_dev cood;                                                                        \
         typedef spmv_##TG##_axt_dev axtd;                                                                        \
-        static const char *name() { return #TG; }                                                                \
         static int bit() { return BIT; }                                                                         \
-        static double base_tol() { return BASE_TOL; }                                                            \
-        static double eps() { return sizeof(T) == 4 ? (double)FLT_EPSILON : DBL_EPSILON; }                       \
-        /* host side */                                                                                          \
-        static spmv_status from_triplets(csr *A, const spmv_triplets *t) {                                      \
-            return spmv_##TG##_csr_from_triplets(A, t, NULL);                                                    \
-        }                                                                                                        \
-        static void csr_free(csr *A) { spmv_##TG##_csr_free(A); }                                                \
         static size_t csr_bytes(const csr *A) { return spmv_##TG##_csr_bytes(A); }                               \
-        static void ref(const csr *A, T al, const T *x, T be, const T *y0, long double *r, long double *sc) {    \
-            spmv_##TG##_csr_mv_ref(A, al, x, be, y0, r, sc);                                                     \
-        }                                                                                                        \
         static spmv_status coo_from_csr(coo *C, const csr *A) { return spmv_##TG##_coo_from_csr(C, A, NULL); }  \
         static void coo_free(coo *C) { spmv_##TG##_coo_free(C); }                                                \
         static spmv_status axt_from_csr(axt *H, const csr *A, spmv_axt_variant v, const spmv_axt_params *p) {    \
