@@ -46,7 +46,7 @@ tmp=$out.tmp
                 # of 110-190 s, for a run of 28 s instead of 6-15 s; bcsr 12 + 25 s instead of
                 # 46 + 12 s (2026-11-22); axt 13 + 115 CPU-s instead of 72 + 93 (2026-11-23)
                 [ $t = test_format ] && [ $kind = asan ] && fl="\$asan0"
-                [ $f = bcsr ] && [ $t = test_$f ] && [ $kind = asan ] && fl="\$asan_addr0"
+                ( [ $f = bcsr ] || [ $f = csr5 ] ) && [ $t = test_$f ] && [ $kind = asan ] && fl="\$asan_addr0"
                 [ $t = test_format ] && def=" -DTEST_FAMILY=$f"
                 [ $t = test_format ] && t=test_format_$f
                 [ -f "$src" ] || continue

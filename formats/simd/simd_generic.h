@@ -25,60 +25,60 @@ typedef struct SPMV__GV {
     SPMV__GT v[SPMV__GW];
 } SPMV__GV;
 
-static inline SPMV__GV SPMV__GF(zero)(void) {
+static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(zero)(void) {
     SPMV__GV r;
     int i;
     for (i = 0; i < SPMV__GW; i++) r.v[i] = (SPMV__GT)0;
     return r;
 }
 
-static inline SPMV__GV SPMV__GF(set1)(SPMV__GT x) {
+static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(set1)(SPMV__GT x) {
     SPMV__GV r;
     int i;
     for (i = 0; i < SPMV__GW; i++) r.v[i] = x;
     return r;
 }
 
-static inline SPMV__GV SPMV__GF(loadu)(const SPMV__GT *p) {
+static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(loadu)(const SPMV__GT *p) {
     SPMV__GV r;
     int i;
     for (i = 0; i < SPMV__GW; i++) r.v[i] = p[i];
     return r;
 }
 
-static inline void SPMV__GF(storeu)(SPMV__GT *p, SPMV__GV a) {
+static inline SPMV_GENERIC_ATTR void SPMV__GF(storeu)(SPMV__GT *p, SPMV__GV a) {
     int i;
     for (i = 0; i < SPMV__GW; i++) p[i] = a.v[i];
 }
 
-static inline SPMV__GV SPMV__GF(mload)(unsigned m, const SPMV__GT *p) {
+static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(mload)(unsigned m, const SPMV__GT *p) {
     SPMV__GV r;
     int i;
     for (i = 0; i < SPMV__GW; i++) r.v[i] = SPMV__GON(m, i) ? p[i] : (SPMV__GT)0;
     return r;
 }
 
-static inline void SPMV__GF(mstore)(SPMV__GT *p, unsigned m, SPMV__GV a) {
+static inline SPMV_GENERIC_ATTR void SPMV__GF(mstore)(SPMV__GT *p, unsigned m, SPMV__GV a) {
     int i;
     for (i = 0; i < SPMV__GW; i++)
         if (SPMV__GON(m, i)) p[i] = a.v[i];
 }
 
-static inline SPMV__GV SPMV__GF(add)(SPMV__GV a, SPMV__GV b) {
+static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(add)(SPMV__GV a, SPMV__GV b) {
     SPMV__GV r;
     int i;
     for (i = 0; i < SPMV__GW; i++) r.v[i] = a.v[i] + b.v[i];
     return r;
 }
 
-static inline SPMV__GV SPMV__GF(mul)(SPMV__GV a, SPMV__GV b) {
+static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(mul)(SPMV__GV a, SPMV__GV b) {
     SPMV__GV r;
     int i;
     for (i = 0; i < SPMV__GW; i++) r.v[i] = a.v[i] * b.v[i];
     return r;
 }
 
-static inline SPMV__GV SPMV__GF(fma)(SPMV__GV a, SPMV__GV b, SPMV__GV c) {
+static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(fma)(SPMV__GV a, SPMV__GV b, SPMV__GV c) {
     SPMV__GV r;
     int i;
     for (i = 0; i < SPMV__GW; i++) r.v[i] = a.v[i] * b.v[i] + c.v[i];
@@ -86,7 +86,7 @@ static inline SPMV__GV SPMV__GF(fma)(SPMV__GV a, SPMV__GV b, SPMV__GV c) {
 }
 
 /* Pairwise (tree) sum: lanes i and i+h for h = W/2, W/4, ..., 1. */
-static inline SPMV__GT SPMV__GF(hsum)(SPMV__GV a) {
+static inline SPMV_GENERIC_ATTR SPMV__GT SPMV__GF(hsum)(SPMV__GV a) {
     int h, i;
     for (h = SPMV__GW / 2; h > 0; h /= 2)
         for (i = 0; i < h; i++) a.v[i] += a.v[i + h];
@@ -94,34 +94,34 @@ static inline SPMV__GT SPMV__GF(hsum)(SPMV__GV a) {
 }
 
 /* Inclusive prefix sum, left to right. */
-static inline SPMV__GV SPMV__GF(scan)(SPMV__GV a) {
+static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(scan)(SPMV__GV a) {
     int i;
     for (i = 1; i < SPMV__GW; i++) a.v[i] += a.v[i - 1];
     return a;
 }
 
-static inline SPMV__GV SPMV__GF(gather_i32)(const SPMV__GT *base, const int32_t *idx) {
+static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(gather_i32)(const SPMV__GT *base, const int32_t *idx) {
     SPMV__GV r;
     int i;
     for (i = 0; i < SPMV__GW; i++) r.v[i] = base[idx[i]];
     return r;
 }
 
-static inline SPMV__GV SPMV__GF(gather_i64)(const SPMV__GT *base, const int64_t *idx) {
+static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(gather_i64)(const SPMV__GT *base, const int64_t *idx) {
     SPMV__GV r;
     int i;
     for (i = 0; i < SPMV__GW; i++) r.v[i] = base[idx[i]];
     return r;
 }
 
-static inline SPMV__GV SPMV__GF(mgather_i32)(unsigned m, const SPMV__GT *base, const int32_t *idx) {
+static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(mgather_i32)(unsigned m, const SPMV__GT *base, const int32_t *idx) {
     SPMV__GV r;
     int i;
     for (i = 0; i < SPMV__GW; i++) r.v[i] = SPMV__GON(m, i) ? base[idx[i]] : (SPMV__GT)0;
     return r;
 }
 
-static inline SPMV__GV SPMV__GF(mgather_i64)(unsigned m, const SPMV__GT *base, const int64_t *idx) {
+static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(mgather_i64)(unsigned m, const SPMV__GT *base, const int64_t *idx) {
     SPMV__GV r;
     int i;
     for (i = 0; i < SPMV__GW; i++) r.v[i] = SPMV__GON(m, i) ? base[idx[i]] : (SPMV__GT)0;
@@ -129,19 +129,19 @@ static inline SPMV__GV SPMV__GF(mgather_i64)(unsigned m, const SPMV__GT *base, c
 }
 
 /* Low n bits set, n clamped to [0, W]. */
-static inline unsigned SPMV__GF(mask_first)(int n) {
+static inline SPMV_GENERIC_ATTR unsigned SPMV__GF(mask_first)(int n) {
     if (n <= 0) return 0u;
     if (n >= SPMV__GW) return 0xFFFFFFFFu >> (32 - SPMV__GW);
     return (1u << n) - 1u;
 }
 
 /* Lane i (taken modulo W). */
-static inline SPMV__GT SPMV__GF(lane)(SPMV__GV a, int i) {
+static inline SPMV_GENERIC_ATTR SPMV__GT SPMV__GF(lane)(SPMV__GV a, int i) {
     return a.v[i & (SPMV__GW - 1)];
 }
 
 /* Lane from b where the mask bit is set, else from a. */
-static inline SPMV__GV SPMV__GF(blend)(unsigned m, SPMV__GV a, SPMV__GV b) {
+static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(blend)(unsigned m, SPMV__GV a, SPMV__GV b) {
     SPMV__GV r;
     int i;
     for (i = 0; i < SPMV__GW; i++) r.v[i] = SPMV__GON(m, i) ? b.v[i] : a.v[i];
@@ -149,7 +149,7 @@ static inline SPMV__GV SPMV__GF(blend)(unsigned m, SPMV__GV a, SPMV__GV b) {
 }
 
 /* Lanes move up by one: lane 0 = fill, lane i = a[i-1]. */
-static inline SPMV__GV SPMV__GF(shift_up)(SPMV__GV a, SPMV__GT fill) {
+static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(shift_up)(SPMV__GV a, SPMV__GT fill) {
     SPMV__GV r;
     int i;
     r.v[0] = fill;
