@@ -2,131 +2,180 @@
 #define BN(x) SPMV_CAT(SPMV_CAT3(spmv_, BT_TAG, _), x)
 #define BF(x) SPMV_CAT3(tool_, BT_TAG, x)
 
-/* The row loop a user would write: the bench's baseline. */
-static void BF(_naive)(const BN(csr) * A, const BT_VAL *x, BT_VAL *y) {
-    int32_t r;
-#pragma omp parallel for schedule(static)
-    for (r = 0; r < A->nrows; r++) {
-        BT_VAL s = 0;
-        int32_t k;
-        for (k = A->row_ptr[r]; k < A->row_ptr[r + 1]; k++) s += A->val[k] * x[A->col_idx[k]];
-        y[r] = s;
-    }
-}
-
 static int BF(_cmp)(const void *a, const void *b) {
     double u = *(const double *)a, v = *(const double *)b;
     return u < v ? -1 : u > v;
 }
 
-/* Median time of one SpMV: warm-up, then repetitions until min_reps and ~0.2 s. */
-/* kernel: formats embedding x run their kernel only (x scattered beforehand). */
-static void BF(_once)(BN(any) * M, const BN(csr) * A, const BT_VAL *x, BT_VAL *y, int kernel) {
-    if (!M) BF(_naive)(A, x, y);
-    else if (kernel) BN(any_mv_kernel)(M, 1, x, 0, y);
-    else BN(any_mv)(M, 1, x, 0, y);
+/* One contender of a matrix's round robin: the plain loop or an anchor library (bench/anchors.h),
+ * a format x ISA, or the auto handle. */
+typedef struct BF(_ct) {
+    int kind; /* 0: anchor (index 0 = the plain loop, the "naive" row), 1: format, 2: auto */
+    int anchor, embeds, k;            /* k: calls per timed sample */
+    void *ah;                         /* anchor handle */
+    BN(any) M;                        /* kind 1 */
+    BN(auto) AU;                      /* kind 2 */
+    char fname[32], params[96], isa_s[16];
+    size_t fbytes;
+    double fill, t_conv, t_tune, err;
+    double *smp, *ksmp; /* per-call times: y = A*x as a solver pays it; the kernel alone (embedded x) */
+    int ns, nk, cap;
+    double acc; /* seconds spent in timed samples */
+} BF(_ct);
+
+static void BF(_call)(BF(_ct) * c, const BT_VAL *x, BT_VAL *y, int kernel) {
+    if (c->kind == 0) SPMV_CAT(spmv_anchor_mv_, BT_TAG)(c->anchor, c->ah, x, y);
+    else if (c->kind == 2) BN(auto_mv)(&c->AU, 1, x, 0, y);
+    else if (kernel) BN(any_mv_kernel)(&c->M, 1, x, 0, y);
+    else BN(any_mv)(&c->M, 1, x, 0, y);
 }
-static double BF(_last_min); /* the fastest sample of the last BF(_time) */
-static double BF(_time)(BN(any) * M, const BN(csr) * A, const BT_VAL *x, BT_VAL *y, int min_reps, int kernel) {
-    double *t = NULL, total = 0, med;
-    int n = 0, cap = 0, i;
-    for (i = 0; i < 3; i++) BF(_once)(M, A, x, y, kernel);
-    while (n < min_reps || (total < 0.2 && n < 1000000)) {
-        double t0 = spmv_wtime(), dt;
-        BF(_once)(M, A, x, y, kernel);
-        dt = spmv_wtime() - t0;
-        if (n == cap) {
-            cap = cap ? 2 * cap : 256;
-            t = (double *)realloc(t, sizeof(double) * (size_t)cap);
-            if (!t) return -1;
-        }
-        t[n++] = dt;
-        total += dt;
-    }
+static void BF(_ct_free)(BF(_ct) * c) {
+    if (c->kind == 0 && c->ah) spmv_anchor_free(c->anchor, c->ah);
+    if (c->kind == 1) BN(any_free)(&c->M);
+    if (c->kind == 2) BN(auto_free)(&c->AU);
+    free(c->smp);
+    free(c->ksmp);
+    memset(c, 0, sizeof *c);
+}
+/* one timed sample: a warm call, then k calls back to back; the time per call */
+static double BF(_sample)(BF(_ct) * c, const BT_VAL *x, BT_VAL *y, int kernel) {
+    double t0;
+    int j;
+    BF(_call)(c, x, y, kernel);
+    t0 = spmv_wtime();
+    for (j = 0; j < c->k; j++) BF(_call)(c, x, y, kernel);
+    return (spmv_wtime() - t0) / c->k;
+}
+static double BF(_median)(double *t, int n, double q) {
+    double pos;
+    int i;
+    if (n <= 0) return 0;
     qsort(t, (size_t)n, sizeof(double), BF(_cmp));
-    med = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
-    BF(_last_min) = t[0];
-    free(t);
-    return med;
+    pos = q * (n - 1);
+    i = (int)pos;
+    return i + 1 < n ? t[i] + (pos - i) * (t[i + 1] - t[i]) : t[i];
+}
+/* Round robin over the live contenders: each round visits them all (starting one further each
+ * round, so no contender always follows the same one), each sample warmed by one call; rounds
+ * go on until every contender has min_reps samples and 0.2 s of timed calls. */
+static int BF(_round_robin)(BF(_ct) * c, int n, const BT_VAL *x, BT_VAL *y, int min_reps) {
+    int i, round;
+    /* calls per sample: ~100 us worth, so that tiny products are not timer-bound */
+    for (i = 0; i < n; i++) {
+        double t1;
+        c[i].k = 1;
+        t1 = BF(_sample)(&c[i], x, y, 0);
+        c[i].k = t1 > 0 && t1 < 1e-4 ? (int)(1e-4 / t1) + 1 : 1;
+    }
+    for (round = 0; round < 10000000; round++) {
+        int done = 1;
+        for (i = 0; i < n; i++)
+            if (c[i].ns < min_reps || c[i].acc < 0.2) done = 0;
+        if (done) break;
+        for (i = 0; i < n; i++) {
+            BF(_ct) *ci = &c[(i + round) % n];
+            double dt;
+            if (ci->ns == ci->cap) {
+                int nc = ci->cap ? 2 * ci->cap : 256;
+                double *a = (double *)realloc(ci->smp, sizeof(double) * (size_t)nc), *b;
+                if (a) ci->smp = a;
+                b = (double *)realloc(ci->ksmp, sizeof(double) * (size_t)nc);
+                if (b) ci->ksmp = b;
+                if (!a || !b) return 1;
+                ci->cap = nc;
+            }
+            dt = BF(_sample)(ci, x, y, 0);
+            ci->smp[ci->ns++] = dt;
+            ci->acc += dt * ci->k;
+            if (ci->embeds) { /* the kernel alone, x already in place (the papers' timing) */
+                ci->ksmp[ci->nk++] = BF(_sample)(ci, x, y, 1);
+            }
+        }
+    }
+    return 0;
 }
 
 /* one table row (and CSV line) */
-static void BF(_row)(const tool_opts *o, const char *mname, const BN(csr) * Ap, const char *fname, const char *params,
-                     const char *isa_s, size_t fbytes, double fill, double t_conv, double t_tune, double t_mv,
-                     double t_kern, double t_min, double t_naive, double err, double tol, FILE *csv) {
+static void BF(_row)(const tool_opts *o, const char *mname, const BN(csr) * Ap, const BF(_ct) * c, double t_mv,
+                     double t_kern, double t_min, double spread, double t_naive, double tol, FILE *csv) {
     const BN(csr) A = *Ap;
     double bytes, gbs;
     /* bytes a kernel must move: the format once, x once, y written once */
-    bytes = (double)fbytes + (double)sizeof(BT_VAL) * ((double)A.ncols + (double)A.nrows);
+    bytes = (double)c->fbytes + (double)sizeof(BT_VAL) * ((double)A.ncols + (double)A.nrows);
     gbs = bytes / t_mv * 1e-9;
     {
-        double nnz = (double)A.nnz, bpn = A.nnz ? (double)fbytes / nnz : 0.0;
+        double nnz = (double)A.nnz, bpn = A.nnz ? (double)c->fbytes / nnz : 0.0;
         double pct = o->bw_read > 0 ? 100.0 * gbs / o->bw_read : 0.0;
-        printf("%-24.24s %9lld %9lld %10lld %-9s %-16.16s %-9s %3d %8.4f %7.1f %7.3f %10.3e %10.3e %7.2f %6.2f "
-               "%6.2f %5.2f %5.0f%% %5.2fx %9.2e%s\n",
-               mname, (long long)A.nrows, (long long)A.ncols, (long long)A.nnz, fname, params, isa_s,
-               spmv_max_threads(), t_conv, t_conv / t_mv, t_tune, t_mv, t_kern, 2.0 * nnz / t_mv * 1e-9, gbs,
-               bpn, fill, pct, t_naive > 0 ? t_naive / t_mv : 0.0, err, err <= tol ? "" : "  FAIL");
+        printf("%-24.24s %9lld %9lld %10lld %-9s %-16.16s %-9s %3d %8.4f %7.1f %7.3f %10.3e %10.3e %4.0f%% %7.2f "
+               "%6.2f %6.2f %5.2f %5.0f%% %5.2fx %9.2e%s\n",
+               mname, (long long)A.nrows, (long long)A.ncols, (long long)A.nnz, c->fname, c->params, c->isa_s,
+               spmv_max_threads(), c->t_conv, c->t_conv / t_mv, c->t_tune, t_mv, t_kern, 100 * spread,
+               2.0 * nnz / t_mv * 1e-9, gbs, bpn, c->fill, pct, t_naive > 0 ? t_naive / t_mv : 0.0, c->err,
+               c->err <= tol ? "" : "  FAIL");
         if (csv)
-            fprintf(csv, "\"%s\",%lld,%lld,%lld,%s,\"%s\",%s,%d,%s,%.6g,%.4g,%.6g,%.6g,%.6g,%.4f,%.4f,%.4f,%.4f,%.2f,%.4f,%.3e,,,%.6g\n",
-                    mname, (long long)A.nrows, (long long)A.ncols, (long long)A.nnz, fname, params, isa_s,
-                    spmv_max_threads(), STR(BT_VAL), t_conv, t_conv / t_mv, t_tune, t_mv, t_kern,
-                    2.0 * nnz / t_mv * 1e-9, gbs, bpn, fill, pct, t_naive > 0 ? t_naive / t_mv : 0.0, err, t_min);
+            fprintf(csv, "\"%s\",%lld,%lld,%lld,%s,\"%s\",%s,%d,%s,%.6g,%.4g,%.6g,%.6g,%.6g,%.4f,%.4f,%.4f,%.4f,%.2f,%.4f,%.3e,,,%.6g,"
+                         "%.4f,%d\n",
+                    mname, (long long)A.nrows, (long long)A.ncols, (long long)A.nnz, c->fname, c->params, c->isa_s,
+                    spmv_max_threads(), STR(BT_VAL), c->t_conv, c->t_conv / t_mv, c->t_tune, t_mv, t_kern,
+                    2.0 * nnz / t_mv * 1e-9, gbs, bpn, c->fill, pct, t_naive > 0 ? t_naive / t_mv : 0.0, c->err, t_min,
+                    spread, c->ns);
     }
 }
 
-/* The auto row: the automatic selection with its defaults (formats/auto.h), its whole cost in
- * the convert column, then the chosen handle timed like every row; a comment line puts it
- * beside the run's oracle (the fastest row of this matrix) and CSR. */
-static int BF(_auto_row)(const tool_opts *o, const char *mname, const BN(csr) * A, const BT_VAL *x, BT_VAL *y,
-                         const long double *ref, const long double *scale, double tol, double t_naive, double t_best,
-                         const char *best_name, double t_csr, FILE *csv) {
-    BN(auto) M;
-    spmv_auto_opts ao = spmv_auto_opts_default();
-    char params[96];
-    double err, t_mv, t_kern;
-    int64_t i;
-    spmv_status st;
-    if (o->threads) ao.threads = o->threads;
-    fprintf(stderr, "  %s auto...\r", mname);
-    st = BN(auto_from_csr)(&M, A, &ao);
-    if (st != SPMV_OK) {
-        fprintf(stderr, "spmv: %s: auto: %s (%s)\n", mname, spmv_status_str(st), M.rep.why);
-        return 1;
+/* The contenders' results after a round robin: rows printed in the order they were made; the
+ * baselines (the plain loop and the anchors) stay alive across groups, the rest is freed. */
+typedef struct BF(_res) {
+    double t_naive, t_best, t_csr, t_auto;
+    char best_name[64];
+    int fails;
+} BF(_res);
+static void BF(_report)(const tool_opts *o, const char *mname, const BN(csr) * A, BF(_ct) * c, int n, int final,
+                        double tol, BF(_res) * R, FILE *csv) {
+    int i;
+    for (i = 0; i < n; i++) { /* the plain loop's time first: every row's xnaive */
+        if (c[i].kind == 0 && c[i].anchor == 0 && c[i].ns) R->t_naive = BF(_median)(c[i].smp, c[i].ns, 0.5);
     }
-    {
-        char p[80];
-        BN(any_params)(&M.h, p, sizeof p);
-        snprintf(params, sizeof params, "%s%s%s", spmv_format_name(M.rep.chosen), p[0] ? ":" : "", p);
+    for (i = 0; i < n; i++) {
+        BF(_ct) *ci = &c[i];
+        double t_mv, t_kern, t_min, spread;
+        int base = ci->kind == 0;
+        if (base && !final) continue; /* baselines: their samples add up over the groups */
+        if (!ci->ns) continue;
+        t_mv = BF(_median)(ci->smp, ci->ns, 0.5);
+        spread = t_mv > 0 ? (BF(_median)(ci->smp, ci->ns, 0.75) - BF(_median)(ci->smp, ci->ns, 0.25)) / t_mv : 0;
+        t_min = ci->smp[0]; /* sorted by _median */
+        t_kern = ci->nk ? BF(_median)(ci->ksmp, ci->nk, 0.5) : t_mv;
+        BF(_row)(o, mname, A, ci, t_mv, t_kern, t_min, spread, R->t_naive, tol, csv);
+        if (ci->kind == 2) R->t_auto = t_mv;
+        if (ci->kind == 1 && ci->err <= tol && (R->t_best < 0 || t_mv < R->t_best)) {
+            R->t_best = t_mv;
+            snprintf(R->best_name, sizeof R->best_name, "%s/%s", ci->fname, ci->isa_s);
+        }
+        if (ci->kind == 1 && !strcmp(ci->fname, "csr") && ci->err <= tol && (R->t_csr < 0 || t_mv < R->t_csr))
+            R->t_csr = t_mv;
+        fflush(stdout);
     }
-    for (i = 0; i < A->nrows; i++) y[i] = (BT_VAL)NAN;
-    BN(auto_mv)(&M, 1, x, 0, y);
-    err = BN(max_rel_err)(A->nrows, y, ref, scale);
-    t_mv = t_kern = BF(_time)(&M.h, A, x, y, o->reps, 0);
-    BF(_row)(o, mname, A, "auto", params, spmv_isa_name(BN(any_isa)(&M.h)), BN(any_bytes)(&M.h),
-             A->nnz ? (double)BN(any_stored)(&M.h) / (double)A->nnz : 1.0, M.rep.select_s, 0, t_mv, t_kern,
-             BF(_last_min), t_naive, err, tol, csv);
-    printf("# auto on %s: chose %s in %.3g s (%.1f SpMVs, %d timed): %s; oracle %s: auto/oracle time %.3f, "
-           "auto/csr %.3f\n",
-           mname, spmv_format_name(M.rep.chosen), M.rep.select_s, t_mv > 0 ? M.rep.select_s / t_mv : 0.0, M.rep.trials,
-           M.rep.why, best_name[0] ? best_name : "-", t_best > 0 ? t_mv / t_best : 0.0, t_csr > 0 ? t_mv / t_csr : 0.0);
-    BN(auto_free)(&M);
-    return !(err <= tol);
 }
 
-/* Benchmarks every selected format x ISA on one matrix; returns number of failures. */
-static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets *trip, FILE *csv) {
+/* Benchmarks every selected format x ISA, the plain loop, the anchor libraries and the auto
+ * handle on one matrix, timed side by side (BF(_round_robin)); returns the number of failures. */
+static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets *trip, FILE *csv,
+                      double mem_budget) {
     BN(csr) A;
     spmv_csr_params rp = spmv_csr_params_default();
     spmv_status st;
     BT_VAL *x, *y;
     long double *ref, *scale;
     int64_t i;
-    int f, isa, fails = 0;
+    int f, isa, a, n = 0, nbase = 0, fails = 0, nmax = 8 + (SPMV_FMT_COUNT_ + 1) * SPMV_ISA_COUNT_;
     const double tol = sizeof(BT_VAL) == 8 ? 1e-12 : 1e-5;
-    double t_naive = 0, t_best = -1, t_csr = -1;
-    char best_name[64] = "";
+    double live = 0;
+    BF(_ct) *c;
+    BF(_res) R;
+    const char *auto_why = NULL;
 
+    memset(&R, 0, sizeof R);
+    R.t_best = R.t_csr = -1;
     rp.isa = SPMV_ISA_GENERIC;
     st = BN(csr_from_triplets)(&A, trip, &rp);
     if (st != SPMV_OK) {
@@ -137,43 +186,102 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
     y = (BT_VAL *)malloc(sizeof(BT_VAL) * (size_t)(A.nrows + 1));
     ref = (long double *)malloc(sizeof(long double) * (size_t)(A.nrows + 1));
     scale = (long double *)malloc(sizeof(long double) * (size_t)(A.nrows + 1));
-    if (!x || !y || !ref || !scale) {
+    c = (BF(_ct) *)calloc((size_t)nmax, sizeof *c);
+    if (!x || !y || !ref || !scale || !c) {
         fprintf(stderr, "spmv: out of memory\n");
         exit(2);
     }
     for (i = 0; i < A.ncols; i++) x[i] = (BT_VAL)(1.0 + (double)((i * 7919) % 1000) / 1000.0);
     BN(csr_mv_ref)(&A, 1, x, 0, NULL, ref, scale);
 
-    for (f = -1; f < SPMV_FMT_COUNT_; f++) {
+    /* baselines: the plain loop (anchor 0, the "naive" row) and the anchor libraries present */
+    for (a = 0; a < spmv_anchor_count() && n < nmax; a++) {
+        BF(_ct) *ci = &c[n];
+        char err[256] = "";
+        double t0;
+        if (!o->formats[a == 0 ? 0 : TOOL_ANCHOR_FLAG(a)]) continue;
+        if (!spmv_anchor_available(a)) continue; /* the notice is in the header */
+        ci->kind = 0;
+        ci->anchor = a;
+        snprintf(ci->fname, sizeof ci->fname, "%s", a == 0 ? "naive" : spmv_anchor_name(a));
+        snprintf(ci->params, sizeof ci->params, "%s", spmv_anchor_info(a));
+        snprintf(ci->isa_s, sizeof ci->isa_s, "%s", a == 0 ? "compiler" : "anchor");
+        fprintf(stderr, "  %s %s...\r", mname, ci->fname);
+        t0 = spmv_wtime();
+        ci->ah = SPMV_CAT(spmv_anchor_create_, BT_TAG)(a, (int32_t)A.nrows, (int32_t)A.ncols, A.row_ptr, A.col_idx,
+                                                       A.val, spmv_max_threads(), err, sizeof err);
+        ci->t_conv = a == 0 ? 0 : spmv_wtime() - t0;
+        if (!ci->ah) {
+            fprintf(stderr, "spmv: %s: %s: %s\n", mname, ci->fname, err);
+            fails++;
+            memset(ci, 0, sizeof *ci);
+            continue;
+        }
+        ci->fbytes = a == 0 ? BN(csr_bytes)(&A) : spmv_anchor_bytes(a, ci->ah);
+        if (!ci->fbytes) ci->fbytes = BN(csr_bytes)(&A);
+        ci->fill = 1;
+        for (i = 0; i < A.nrows; i++) y[i] = (BT_VAL)NAN;
+        BF(_call)(ci, x, y, 0);
+        ci->err = BN(max_rel_err)(A.nrows, y, ref, scale);
+        if (!(ci->err <= tol)) fails++;
+        live += (double)ci->fbytes;
+        n++;
+    }
+    nbase = n;
+    /* the formats, in groups that fit in memory: a group is timed (with the baselines) and freed
+     * when the next conversion could pass the budget */
+    for (f = 0; f <= SPMV_FMT_COUNT_; f++) {
         for (isa = SPMV_ISA_GENERIC; isa < SPMV_ISA_COUNT_; isa++) {
-            BN(any) M;
-            double t0, t_conv, t_mv, t_kern = 0, t_tune = 0, err, t_min = 0;
-            size_t fbytes;
-            double fill = 1; /* stored value slots per entry (padding, fill) */
-            char params[96];
-            const char *fname = f < 0 ? "naive" : spmv_format_name((spmv_format)f);
-            if (!o->formats[f + 1]) break;
-            if (f >= 0 && !(spmv_format_flags((spmv_format)f) & SPMV_FF_HOST)) break; /* device only */
-            if (f < 0) {
-                if (isa != SPMV_ISA_GENERIC) break; /* naive: the compiler's code, once */
-            } else if (!o->isas[isa] || !spmv_isa_supported((spmv_isa)isa)) {
-                continue;
-            }
-            fprintf(stderr, "  %s %s %s...\r", mname, fname, f < 0 ? "" : spmv_isa_name((spmv_isa)isa));
-            if (f < 0) {
-                t_conv = 0;
-                fbytes = BN(csr_bytes)(&A);
-                snprintf(params, sizeof params, "omp-for");
-                for (i = 0; i < A.nrows; i++) y[i] = (BT_VAL)NAN;
-                BF(_naive)(&A, x, y);
-                t_mv = BF(_time)(NULL, &A, x, y, o->reps, 0);
-                t_min = BF(_last_min);
-                t_naive = t_kern = t_mv;
+            BF(_ct) *ci;
+            double t0;
+            int is_auto = f == SPMV_FMT_COUNT_;
+            if (is_auto) {
+                if (!o->formats[SPMV_FMT_COUNT_ + 1] || isa != SPMV_ISA_GENERIC) break;
             } else {
+                if (!o->formats[f + 1]) break;
+                if (!(spmv_format_flags((spmv_format)f) & SPMV_FF_HOST)) break; /* device only */
+                if (!o->isas[isa] || !spmv_isa_supported((spmv_isa)isa)) continue;
+            }
+            if (n > nbase && (n == nmax || (mem_budget > 0 && live + 3.0 * (double)BN(csr_bytes)(&A) > mem_budget))) {
+                if (BF(_round_robin)(c, n, x, y, o->reps)) {
+                    fprintf(stderr, "spmv: out of memory\n");
+                    exit(2);
+                }
+                BF(_report)(o, mname, &A, c, n, 0, tol, &R, csv);
+                while (n > nbase) {
+                    live -= (double)c[n - 1].fbytes;
+                    BF(_ct_free)(&c[--n]);
+                }
+            }
+            ci = &c[n];
+            memset(ci, 0, sizeof *ci);
+            if (is_auto) {
+                spmv_auto_opts ao = spmv_auto_opts_default();
+                char p[80];
+                if (o->threads) ao.threads = o->threads;
+                fprintf(stderr, "  %s auto...\r", mname);
+                st = BN(auto_from_csr)(&ci->AU, &A, &ao);
+                if (st != SPMV_OK) {
+                    fprintf(stderr, "spmv: %s: auto: %s (%s)\n", mname, spmv_status_str(st), ci->AU.rep.why);
+                    fails++;
+                    break;
+                }
+                ci->kind = 2;
+                snprintf(ci->fname, sizeof ci->fname, "auto");
+                BN(any_params)(&ci->AU.h, p, sizeof p);
+                snprintf(ci->params, sizeof ci->params, "%s%s%s", spmv_format_name(ci->AU.rep.chosen), p[0] ? ":" : "", p);
+                snprintf(ci->isa_s, sizeof ci->isa_s, "%s", spmv_isa_name(BN(any_isa)(&ci->AU.h)));
+                ci->t_conv = ci->AU.rep.select_s;
+                ci->fbytes = BN(any_bytes)(&ci->AU.h);
+                ci->fill = A.nnz ? (double)BN(any_stored)(&ci->AU.h) / (double)A.nnz : 1.0;
+                auto_why = ci->AU.rep.why;
+            } else {
+                const char *fname = spmv_format_name((spmv_format)f);
+                fprintf(stderr, "  %s %s %s...\r", mname, fname, spmv_isa_name((spmv_isa)isa));
                 t0 = spmv_wtime();
-                st = o->tune ? BN(any_from_csr_tuned)(&M, &A, (spmv_format)f, (spmv_isa)isa, &t_tune)
-                             : BN(any_from_csr)(&M, &A, (spmv_format)f, (spmv_isa)isa);
-                t_conv = spmv_wtime() - t0 - t_tune; /* the search is reported on its own */
+                st = o->tune ? BN(any_from_csr_tuned)(&ci->M, &A, (spmv_format)f, (spmv_isa)isa, &ci->t_tune)
+                             : BN(any_from_csr)(&ci->M, &A, (spmv_format)f, (spmv_isa)isa);
+                ci->t_conv = spmv_wtime() - t0 - ci->t_tune; /* the search is reported on its own */
                 if (st == SPMV_ERR_LIMIT) { /* a documented size cap (ELL's padding): not a failure */
                     fprintf(stderr, "spmv: %s: %s: not run: %s\n", mname, fname, spmv_status_str(st));
                     continue;
@@ -183,40 +291,49 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
                     fails++;
                     continue;
                 }
-                fbytes = BN(any_bytes)(&M);
-                fill = A.nnz ? (double)BN(any_stored)(&M) / (double)A.nnz : 1.0;
-                BN(any_params)(&M, params, sizeof params);
+                ci->kind = 1;
+                snprintf(ci->fname, sizeof ci->fname, "%s", fname);
+                snprintf(ci->isa_s, sizeof ci->isa_s, "%s", spmv_isa_name((spmv_isa)isa));
+                ci->fbytes = BN(any_bytes)(&ci->M);
+                ci->fill = A.nnz ? (double)BN(any_stored)(&ci->M) / (double)A.nnz : 1.0;
+                BN(any_params)(&ci->M, ci->params, sizeof ci->params);
+                ci->embeds = BN(any_embeds_x)(&ci->M);
+            }
+            for (i = 0; i < A.nrows; i++) y[i] = (BT_VAL)NAN;
+            BF(_call)(ci, x, y, 0);
+            ci->err = BN(max_rel_err)(A.nrows, y, ref, scale);
+            if (ci->embeds) { /* the kernel alone must give the same y once x is in place */
+                BN(any_update_x)(&ci->M, x);
                 for (i = 0; i < A.nrows; i++) y[i] = (BT_VAL)NAN;
-                BN(any_mv)(&M, 1, x, 0, y);
-                t_mv = -1;
+                BF(_call)(ci, x, y, 1);
+                if (!(BN(max_rel_err)(A.nrows, y, ref, scale) <= tol)) ci->err = INFINITY;
             }
-            err = BN(max_rel_err)(A.nrows, y, ref, scale);
-            if (f >= 0) {
-                /* spmv_s: what a solver pays per product (x copied in by formats embedding
-                   it); kernel_s: the product alone */
-                t_mv = BF(_time)(&M, &A, x, y, o->reps, 0);
-                t_min = BF(_last_min);
-                t_kern = t_mv;
-                if (BN(any_embeds_x)(&M)) {
-                    BN(any_update_x)(&M, x);
-                    t_kern = BF(_time)(&M, &A, x, y, o->reps, 1);
-                    if (!(BN(max_rel_err)(A.nrows, y, ref, scale) <= tol)) err = INFINITY;
-                }
-                BN(any_free)(&M);
-            }
-            if (!(err <= tol)) fails++;
-            BF(_row)(o, mname, &A, fname, params, f < 0 ? "compiler" : spmv_isa_name((spmv_isa)isa), fbytes, fill,
-                     t_conv, t_tune, t_mv, t_kern, t_min, t_naive, err, tol, csv);
-            if (f >= 0 && err <= tol && (t_best < 0 || t_mv < t_best)) {
-                t_best = t_mv;
-                snprintf(best_name, sizeof best_name, "%s/%s", fname, spmv_isa_name((spmv_isa)isa));
-            }
-            if (f == SPMV_FMT_CSR && err <= tol && (t_csr < 0 || t_mv < t_csr)) t_csr = t_mv;
-            fflush(stdout);
+            if (!(ci->err <= tol)) fails++;
+            live += (double)ci->fbytes;
+            n++;
         }
     }
-    if (o->formats[SPMV_FMT_COUNT_ + 1]) fails += BF(_auto_row)(o, mname, &A, x, y, ref, scale, tol, t_naive, t_best,
-                                                               best_name, t_csr, csv);
+    if (n > 0) {
+        if (BF(_round_robin)(c, n, x, y, o->reps)) {
+            fprintf(stderr, "spmv: out of memory\n");
+            exit(2);
+        }
+        BF(_report)(o, mname, &A, c, n, 1, tol, &R, csv);
+    }
+    if (auto_why) {
+        BF(_ct) *ca = NULL;
+        for (a = 0; a < n; a++)
+            if (c[a].kind == 2) ca = &c[a];
+        if (ca)
+            printf("# auto on %s: chose %s in %.3g s (%.1f SpMVs, %d timed): %s; oracle %s: auto/oracle time %.3f, "
+                   "auto/csr %.3f\n",
+                   mname, spmv_format_name(ca->AU.rep.chosen), ca->AU.rep.select_s,
+                   R.t_auto > 0 ? ca->AU.rep.select_s / R.t_auto : 0.0, ca->AU.rep.trials, ca->AU.rep.why,
+                   R.best_name[0] ? R.best_name : "-", R.t_best > 0 ? R.t_auto / R.t_best : 0.0,
+                   R.t_csr > 0 ? R.t_auto / R.t_csr : 0.0);
+    }
+    for (a = 0; a < n; a++) BF(_ct_free)(&c[a]);
+    free(c);
     fprintf(stderr, "%60s\r", "");
     BN(csr_free)(&A);
     free(x); free(y); free(ref); free(scale);

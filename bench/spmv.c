@@ -1,6 +1,7 @@
 /* spmv — the library's command-line tool: bench, stream, info, mv.
  * Run `spmv help` for usage. */
 #include "spmv.h"
+#include "anchors.h"
 #include <stdio.h>
 #include <errno.h>
 #include <unistd.h>
@@ -9,8 +10,13 @@
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
+/* bench rows: [0] = naive (the plain loop, anchor 0), [1+f] = format f, [FMT_COUNT+1] = auto,
+ * then the anchor libraries a >= 1 (bench/anchors.h) */
+#define TOOL_MAX_ANCHORS 8
+#define TOOL_NFLAGS (SPMV_FMT_COUNT_ + 2 + TOOL_MAX_ANCHORS)
+#define TOOL_ANCHOR_FLAG(a) (SPMV_FMT_COUNT_ + 1 + (a))
 typedef struct tool_opts {
-    int formats[SPMV_FMT_COUNT_ + 2]; /* [0] = naive, [1+f] = format f, [last] = auto */
+    int formats[TOOL_NFLAGS];
     int isas[SPMV_ISA_COUNT_];
     char precision; /* 'd' or 's' */
     int threads, reps, tune;
@@ -46,6 +52,9 @@ static void usage(FILE *f) {
         int i;
         for (i = 0; i < SPMV_FMT_COUNT_; i++)
             if (spmv_format_flags((spmv_format)i) & SPMV_FF_HOST) fprintf(f, ", %s", spmv_format_name((spmv_format)i));
+        fprintf(f, ", auto (the automatic selection)\nAnchor libraries (bench rows when built in, bench/anchors.h):");
+        for (i = 1; i < spmv_anchor_count(); i++)
+            fprintf(f, " %s (%s)", spmv_anchor_name(i), spmv_anchor_info(i));
     }
     fprintf(f, "\nEnvironment: SPMV_ISA=generic|avx2|avx512 (any case) limits auto-detection; OMP_NUM_THREADS.\n"
                "Exit status: 0 success, 1 failure (unreadable matrix, I/O error, ...), 2 bad arguments.\n");
@@ -260,6 +269,10 @@ static int parse_list(const char *cmd, const char *opt, const char *s, int *flag
 static const char *fmt_name_or_naive(int i) {
     if (i == 0) return "naive";
     if (i == SPMV_FMT_COUNT_ + 1) return "auto";
+    if (i > SPMV_FMT_COUNT_ + 1) {
+        int a = i - SPMV_FMT_COUNT_ - 1;
+        return a < spmv_anchor_count() ? spmv_anchor_name(a) : NULL;
+    }
     return (spmv_format_flags((spmv_format)(i - 1)) & SPMV_FF_HOST) ? spmv_format_name((spmv_format)(i - 1)) : NULL;
 }
 /* --isa LIST: generic, avx2, avx512 (any case; avx512emu in emulated builds), auto (the best
@@ -323,7 +336,7 @@ static int cmd_bench(int argc, char **argv) {
     memset(&o, 0, sizeof o);
     o.precision = 'd';
     o.reps = 20;
-    for (i = 0; i <= SPMV_FMT_COUNT_ + 1; i++) o.formats[i] = 1;
+    for (i = 0; i < TOOL_NFLAGS; i++) o.formats[i] = 1;
     for (i = 0; i < SPMV_ISA_COUNT_; i++) o.isas[i] = 1;
     for (i = 0; i < argc; i++) {
         const char *a = argv[i];
@@ -332,7 +345,7 @@ static int cmd_bench(int argc, char **argv) {
             int rc;
             if (!v) return arg_error("bench", a, NULL, "a comma-separated list of formats (spmv help lists them) or all");
             /* "auto" alone: every format and the auto row beside them (its oracle) */
-            rc = parse_list("bench", a, strcmp(v, "auto") ? v : "all", o.formats, SPMV_FMT_COUNT_ + 2, fmt_name_or_naive, 0);
+            rc = parse_list("bench", a, strcmp(v, "auto") ? v : "all", o.formats, TOOL_NFLAGS, fmt_name_or_naive, 0);
             if (rc) return rc;
             i++;
         } else if (!strcmp(a, "--isa")) {
@@ -384,7 +397,8 @@ static int cmd_bench(int argc, char **argv) {
             return 2;
         }
         fprintf(csv, "matrix,rows,cols,nnz,format,params,isa,threads,precision,convert_s,convert_spmvs,tune_s,spmv_s,"
-                     "kernel_s,gflops,gbs,bytes_per_nnz,fill,pct_bw,x_naive,max_rel_err,x_cusparse,x_cusparse_alg2,spmv_min_s\n");
+                     "kernel_s,gflops,gbs,bytes_per_nnz,fill,pct_bw,x_naive,max_rel_err,x_cusparse,x_cusparse_alg2,spmv_min_s,"
+                     "spread,samples\n");
     }
     measure_stream(&o.bw_read, &o.bw_triad, 0);
     printf("# spmv bench: precision %s, %d threads, ISAs:", o.precision == 'd' ? "double" : "float",
@@ -398,13 +412,24 @@ static int cmd_bench(int argc, char **argv) {
            "# GFLOP/s = 2 nnz / spmv_s; GB/s = (format bytes + x + y) / spmv_s; fill = stored values per entry\n"
            "# (padding, block fill); %%bw = GB/s / measured read\n"
            "# bandwidth; xnaive = naive time / spmv_s; err = max over rows of |y - y_ref| / sum|a_ij x_j|\n"
-           "# against a long-double reference\n");
-    printf("%-24s %9s %9s %10s %-9s %-16s %-9s %3s %8s %7s %7s %10s %10s %7s %6s %6s %5s %6s %6s %9s\n", "matrix",
+           "# against a long-double reference\n"
+           "# timing: per matrix, every row's object is built first, then they are timed side by side in\n"
+           "# rounds (round robin, each round starting one row further); each sample is one warm-up call\n"
+           "# then k calls back to back (k: about 100 us of calls), and a row gets samples until it has\n"
+           "# --reps of them and 0.2 s; spmv_s and kernel_s are medians, iqr = (p75 - p25) / median\n"
+           "# naive = the plain omp-for row loop built with -O3 -march=native (bench/anchors.cc)\n");
+    for (i = 1; i < spmv_anchor_count(); i++)
+        printf("# anchor %s: %s%s\n", spmv_anchor_name(i), spmv_anchor_available(i) ? "" : "no row: ",
+               spmv_anchor_info(i));
+    printf("%-24s %9s %9s %10s %-9s %-16s %-9s %3s %8s %7s %7s %10s %10s %5s %7s %6s %6s %5s %6s %6s %9s\n", "matrix",
            "rows", "cols", "nnz", "format", "params", "isa", "thr", "convert", "conv_mv", "tune_s", "spmv_s",
-           "kernel_s", "GFLOP/s", "GB/s", "B/nnz", "fill", "%bw", "xnaive", "err");
+           "kernel_s", "iqr", "GFLOP/s", "GB/s", "B/nnz", "fill", "%bw", "xnaive", "err");
     for (i = 0; i < nm; i++) {
         spmv_triplets t;
         double t0 = spmv_wtime();
+        /* the objects of a matrix's rows live together while timed: groups of them up to
+         * half the memory available now */
+        double mem_budget = 0.5 * available_memory();
         fprintf(stderr, "[%d/%d] %s: loading...\r", i + 1, nm, mats[i]);
         if (load_matrix(mats[i], &t)) {
             fails++;
@@ -420,7 +445,8 @@ static int cmd_bench(int argc, char **argv) {
         {
             const char *base = strrchr(mats[i], '/');
             base = base ? base + 1 : mats[i];
-            fails += o.precision == 'd' ? tool_d_bench(&o, base, &t, csv) : tool_s_bench(&o, base, &t, csv);
+            fails += o.precision == 'd' ? tool_d_bench(&o, base, &t, csv, mem_budget)
+                                       : tool_s_bench(&o, base, &t, csv, mem_budget);
         }
         spmv_triplets_free(&t);
     }
