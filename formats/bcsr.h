@@ -501,8 +501,8 @@ SPMV_KTARGET static inline void SPMV_K(bcsr_run)(const SPMV_NAME(bcsr) *A, SPMV_
 SPMV_OMP(parallel num_threads(nt) if (nt > 1))
     {
         const int t = spmv__tid(), n = spmv__nthr();
-        const SPMV_I b0 = SPMV_K(csr__split)(A->row_ptr, A->nbrows, t, n);
-        const SPMV_I b1 = SPMV_K(csr__split)(A->row_ptr, A->nbrows, t + 1, n);
+        const SPMV_I b0 = SPMV_NAME(csr__split)(A->row_ptr, A->nbrows, t, n);
+        const SPMV_I b1 = SPMV_NAME(csr__split)(A->row_ptr, A->nbrows, t + 1, n);
         if (b0 < b1) SPMV_K(bcsr__rows)(A, alpha, x, beta, y, b0, b1);
     }
 }

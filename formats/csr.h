@@ -3,13 +3,15 @@
  * duplicates summed, explicit zeros kept. Footprint (nrows+1)*I + nnz*(I+T).
  * Kernels (params.algo):
  *  SPMV_CSR_ROWS  row-parallel; each thread gets a contiguous row range holding an
- *                 equal share of nnz+nrows (binary search on row_ptr at call time, so
- *                 any thread count works), rows done with a vectorized gather-dot.
+ *                 equal share of nnz+nrows (found once at conversion for the thread
+ *                 count of that moment, searched per call for any other count), rows
+ *                 done with a vectorized gather-dot.
  *  SPMV_CSR_MERGE merge-path (Merrill & Garland): threads split the path of
  *                 nrows row-ends + nnz entries evenly, so one huge row is shared by
  *                 all threads; the partial row at each split is carried and added
  *                 after the parallel region (no atomics, no race).
- * Both write y[r] = alpha*dot + beta*y[r], never reading y when beta == 0. */
+ * Both write y[r] = alpha*dot + beta*y[r], never reading y when beta == 0. Below
+ * SPMV_CSR_PAR_MIN entries + rows both run serially, outside any OpenMP region. */
 
 #if defined(SPMV_PART_TYPES)
 #ifndef SPMV_CSR_COMMON
@@ -65,16 +67,71 @@ static inline spmv_csr_params spmv_csr_vector_params_default(void) {
 #define spmv__csr_vector_keys spmv__csr_keys
 #endif
 
+#ifndef SPMV_CSR_PARTS
+#define SPMV_CSR_PARTS 64 /* thread counts up to this get their split stored in the object */
+#endif
 typedef struct SPMV_NAME(csr) {
     SPMV_I nrows, ncols, nnz;
     SPMV_I *row_ptr, *col_idx;
     SPMV_T *val;
     spmv_csr_params params; /* params.isa is resolved (never AUTO) after conversion */
     int borrowed;           /* csr_wrap: the arrays are the caller's; _free leaves them */
+    /* The kernel's split over part_nt threads, found once at conversion (csr__plan) instead of
+     * at every call: rows, the first row of each part; merge, the rows finished where each
+     * part's diagonal starts. Used only by a call with part_nt threads on the arrays it was
+     * found for (part_rp); any other call searches as before. */
+    int part_nt;
+    const SPMV_I *part_rp;
+    SPMV_I part[SPMV_CSR_PARTS + 1];
 } SPMV_NAME(csr);
 typedef SPMV_NAME(csr) SPMV_NAME(csr_merge);
 typedef SPMV_NAME(csr) SPMV_NAME(csr_scalar);
 typedef SPMV_NAME(csr) SPMV_NAME(csr_vector);
+
+/* first row of part t of nt when rows are weighted by nnz + 1 */
+static inline SPMV_I SPMV_NAME(csr__split)(const SPMV_I *row_ptr, SPMV_I nrows, int t, int nt) {
+    int64_t target = ((int64_t)row_ptr[nrows] + nrows) * t / nt;
+    SPMV_I lo = 0, hi = nrows;
+    while (lo < hi) { /* smallest r with row_ptr[r] + r >= target */
+        SPMV_I mid = lo + (hi - lo) / 2;
+        if ((int64_t)row_ptr[mid] + mid < target) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+/* Merge-path coordinate on diagonal d: rows finished (i) and entries consumed (d - i). */
+static inline SPMV_I SPMV_NAME(csr__merge_search)(const SPMV_I *row_ptr, SPMV_I nrows, SPMV_I nnz, int64_t d) {
+    int64_t lo = d - nnz > 0 ? d - nnz : 0, hi = d < nrows ? d : nrows;
+    while (lo < hi) { /* row ends are row_ptr[i+1]; entries are 0..nnz-1 */
+        int64_t mid = lo + (hi - lo) / 2;
+        if ((int64_t)row_ptr[mid + 1] <= d - mid - 1) lo = mid + 1;
+        else hi = mid;
+    }
+    return (SPMV_I)lo;
+}
+/* Threads a product of A runs on: one below SPMV_CSR_PAR_MIN entries + rows, with no parallel
+ * region at all. Measured on 2 threads (2026-11-23, side by side with the plain loop): serial
+ * wins up to ~8k (gre_1107, jagmesh7), two threads from ~11k (cage8 1.24x vs 0.88x). */
+#ifndef SPMV_CSR_PAR_MIN
+#define SPMV_CSR_PAR_MIN 10000
+#endif
+static inline int SPMV_NAME(csr__threads)(const SPMV_NAME(csr) *A) {
+    return (int64_t)A->nnz + A->nrows >= SPMV_CSR_PAR_MIN ? spmv_max_threads() : 1;
+}
+/* the split for the current thread count, stored in A (see part_nt) */
+static inline void SPMV_NAME(csr__plan)(SPMV_NAME(csr) *A) {
+    int n = SPMV_NAME(csr__threads)(A), t;
+    int64_t len = (int64_t)A->nrows + A->nnz;
+    A->part_nt = 0;
+    A->part_rp = NULL;
+    if (n < 2 || n > SPMV_CSR_PARTS || !A->row_ptr) return;
+    for (t = 0; t <= n; t++)
+        A->part[t] = A->params.algo == SPMV_CSR_MERGE
+                         ? SPMV_NAME(csr__merge_search)(A->row_ptr, A->nrows, A->nnz, len * t / n)
+                         : SPMV_NAME(csr__split)(A->row_ptr, A->nrows, t, n);
+    A->part_rp = A->row_ptr;
+    A->part_nt = n;
+}
 
 static inline void SPMV_NAME(csr_free)(SPMV_NAME(csr) *A) {
     if (!A) return;
@@ -128,6 +185,7 @@ static inline spmv_status SPMV_NAME(csr_wrap)(SPMV_NAME(csr) *A, int64_t nrows, 
     A->val = (SPMV_T *)val;
     A->params = prm;
     A->borrowed = 1;
+    SPMV_NAME(csr__plan)(A);
     st = SPMV_NAME(csr_check)(A);
     if (st != SPMV_OK) memset(A, 0, sizeof *A);
     return st;
@@ -194,6 +252,7 @@ static inline spmv_status SPMV_NAME(csr_from_coo)(SPMV_NAME(csr) *A, const SPMV_
     A->ncols = S.ncols;
     A->nnz = S.nnz;
     A->params = prm;
+    SPMV_NAME(csr__plan)(A);
     if (!sorted) SPMV_NAME(coo_free)(&S);
     return SPMV_OK;
 }
@@ -241,6 +300,7 @@ static inline spmv_status SPMV_NAME(csr_from_csr)(SPMV_NAME(csr) *A, const SPMV_
     A->ncols = B->ncols;
     A->nnz = B->nnz;
     A->params = prm;
+    SPMV_NAME(csr__plan)(A);
     return SPMV_OK;
 }
 static inline spmv_status SPMV_NAME(csr_to_csr)(const SPMV_NAME(csr) *A, SPMV_NAME(csr) *B) {
@@ -320,13 +380,23 @@ static inline spmv_status SPMV_NAME(coo_to_csr)(const SPMV_NAME(coo) *A, SPMV_NA
 #ifndef SPMV_CSR_SHORT
 #define SPMV_CSR_SHORT 32
 #endif
-/* sum val[k]*x[col[k]], k < n. Rows shorter than a vector run scalar (a gather of
- * mostly-masked lanes costs more than it saves); longer rows use two accumulators
- * to hide the FMA latency and one masked step for the remainder. */
+#ifndef SPMV_CSR_TINY
+#define SPMV_CSR_TINY 8
+#endif
+/* sum val[k]*x[col[k]], k < n. Rows below SPMV_CSR_TINY: the plain loop (two accumulators and
+ * an odd/even tail cost a mispredicted branch per row: 0.62x the plain loop on Pd, 1.6 entries a
+ * row; 1.22x with this path, 2026-11-23); below SPMV_CSR_SHORT, scalar with two accumulators
+ * (a gather of mostly-masked lanes costs more than it saves); longer rows vector, two
+ * accumulators to hide the FMA latency and one masked step for the remainder. */
 SPMV_KTARGET static inline SPMV_T SPMV_K(csr__dot)(const SPMV_T *SPMV_RESTRICT val, const SPMV_I *SPMV_RESTRICT col,
                                                    const SPMV_T *SPMV_RESTRICT x, SPMV_I n) {
     spmv_v a0, a1;
     SPMV_I k = 0;
+    if (n < SPMV_CSR_TINY) { /* one accumulator, one loop exit: as the plain loop */
+        SPMV_T s0 = 0;
+        for (; k < n; k++) s0 += val[k] * x[col[k]];
+        return s0;
+    }
     if (n < SPMV_CSR_SHORT) {
         SPMV_T s0 = 0, s1 = 0;
         for (; k + 1 < n; k += 2) {
@@ -353,47 +423,45 @@ SPMV_KTARGET static inline SPMV_T SPMV_K(csr__dot)(const SPMV_T *SPMV_RESTRICT v
     return V_hsum(V_add(a0, a1));
 }
 
-/* first row of part t of nt when rows are weighted by nnz + 1 */
-static inline SPMV_I SPMV_K(csr__split)(const SPMV_I *row_ptr, SPMV_I nrows, int t, int nt) {
-    int64_t target = ((int64_t)row_ptr[nrows] + nrows) * t / nt;
-    SPMV_I lo = 0, hi = nrows;
-    while (lo < hi) { /* smallest r with row_ptr[r] + r >= target */
-        SPMV_I mid = lo + (hi - lo) / 2;
-        if ((int64_t)row_ptr[mid] + mid < target) lo = mid + 1;
-        else hi = mid;
+/* rows [r0, r1): y[r] = alpha*dot + beta*y[r]. Its own function with restrict locals, so that
+ * inside an OpenMP region y and the arrays stay in registers (the outlined region reloaded
+ * y from its shared-variable block after every store). */
+SPMV_KTARGET static inline void SPMV_K(csr__rows_part)(const SPMV_I *SPMV_RESTRICT rp, const SPMV_I *SPMV_RESTRICT ci,
+                                                        const SPMV_T *SPMV_RESTRICT val, const SPMV_T *SPMV_RESTRICT x,
+                                                        SPMV_T *SPMV_RESTRICT y, SPMV_I r0, SPMV_I r1, SPMV_T alpha,
+                                                        SPMV_T beta) {
+    SPMV_I r;
+    if (beta == (SPMV_T)0 && alpha == (SPMV_T)1) {
+        for (r = r0; r < r1; r++) y[r] = SPMV_K(csr__dot)(val + rp[r], ci + rp[r], x, rp[r + 1] - rp[r]);
+    } else if (beta == (SPMV_T)0) {
+        for (r = r0; r < r1; r++) y[r] = alpha * SPMV_K(csr__dot)(val + rp[r], ci + rp[r], x, rp[r + 1] - rp[r]);
+    } else {
+        for (r = r0; r < r1; r++)
+            y[r] = alpha * SPMV_K(csr__dot)(val + rp[r], ci + rp[r], x, rp[r + 1] - rp[r]) + beta * y[r];
     }
-    return lo;
 }
 
 SPMV_KTARGET static inline void SPMV_K(csr_rows)(const SPMV_NAME(csr) *A, SPMV_T alpha, const SPMV_T *x,
                                                  SPMV_T beta, SPMV_T *y) {
-    int nt = A->nnz + A->nrows >= SPMV_PAR_MIN_NNZ ? spmv_max_threads() : 1;
-    (void)nt;
-SPMV_OMP(parallel num_threads(nt) if (nt > 1))
+    int nt = SPMV_NAME(csr__threads)(A);
+    if (nt <= 1) { /* small products: no parallel region (its cost is microseconds here) */
+        SPMV_K(csr__rows_part)(A->row_ptr, A->col_idx, A->val, x, y, 0, A->nrows, alpha, beta);
+        return;
+    }
+SPMV_OMP(parallel num_threads(nt))
     {
         int t = spmv__tid(), n = spmv__nthr();
         const SPMV_I *rp = A->row_ptr;
-        SPMV_I r0 = SPMV_K(csr__split)(rp, A->nrows, t, n), r1 = SPMV_K(csr__split)(rp, A->nrows, t + 1, n), r;
-        if (beta == (SPMV_T)0) {
-            for (r = r0; r < r1; r++)
-                y[r] = alpha * SPMV_K(csr__dot)(A->val + rp[r], A->col_idx + rp[r], x, rp[r + 1] - rp[r]);
+        SPMV_I r0, r1;
+        if (A->part_nt == n && A->part_rp == rp) {
+            r0 = A->part[t];
+            r1 = A->part[t + 1];
         } else {
-            for (r = r0; r < r1; r++)
-                y[r] = alpha * SPMV_K(csr__dot)(A->val + rp[r], A->col_idx + rp[r], x, rp[r + 1] - rp[r]) +
-                       beta * y[r];
+            r0 = SPMV_NAME(csr__split)(rp, A->nrows, t, n);
+            r1 = SPMV_NAME(csr__split)(rp, A->nrows, t + 1, n);
         }
+        SPMV_K(csr__rows_part)(rp, A->col_idx, A->val, x, y, r0, r1, alpha, beta);
     }
-}
-
-/* Merge-path coordinate on diagonal d: rows finished (i) and entries consumed (d - i). */
-static inline SPMV_I SPMV_K(csr__merge_search)(const SPMV_I *row_ptr, SPMV_I nrows, SPMV_I nnz, int64_t d) {
-    int64_t lo = d - nnz > 0 ? d - nnz : 0, hi = d < nrows ? d : nrows;
-    while (lo < hi) { /* row ends are row_ptr[i+1]; entries are 0..nnz-1 */
-        int64_t mid = lo + (hi - lo) / 2;
-        if ((int64_t)row_ptr[mid + 1] <= d - mid - 1) lo = mid + 1;
-        else hi = mid;
-    }
-    return (SPMV_I)lo;
 }
 
 SPMV_KTARGET static inline void SPMV_K(csr_merge)(const SPMV_NAME(csr) *A, SPMV_T alpha, const SPMV_T *x,
@@ -401,21 +469,28 @@ SPMV_KTARGET static inline void SPMV_K(csr_merge)(const SPMV_NAME(csr) *A, SPMV_
     enum { MAXT = 1024 };
     SPMV_I carry_row[MAXT];
     SPMV_T carry_val[MAXT];
-    int nt = A->nnz + A->nrows >= SPMV_PAR_MIN_NNZ ? spmv_max_threads() : 1, t;
+    int nt = SPMV_NAME(csr__threads)(A), t;
+    if (nt <= 1) {
+        SPMV_K(csr__rows_part)(A->row_ptr, A->col_idx, A->val, x, y, 0, A->nrows, alpha, beta);
+        return;
+    }
     if (nt > MAXT) nt = MAXT;
-SPMV_OMP(parallel num_threads(nt) if (nt > 1))
+SPMV_OMP(parallel num_threads(nt))
     {
         int tid = spmv__tid(), n = spmv__nthr();
         const SPMV_I *rp = A->row_ptr;
         int64_t len = (int64_t)A->nrows + A->nnz;
         int64_t d0 = len * tid / n, d1 = len * (tid + 1) / n;
-        SPMV_I i0 = SPMV_K(csr__merge_search)(rp, A->nrows, A->nnz, d0);
-        SPMV_I i1 = SPMV_K(csr__merge_search)(rp, A->nrows, A->nnz, d1);
-        SPMV_I k = (SPMV_I)(d0 - i0), kend = (SPMV_I)(d1 - i1), r;
-        for (r = i0; r < i1; r++) { /* rows whose end lies in this part */
-            SPMV_T s = SPMV_K(csr__dot)(A->val + k, A->col_idx + k, x, rp[r + 1] - k);
-            k = rp[r + 1];
-            y[r] = beta == (SPMV_T)0 ? alpha * s : alpha * s + beta * y[r];
+        int have = A->part_nt == n && A->part_rp == rp;
+        SPMV_I i0 = have ? A->part[tid] : SPMV_NAME(csr__merge_search)(rp, A->nrows, A->nnz, d0);
+        SPMV_I i1 = have ? A->part[tid + 1] : SPMV_NAME(csr__merge_search)(rp, A->nrows, A->nnz, d1);
+        SPMV_I k = (SPMV_I)(d0 - i0), kend = (SPMV_I)(d1 - i1);
+        /* rows whose end lies in this part: the first may have started in an earlier part */
+        if (i0 < i1) {
+            SPMV_T s = SPMV_K(csr__dot)(A->val + k, A->col_idx + k, x, rp[i0 + 1] - k);
+            y[i0] = beta == (SPMV_T)0 ? alpha * s : alpha * s + beta * y[i0];
+            SPMV_K(csr__rows_part)(rp, A->col_idx, A->val, x, y, i0 + 1, i1, alpha, beta);
+            k = rp[i1];
         }
         /* the unfinished row i1 (if any) gets entries [k, kend) from this part */
         carry_row[tid] = i1;
