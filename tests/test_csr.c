@@ -57,7 +57,7 @@
             /* a split found for other arrays (part_rp != row_ptr), here nonsense: must not be used */                 \
             if (spmv_##TAG##_csr_from_csr(&C, &A, &p) == SPMV_OK) {                                                    \
                 spmv_##TAG##_csr D = C;                                                                                \
-                for (i = 0; i <= SPMV_CSR_PARTS; i++) D.part[i] = (i % 2) ? 0 : C.nrows;                               \
+                for (i = 0; i <= SPMV_CSR_PARTS; i++) D.part[i] = 0;                              \
                 D.part_nt = 2;                                                                                         \
                 D.part_rp = A.row_ptr;                                                                                 \
                 CHECK(TAG##_ok(&D, &C, x, y, tol), "%s %s algo %d: another matrix's split", #TAG, name, algo);         \
