@@ -49,6 +49,9 @@
  *     lp         50000 x 1000000, ~4.94M nnz, rows 50..12k (the kind's defaults)
  *     circuit    1000000 rows, ~8.0M nnz, 2 rows and 2 columns with ~750k entries (defaults)
  *     dense2k    dense 2000 x 2000, 4000000 nnz
+ *     stencil27big, fem3dbig, webgraphbig: the same kinds at 300 MB or more in CSR (10x a 32 MB
+ *                last-level cache): stencil3d n=100,pts=27; fem n=150000 (3-D, 3x3 blocks);
+ *                rmat scale=22,ef=7
  *
  *   Listing for a CLI:
  *     int spmv_gen_count(void);                     number of kinds + presets
@@ -170,6 +173,12 @@ static inline const spmv_gen_entry *spmv__gen_table(int *count) {
          "preset: power-law web graph, 1M rows, 4.2M entries (4.13M distinct), longest row ~17k"},
         {"circuit5m", "circuit", "n=1000000,dense=2,seed=1", "preset: 1M-row circuit with 2 near-dense rows/columns"},
         {"dense2k", "dense", "rows=2000,cols=2000,seed=1", "preset: dense 2000 x 2000"},
+        /* 300 MB or more in CSR (double, int32): 10x a 32 MB last-level cache, for bandwidth claims */
+        {"stencil27big", "stencil3d", "n=100,pts=27", "preset: 27-point 3-D stencil, 1M rows, 26.5M nnz (~322 MB CSR)"},
+        {"fem3dbig", "fem", "n=150000,bs=3,deg=21,dim=3,seed=1",
+         "preset: 3-D FEM, 3x3 blocks, 450000 rows, ~27M nnz (~330 MB CSR)"},
+        {"webgraphbig", "rmat", "scale=22,ef=7,seed=1,a=0.57,b=0.19,c=0.19",
+         "preset: power-law web graph, 4.2M rows, ~28M entries (~360 MB CSR)"},
     };
     *count = (int)(sizeof tab / sizeof tab[0]);
     return tab;
