@@ -35,7 +35,7 @@ def main(argv):
     rows = []
     for (fn, m, prec), rs in mats.items():
         auto = [r for r in rs if r["format"] == "auto"]
-        others = [r for r in rs if r["format"] not in ("auto", "naive")]
+        others = [r for r in rs if r["format"] not in ("auto", "naive") and r.get("isa") != "anchor"]
         csr = [r for r in others if r["format"] == "csr"]
         if not auto or not others:
             continue
