@@ -154,5 +154,20 @@ expect 0 "" "$bin" plan --budget 1 "$A"
 check "plan --budget 1: CSR, nothing timed" grep -q '^choice  *csr: budget' "$T/out"
 expect 0 "" "$bin" bench --formats csr,auto --reps 2 "$A"
 check "bench --formats csr,auto: an auto row beside csr" grep -q '^# auto on a.mtx: chose ' "$T/out"
+# ---- the bench's side-by-side timing, the plain loop and the anchor libraries (issue 13) ----
+expect 0 "" "$bin" bench --formats naive,csr,eigen,graphblas,librsb --reps 3 --csv "$T/b.csv" "$A"
+check "bench: the table header says how it was timed" grep -q '^# timing: .*round robin' "$T/out"
+check "bench: a naive row (the plain loop)" grep -q '^a.mtx .* naive .* compiler ' "$T/out"
+check "bench: a csr row" grep -q '^a.mtx .* csr ' "$T/out"
+for a in eigen graphblas librsb; do # a row when built in, else a notice saying why not
+    if grep -q "^# anchor $a: no row: " "$T/out"; then
+        check "bench: no $a row where the notice says so" sh -c "! grep -q '^a.mtx .* $a .* anchor ' '$T/out'"
+        skip "anchor $a not built in ($(grep "^# anchor $a: " "$T/out" | sed 's/^# anchor [a-z]*: no row: //'))"
+    else
+        check "bench: an $a row" grep -q "^a.mtx .* $a .* anchor " "$T/out"
+    fi
+done
+check "bench CSV: spread and samples columns" sh -c "head -1 '$T/b.csv' | grep -q ',spmv_min_s,spread,samples\$'"
+check "bench CSV: every row's error at most 1e-12" awk -F, 'NR > 1 && ($21 + 0 > 1e-12 || $21 == "") { bad = 1 } END { exit bad }' "$T/b.csv"
 echo "RESULT test_tool passed=$passed failed=$failed skipped=$skipped"
 [ "$failed" = 0 ]
