@@ -54,7 +54,15 @@ extern "C" {
 #define HAVE_RSB 0
 #endif
 
-// librsb's autotuner (rsb_tune_spmm) in create: see rsb_create below for the measurement
+// librsb's autotuner (rsb_tune_spmm, matrix instance only, the thread count kept) in create:
+// off. Measured 2026-11-23 on this 2-core machine (Xeon, AVX-512; another job intermittently
+// on the other core), double, untuned -> tuned, median SpMV at 1 / 2 threads:
+//   stencil3d n=50 (875k nnz)   1.30 / 0.62 ms -> 1.32 / 1.25 ms, tuning 0.07-0.08 s
+//   rmat scale=17 (1.0M nnz)    4.23 / 2.62 ms -> 4.32 / 3.09 ms, tuning 0.14-0.29 s
+//   fem n=20000 bs=3 (1.1M nnz) 2.64 / 1.14 ms -> 2.77 / 1.40 ms, tuning 0.10 s
+// (plain conversion 0.03-0.05 s): the tuner costs 60 to 230 products and found nothing
+// faster (on a loaded run it picked slower instances), so a performance-minded user skips it.
+// -DSPMV_ANCHOR_RSB_TUNE=1 puts it back.
 #ifndef SPMV_ANCHOR_RSB_TUNE
 #define SPMV_ANCHOR_RSB_TUNE 0
 #endif
@@ -108,7 +116,10 @@ template <class T> void par_zero(T *y, int32_t n, int nt) {
 
 // ---------------------------------------------------------------------------------------------
 // loop: exactly what a user writes (the accumulator in the matrix's precision, like the
-// bench's `naive`), on the borrowed arrays
+// bench's `naive`), on the borrowed arrays. Note: at -O3 -march=native (AVX-512) GCC 12
+// vectorises the inner loop with gathers, which costs on short rows: 2-D 5-point stencil,
+// 1 thread, 0.40 ms -> 0.67 ms (double) and 0.57 -> 1.76 ms (float) against plain -O3
+// (measured 2026-11-23); that is the loop as a user compiling with -march=native gets it.
 template <class T> int loop_mv(const handle *h, const T *x, T *y) {
     const int32_t n = h->nrows, *rp = h->rp, *ci = h->ci;
     const T *val = static_cast<const T *>(h->val);
@@ -122,7 +133,9 @@ template <class T> int loop_mv(const handle *h, const T *x, T *y) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Eigen: a Map of the caller's CSR (zero copy, nothing to prepare), dense Maps of x and y.
+// Eigen: a Map of the caller's CSR (zero copy; already compressed, so there is nothing to
+// prepare: create is O(1)), dense Maps of x and y. Eigen zeroes y and then adds each row's
+// sum (its sparse*dense product is written as y += A*x).
 // Eigen runs a row-major sparse * dense vector product on nbThreads() OpenMP threads when
 // the matrix has more than 20000 entries (SparseDenseProduct.h); setNbThreads is a global
 // of Eigen's, so it is set on every call.
@@ -247,7 +260,10 @@ void gb_destroy(gb_impl *g) {
 // The conversion: GraphBLAS indices are 64-bit (GrB_Index), so row_ptr and col_idx are
 // widened into new arrays and the values copied (GraphBLAS owns and frees what it is
 // given), then moved in by GxB_Matrix_pack_CSR (O(1), no further copy): the cheapest
-// documented way in. GrB_Matrix_wait finishes whatever GraphBLAS wants to do with it.
+// documented way in. GrB_Matrix_wait finishes whatever GraphBLAS wants to do with it
+// (GraphBLAS has no separate optimise step; its sparsity format is its own default choice).
+// Each product then runs GraphBLAS's dot4 kernel, "C=A'*B, dot_product (dot4: F += S'*F)
+// (C in place)" by GxB_BURBLE, on the lent y: no allocation and no copy per call.
 template <class T> bool gb_create(handle *h, char *err, size_t errlen) {
     std::call_once(gb_once, gb_init);
     if (gb_init_info != GrB_SUCCESS) {
@@ -388,21 +404,39 @@ std::string gb_version() {
 // ---------------------------------------------------------------------------------------------
 // librsb
 #if HAVE_RSB
+// librsb runs on its own thread count (RSB_IO_WANT_EXECUTING_THREADS, a global of the
+// library, which also sets its blocking: more threads, more leaves), but never on more
+// threads than the OpenMP default had when rsb_lib_init ran (measured with per-thread CPU
+// times: started under OMP_NUM_THREADS=1, 3 threads asked, one thread ran), nor (it seems) on
+// more than the calling thread's OpenMP default; rsb_mtx_alloc_from_csr_const assembles on
+// the OpenMP default. So librsb is started under a default of max(CPUs, the first handle's
+// count), at most 128 (librsb's build limit: above it prints a warning), and both counts are
+// set to the handle's around every call, the caller's default put back after.
+struct omp_default_scope {
+    int saved;
+    explicit omp_default_scope(int nt) : saved(omp_get_max_threads()) {
+        if (saved != nt) omp_set_num_threads(nt);
+    }
+    ~omp_default_scope() {
+        if (omp_get_max_threads() != saved) omp_set_num_threads(saved);
+    }
+};
 std::once_flag rsb_once;
 rsb_err_t rsb_init_err = RSB_ERR_GENERIC_ERROR;
-void rsb_init() { rsb_init_err = rsb_lib_init(RSB_NULL_INIT_OPTIONS); }
-int rsb_threads_now = -1;  // librsb's executing threads, a global of the library
-
-// librsb's thread count is global: set it when it differs from this handle's. librsb sets
-// it with omp_set_num_threads, i.e. the calling thread's OpenMP default, so the caller's
-// value is put back afterwards (librsb keeps its own count).
+int rsb_cap = 1;           // the most threads librsb can use (see above)
+int rsb_threads_now = -1;  // librsb's executing threads now
+void rsb_init(int nt) {
+    int cap = omp_get_num_procs();
+    if (nt > cap) cap = nt;
+    if (cap > 128) cap = 128;
+    omp_default_scope scope(cap);
+    rsb_init_err = rsb_lib_init(RSB_NULL_INIT_OPTIONS);
+    rsb_cap = cap;
+}
 bool rsb_threads(int nt) {
     if (rsb_threads_now == nt) return true;
-    int saved = omp_get_max_threads();
     rsb_int_t v = nt;
-    rsb_err_t e = rsb_lib_set_opt(RSB_IO_WANT_EXECUTING_THREADS, &v);
-    if (omp_get_max_threads() != saved) omp_set_num_threads(saved);
-    if (e != RSB_ERR_NO_ERROR) return false;
+    if (rsb_lib_set_opt(RSB_IO_WANT_EXECUTING_THREADS, &v) != RSB_ERR_NO_ERROR) return false;
     rsb_threads_now = nt;
     return true;
 }
@@ -426,22 +460,26 @@ template <class T> bool rsb_create(handle *h, char *err, size_t errlen) {
         return false;
     }
 #endif
-    std::call_once(rsb_once, rsb_init);
+    std::call_once(rsb_once, rsb_init, h->nthreads);
     if (rsb_init_err != RSB_ERR_NO_ERROR) {
         set_err(err, errlen, "librsb: rsb_lib_init failed: %s", rsb_errstr(rsb_init_err).c_str());
         return false;
     }
+    if (h->nthreads > rsb_cap) {
+        set_err(err, errlen, "librsb: started for at most %d threads (the CPUs or the first handle's count), %d asked",
+                rsb_cap, h->nthreads);
+        return false;
+    }
+    omp_default_scope scope(h->nthreads);
     if (!rsb_threads(h->nthreads)) {
         set_err(err, errlen, "librsb: cannot set %d executing threads", h->nthreads);
         return false;
     }
     rsb_err_t e = RSB_ERR_NO_ERROR;
-    int saved = omp_get_max_threads();
     struct rsb_mtx_t *A = rsb_mtx_alloc_from_csr_const(h->val, h->rp, h->ci, h->nnz, rsb_typecode<T>::code(),
                                                        h->nrows, h->ncols, 1, 1, RSB_FLAG_DEFAULT_RSB_MATRIX_FLAGS, &e);
     if (!A || e != RSB_ERR_NO_ERROR) {
         if (A) rsb_mtx_free(A);
-        if (omp_get_max_threads() != saved) omp_set_num_threads(saved);
         set_err(err, errlen, "librsb: rsb_mtx_alloc_from_csr_const failed: %s", rsb_errstr(e).c_str());
         return false;
     }
@@ -453,13 +491,11 @@ template <class T> bool rsb_create(handle *h, char *err, size_t errlen) {
                           RSB_FLAG_WANT_COLUMN_MAJOR_ORDER, nullptr, 0, &zero, nullptr, 0);
         if (e != RSB_ERR_NO_ERROR) {
             if (A) rsb_mtx_free(A);
-            if (omp_get_max_threads() != saved) omp_set_num_threads(saved);
             set_err(err, errlen, "librsb: rsb_tune_spmm failed: %s", rsb_errstr(e).c_str());
             return false;
         }
     }
 #endif
-    if (omp_get_max_threads() != saved) omp_set_num_threads(saved);
     size_t bytes = 0;
     if (rsb_mtx_get_info(A, RSB_MIF_TOTAL_SIZE__TO__SIZE_T, &bytes) == RSB_ERR_NO_ERROR) h->bytes = bytes;
     h->impl = A;
@@ -467,11 +503,10 @@ template <class T> bool rsb_create(handle *h, char *err, size_t errlen) {
 }
 
 template <class T> int rsb_mv(const handle *h, const T *x, T *y) {
+    omp_default_scope scope(h->nthreads);
     if (!rsb_threads(h->nthreads)) return -2;
     const T one = 1, zero = 0;
-    int saved = omp_get_max_threads();
     rsb_err_t e = rsb_spmv(RSB_TRANSPOSITION_N, &one, static_cast<const struct rsb_mtx_t *>(h->impl), x, 1, &zero, y, 1);
-    if (omp_get_max_threads() != saved) omp_set_num_threads(saved);
     return e == RSB_ERR_NO_ERROR ? 0 : -1;
 }
 

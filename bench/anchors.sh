@@ -59,7 +59,7 @@ if [ $rsb = 1 ]; then  # rsb.h's version string has three parts, the package's f
     v=$(dpkg-query -W -f='${Version}' librsb-dev 2>/dev/null | sed 's/[+~-].*//')
     case $v in [0-9]*) rsbver="-DSPMV_ANCHOR_RSB_VERSION=\"$v\"" ;; esac
 fi
-libs="${libs# } -lstdc++"
+libs="${libs# }${libs:+ }-lstdc++"
 
 # what the outputs depend on: the detection, the sources, this script, the compiler, the CPU
 # (-march=native) and the library headers' dates (a package upgrade)
