@@ -12,13 +12,18 @@
  * spmv_anchor_available(i) is 0 and spmv_anchor_info(i) says why.
  *
  * Input to create: 0-based CSR with int32_t indices, row_ptr[nrows+1], col_idx[nnz] and
- * val[nnz] (nnz = row_ptr[nrows]), columns sorted within each row, no duplicates. The
- * arrays must outlive the handle ("loop" and "eigen" borrow them). nthreads >= 1 is the
- * OpenMP thread count every call of this handle uses (the caller's own setting is left
- * as it was). create returns NULL and writes a message to err (if err && errlen) on
- * failure; nothing here prints or exits. create includes each library's own preparation
- * a performance-minded user would call (see bench/anchors.cc), so timing create times
- * the conversion.
+ * val[nnz] (nnz = row_ptr[nrows]), columns in range and sorted within each row, no
+ * duplicates; only the sizes and row_ptr[0] are checked (a check of every entry would make
+ * the borrowing anchors' O(1) create O(nnz)). The arrays must outlive the handle ("loop"
+ * and "eigen" borrow them). nthreads is the OpenMP thread count every call of this handle
+ * uses (<= 0: omp_get_max_threads() at create); the caller's OpenMP default is left as it
+ * was. librsb can use at most max(CPUs, its first handle's count, 128 at most) threads: a
+ * later handle asking for more fails. create returns NULL and writes a message to err (if
+ * err && errlen) on failure; nothing here prints or exits. create includes each library's
+ * own preparation a performance-minded user would call (see bench/anchors.cc: none for
+ * Eigen, GrB_wait for GraphBLAS, not librsb's autotuner, measured), so timing create times
+ * the conversion. An empty matrix (no entries or a zero dimension) gets a handle whose mv
+ * writes zeros without calling the library.
  *
  * mv computes y = A*x (y is only written, never read; x and y must not overlap) and
  * returns 0, or nonzero on failure (a handle of the other precision, a library error).
