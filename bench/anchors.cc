@@ -410,7 +410,7 @@ std::string gb_version() {
 // times: started under OMP_NUM_THREADS=1, 3 threads asked, one thread ran), nor (it seems) on
 // more than the calling thread's OpenMP default; rsb_mtx_alloc_from_csr_const assembles on
 // the OpenMP default. So librsb is started under a default of max(CPUs, the first handle's
-// count), at most 128 (librsb's build limit: above it prints a warning), and both counts are
+// count: spmv_anchor_available's uses the OpenMP default), at most 128 (librsb's build limit: above it prints a warning), and both counts are
 // set to the handle's around every call, the caller's default put back after.
 struct omp_default_scope {
     int saved;
@@ -466,7 +466,9 @@ template <class T> bool rsb_create(handle *h, char *err, size_t errlen) {
         return false;
     }
     if (h->nthreads > rsb_cap) {
-        set_err(err, errlen, "librsb: started for at most %d threads (the CPUs or the first handle's count), %d asked",
+        set_err(err, errlen,
+                "librsb: started for at most %d threads (the CPUs, or the count of its first handle or of the OpenMP "
+                "default at spmv_anchor_available), %d asked",
                 rsb_cap, h->nthreads);
         return false;
     }
@@ -658,7 +660,37 @@ const char *spmv_anchor_info(int i) {
     return infos[i].c_str();
 }
 
-int spmv_anchor_available(int i) { return i >= 0 && i < A_COUNT ? built[i] : 0; }
+// available() also starts the library, once per process (GxB_init, rsb_lib_init, their
+// thread pools and first allocations: 10 ms for librsb's first create against 0.5 ms for the
+// next, measured), with a product on a 2 x 2 matrix in both precisions, so that timing a
+// create times the conversion alone. A library that fails to start is not available, and
+// its info says why.
+int spmv_anchor_available(int i) {
+    static std::once_flag once[A_COUNT];
+    static int ok[A_COUNT];
+    if (i < 0 || i >= A_COUNT || !built[i]) return 0;
+    spmv_anchor_info(i);
+    std::call_once(once[i], [i] {
+        const int32_t rp[3] = {0, 2, 3}, ci[3] = {0, 1, 1};
+        const double vd[3] = {1, 2, 3}, xd[2] = {1, 1};
+        const float vs[3] = {1, 2, 3}, xs[2] = {1, 1};
+        double yd[2];
+        float ys[2];
+        char err[256] = "";
+        int nt = omp_get_max_threads();
+        void *h = spmv_anchor_create_d(i, 2, 2, rp, ci, vd, nt, err, sizeof err);
+        bool good = h && spmv_anchor_mv_d(i, h, xd, yd) == 0 && yd[0] == 3 && yd[1] == 3;
+        if (h) spmv_anchor_free(i, h);
+        if (good) {
+            h = spmv_anchor_create_s(i, 2, 2, rp, ci, vs, nt, err, sizeof err);
+            good = h && spmv_anchor_mv_s(i, h, xs, ys) == 0 && ys[0] == 3 && ys[1] == 3;
+            if (h) spmv_anchor_free(i, h);
+        }
+        ok[i] = good;
+        if (!good) infos[i] = std::string("built, but it does not start: ") + (err[0] ? err : "wrong product on 2 x 2");
+    });
+    return ok[i];
+}
 
 void *spmv_anchor_create_d(int i, int32_t nrows, int32_t ncols, const int32_t *row_ptr, const int32_t *col_idx,
                            const double *val, int nthreads, char *err, size_t errlen) {

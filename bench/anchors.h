@@ -9,7 +9,9 @@
  *   3 "librsb"     librsb, rsb_spmv on its recursive sparse blocks.
  * The last three exist only when their Debian packages were installed at build time
  * (bench/anchors.sh detects them; SPMV_ANCHORS=none builds none of them); otherwise
- * spmv_anchor_available(i) is 0 and spmv_anchor_info(i) says why.
+ * spmv_anchor_available(i) is 0 and spmv_anchor_info(i) says why. spmv_anchor_available(i)
+ * also starts the library once per process (init, thread pools, a 2 x 2 product): call it
+ * before timing a create, or the first create pays the start-up (~10 ms for librsb).
  *
  * Input to create: 0-based CSR with int32_t indices, row_ptr[nrows+1], col_idx[nnz] and
  * val[nnz] (nnz = row_ptr[nrows]), columns in range and sorted within each row, no
@@ -17,8 +19,9 @@
  * the borrowing anchors' O(1) create O(nnz)). The arrays must outlive the handle ("loop"
  * and "eigen" borrow them). nthreads is the OpenMP thread count every call of this handle
  * uses (<= 0: omp_get_max_threads() at create); the caller's OpenMP default is left as it
- * was. librsb can use at most max(CPUs, its first handle's count, 128 at most) threads: a
- * later handle asking for more fails. create returns NULL and writes a message to err (if
+ * was. librsb can use at most max(CPUs, its first handle's count) threads (at most 128; the
+ * first handle is spmv_anchor_available's, on the OpenMP default): a later handle asking for
+ * more fails. create returns NULL and writes a message to err (if
  * err && errlen) on failure; nothing here prints or exits. create includes each library's
  * own preparation a performance-minded user would call (see bench/anchors.cc: none for
  * Eigen, GrB_wait for GraphBLAS, not librsb's autotuner, measured), so timing create times
