@@ -8,9 +8,24 @@ command -v ninja >/dev/null 2>&1 || need="$need ninja-build"
 command -v gcc >/dev/null 2>&1 || need="$need gcc"
 [ -f /usr/include/zlib.h ] || need="$need zlib1g-dev"
 [ -f /usr/include/simde/x86/avx512.h ] || need="$need libsimde-dev"
+# the anchor libraries the bench compares with (bench/anchors.h); SPMV_ANCHORS=none skips them
+anchors=""
+if [ "${SPMV_ANCHORS:-all}" != none ]; then
+    [ -f /usr/include/eigen3/Eigen/Sparse ] || anchors="$anchors libeigen3-dev"
+    [ -f /usr/include/suitesparse/GraphBLAS.h ] || [ -f /usr/include/GraphBLAS.h ] || anchors="$anchors libgraphblas-dev"
+    [ -f /usr/include/rsb.h ] || anchors="$anchors librsb-dev"
+fi
+SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+if [ -n "$need$anchors" ]; then
+    $SUDO apt-get update -qq || echo "bench/run.sh: apt-get update failed"
+fi
 if [ -n "$need" ]; then
-    SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
-    $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $need >/dev/null
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $need >/dev/null
+fi
+if [ -n "$anchors" ]; then
+    # not fatal: without them the bench runs and its anchor rows say why they are missing
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $anchors >/dev/null ||
+        echo "bench/run.sh: could not install$anchors; the bench runs without them"
 fi
 ninja build/spmv
 exec build/spmv bench "$@"
