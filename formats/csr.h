@@ -83,6 +83,7 @@ typedef struct SPMV_NAME(csr) {
     int part_nt;
     const SPMV_I *part_rp;
     SPMV_I part[SPMV_CSR_PARTS + 1];
+    int scalar_rows; /* rows kernel: mean row below SPMV_CSR_SCALAR_MEAN, run the portable code (csr__plan) */
 } SPMV_NAME(csr);
 typedef SPMV_NAME(csr) SPMV_NAME(csr_merge);
 typedef SPMV_NAME(csr) SPMV_NAME(csr_scalar);
@@ -119,9 +120,18 @@ static inline int SPMV_NAME(csr__threads)(const SPMV_NAME(csr) *A) {
     return (int64_t)A->nnz + A->nrows >= SPMV_CSR_PAR_MIN ? spmv_max_threads() : 1;
 }
 /* the split for the current thread count, stored in A (see part_nt) */
+/* Mean row length under which the rows kernel runs its portable instantiation whatever the
+ * ISA: such rows are all scalar code (csr__dot), and the AVX2/AVX-512 builds of that same code
+ * ran slower at 2 threads (2026-11-23, against the plain loop side by side: Pd 0.57x -> 0.90x,
+ * crack 0.80x -> 1.21x, cage11 1.03x -> 1.41x, bcsstm39 0.49x -> 0.79x; bcsstk17, 39 a row,
+ * needs the AVX-512 gathers: 1.21x vs 0.56x). */
+#ifndef SPMV_CSR_SCALAR_MEAN
+#define SPMV_CSR_SCALAR_MEAN 16
+#endif
 static inline void SPMV_NAME(csr__plan)(SPMV_NAME(csr) *A) {
     int n = SPMV_NAME(csr__threads)(A), t;
     int64_t len = (int64_t)A->nrows + A->nnz;
+    A->scalar_rows = A->nrows > 0 && (int64_t)A->nnz < (int64_t)SPMV_CSR_SCALAR_MEAN * A->nrows;
     A->part_nt = 0;
     A->part_rp = NULL;
     if (n < 2 || n > SPMV_CSR_PARTS || !A->row_ptr) return;
@@ -511,6 +521,8 @@ static inline spmv_status SPMV_NAME(csr_mv)(const SPMV_NAME(csr) *A, SPMV_T alph
     if (!A || spmv__mv_args_bad(A->nrows, A->ncols, A->nnz, x, y, sizeof(SPMV_T))) return SPMV_ERR_ARG;
     if (A->nrows == 0) return SPMV_OK;
     if (A->params.algo == SPMV_CSR_MERGE) SPMV_DISPATCH(st, A->params.isa, 0, SPMV_NAME(csr_merge), (A, alpha, x, beta, y));
+    else if (A->scalar_rows && A->params.isa != SPMV_ISA_GENERIC) /* short rows: see SPMV_CSR_SCALAR_MEAN */
+        SPMV_DISPATCH(st, SPMV_ISA_GENERIC, 0, SPMV_NAME(csr_rows), (A, alpha, x, beta, y));
     else SPMV_DISPATCH(st, A->params.isa, 0, SPMV_NAME(csr_rows), (A, alpha, x, beta, y));
     return st;
 }

@@ -4,7 +4,8 @@
  * split still applies) and a copy whose arrays were replaced by another matrix's (the split
  * must not be used); the serial path below SPMV_CSR_PAR_MIN (lowered here so that the
  * matrices are small) and above it; rows of every length around SPMV_CSR_TINY and
- * SPMV_CSR_SHORT. Against the long-double reference, tags s, d and dl. */
+ * SPMV_CSR_SHORT; both rows kernels (the ISA's and the portable one that short-row matrices get,
+ * SPMV_CSR_SCALAR_MEAN) on every matrix. Against the long-double reference, tags s, d and dl. */
 #define SPMV_CSR_PAR_MIN 2000
 #include "harness.h"
 #define SPMV_TAG dl
@@ -54,6 +55,8 @@
             omp_set_num_threads(2);                                                                                    \
             B = A; /* a copy: the same arrays, the split applies */                                                    \
             CHECK(TAG##_ok(&B, &A, x, y, tol), "%s %s algo %d: struct copy", #TAG, name, algo);                        \
+            B.scalar_rows = !A.scalar_rows; /* the other rows kernel (the ISA's or the portable one) */                 \
+            CHECK(TAG##_ok(&B, &A, x, y, tol), "%s %s algo %d: scalar_rows %d", #TAG, name, algo, B.scalar_rows);      \
             /* a split found for other arrays (part_rp != row_ptr), here nonsense: must not be used */                 \
             if (spmv_##TAG##_csr_from_csr(&C, &A, &p) == SPMV_OK) {                                                    \
                 spmv_##TAG##_csr D = C;                                                                                \
