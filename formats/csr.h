@@ -111,10 +111,12 @@ static inline SPMV_I SPMV_NAME(csr__merge_search)(const SPMV_I *row_ptr, SPMV_I 
     return (SPMV_I)lo;
 }
 /* Threads a product of A runs on: one below SPMV_CSR_PAR_MIN entries + rows, with no parallel
- * region at all. Measured on 2 threads (2026-11-23, side by side with the plain loop): serial
- * wins up to ~8k (gre_1107, jagmesh7), two threads from ~11k (cage8 1.24x vs 0.88x). */
+ * region at all. Measured on 2 threads (2026-11-23, side by side with the plain loop, which is
+ * always parallel; run-to-run noise is as large as the differences near the crossover): serial
+ * wins at gre_1107 (6.8k: 1.42x vs 0.90x), two threads from qh1484 (7.6k: 0.87x vs 0.69x),
+ * jagmesh7 (8.6k), nnc1374 (10k), tols4000 (12.8k: 0.92x vs 0.48x). */
 #ifndef SPMV_CSR_PAR_MIN
-#define SPMV_CSR_PAR_MIN 10000
+#define SPMV_CSR_PAR_MIN 7000
 #endif
 static inline int SPMV_NAME(csr__threads)(const SPMV_NAME(csr) *A) {
     return (int64_t)A->nnz + A->nrows >= SPMV_CSR_PAR_MIN ? spmv_max_threads() : 1;
