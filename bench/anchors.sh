@@ -16,7 +16,7 @@ out_o=$1
 out_libs=$2
 cxx=${CXX:-g++}
 src=bench/anchors.cc
-cxxflags="-std=c++17 -O3 -march=native -fopenmp -Wall -Wextra -I."
+cxxflags="-std=c++17 -O3 -march=native -fopenmp -Wa,-mbranches-within-32B-boundaries -Wall -Wextra -I." # the JCC-erratum mitigation as build/spmv (build.ninja)
 
 sel=$(printf '%s' "${SPMV_ANCHORS:-all}" | tr 'A-Z ' 'a-z,')
 for w in $(printf '%s' "$sel" | tr ',' ' '); do

@@ -26,22 +26,34 @@ typedef enum spmv_csr_algo {
     SPMV_CSR_VECTOR = 3,
     SPMV_CSR_AUTO = 4
 } spmv_csr_algo;
+/* How the CPU kernels sum a row: scalar loads of x (one accumulator on short rows, four on
+ * long ones), or the ISA's gather instructions on rows from SPMV_CSR_SHORT entries. Scalar is
+ * the default because it was faster on every matrix measured (2026-11-23, Xeon Skylake-SP
+ * class, AVX-512, 1 thread, 78 matrices side by side with the plain loop: gathers 0.57-1.57x
+ * the loop, scalar 0.79-2.19x); CPUs with fast gathers may prefer gather (`dot=gather`). */
+typedef enum spmv_csr_dot { SPMV_CSR_DOT_SCALAR = 0, SPMV_CSR_DOT_GATHER = 1 } spmv_csr_dot;
+/* the row sum a csr object runs (its rows_kind; see csr__plan) */
+enum { SPMV_CSR_RK_PLAIN = 0, SPMV_CSR_RK_SPLIT = 1, SPMV_CSR_RK_GATHER = 2 };
 typedef struct spmv_csr_params {
     spmv_isa isa;       /* SPMV_ISA_AUTO: SPMV_ISA env, else the best the CPU has */
     spmv_csr_algo algo; /* SPMV_CSR_ROWS (default) or SPMV_CSR_MERGE (and the device ones) */
     int tpr;            /* device vector kernel: threads per row 2..32 (0: from the mean row length) */
+    spmv_csr_dot dot;   /* CPU kernels: SPMV_CSR_DOT_SCALAR (default) or SPMV_CSR_DOT_GATHER */
 } spmv_csr_params;
 static inline spmv_csr_params spmv_csr_params_default(void) {
     spmv_csr_params p;
     p.isa = SPMV_ISA_AUTO;
     p.algo = SPMV_CSR_ROWS;
     p.tpr = 0;
+    p.dot = SPMV_CSR_DOT_SCALAR;
     return p;
 }
 static const spmv_param_key spmv__csr_keys[] = {
     {"algo", offsetof(spmv_csr_params, algo), SPMV_PK_ENUM, 0, 4, "rows|merge|scalar|vector|auto",
      "kernel (CPU: rows, merge; GPU: scalar, vector, merge, auto)"},
     {"tpr", offsetof(spmv_csr_params, tpr), SPMV_PK_POW2, 0, 32, NULL, "GPU vector kernel: threads per row (0: auto)"},
+    {"dot", offsetof(spmv_csr_params, dot), SPMV_PK_ENUM, 0, 1, "scalar|gather",
+     "CPU row sums: scalar loads of x, or gather instructions on long rows"},
     {NULL, 0, SPMV_PK_INT, 0, 0, NULL, NULL}};
 /* the registry's variants of csr: the same object, another default kernel */
 typedef spmv_csr_params spmv_csr_merge_params;
@@ -83,7 +95,7 @@ typedef struct SPMV_NAME(csr) {
     int part_nt;
     const SPMV_I *part_rp;
     SPMV_I part[SPMV_CSR_PARTS + 1];
-    int scalar_rows; /* rows kernel: mean row below SPMV_CSR_SCALAR_MEAN, run the portable code (csr__plan) */
+    int rows_kind; /* the row sum the kernels use (csr__plan): SPMV_CSR_RK_* */
 } SPMV_NAME(csr);
 typedef SPMV_NAME(csr) SPMV_NAME(csr_merge);
 typedef SPMV_NAME(csr) SPMV_NAME(csr_scalar);
@@ -122,18 +134,49 @@ static inline int SPMV_NAME(csr__threads)(const SPMV_NAME(csr) *A) {
     return (int64_t)A->nnz + A->nrows >= SPMV_CSR_PAR_MIN ? spmv_max_threads() : 1;
 }
 /* the split for the current thread count, stored in A (see part_nt) */
-/* Mean row length under which the rows kernel runs its portable instantiation whatever the
- * ISA: such rows are all scalar code (csr__dot), and the AVX2/AVX-512 builds of that same code
- * ran slower at 2 threads (2026-11-23, against the plain loop side by side: Pd 0.57x -> 0.90x,
- * crack 0.80x -> 1.21x, cage11 1.03x -> 1.41x, bcsstm39 0.49x -> 0.79x; bcsstk17, 39 a row,
- * needs the AVX-512 gathers: 1.21x vs 0.56x). */
-#ifndef SPMV_CSR_SCALAR_MEAN
-#define SPMV_CSR_SCALAR_MEAN 16
+/* The row sum (rows_kind), chosen once from the row lengths:
+ *  PLAIN  one accumulator for every row: the plain loop's shape;
+ *  SPLIT  one accumulator below SPMV_CSR_LONG entries, four from it;
+ *  GATHER the ISA's gathers from SPMV_CSR_SHORT entries (params.dot = gather).
+ * SPLIT when rows of SPMV_CSR_LONG entries or more hold at least 1/SPMV_CSR_LONG_SHARE of the
+ * entries, else PLAIN: four accumulators pay from about 16 entries (2026-11-23, 1 thread, side
+ * by side with the plain loop: bcsstk17 1.58x, Groebner 1.82x, polblogs 1.40x with SPLIT, about
+ * 1.05x with PLAIN), and a row-length test that is always false still costs a little. Also
+ * PLAIN when more than 1/SPMV_CSR_FLIPS of neighbouring rows fall on different sides of
+ * SPMV_CSR_LONG and x is over SPMV_CSR_FLIPS_X bytes: there the mispredicted choice costs
+ * more than the accumulators save (cit-HepPh, 276 KB of x, 30% flips: SPLIT 0.95x, PLAIN
+ * 1.07x; polblogs, 12 KB, 46% flips: SPLIT 1.40x, PLAIN 0.83x). */
+#ifndef SPMV_CSR_LONG
+#define SPMV_CSR_LONG 16
+#endif
+#ifndef SPMV_CSR_LONG_SHARE
+#define SPMV_CSR_LONG_SHARE 10
+#endif
+#ifndef SPMV_CSR_FLIPS
+#define SPMV_CSR_FLIPS 5
+#endif
+#ifndef SPMV_CSR_FLIPS_X
+#define SPMV_CSR_FLIPS_X 65536
 #endif
 static inline void SPMV_NAME(csr__plan)(SPMV_NAME(csr) *A) {
     int n = SPMV_NAME(csr__threads)(A), t;
     int64_t len = (int64_t)A->nrows + A->nnz;
-    A->scalar_rows = A->nrows > 0 && (int64_t)A->nnz < (int64_t)SPMV_CSR_SCALAR_MEAN * A->nrows;
+    A->rows_kind = SPMV_CSR_RK_PLAIN;
+    if (A->params.dot == SPMV_CSR_DOT_GATHER) A->rows_kind = SPMV_CSR_RK_GATHER;
+    else if (A->row_ptr) {
+        int64_t lng = 0, flips = 0;
+        SPMV_I r;
+        int was = 0;
+        for (r = 0; r < A->nrows; r++) {
+            SPMV_I m = A->row_ptr[r + 1] - A->row_ptr[r];
+            if (m >= SPMV_CSR_LONG) lng += m;
+            flips += (m >= SPMV_CSR_LONG) != was;
+            was = m >= SPMV_CSR_LONG;
+        }
+        if (lng > 0 && lng * SPMV_CSR_LONG_SHARE >= (int64_t)A->nnz &&
+            !(flips * SPMV_CSR_FLIPS > (int64_t)A->nrows && (int64_t)A->ncols * (int64_t)sizeof(SPMV_T) > SPMV_CSR_FLIPS_X))
+            A->rows_kind = SPMV_CSR_RK_SPLIT;
+    }
     A->part_nt = 0;
     A->part_rp = NULL;
     if (n < 2 || n > SPMV_CSR_PARTS || !A->row_ptr) return;
@@ -395,20 +438,67 @@ static inline spmv_status SPMV_NAME(coo_to_csr)(const SPMV_NAME(coo) *A, SPMV_NA
 #ifndef SPMV_CSR_TINY
 #define SPMV_CSR_TINY 8
 #endif
-/* sum val[k]*x[col[k]], k < n. Rows below SPMV_CSR_TINY: the plain loop (two accumulators and
- * an odd/even tail cost a mispredicted branch per row: 0.62x the plain loop on Pd, 1.6 entries a
- * row; 1.22x with this path, 2026-11-23); below SPMV_CSR_SHORT, scalar with two accumulators
- * (a gather of mostly-masked lanes costs more than it saves); longer rows vector, two
- * accumulators to hide the FMA latency and one masked step for the remainder. */
-SPMV_KTARGET static inline SPMV_T SPMV_K(csr__dot)(const SPMV_T *SPMV_RESTRICT val, const SPMV_I *SPMV_RESTRICT col,
-                                                   const SPMV_T *SPMV_RESTRICT x, SPMV_I n) {
+/* Keeps GCC from vectorising a scalar sum (with -ffast-math it would use gathers, the thing
+ * SPMV_CSR_DOT_SCALAR avoids): an empty asm that claims to change the accumulator. */
+#ifndef SPMV__CSR_NOVEC
+#if defined(__GNUC__) && defined(__x86_64__)
+#define SPMV__CSR_NOVEC(s) __asm__("" : "+x"(s))
+#else
+#define SPMV__CSR_NOVEC(s) ((void)0)
+#endif
+#endif
+/* s += a*b, fused where the ISA has FMA (one instruction: the plain loop's shape when it is
+ * built with -march=native, which contracts a*b + s; ISO C modes do not) */
+#undef SPMV__CSR_MAC
+#if SPMV_CAT(SPMV__ISAID_, SPMV_ISA_TOK) >= 2 && !(SPMV_CAT(SPMV__ISAID_, SPMV_ISA_TOK) == 3 && defined(SPMV_EMULATE_AVX512))
+#if SPMV_CAT(SPMV__VSZ_, SPMV_VAL) == 8
+#define SPMV__CSR_MAC(s, a, b) ((s) = __builtin_fma((a), (b), (s)))
+#else
+#define SPMV__CSR_MAC(s, a, b) ((s) = __builtin_fmaf((a), (b), (s)))
+#endif
+#else
+#define SPMV__CSR_MAC(s, a, b) ((s) += (a) * (b))
+#endif
+#ifndef SPMV__CSR_INLINE
+#define SPMV__CSR_INLINE __attribute__((always_inline)) inline
+#endif
+/* Entries [k, e) of val/col: one accumulator (the plain loop's shape), or (SPLIT, rows of
+ * SPMV_CSR_LONG or more) four first, scalar loads of x either way. Indices, not pointers
+ * offset per row: GCC then emits the plain loop's ~15 instructions a row where the pointer
+ * form took ~22 (callgrind, bcsstm39, one entry a row: 1.47x the instructions, 0.7x the speed). */
+SPMV_KTARGET static SPMV__CSR_INLINE SPMV_T SPMV_K(csr__dots)(const SPMV_T *SPMV_RESTRICT val,
+                                                             const SPMV_I *SPMV_RESTRICT col,
+                                                             const SPMV_T *SPMV_RESTRICT x, SPMV_I k, SPMV_I e,
+                                                             int split) {
+    SPMV_T s0 = 0;
+    if (split && e - k >= SPMV_CSR_LONG) {
+        SPMV_T s1 = 0, s2 = 0, s3 = 0;
+        for (; k + 4 <= e; k += 4) {
+            SPMV__CSR_MAC(s0, val[k], x[col[k]]);
+            SPMV__CSR_MAC(s1, val[k + 1], x[col[k + 1]]);
+            SPMV__CSR_MAC(s2, val[k + 2], x[col[k + 2]]);
+            SPMV__CSR_MAC(s3, val[k + 3], x[col[k + 3]]);
+            SPMV__CSR_NOVEC(s0);
+            SPMV__CSR_NOVEC(s1);
+            SPMV__CSR_NOVEC(s2);
+            SPMV__CSR_NOVEC(s3);
+        }
+        s0 = (s0 + s1) + (s2 + s3);
+    }
+    for (; k < e; k++) {
+        SPMV__CSR_MAC(s0, val[k], x[col[k]]);
+        SPMV__CSR_NOVEC(s0);
+    }
+    return s0;
+}
+/* SPMV_CSR_RK_GATHER: rows below SPMV_CSR_TINY one accumulator; below SPMV_CSR_SHORT scalar,
+ * two accumulators (a gather of mostly-masked lanes costs more than it saves); longer rows
+ * vector, two accumulators to hide the FMA latency and one masked step for the remainder. */
+SPMV_KTARGET static inline SPMV_T SPMV_K(csr__dotg)(const SPMV_T *SPMV_RESTRICT val, const SPMV_I *SPMV_RESTRICT col,
+                                                    const SPMV_T *SPMV_RESTRICT x, SPMV_I n) {
     spmv_v a0, a1;
     SPMV_I k = 0;
-    if (n < SPMV_CSR_TINY) { /* one accumulator, one loop exit: as the plain loop */
-        SPMV_T s0 = 0;
-        for (; k < n; k++) s0 += val[k] * x[col[k]];
-        return s0;
-    }
+    if (n < SPMV_CSR_TINY) return SPMV_K(csr__dots)(val, col, x, 0, n, 0);
     if (n < SPMV_CSR_SHORT) {
         SPMV_T s0 = 0, s1 = 0;
         for (; k + 1 < n; k += 2) {
@@ -434,30 +524,53 @@ SPMV_KTARGET static inline SPMV_T SPMV_K(csr__dot)(const SPMV_T *SPMV_RESTRICT v
     }
     return V_hsum(V_add(a0, a1));
 }
+/* entries [k, e) with the row sum of kind `rk` (a constant at every call site, so each kind
+ * compiles apart) */
+SPMV_KTARGET static SPMV__CSR_INLINE SPMV_T SPMV_K(csr__dot)(const SPMV_T *SPMV_RESTRICT val,
+                                                            const SPMV_I *SPMV_RESTRICT col,
+                                                            const SPMV_T *SPMV_RESTRICT x, SPMV_I k, SPMV_I e, int rk) {
+    if (rk == SPMV_CSR_RK_GATHER) return SPMV_K(csr__dotg)(val + k, col + k, x, e - k);
+    return SPMV_K(csr__dots)(val, col, x, k, e, rk == SPMV_CSR_RK_SPLIT);
+}
 
 /* rows [r0, r1): y[r] = alpha*dot + beta*y[r]. Its own function with restrict locals, so that
  * inside an OpenMP region y and the arrays stay in registers (the outlined region reloaded
  * y from its shared-variable block after every store). */
-SPMV_KTARGET static inline void SPMV_K(csr__rows_part)(const SPMV_I *SPMV_RESTRICT rp, const SPMV_I *SPMV_RESTRICT ci,
-                                                        const SPMV_T *SPMV_RESTRICT val, const SPMV_T *SPMV_RESTRICT x,
-                                                        SPMV_T *SPMV_RESTRICT y, SPMV_I r0, SPMV_I r1, SPMV_T alpha,
-                                                        SPMV_T beta) {
+SPMV_KTARGET static SPMV__CSR_INLINE void SPMV_K(csr__rows_rk)(const SPMV_I *SPMV_RESTRICT rp,
+                                                              const SPMV_I *SPMV_RESTRICT ci,
+                                                              const SPMV_T *SPMV_RESTRICT val,
+                                                              const SPMV_T *SPMV_RESTRICT x, SPMV_T *SPMV_RESTRICT y,
+                                                              SPMV_I r0, SPMV_I r1, SPMV_T alpha, SPMV_T beta, int rk) {
     SPMV_I r;
     if (beta == (SPMV_T)0 && alpha == (SPMV_T)1) {
-        for (r = r0; r < r1; r++) y[r] = SPMV_K(csr__dot)(val + rp[r], ci + rp[r], x, rp[r + 1] - rp[r]);
+        for (r = r0; r < r1; r++) y[r] = SPMV_K(csr__dot)(val, ci, x, rp[r], rp[r + 1], rk);
     } else if (beta == (SPMV_T)0) {
-        for (r = r0; r < r1; r++) y[r] = alpha * SPMV_K(csr__dot)(val + rp[r], ci + rp[r], x, rp[r + 1] - rp[r]);
+        for (r = r0; r < r1; r++) y[r] = alpha * SPMV_K(csr__dot)(val, ci, x, rp[r], rp[r + 1], rk);
     } else {
         for (r = r0; r < r1; r++)
-            y[r] = alpha * SPMV_K(csr__dot)(val + rp[r], ci + rp[r], x, rp[r + 1] - rp[r]) + beta * y[r];
+            y[r] = alpha * SPMV_K(csr__dot)(val, ci, x, rp[r], rp[r + 1], rk) + beta * y[r];
     }
+}
+SPMV_KTARGET static inline void SPMV_K(csr__rows_part)(const SPMV_I *rp, const SPMV_I *ci, const SPMV_T *val,
+                                                        const SPMV_T *x, SPMV_T *y, SPMV_I r0, SPMV_I r1, SPMV_T alpha,
+                                                        SPMV_T beta, int rk) {
+    if (rk == SPMV_CSR_RK_SPLIT) SPMV_K(csr__rows_rk)(rp, ci, val, x, y, r0, r1, alpha, beta, SPMV_CSR_RK_SPLIT);
+    else if (rk == SPMV_CSR_RK_GATHER) SPMV_K(csr__rows_rk)(rp, ci, val, x, y, r0, r1, alpha, beta, SPMV_CSR_RK_GATHER);
+    else SPMV_K(csr__rows_rk)(rp, ci, val, x, y, r0, r1, alpha, beta, SPMV_CSR_RK_PLAIN);
+}
+/* one row's partial sum (merge kernel), of kind rk */
+SPMV_KTARGET static inline SPMV_T SPMV_K(csr__dot_any)(const SPMV_T *val, const SPMV_I *col, const SPMV_T *x, SPMV_I n,
+                                                       int rk) {
+    if (rk == SPMV_CSR_RK_GATHER) return SPMV_K(csr__dot)(val, col, x, 0, n, SPMV_CSR_RK_GATHER);
+    if (rk == SPMV_CSR_RK_SPLIT) return SPMV_K(csr__dot)(val, col, x, 0, n, SPMV_CSR_RK_SPLIT);
+    return SPMV_K(csr__dot)(val, col, x, 0, n, SPMV_CSR_RK_PLAIN);
 }
 
 SPMV_KTARGET static inline void SPMV_K(csr_rows)(const SPMV_NAME(csr) *A, SPMV_T alpha, const SPMV_T *x,
                                                  SPMV_T beta, SPMV_T *y) {
     int nt = SPMV_NAME(csr__threads)(A);
     if (nt <= 1) { /* small products: no parallel region (its cost is microseconds here) */
-        SPMV_K(csr__rows_part)(A->row_ptr, A->col_idx, A->val, x, y, 0, A->nrows, alpha, beta);
+        SPMV_K(csr__rows_part)(A->row_ptr, A->col_idx, A->val, x, y, 0, A->nrows, alpha, beta, A->rows_kind);
         return;
     }
 SPMV_OMP(parallel num_threads(nt))
@@ -472,7 +585,7 @@ SPMV_OMP(parallel num_threads(nt))
             r0 = SPMV_NAME(csr__split)(rp, A->nrows, t, n);
             r1 = SPMV_NAME(csr__split)(rp, A->nrows, t + 1, n);
         }
-        SPMV_K(csr__rows_part)(rp, A->col_idx, A->val, x, y, r0, r1, alpha, beta);
+        SPMV_K(csr__rows_part)(rp, A->col_idx, A->val, x, y, r0, r1, alpha, beta, A->rows_kind);
     }
 }
 
@@ -483,7 +596,7 @@ SPMV_KTARGET static inline void SPMV_K(csr_merge)(const SPMV_NAME(csr) *A, SPMV_
     SPMV_T carry_val[MAXT];
     int nt = SPMV_NAME(csr__threads)(A), t;
     if (nt <= 1) {
-        SPMV_K(csr__rows_part)(A->row_ptr, A->col_idx, A->val, x, y, 0, A->nrows, alpha, beta);
+        SPMV_K(csr__rows_part)(A->row_ptr, A->col_idx, A->val, x, y, 0, A->nrows, alpha, beta, A->rows_kind);
         return;
     }
     if (nt > MAXT) nt = MAXT;
@@ -499,20 +612,21 @@ SPMV_OMP(parallel num_threads(nt))
         SPMV_I k = (SPMV_I)(d0 - i0), kend = (SPMV_I)(d1 - i1);
         /* rows whose end lies in this part: the first may have started in an earlier part */
         if (i0 < i1) {
-            SPMV_T s = SPMV_K(csr__dot)(A->val + k, A->col_idx + k, x, rp[i0 + 1] - k);
+            SPMV_T s = SPMV_K(csr__dot_any)(A->val + k, A->col_idx + k, x, rp[i0 + 1] - k, A->rows_kind);
             y[i0] = beta == (SPMV_T)0 ? alpha * s : alpha * s + beta * y[i0];
-            SPMV_K(csr__rows_part)(rp, A->col_idx, A->val, x, y, i0 + 1, i1, alpha, beta);
+            SPMV_K(csr__rows_part)(rp, A->col_idx, A->val, x, y, i0 + 1, i1, alpha, beta, A->rows_kind);
             k = rp[i1];
         }
         /* the unfinished row i1 (if any) gets entries [k, kend) from this part */
         carry_row[tid] = i1;
-        carry_val[tid] = i1 < A->nrows ? SPMV_K(csr__dot)(A->val + k, A->col_idx + k, x, kend - k) : (SPMV_T)0;
+        carry_val[tid] = i1 < A->nrows ? SPMV_K(csr__dot_any)(A->val + k, A->col_idx + k, x, kend - k, A->rows_kind) : (SPMV_T)0;
 SPMV_OMP(single)
         nt = n;
     }
     for (t = 0; t < nt; t++)
         if (carry_row[t] < A->nrows) y[carry_row[t]] += alpha * carry_val[t];
 }
+#undef SPMV__CSR_MAC
 #endif /* SPMV_PART_KERNELS */
 
 #if defined(SPMV_PART_API)
@@ -523,8 +637,6 @@ static inline spmv_status SPMV_NAME(csr_mv)(const SPMV_NAME(csr) *A, SPMV_T alph
     if (!A || spmv__mv_args_bad(A->nrows, A->ncols, A->nnz, x, y, sizeof(SPMV_T))) return SPMV_ERR_ARG;
     if (A->nrows == 0) return SPMV_OK;
     if (A->params.algo == SPMV_CSR_MERGE) SPMV_DISPATCH(st, A->params.isa, 0, SPMV_NAME(csr_merge), (A, alpha, x, beta, y));
-    else if (A->scalar_rows && A->params.isa != SPMV_ISA_GENERIC) /* short rows: see SPMV_CSR_SCALAR_MEAN */
-        SPMV_DISPATCH(st, SPMV_ISA_GENERIC, 0, SPMV_NAME(csr_rows), (A, alpha, x, beta, y));
     else SPMV_DISPATCH(st, A->params.isa, 0, SPMV_NAME(csr_rows), (A, alpha, x, beta, y));
     return st;
 }

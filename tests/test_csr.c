@@ -3,9 +3,9 @@
  * stored split is used only at 2; every other count searches); a struct copy (same arrays: the
  * split still applies) and a copy whose arrays were replaced by another matrix's (the split
  * must not be used); the serial path below SPMV_CSR_PAR_MIN (lowered here so that the
- * matrices are small) and above it; rows of every length around SPMV_CSR_TINY and
- * SPMV_CSR_SHORT; both rows kernels (the ISA's and the portable one that short-row matrices get,
- * SPMV_CSR_SCALAR_MEAN) on every matrix. Against the long-double reference, tags s, d and dl. */
+ * matrices are small) and above it; rows of every length around SPMV_CSR_TINY, SPMV_CSR_LONG
+ * and SPMV_CSR_SHORT; every row sum (rows_kind plain, split, gather) on every matrix, and
+ * dot=gather reaching the plan. Against the long-double reference, tags s, d and dl. */
 #define SPMV_CSR_PAR_MIN 2000
 #include "harness.h"
 #define SPMV_TAG dl
@@ -30,7 +30,7 @@
     }                                                                                                                  \
     static void TAG##_run(const char *name, const spmv_triplets *t) {                                                  \
         const double tol = sizeof(T) == 8 ? 1e-12 : 1e-5;                                                              \
-        int algo, nt;                                                                                                  \
+        int algo, nt, rk;                                                                                              \
         for (algo = 0; algo < 2; algo++) {                                                                             \
             spmv_csr_params p = spmv_csr_params_default();                                                             \
             spmv_##TAG##_csr A, B, C;                                                                                  \
@@ -44,6 +44,19 @@
             }                                                                                                          \
             CHECK(A.part_nt == ((int64_t)A.nnz + A.nrows >= SPMV_CSR_PAR_MIN ? 2 : 0), "%s %s: split stored for %d",  \
                   #TAG, name, A.part_nt);                                                                              \
+            { /* the plan's row sum, from the row lengths (SPMV_CSR_LONG, SPMV_CSR_LONG_SHARE) */                   \
+                int64_t lng = 0, fl = 0, r, m;                                                                         \
+                for (r = 0; r < A.nrows; r++) {                                                                        \
+                    if ((m = A.row_ptr[r + 1] - A.row_ptr[r]) >= SPMV_CSR_LONG) lng += m;                              \
+                    if (r > 0 && (m >= SPMV_CSR_LONG) != (A.row_ptr[r] - A.row_ptr[r - 1] >= SPMV_CSR_LONG)) fl++;     \
+                }                                                                                                      \
+                if (A.nrows > 0 && A.row_ptr[1] >= SPMV_CSR_LONG) fl++; /* the first row against none */              \
+                rk = lng > 0 && lng * SPMV_CSR_LONG_SHARE >= A.nnz &&                                                  \
+                             !(fl * SPMV_CSR_FLIPS > A.nrows && A.ncols * (int64_t)sizeof(T) > SPMV_CSR_FLIPS_X)       \
+                         ? SPMV_CSR_RK_SPLIT                                                                           \
+                         : SPMV_CSR_RK_PLAIN;                                                                          \
+                CHECK(A.rows_kind == rk, "%s %s: rows_kind %d, want %d", #TAG, name, A.rows_kind, rk);                 \
+            }                                                                                                          \
             x = malloc(sizeof(T) * (size_t)(A.ncols + 1));                                                             \
             y = malloc(sizeof(T) * (size_t)(A.nrows + 1));                                                             \
             for (i = 0; i < A.ncols; i++) x[i] = (T)(1 + (i * 37) % 11) / 8;                                           \
@@ -55,8 +68,14 @@
             omp_set_num_threads(2);                                                                                    \
             B = A; /* a copy: the same arrays, the split applies */                                                    \
             CHECK(TAG##_ok(&B, &A, x, y, tol), "%s %s algo %d: struct copy", #TAG, name, algo);                        \
-            B.scalar_rows = !A.scalar_rows; /* the other rows kernel (the ISA's or the portable one) */                 \
-            CHECK(TAG##_ok(&B, &A, x, y, tol), "%s %s algo %d: scalar_rows %d", #TAG, name, algo, B.scalar_rows);      \
+            for (rk = 0; rk < 3; rk++) { /* every row sum: plain, split, gather */                                \
+                B.rows_kind = rk;                                                                                      \
+                CHECK(TAG##_ok(&B, &A, x, y, tol), "%s %s algo %d: rows_kind %d", #TAG, name, algo, rk);               \
+            }                                                                                                          \
+            B = A;                                                                                                     \
+            B.params.dot = SPMV_CSR_DOT_GATHER; /* the parameter reaches the plan */                                   \
+            spmv_##TAG##_csr__plan(&B);                                                                                \
+            CHECK(B.rows_kind == SPMV_CSR_RK_GATHER, "%s %s: dot=gather planned %d", #TAG, name, B.rows_kind);         \
             /* a split found for other arrays (part_rp != row_ptr), here nonsense: must not be used */                 \
             if (spmv_##TAG##_csr_from_csr(&C, &A, &p) == SPMV_OK) {                                                    \
                 spmv_##TAG##_csr D = C;                                                                                \
@@ -101,6 +120,26 @@ int main(void) {
         th_make_rows(&t, 800, 3000, big);
         all("row lengths 0..79 x10", &t);
         spmv_triplets_free(&t);
+    }
+    th_make_random(&t, 3000, 3000, 3000 * 20); /* about 20 a row: split */
+    all("random 3000^2, 20 a row", &t);
+    spmv_triplets_free(&t);
+    { /* rows of 2 and 40 entries in turn: every row flips; x of 160 KB: plain, of 8 KB: split */
+        static int64_t alt[2000];
+        for (k = 0; k < 2000; k++) alt[k] = k % 2 ? 40 : 2;
+        int nc;
+        for (nc = 1000; nc <= 20000; nc += 19000) {
+            spmv_d_csr A;
+            th_make_rows(&t, 2000, nc, alt);
+            all(nc > 1000 ? "rows of 2 and 40 in turn, 20000 columns" : "rows of 2 and 40 in turn, 1000 columns", &t);
+            if (spmv_d_csr_from_triplets(&A, &t, NULL) == SPMV_OK) {
+                CHECK(A.rows_kind == (nc > 1000 ? SPMV_CSR_RK_PLAIN : SPMV_CSR_RK_SPLIT), "alternating rows, %d columns: rows_kind %d", nc, A.rows_kind);
+                spmv_d_csr_free(&A);
+            } else {
+                CHECK(0, "alternating rows: convert");
+            }
+            spmv_triplets_free(&t);
+        }
     }
     th_make_random(&t, 1, 50000, 20000); /* one long row: merge splits it */
     all("one row", &t);
