@@ -116,10 +116,9 @@ template <class T> void par_zero(T *y, int32_t n, int nt) {
 
 // ---------------------------------------------------------------------------------------------
 // loop: exactly what a user writes (the accumulator in the matrix's precision, like the
-// bench's `naive`), on the borrowed arrays. Note: at -O3 -march=native (AVX-512) GCC 12
-// vectorises the inner loop with gathers, which costs on short rows: 2-D 5-point stencil,
-// 1 thread, 0.40 ms -> 0.67 ms (double) and 0.57 -> 1.76 ms (float) against plain -O3
-// (measured 2026-11-23); that is the loop as a user compiling with -march=native gets it.
+// bench's `naive`), on the borrowed arrays. GCC 12 at -O3 -march=native does not vectorise
+// this in-order sum (no -ffast-math): objdump shows one scalar vfmadd231sd per entry
+// (2026-11-23; an earlier note here said it used gathers, which this build does not).
 template <class T> int loop_mv(const handle *h, const T *x, T *y) {
     const int32_t n = h->nrows, *rp = h->rp, *ci = h->ci;
     const T *val = static_cast<const T *>(h->val);

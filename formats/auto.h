@@ -22,7 +22,9 @@
  *     it may still be tried);
  *  4. the winner minimises convert_s + expected_calls * spmv_s (a conversion that costs
  *     more than it saves over the expected products loses); the others are freed as soon
- *     as they lose, so at most two formats exist at once.
+ *     as they lose, so at most two formats exist at once;
+ *  5. a winner other than CSR is timed against CSR again, the two in turn sample by sample,
+ *     if the budget has room (rep.duel), and kept only if it still wins.
  * Options (spmv_auto_opts; out-of-range values give SPMV_ERR_ARG):
  *   expected_calls  products the handle will run (>= 1; default 1000)
  *   budget          selection cost cap in SpMVs of CSR (>= 0; default 30); below 4 nothing
