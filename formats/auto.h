@@ -627,11 +627,12 @@ static inline spmv_status SPMV_NAME(auto_from_csr)(SPMV_NAME(auto) *M, const SPM
             sc = c->convert_s + opts.expected_calls * R->duel_chosen_s;
             R->duel = sc < sb ? 1 : -1;
             R->duel_idx = best_i;
-            SPMV_NAME(any_free)(&base); /* borrowed: frees nothing of A */
-            if (R->duel < 0) {
+            if (R->duel < 0) { /* CSR: the borrowed handle just timed */
                 SPMV_NAME(any_free)(&best);
-                if ((st = SPMV_NAME(auto__borrow)(&best, A, opts.isa)) != SPMV_OK) goto fail;
+                best = base;
                 best_i = 0;
+            } else {
+                SPMV_NAME(any_free)(&base); /* borrowed: frees nothing of A */
             }
         }
     }

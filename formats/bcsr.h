@@ -67,11 +67,6 @@ static const spmv_param_key spmv__bcsr_keys[] = {
     {NULL, 0, SPMV_PK_INT, 0, 0, NULL, NULL}};
 static const int spmv__bcsr_cand[] = {2, 3, 4, 5, 6, 7, 8, 10, 12, 16, 32};
 #define SPMV__BCSR_NCAND ((int)(sizeof spmv__bcsr_cand / sizeof spmv__bcsr_cand[0]))
-#if defined(__GNUC__) || defined(__clang__)
-#define SPMV__BCSR_INLINE __attribute__((always_inline)) inline
-#else
-#define SPMV__BCSR_INLINE inline
-#endif
 /* words of bits per block */
 static inline int64_t spmv__bcsr_mw(int64_t bs) { return (bs * bs + 63) / 64; }
 /* col / bs without a division per entry (the conversions' cost was the divisions): for
@@ -389,7 +384,7 @@ static inline void SPMV_NAME(bcsr__row_exact)(const SPMV_NAME(bcsr) *A, const SP
 
 #if defined(SPMV_PART_KERNELS)
 /* Block rows [br0, br1) with block size bs (a constant where this is inlined with one). */
-SPMV_KTARGET static SPMV__BCSR_INLINE void SPMV_K(bcsr__rows_bs)(const SPMV_NAME(bcsr) *A, SPMV_T alpha,
+SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(bcsr__rows_bs)(const SPMV_NAME(bcsr) *A, SPMV_T alpha,
                                                                  const SPMV_T *SPMV_RESTRICT x, SPMV_T beta,
                                                                  SPMV_T *SPMV_RESTRICT y, int64_t br0, int64_t br1,
                                                                  const int bs) {

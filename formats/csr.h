@@ -133,7 +133,6 @@ static inline SPMV_I SPMV_NAME(csr__merge_search)(const SPMV_I *row_ptr, SPMV_I 
 static inline int SPMV_NAME(csr__threads)(const SPMV_NAME(csr) *A) {
     return (int64_t)A->nnz + A->nrows >= SPMV_CSR_PAR_MIN ? spmv_max_threads() : 1;
 }
-/* the split for the current thread count, stored in A (see part_nt) */
 /* The row sum (rows_kind), chosen once from the row lengths:
  *  PLAIN  one accumulator for every row: the plain loop's shape;
  *  SPLIT  one accumulator below SPMV_CSR_LONG entries, four from it;
@@ -158,6 +157,7 @@ static inline int SPMV_NAME(csr__threads)(const SPMV_NAME(csr) *A) {
 #ifndef SPMV_CSR_FLIPS_X
 #define SPMV_CSR_FLIPS_X 65536
 #endif
+/* the row sum, and the split for the current thread count, stored in A (see part_nt) */
 static inline void SPMV_NAME(csr__plan)(SPMV_NAME(csr) *A) {
     int n = SPMV_NAME(csr__threads)(A), t;
     int64_t len = (int64_t)A->nrows + A->nnz;
@@ -459,14 +459,11 @@ static inline spmv_status SPMV_NAME(coo_to_csr)(const SPMV_NAME(coo) *A, SPMV_NA
 #else
 #define SPMV__CSR_MAC(s, a, b) ((s) += (a) * (b))
 #endif
-#ifndef SPMV__CSR_INLINE
-#define SPMV__CSR_INLINE __attribute__((always_inline)) inline
-#endif
 /* Entries [k, e) of val/col: one accumulator (the plain loop's shape), or (SPLIT, rows of
  * SPMV_CSR_LONG or more) four first, scalar loads of x either way. Indices, not pointers
  * offset per row: GCC then emits the plain loop's ~15 instructions a row where the pointer
  * form took ~22 (callgrind, bcsstm39, one entry a row: 1.47x the instructions, 0.7x the speed). */
-SPMV_KTARGET static SPMV__CSR_INLINE SPMV_T SPMV_K(csr__dots)(const SPMV_T *SPMV_RESTRICT val,
+SPMV_KTARGET static SPMV__ALWAYS_INLINE SPMV_T SPMV_K(csr__dots)(const SPMV_T *SPMV_RESTRICT val,
                                                              const SPMV_I *SPMV_RESTRICT col,
                                                              const SPMV_T *SPMV_RESTRICT x, SPMV_I k, SPMV_I e,
                                                              int split) {
@@ -526,7 +523,7 @@ SPMV_KTARGET static inline SPMV_T SPMV_K(csr__dotg)(const SPMV_T *SPMV_RESTRICT 
 }
 /* entries [k, e) with the row sum of kind `rk` (a constant at every call site, so each kind
  * compiles apart) */
-SPMV_KTARGET static SPMV__CSR_INLINE SPMV_T SPMV_K(csr__dot)(const SPMV_T *SPMV_RESTRICT val,
+SPMV_KTARGET static SPMV__ALWAYS_INLINE SPMV_T SPMV_K(csr__dot)(const SPMV_T *SPMV_RESTRICT val,
                                                             const SPMV_I *SPMV_RESTRICT col,
                                                             const SPMV_T *SPMV_RESTRICT x, SPMV_I k, SPMV_I e, int rk) {
     if (rk == SPMV_CSR_RK_GATHER) return SPMV_K(csr__dotg)(val + k, col + k, x, e - k);
@@ -536,7 +533,7 @@ SPMV_KTARGET static SPMV__CSR_INLINE SPMV_T SPMV_K(csr__dot)(const SPMV_T *SPMV_
 /* rows [r0, r1): y[r] = alpha*dot + beta*y[r]. Its own function with restrict locals, so that
  * inside an OpenMP region y and the arrays stay in registers (the outlined region reloaded
  * y from its shared-variable block after every store). */
-SPMV_KTARGET static SPMV__CSR_INLINE void SPMV_K(csr__rows_rk)(const SPMV_I *SPMV_RESTRICT rp,
+SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(csr__rows_rk)(const SPMV_I *SPMV_RESTRICT rp,
                                                               const SPMV_I *SPMV_RESTRICT ci,
                                                               const SPMV_T *SPMV_RESTRICT val,
                                                               const SPMV_T *SPMV_RESTRICT x, SPMV_T *SPMV_RESTRICT y,

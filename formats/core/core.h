@@ -26,6 +26,13 @@
 #define SPMV_RESTRICT restrict
 #endif
 
+/* kernels that must be inlined into their callers (so a constant argument specialises them) */
+#if defined(__GNUC__) || defined(__clang__)
+#define SPMV__ALWAYS_INLINE __attribute__((always_inline)) inline
+#else
+#define SPMV__ALWAYS_INLINE inline
+#endif
+
 #define SPMV_CAT_(a, b) a##b
 #define SPMV_CAT(a, b) SPMV_CAT_(a, b)
 #define SPMV_CAT3(a, b, c) SPMV_CAT(SPMV_CAT(a, b), c)
