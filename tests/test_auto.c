@@ -162,6 +162,19 @@ static void options(void) {
         CHECK(M.rep.cand[i].tried != 0, "budget 1e9: %s not tried (%s)", spmv_format_name(M.rep.cand[i].fmt),
               M.rep.cand[i].skip ? M.rep.cand[i].skip : "");
     spmv_d_auto_free(&M);
+    /* the cap counts products of the fastest format timed (CSR's at first), floored at min_seconds */
+    o = spmv_auto_opts_default();
+    st = spmv_d_auto_from_csr(&M, &A, &o);
+    {
+        double fastest = M.rep.csr_spmv_s, want;
+        for (i = 0; i < M.rep.ncand; i++)
+            if (M.rep.cand[i].tried == 1 && M.rep.cand[i].spmv_s < fastest) fastest = M.rep.cand[i].spmv_s;
+        want = o.budget * fastest < o.min_seconds ? o.min_seconds : o.budget * fastest;
+        CHECK(st == SPMV_OK && fastest > 0 && fabs(M.rep.budget_s - want) <= 1e-12 * want,
+              "budget: %.6g s in the report, %.6g s = max(min_seconds, %g x the fastest product %.6g s)",
+              M.rep.budget_s, want, o.budget, fastest);
+    }
+    spmv_d_auto_free(&M);
     /* x fixed: the AXT formats (which embed x) join the shortlist */
     o = spmv_auto_opts_default();
     o.x_changes = 0;
