@@ -17,8 +17,9 @@
  * so y is what the matrix gives (at the cost of that block row only, and only then).
  * Explicit zeros keep their bit and survive _to_csr; duplicates of a wrapped CSR are summed.
  * Block size: params.bs, or (bs = 0) spmv_<tag>_bcsr_estimate: for each candidate bs in
- * 2..8, 10, 12, 16, 32 the blocks of a sample of block rows (all of them up to 200k
- * entries, else evenly spaced ones holding about max(200k, nnz/16) entries) give the bytes
+ * 2..8, 10, 12, 16, 32 the blocks of a sample of block rows (all of them up to 32k
+ * entries, else evenly spaced ones holding about max(32k, nnz/128) entries: a full pass per
+ * candidate was half of the conversion, 25-50 SpMVs on bcsstk16 and mhd4800a) give the bytes
  * per entry (bs*bs*T + I per block + I per block row) / entries; the smallest wins (ties:
  * the larger bs). A matrix of dense 3x3 blocks gets 3 (8.4 B/entry in double), of 6x6
  * blocks 6 (8.1), and CSR's 12 is the comparison the user makes with the returned fill.
@@ -151,7 +152,7 @@ static inline int64_t SPMV_NAME(bcsr__count)(const SPMV_NAME(csr) *B, int64_t bs
 /* The block size the conversion takes for bs = 0 (see the header comment), and the fill
  * ratio (stored values per entry) it predicts. B must be a valid CSR. SPMV_ERR_ALLOC. */
 static inline spmv_status SPMV_NAME(bcsr_estimate)(const SPMV_NAME(csr) *B, int *bs_out, double *ratio_out) {
-    const int64_t target = B->nnz / 16 > 200000 ? B->nnz / 16 : 200000;
+    const int64_t target = B->nnz / 128 > 32768 ? B->nnz / 128 : 32768;
     int64_t *mark, i, stamp = 0;
     double best = -1;
     int c, bestbs = 2;
@@ -164,7 +165,7 @@ static inline spmv_status SPMV_NAME(bcsr_estimate)(const SPMV_NAME(csr) *B, int 
     for (c = 0; c < SPMV__BCSR_NCAND; c++) {
         const int64_t bs = spmv__bcsr_cand[c], nbr = ((int64_t)B->nrows + bs - 1) / bs;
         /* every step-th block row: about `target` entries, or all */
-        const int64_t step = B->nnz <= 200000 ? 1 : (int64_t)((double)B->nnz / (double)target + 0.5);
+        const int64_t step = B->nnz <= target ? 1 : (int64_t)((double)B->nnz / (double)target + 0.5);
         int64_t br, blocks = 0, ent = 0, rows = 0;
         double bytes;
         if (bs > 2 * (int64_t)B->nrows && bs > 2 && c > 0) break; /* blocks far larger than the matrix */
@@ -284,7 +285,14 @@ static inline spmv_status SPMV_NAME(bcsr_from_csr)(SPMV_NAME(bcsr) *A, const SPM
         const int64_t r1 = br * bs + bs < B->nrows ? br * bs + bs : B->nrows;
         const spmv__bcsr_divider dv = spmv__bcsr_divider_of(bs);
         int64_t j, r, k;
-        qsort(list, (size_t)n, sizeof(int64_t), spmv__bcsr_cmp64); /* ascending block columns */
+        if (n > 32) qsort(list, (size_t)n, sizeof(int64_t), spmv__bcsr_cmp64); /* ascending block columns */
+        else /* a block row's few block columns: insertion sort, no call per comparison */
+            for (j = 1; j < n; j++) {
+                const int64_t v = list[j];
+                int64_t q = j;
+                for (; q > 0 && list[q - 1] > v; q--) list[q] = list[q - 1];
+                list[q] = v;
+            }
         for (j = 0; j < n; j++) {
             A->col_idx[b0 + j] = (SPMV_I)list[j];
             slot[list[j]] = (SPMV_I)(b0 + j);
