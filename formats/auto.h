@@ -510,7 +510,7 @@ static inline spmv_status SPMV_NAME(auto_from_csr)(SPMV_NAME(auto) *M, const SPM
     SPMV_NAME(any) best, cand;
     SPMV_T *x = NULL, *y = NULL;
     double best_score, spent, reserve, overrun = 1, fastest_s;
-    int i, best_i = 0, reps, prev_threads = 0;
+    int i, best_i = 0, reps, prev_threads = 0, csr_again = 0;
     if (!M) return SPMV_ERR_ARG;
     memset(M, 0, sizeof *M);
     R = &M->rep;
@@ -629,6 +629,25 @@ static inline spmv_status SPMV_NAME(auto_from_csr)(SPMV_NAME(auto) *M, const SPM
         c->spmv_s = SPMV_NAME(auto__time)(&cand, x, y, opts.x_changes, reps, 0);
         c->tried = 1;
         c->score_s = c->convert_s + opts.expected_calls * c->spmv_s;
+        if (c->spmv_s * 2 < R->csr_spmv_s && !csr_again) {
+            /* a candidate twice as fast as CSR: CSR's trial may have met a slow phase of the
+               machine (bcsstm39, 2026-11-23: CSR timed at 3 ms, 0.07 ms an hour later, and
+               csr5 kept at 2.3x the true CSR); timed once more, the faster time stands */
+            SPMV_NAME(any) base;
+            csr_again = 1;
+            if (SPMV_NAME(auto__borrow)(&base, A, opts.isa) == SPMV_OK) {
+                const double t = SPMV_NAME(auto__time)(&base, x, y, 1, reps, 0);
+                SPMV_NAME(any_free)(&base); /* borrowed: frees nothing of A */
+                if (t > 0 && t < R->csr_spmv_s) {
+                    R->cand[0].spmv_s = R->csr_spmv_s = t;
+                    R->cand[0].score_s = (opts.borrow ? 0 : spmv_auto_convert_prior(SPMV_FMT_CSR, 0) * t) +
+                                         opts.expected_calls * t;
+                    if (best_i == 0) best_score = R->cand[0].score_s;
+                    if (t < fastest_s) fastest_s = t;
+                    R->budget_s = opts.budget * fastest_s < opts.min_seconds ? opts.min_seconds : opts.budget * fastest_s;
+                }
+            }
+        }
         R->trials++;
         if (c->spmv_s < fastest_s) { /* the cap counts SpMVs of the fastest product seen */
             fastest_s = c->spmv_s;

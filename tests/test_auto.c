@@ -152,9 +152,11 @@ static void options(void) {
           spmv_format_name(M.rep.chosen), M.rep.why);
     CHECK(d_check_mv(&M, &A, 1, 0, NULL) <= 1e-12, "band: product");
     spmv_d_auto_free(&M);
-    /* a large budget: every shortlisted format is converted and timed */
+    /* a large budget (and products enough to pay any conversion, which a slow build's overrun
+       scaling could otherwise rule out): every shortlisted format is converted and timed */
     o = spmv_auto_opts_default();
     o.budget = 1e9;
+    o.expected_calls = 1e9;
     o.min_seconds = 10;
     st = spmv_d_auto_from_csr(&M, &A, &o);
     CHECK(st == SPMV_OK && M.rep.trials >= 2, "budget 1e9: %d of %d candidates timed", M.rep.trials, M.rep.ncand);
