@@ -17,12 +17,17 @@
  * so y is what the matrix gives (at the cost of that block row only, and only then).
  * Explicit zeros keep their bit and survive _to_csr; duplicates of a wrapped CSR are summed.
  * Block size: params.bs, or (bs = 0) spmv_<tag>_bcsr_estimate: for each candidate bs in
- * 2..8, 10, 12, 16, 32 the blocks of a sample of block rows (all of them up to 32k
- * entries, else evenly spaced ones holding about max(32k, nnz/128) entries: a full pass per
- * candidate was half of the conversion, 25-50 SpMVs on bcsstk16 and mhd4800a) give the bytes
+ * 2..8, 10, 12, 16, 32 the blocks of a sample of block rows (all of them up to 8k
+ * entries, else evenly spaced ones holding about max(8k, nnz/512) entries: the same block
+ * size as a 32k sample on all 78 real matrices, and the estimate fell from 3-41 to 1-10
+ * CSR products on 9 FEM matrices) give the bytes
  * per entry (bs*bs*T + I per block + I per block row) / entries; the smallest wins (ties:
  * the larger bs). A matrix of dense 3x3 blocks gets 3 (8.4 B/entry in double), of 6x6
  * blocks 6 (8.1), and CSR's 12 is the comparison the user makes with the returned fill.
+ * Conversion: the count and fill passes split block rows between threads (each with its
+ * own stamps over the block columns) from SPMV_PAR_MIN_NNZ entries. With the smaller
+ * sample: 18-31 CSR products on the FEM matrices of 290k-770k entries where BCSR wins, 21-54
+ * on those of 50k-100k (were 32-53 and 51-116 serial; 2 threads, AMD EPYC, 2026-11-23).
  * Footprint: (nbrows+1 + nblocks)*I + nblocks*(bs*bs*T + mw*8).
  * Limit: SPMV_ERR_LIMIT, before the layout is allocated, when the stored values exceed
  * params.fill * nnz + 4096 (fill default 10), the index type, or half of the physical
@@ -132,8 +137,8 @@ static inline double SPMV_NAME(bcsr_fill_ratio)(const SPMV_NAME(bcsr) *A) {
 
 /* Distinct block columns of block row br (rows [br*bs, min(nrows, br*bs+bs))): mark[] holds
  * stamps (>= 0 never equal to `stamp` before); optionally lists them in out[]. */
-static inline int64_t SPMV_NAME(bcsr__count)(const SPMV_NAME(csr) *B, int64_t bs, int64_t br, int64_t *mark,
-                                             int64_t stamp, int64_t *out) {
+static inline int64_t SPMV_NAME(bcsr__count)(const SPMV_NAME(csr) *B, int64_t bs, int64_t br, SPMV_I *mark,
+                                             SPMV_I stamp, int64_t *out) {
     const int64_t r1 = br * bs + bs < B->nrows ? br * bs + bs : B->nrows;
     const spmv__bcsr_divider dv = spmv__bcsr_divider_of(bs);
     int64_t r, k, n = 0;
@@ -149,17 +154,23 @@ static inline int64_t SPMV_NAME(bcsr__count)(const SPMV_NAME(csr) *B, int64_t bs
     return n;
 }
 
+/* threads for the conversion passes (each with its own stamps, nbc+1 of them) */
+static inline int SPMV_NAME(bcsr__nt)(const SPMV_NAME(csr) *B) {
+    return B->nnz >= SPMV_PAR_MIN_NNZ ? spmv_max_threads() : 1;
+}
+
 /* The block size the conversion takes for bs = 0 (see the header comment), and the fill
  * ratio (stored values per entry) it predicts. B must be a valid CSR. SPMV_ERR_ALLOC. */
 static inline spmv_status SPMV_NAME(bcsr_estimate)(const SPMV_NAME(csr) *B, int *bs_out, double *ratio_out) {
-    const int64_t target = B->nnz / 128 > 32768 ? B->nnz / 128 : 32768;
-    int64_t *mark, i, stamp = 0;
+    const int64_t target = B->nnz / 512 > 8192 ? B->nnz / 512 : 8192;
+    SPMV_I *mark, stamp = 0;
+    int64_t i;
     double best = -1;
     int c, bestbs = 2;
     if (bs_out) *bs_out = 2;
     if (ratio_out) *ratio_out = 1;
     if (B->nnz == 0) return SPMV_OK;
-    mark = SPMV_ALLOC_N(int64_t, ((size_t)B->ncols + 1) / 2 + 1);
+    mark = SPMV_ALLOC_N(SPMV_I, ((size_t)B->ncols + 1) / 2 + 1);
     if (!mark) return SPMV_ERR_ALLOC;
     for (i = 0; i < ((int64_t)B->ncols + 1) / 2 + 1; i++) mark[i] = -1;
     for (c = 0; c < SPMV__BCSR_NCAND; c++) {
@@ -171,6 +182,10 @@ static inline spmv_status SPMV_NAME(bcsr_estimate)(const SPMV_NAME(csr) *B, int 
         if (bs > 2 * (int64_t)B->nrows && bs > 2 && c > 0) break; /* blocks far larger than the matrix */
         for (br = 0; br < nbr; br += step > 1 ? step : 1) {
             const int64_t r1 = br * bs + bs < B->nrows ? br * bs + bs : B->nrows;
+            if (stamp == SPMV_IMAX) { /* stamps used up (only past ~10^8 rows with 32-bit I) */
+                for (i = 0; i < ((int64_t)B->ncols + 1) / 2 + 1; i++) mark[i] = -1;
+                stamp = 0;
+            }
             blocks += SPMV_NAME(bcsr__count)(B, bs, br, mark, stamp++, NULL);
             ent += (int64_t)B->row_ptr[r1] - B->row_ptr[br * bs];
             rows++;
@@ -194,8 +209,9 @@ static inline spmv_status SPMV_NAME(bcsr_estimate)(const SPMV_NAME(csr) *B, int 
  * *rp_out (nbrows+1 prefix sums; NULL: only the verdict). SPMV_ERR_LIMIT past the caps. */
 static inline spmv_status SPMV_NAME(bcsr__plan)(const SPMV_NAME(csr) *B, spmv_bcsr_params *p, SPMV_I **rp_out) {
     spmv_status st = spmv_isa_resolve(p->isa, &p->isa);
-    int64_t bs, nbr, nbc, br, nb = 0, cap, padded, *mark;
-    SPMV_I *rp;
+    int64_t bs, nbr, nbc, br, nb = 0, cap, padded;
+    int nt;
+    SPMV_I *rp, *mark;
     if (rp_out) *rp_out = NULL;
     if (st != SPMV_OK) return st;
     if (p->bs < 0 || p->bs == 1 || p->bs > SPMV_BCSR_BS_MAX || p->fill < 0 || p->kern < 0 || p->kern > 3)
@@ -208,21 +224,30 @@ static inline spmv_status SPMV_NAME(bcsr__plan)(const SPMV_NAME(csr) *B, spmv_bc
     bs = p->bs;
     nbr = ((int64_t)B->nrows + bs - 1) / bs;
     nbc = ((int64_t)B->ncols + bs - 1) / bs;
-    mark = SPMV_ALLOC_N(int64_t, (size_t)nbc + 1);
+    nt = SPMV_NAME(bcsr__nt)(B);
+    mark = SPMV_ALLOC_N(SPMV_I, (size_t)nt * (size_t)(nbc + 1));
     rp = SPMV_ALLOC_N(SPMV_I, (size_t)nbr + 1);
     if (!mark || !rp) {
         spmv__free(mark);
         spmv__free(rp);
         return SPMV_ERR_ALLOC;
     }
-    for (br = 0; br <= nbc; br++) mark[br] = -1;
+    /* a block row's count fits I (at most nbc); the sum is checked below in 64 bits */
+    SPMV_OMP(parallel num_threads(nt) if (nt > 1))
+    {
+        SPMV_I *mk = mark + (size_t)spmv__tid() * (size_t)(nbc + 1);
+        int64_t b;
+        for (b = 0; b <= nbc; b++) mk[b] = -1;
+        SPMV_OMP(for schedule(static))
+        for (b = 0; b < nbr; b++) rp[b + 1] = (SPMV_I)SPMV_NAME(bcsr__count)(B, bs, b, mk, (SPMV_I)b, NULL);
+    }
+    spmv__free(mark);
     rp[0] = 0;
     for (br = 0; br < nbr; br++) {
-        nb += SPMV_NAME(bcsr__count)(B, bs, br, mark, br, NULL);
+        nb += rp[br + 1];
         if (nb >= SPMV_IMAX) break;
         rp[br + 1] = (SPMV_I)nb;
     }
-    spmv__free(mark);
     cap = (int64_t)p->fill * (int64_t)B->nnz + 4096;
     padded = nb <= INT64_MAX / (bs * bs) ? nb * bs * bs : INT64_MAX;
     if (padded > cap || padded >= SPMV_IMAX || nb >= SPMV_IMAX ||
@@ -242,9 +267,10 @@ static inline spmv_status SPMV_NAME(bcsr_from_csr)(SPMV_NAME(bcsr) *A, const SPM
                                                    const spmv_bcsr_params *p) {
     spmv_bcsr_params prm = p ? *p : spmv_bcsr_params_default();
     spmv_status st;
-    int64_t bs, b2, mw, nbr, nbc, nb, br, nnz = 0;
-    int64_t *mark = NULL, *list = NULL;
-    SPMV_I *rp = NULL, *slot = NULL;
+    int64_t bs, b2, mw, nbr, nbc, nb, br, wmax = 0, nnz = 0;
+    int nt;
+    int64_t *list = NULL;
+    SPMV_I *rp = NULL, *mark = NULL, *slot = NULL;
     if (!A) return SPMV_ERR_ARG;
     memset(A, 0, sizeof *A);
     st = SPMV_NAME(csr_check)(B);
@@ -255,13 +281,16 @@ static inline spmv_status SPMV_NAME(bcsr_from_csr)(SPMV_NAME(bcsr) *A, const SPM
     nbr = ((int64_t)B->nrows + bs - 1) / bs;
     nbc = ((int64_t)B->ncols + bs - 1) / bs;
     nb = rp[nbr];
+    for (br = 0; br < nbr; br++)
+        if (rp[br + 1] - rp[br] > wmax) wmax = rp[br + 1] - rp[br];
+    nt = SPMV_NAME(bcsr__nt)(B);
     A->row_ptr = rp;
     A->col_idx = SPMV_ALLOC_N(SPMV_I, (size_t)nb);
     A->val = SPMV_ALLOC_N(SPMV_T, (size_t)(nb * b2));
     A->bits = SPMV_ALLOC_N(uint64_t, (size_t)(nb * mw));
-    mark = SPMV_ALLOC_N(int64_t, (size_t)nbc + 1);
-    slot = SPMV_ALLOC_N(SPMV_I, (size_t)nbc + 1);
-    list = SPMV_ALLOC_N(int64_t, (size_t)(nbc < nb ? nbc : nb) + 1);
+    mark = SPMV_ALLOC_N(SPMV_I, (size_t)nt * (size_t)(nbc + 1));
+    slot = SPMV_ALLOC_N(SPMV_I, (size_t)nt * (size_t)(nbc + 1));
+    list = SPMV_ALLOC_N(int64_t, (size_t)nt * (size_t)(wmax + 1));
     if ((nb > 0 && (!A->col_idx || !A->val || !A->bits)) || !mark || !slot || !list) {
         spmv__free(mark);
         spmv__free(slot);
@@ -275,41 +304,51 @@ static inline spmv_status SPMV_NAME(bcsr_from_csr)(SPMV_NAME(bcsr) *A, const SPM
     A->nbrows = (SPMV_I)nbr;
     A->nblocks = (SPMV_I)nb;
     A->params = prm;
-    if (nb > 0) {
-        memset(A->val, 0, sizeof(SPMV_T) * (size_t)(nb * b2));
-        memset(A->bits, 0, sizeof(uint64_t) * (size_t)(nb * mw));
-    }
-    for (br = 0; br <= nbc; br++) mark[br] = -1;
-    for (br = 0; br < nbr; br++) {
-        const int64_t b0 = rp[br], n = SPMV_NAME(bcsr__count)(B, bs, br, mark, br, list);
-        const int64_t r1 = br * bs + bs < B->nrows ? br * bs + bs : B->nrows;
+    /* block rows split between threads, each with its own stamps; a block row's values and
+       bits are zeroed by the thread that fills them (fresh pages touched in parallel) */
+    SPMV_OMP(parallel num_threads(nt) if (nt > 1) reduction(+ : nnz))
+    {
+        const size_t t = (size_t)spmv__tid();
+        SPMV_I *mk = mark + t * (size_t)(nbc + 1), *sl = slot + t * (size_t)(nbc + 1);
+        int64_t *ls = list + t * (size_t)(wmax + 1);
         const spmv__bcsr_divider dv = spmv__bcsr_divider_of(bs);
-        int64_t j, r, k;
-        if (n > 32) qsort(list, (size_t)n, sizeof(int64_t), spmv__bcsr_cmp64); /* ascending block columns */
-        else /* a block row's few block columns: insertion sort, no call per comparison */
-            for (j = 1; j < n; j++) {
-                const int64_t v = list[j];
-                int64_t q = j;
-                for (; q > 0 && list[q - 1] > v; q--) list[q] = list[q - 1];
-                list[q] = v;
-            }
-        for (j = 0; j < n; j++) {
-            A->col_idx[b0 + j] = (SPMV_I)list[j];
-            slot[list[j]] = (SPMV_I)(b0 + j);
-        }
-        for (r = br * bs; r < r1; r++)
-            for (k = B->row_ptr[r]; k < B->row_ptr[r + 1]; k++) {
-                const int64_t col = B->col_idx[k], bc = spmv__bcsr_div(col, dv), b = slot[bc];
-                const int64_t pos = (col - bc * bs) * bs + (r - br * bs), w = b * mw + pos / 64;
-                const uint64_t bit = (uint64_t)1 << (pos % 64);
-                if (A->bits[w] & bit) {
-                    A->val[b * b2 + pos] += B->val[k]; /* a duplicate column */
-                } else {
-                    A->val[b * b2 + pos] = B->val[k];
-                    A->bits[w] |= bit;
-                    nnz++;
+        int64_t q;
+        for (q = 0; q <= nbc; q++) mk[q] = -1;
+        SPMV_OMP(for schedule(static))
+        for (q = 0; q < nbr; q++) {
+            const int64_t b0 = rp[q], n = SPMV_NAME(bcsr__count)(B, bs, q, mk, (SPMV_I)q, ls);
+            const int64_t r1 = q * bs + bs < B->nrows ? q * bs + bs : B->nrows;
+            int64_t j, r, k;
+            if (n > 32) qsort(ls, (size_t)n, sizeof(int64_t), spmv__bcsr_cmp64); /* ascending block columns */
+            else /* a block row's few block columns: insertion sort, no call per comparison */
+                for (j = 1; j < n; j++) {
+                    const int64_t v = ls[j];
+                    int64_t u = j;
+                    for (; u > 0 && ls[u - 1] > v; u--) ls[u] = ls[u - 1];
+                    ls[u] = v;
                 }
+            for (j = 0; j < n; j++) {
+                A->col_idx[b0 + j] = (SPMV_I)ls[j];
+                sl[ls[j]] = (SPMV_I)(b0 + j);
             }
+            if (n > 0) {
+                memset(A->val + b0 * b2, 0, sizeof(SPMV_T) * (size_t)(n * b2));
+                memset(A->bits + b0 * mw, 0, sizeof(uint64_t) * (size_t)(n * mw));
+            }
+            for (r = q * bs; r < r1; r++)
+                for (k = B->row_ptr[r]; k < B->row_ptr[r + 1]; k++) {
+                    const int64_t col = B->col_idx[k], bc = spmv__bcsr_div(col, dv), b = sl[bc];
+                    const int64_t pos = (col - bc * bs) * bs + (r - q * bs), w = b * mw + pos / 64;
+                    const uint64_t bit = (uint64_t)1 << (pos % 64);
+                    if (A->bits[w] & bit) {
+                        A->val[b * b2 + pos] += B->val[k]; /* a duplicate column */
+                    } else {
+                        A->val[b * b2 + pos] = B->val[k];
+                        A->bits[w] |= bit;
+                        nnz++;
+                    }
+                }
+        }
     }
     A->nnz = (SPMV_I)nnz;
     spmv__free(mark);
