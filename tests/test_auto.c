@@ -58,6 +58,9 @@ static int quiet_real; /* per-matrix lines only on failure */
                       M.rep.why[0],                                                                                    \
                   "%s %s: report incomplete (cand[0] %s, %d trials, why '%s')", #TAG, name,                            \
                   spmv_format_name(M.rep.cand[0].fmt), M.rep.trials, M.rep.why);                                       \
+            CHECK(M.h.fmt != SPMV_FMT_CSR ||                                                                          \
+                      (M.h.u.csr.params.algo == SPMV_CSR_ROWS && !M.h.u.csr.borrowed && M.h.u.csr.val != A.val),       \
+                  "%s %s: CSR chosen, but its handle is not an own copy with the row kernel", #TAG, name);             \
             if (!quiet_real || check_failed_)                                                                          \
                 printf("%s %-28s %-10s %s\n", #TAG, name, spmv_format_name(M.rep.chosen), M.rep.why);                 \
             spmv_##TAG##_auto_free(&M);                                                                                \
@@ -138,6 +141,36 @@ static void options(void) {
     CHECK(st == SPMV_OK && M.rep.chosen == SPMV_FMT_CSR && M.h.u.csr.val != A.val && !M.h.u.csr.borrowed,
           "budget 1 without borrow: a copy");
     spmv_d_auto_free(&M);
+    /* a losing csr_merge kept as CSR's copy: the row kernel's handle on the same arrays, whose
+       products are CSR's bit for bit */
+    {
+        spmv_d_any H, C;
+        double *xx = malloc(sizeof(double) * ((size_t)A.ncols + 1)), *y1 = malloc(sizeof(double) * ((size_t)A.nrows + 1)),
+               *y2 = malloc(sizeof(double) * ((size_t)A.nrows + 1));
+        int64_t q;
+        const double *v0;
+        CHECK(xx && y1 && y2, "malloc");
+        if (xx && y1 && y2 && spmv_d_any_from_csr(&H, &A, SPMV_FMT_CSR_MERGE, SPMV_ISA_AUTO) == SPMV_OK &&
+            spmv_d_any_from_csr(&C, &A, SPMV_FMT_CSR, SPMV_ISA_AUTO) == SPMV_OK) {
+            v0 = H.u.csr_merge.val;
+            spmv_d_auto__merge_to_rows(&H);
+            CHECK(H.fmt == SPMV_FMT_CSR && H.u.csr.params.algo == SPMV_CSR_ROWS && H.u.csr.val == v0 &&
+                      H.u.csr.params.isa == C.u.csr.params.isa && H.u.csr.rows_kind == C.u.csr.rows_kind &&
+                      H.u.csr.part_nt == C.u.csr.part_nt,
+                  "merge_to_rows: fmt %s, algo %d, rows_kind %d against %d", spmv_format_name(H.fmt),
+                  (int)H.u.csr.params.algo, H.u.csr.rows_kind, C.u.csr.rows_kind);
+            for (q = 0; q < A.ncols; q++) xx[q] = 1.0 / (double)(q + 3);
+            for (q = 0; q < A.nrows; q++) y1[q] = y2[q] = (double)q;
+            spmv_d_any_mv(&H, 1.5, xx, 0.25, y1);
+            spmv_d_any_mv(&C, 1.5, xx, 0.25, y2);
+            CHECK(!memcmp(y1, y2, sizeof(double) * (size_t)A.nrows), "merge_to_rows: products differ from CSR's");
+            spmv_d_any_free(&H);
+            spmv_d_any_free(&C);
+        }
+        free(xx);
+        free(y1);
+        free(y2);
+    }
     /* one expected product: by the rules nothing pays its conversion */
     o = spmv_auto_opts_default();
     o.deterministic = 1;
