@@ -324,6 +324,12 @@ static inline int spmv_auto__rule_choice(const spmv_auto_report *R, int device) 
     return best;
 }
 
+/* the budget in seconds: `budget` products of the fastest product timed so far, at least
+ * min_seconds */
+static inline double spmv_auto__budget_s(const spmv_auto_opts *o, double fastest_s) {
+    return o->budget * fastest_s < o->min_seconds ? o->min_seconds : o->budget * fastest_s;
+}
+
 #endif /* SPMV_AUTO_COMMON */
 
 typedef struct SPMV_NAME(auto) {
@@ -607,8 +613,7 @@ static inline spmv_status SPMV_NAME(auto_from_csr)(SPMV_NAME(auto) *M, const SPM
         (opts.borrow ? 0 : spmv_auto_convert_prior(SPMV_FMT_CSR, 0) * R->csr_spmv_s) + opts.expected_calls * R->csr_spmv_s;
     R->trials = 1;
     fastest_s = R->csr_spmv_s;
-    R->budget_s = opts.budget * R->csr_spmv_s;
-    if (R->budget_s < opts.min_seconds) R->budget_s = opts.min_seconds;
+    R->budget_s = spmv_auto__budget_s(&opts, fastest_s);
     /* kept back for copying CSR if it wins */
     reserve = opts.borrow ? 0 : spmv_auto_convert_prior(SPMV_FMT_CSR, 0) * R->csr_spmv_s;
     for (i = 1; i < R->ncand; i++) {
@@ -658,15 +663,14 @@ static inline spmv_status SPMV_NAME(auto_from_csr)(SPMV_NAME(auto) *M, const SPM
                                          opts.expected_calls * t;
                     if (best_i == 0) best_score = R->cand[0].score_s;
                     if (t < fastest_s) fastest_s = t;
-                    R->budget_s = opts.budget * fastest_s < opts.min_seconds ? opts.min_seconds : opts.budget * fastest_s;
+                    R->budget_s = spmv_auto__budget_s(&opts, fastest_s);
                 }
             }
         }
         R->trials++;
         if (c->spmv_s < fastest_s) { /* the cap counts SpMVs of the fastest product seen */
             fastest_s = c->spmv_s;
-            if (opts.budget * fastest_s < R->budget_s)
-                R->budget_s = opts.budget * fastest_s < opts.min_seconds ? opts.min_seconds : opts.budget * fastest_s;
+            R->budget_s = spmv_auto__budget_s(&opts, fastest_s); /* fastest_s only falls */
         }
         if (c->score_s < best_score) {
             SPMV_NAME(any_free)(&best);
