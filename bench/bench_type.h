@@ -55,11 +55,17 @@ static double BF(_median)(double *t, int n, double q) {
     i = (int)pos;
     return i + 1 < n ? t[i] + (pos - i) * (t[i + 1] - t[i]) : t[i];
 }
-/* Round robin over the live contenders: each round visits them all (starting one further each
- * round, so no contender always follows the same one), each sample warmed by one call; rounds
- * go on until every contender has min_reps samples and 0.2 s of timed calls. */
+/* Round robin over the live contenders: each round visits them all in a fresh random order
+ * (fixed seed), so that no contender always follows the same one: a contender that leaves
+ * OpenMP workers spinning or a cache full of its own arrays then weighs on all the others
+ * alike (a rotation by one each round kept c[i] after c[i-1] in all but one round of n); each
+ * sample warmed by one call; rounds go on until every contender has min_reps samples and
+ * 0.2 s of timed calls. */
 static int BF(_round_robin)(BF(_ct) * c, int n, const BT_VAL *x, BT_VAL *y, int min_reps) {
-    int i, round;
+    int i, round, ord[512];
+    unsigned long long rng = 0x9E3779B97F4A7C15ull;
+    if (n > 512) return 1;
+    for (i = 0; i < n; i++) ord[i] = i;
     /* calls per sample: ~100 us worth, so that tiny products are not timer-bound */
     for (i = 0; i < n; i++) {
         double t1;
@@ -72,8 +78,18 @@ static int BF(_round_robin)(BF(_ct) * c, int n, const BT_VAL *x, BT_VAL *y, int 
         for (i = 0; i < n; i++)
             if (c[i].ns < min_reps || c[i].acc < 0.2) done = 0;
         if (done) break;
+        for (i = n - 1; i > 0; i--) { /* Fisher-Yates, xorshift64 */
+            int j, t;
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            j = (int)(rng % (unsigned long long)(i + 1));
+            t = ord[i];
+            ord[i] = ord[j];
+            ord[j] = t;
+        }
         for (i = 0; i < n; i++) {
-            BF(_ct) *ci = &c[(i + round) % n];
+            BF(_ct) *ci = &c[ord[i]];
             double dt;
             if (ci->ns == ci->cap) {
                 int nc = ci->cap ? 2 * ci->cap : 256;

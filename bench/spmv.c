@@ -486,7 +486,7 @@ static int cmd_bench(int argc, char **argv) {
            "# bandwidth; xnaive = naive time / spmv_s; err = max over rows of |y - y_ref| / sum|a_ij x_j|\n"
            "# against a long-double reference\n"
            "# timing: per matrix, every row's object is built first, then they are timed side by side in\n"
-           "# rounds (round robin, each round starting one row further); each sample is one warm-up call\n"
+           "# rounds (round robin, each round in a fresh random order, fixed seed); each sample is one warm-up call\n"
            "# then k calls back to back (k: about 100 us of calls), and a row gets samples until it has\n"
            "# --reps of them and 0.2 s; spmv_s and kernel_s are medians, iqr = (p75 - p25) / median\n"
            "# naive = the plain omp-for row loop built with -O3 -march=native (bench/anchors.cc)\n");

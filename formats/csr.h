@@ -548,7 +548,7 @@ SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(csr__rows_rk)(const SPMV_I *
             y[r] = alpha * SPMV_K(csr__dot)(val, ci, x, rp[r], rp[r + 1], rk) + beta * y[r];
     }
 }
-SPMV_KTARGET static inline void SPMV_K(csr__rows_part)(const SPMV_I *rp, const SPMV_I *ci, const SPMV_T *val,
+SPMV_KTARGET static SPMV__PINNED void SPMV_K(csr__rows_part)(const SPMV_I *rp, const SPMV_I *ci, const SPMV_T *val,
                                                         const SPMV_T *x, SPMV_T *y, SPMV_I r0, SPMV_I r1, SPMV_T alpha,
                                                         SPMV_T beta, int rk) {
     if (rk == SPMV_CSR_RK_SPLIT) SPMV_K(csr__rows_rk)(rp, ci, val, x, y, r0, r1, alpha, beta, SPMV_CSR_RK_SPLIT);

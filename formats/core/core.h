@@ -32,6 +32,13 @@
 #else
 #define SPMV__ALWAYS_INLINE inline
 #endif
+/* A hot loop's one copy, at a fixed place within a 64-byte line: its speed then no longer
+ * depends on where the user's link puts it (see SPMV_K(csr__rows_part)) */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(SPMV_NO_PIN)
+#define SPMV__PINNED __attribute__((noinline, aligned(64)))
+#else
+#define SPMV__PINNED
+#endif
 
 #define SPMV_CAT_(a, b) a##b
 #define SPMV_CAT(a, b) SPMV_CAT_(a, b)
