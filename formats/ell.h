@@ -651,6 +651,55 @@ SPMV_KTARGET static inline void SPMV_K(ell__rows)(const SPMV_NAME(ell) *A, SPMV_
     }
 }
 
+/* Slices of exactly W rows (sell and hll with C = W), one vector each, with no branch that
+ * depends on a lane: the row loop mispredicts at nearly every end of a short irregular row,
+ * and each miss also throws away the x loads issued past it. Lanes run unmasked to the
+ * slice's shortest row; the steps after that blend the finished lanes' products away. */
+SPMV_KTARGET static SPMV__PINNED void SPMV_K(ell__slices_w)(const SPMV_NAME(ell) *A, SPMV_T alpha,
+                                                         const SPMV_T *SPMV_RESTRICT x, SPMV_T beta,
+                                                         SPMV_T *SPMV_RESTRICT y, SPMV_I s0, SPMV_I s1) {
+    const spmv_v va = V_set1(alpha), vb = V_set1(beta);
+    SPMV_T t[SPMV_W];
+    SPMV_I s;
+    for (s = s0; s < s1; s++) {
+        const SPMV_I r0 = s * (SPMV_I)SPMV_W, *len = A->rowlen + r0;
+        const SPMV_T *pv = A->val + A->slice_ptr[s];
+        const SPMV_I *pc = A->col + A->slice_ptr[s];
+        SPMV_I lo = len[0], hi = len[0], j = 0;
+        spmv_v a0 = V_zero(), a1 = V_zero(), acc;
+        int l;
+        for (l = 1; l < SPMV_W; l++) {
+            lo = len[l] < lo ? len[l] : lo;
+            hi = len[l] > hi ? len[l] : hi;
+        }
+        for (; j + 1 < lo; j += 2) {
+            a0 = V_fma(V_loadu(pv + j * SPMV_W), V_gather(x, pc + j * SPMV_W), a0);
+            a1 = V_fma(V_loadu(pv + (j + 1) * SPMV_W), V_gather(x, pc + (j + 1) * SPMV_W), a1);
+        }
+        if (j < lo) {
+            a0 = V_fma(V_loadu(pv + j * SPMV_W), V_gather(x, pc + j * SPMV_W), a0);
+            j++;
+        }
+        for (; j < hi; j++) { /* padding reads a valid column; its product (0*x, NaN for Inf) is dropped */
+            unsigned m = 0;
+            for (l = 0; l < SPMV_W; l++) m |= (unsigned)(len[l] > j) << l;
+            a1 = V_add(a1, V_blend(m, V_zero(), V_mul(V_loadu(pv + j * SPMV_W), V_gather(x, pc + j * SPMV_W))));
+        }
+        acc = V_add(a0, a1);
+        if (!A->perm) {
+            SPMV_T *py = y + r0;
+            V_storeu(py, beta == (SPMV_T)0 ? V_mul(va, acc) : V_fma(vb, V_loadu(py), V_mul(va, acc)));
+        } else {
+            const SPMV_I *pr = A->perm + r0;
+            V_storeu(t, V_mul(va, acc));
+            if (beta == (SPMV_T)0)
+                for (l = 0; l < SPMV_W; l++) y[pr[l]] = t[l];
+            else
+                for (l = 0; l < SPMV_W; l++) y[pr[l]] = t[l] + beta * y[pr[l]];
+        }
+    }
+}
+
 SPMV_KTARGET static inline void SPMV_K(ell_run)(const SPMV_NAME(ell) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
                                                 SPMV_T *y) {
     const SPMV_I ns = A->nslices, np = A->slice_ptr[ns];
@@ -690,6 +739,11 @@ SPMV_OMP(barrier)
                 else hi = mid;
             }
             s1 = tid == nth - 1 ? ns : lo;
+            if (A->C == (SPMV_I)SPMV_W && !A->jd) { /* the full slices */
+                const SPMV_I sf = s1 < A->nrows / (SPMV_I)SPMV_W ? s1 : A->nrows / (SPMV_I)SPMV_W;
+                if (s < sf) SPMV_K(ell__slices_w)(A, alpha, x, beta, y, s, sf);
+                if (s < sf) s = sf;
+            }
             for (; s < s1; s++) {
                 const SPMV_I h = A->nrows - s * A->C < A->C ? A->nrows - s * A->C : A->C;
                 SPMV_K(ell__rows)(A, alpha, x, beta, y, s, 0, h);
