@@ -151,7 +151,10 @@ typedef struct spmv_auto_report {
     char why[200];
 } spmv_auto_report;
 
-/* Typical conversion cost from CSR, in SpMVs of CSR. Host: the bench's conv_mv column on
+/* Typical conversion cost from CSR, in SpMVs of CSR. Host: sell's 14: its counting-sort
+ * conversion, median over the 50 real matrices above 20k entries on an AMD EPYC VM (AVX2,
+ * 2 threads, 2026-11-23, interquartile 10-18, bench/results/2026-11-23-epyc-sell-real.csv).
+ * The others: the bench's conv_mv column on
  * this project's CPU (medians over the 50 real matrices above 20k entries, 2026-11-23,
  * bench/results/2026-11-23-cpu-auto-scalar-real.csv; they rose from the earlier table
  * because CSR's product got faster; bcsr's 35: its conversion with parallel passes and an 8k
@@ -165,7 +168,7 @@ typedef struct spmv_auto_report {
 static inline double spmv_auto_convert_prior(spmv_format f, int device) {
     static const struct { const char *name; double host, dev; } t[] = {
         {"csr", 5, 5},        {"csr_merge", 6, 5}, {"coo", 6, 4},     {"csr5", 9, 6},     {"ell", 25, 8},
-        {"ellr", 26, 7},      {"hll", 13, 4},      {"sell", 24, 10},  {"jad", 15, 7},     {"hyb", 19, 6},
+        {"ellr", 26, 7},      {"hll", 13, 4},      {"sell", 14, 10},  {"jad", 15, 7},     {"hyb", 19, 6},
         {"dia", 39, 25},      {"hdia", 72, 17},    {"bcsr", 35, 66}, {"axc", 23, 13},    {"axtuh1", 24, 12},
         {"axtuh", 31, 19},    {"axtch1", 20, 6},   {"axtch", 24, 9},  {"csr_scalar", 5, 5}, {"csr_vector", 5, 5}};
     const char *n = spmv_format_name(f);
@@ -232,8 +235,18 @@ static inline double spmv_auto_predict(const spmv_auto_features *F, spmv_format 
         if (F->sell_fill > 3.0) return *why = "slice padding above 3 slots per entry", 0.0;
         if (mu < 3) return *why = "rows too short for slices of vector width", 0.0;
         if (!strcmp(n, "hll")) return *why = "slices of equal-ish rows (HLL)", mu >= 8 ? (device || big ? 1.1 : 0.95) : 0.9;
-        return *why = "rows of 8 or more entries: SELL vectorises across rows",
-               device ? 1.2 : (mu >= 8 ? (big ? 1.12 : 0.95) : 0.9);
+        if (device) return *why = "rows of similar length sorted into slices: SELL vectorises across rows", 1.2;
+        /* host, since SELL's branch-free slice kernel (2026-11-23, AMD EPYC VM, 2 threads,
+           bench/results/2026-11-23-epyc-sell-real.csv): of the 41 real matrices with >= 40k
+           entries and >= 3 per row, ahead of CSR by >= 5% on 30 (1.2-1.96x on road, census,
+           LP and citation graphs), behind by more than 5% on two: rajat01 0.87x (a circuit,
+           cv 4.3) and wing 0.92x; regular short rows (FEM meshes, cv < 0.2) 0.92-1.09x. The
+           trial decides. Below 40k entries it lost on nearly all (one parallel region for a
+           few microseconds of work) */
+        if (F->nnz >= 40000)
+            return *why = "rows of varying length sorted into slices: no row-end branch per row",
+                   cv >= 0.2 || mu >= 10 ? 1.2 : 1.0;
+        return *why = "small or padded: SELL's slices cost more than they save", 0.9;
     }
     if (!strcmp(n, "jad")) {
         if (mu > 40) return *why = "long rows: jagged diagonals gain nothing over CSR", 0.0;
