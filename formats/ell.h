@@ -179,32 +179,43 @@ static int SPMV_NAME(ell__cmp)(const void *a, const void *b) {
     return p[1] < q[1] ? -1 : p[1] > q[1];
 }
 
-/* jad: the stored order, all rows by length (descending, ties by row): a counting sort.
- * *perm_out NULL when that is the identity. */
+/* Rows [w0, w1) into perm[w0..w1) by length, longest first, ties by row: a stable counting
+ * sort over the lengths lo..hi (cnt: hi - lo + 1 counters). jad sorts all rows with it, sell
+ * each window. */
+static inline void SPMV_NAME(ell__count_sort)(const SPMV_I *rp, SPMV_I w0, SPMV_I w1, SPMV_I lo, SPMV_I hi,
+                                              SPMV_I *cnt, SPMV_I *perm) {
+    SPMV_I c, r, at = w0;
+    for (c = 0; c <= hi - lo; c++) cnt[c] = 0;
+    for (r = w0; r < w1; r++) cnt[hi - (rp[r + 1] - rp[r])]++;
+    for (c = 0; c <= hi - lo; c++) { /* rows of length hi - c start after every longer row */
+        const SPMV_I k = cnt[c];
+        cnt[c] = at;
+        at += k;
+    }
+    for (r = w0; r < w1; r++) perm[cnt[hi - (rp[r + 1] - rp[r])]++] = r;
+}
+
+/* jad: the stored order, all rows by length (descending, ties by row). *perm_out NULL when
+ * that is the identity. */
 static inline spmv_status SPMV_NAME(ell__jad_order)(const SPMV_NAME(csr) *B, SPMV_I **perm_out) {
     const SPMV_I n = B->nrows, *rp = B->row_ptr;
-    SPMV_I i, L, maxlen = 0, pos = 0, *start, *perm;
+    SPMV_I i, lo, hi, *cnt, *perm;
     *perm_out = NULL;
     if (n < 2) return SPMV_OK;
-    for (i = 0; i < n; i++)
-        if (rp[i + 1] - rp[i] > maxlen) maxlen = rp[i + 1] - rp[i];
-    start = SPMV_ALLOC_N(SPMV_I, (size_t)maxlen + 1);
+    lo = hi = rp[1] - rp[0];
+    for (i = 1; i < n; i++) {
+        lo = rp[i + 1] - rp[i] < lo ? rp[i + 1] - rp[i] : lo;
+        hi = rp[i + 1] - rp[i] > hi ? rp[i + 1] - rp[i] : hi;
+    }
+    cnt = SPMV_ALLOC_N(SPMV_I, (size_t)(hi - lo) + 1);
     perm = SPMV_ALLOC_N(SPMV_I, n);
-    if (!start || !perm) {
-        spmv__free(start);
+    if (!cnt || !perm) {
+        spmv__free(cnt);
         spmv__free(perm);
         return SPMV_ERR_ALLOC;
     }
-    memset(start, 0, sizeof(SPMV_I) * ((size_t)maxlen + 1));
-    for (i = 0; i < n; i++) start[rp[i + 1] - rp[i]]++;
-    for (L = maxlen;; L--) { /* rows of length L start after every longer row */
-        SPMV_I c = start[L];
-        start[L] = pos;
-        pos += c;
-        if (L == 0) break;
-    }
-    for (i = 0; i < n; i++) perm[start[rp[i + 1] - rp[i]]++] = i;
-    spmv__free(start);
+    SPMV_NAME(ell__count_sort)(rp, 0, n, lo, hi, cnt, perm);
+    spmv__free(cnt);
     for (i = 0; i < n && perm[i] == i; i++) {
     }
     if (i == n) spmv__free(perm);
@@ -290,15 +301,7 @@ SPMV_OMP(parallel for schedule(dynamic, 4) if ((int64_t)n >= 8 * (int64_t)p->sig
                 hi = len > hi ? len : hi;
             }
             if ((int64_t)hi - lo < SPMV__ELL_CS) {
-                SPMV_I c, at = w0;
-                for (c = 0; c <= hi - lo; c++) cnt[c] = 0;
-                for (r = w0; r < w1; r++) cnt[hi - (rp[r + 1] - rp[r])]++;
-                for (c = 0; c <= hi - lo; c++) {
-                    const SPMV_I k = cnt[c];
-                    cnt[c] = at;
-                    at += k;
-                }
-                for (r = w0; r < w1; r++) perm[cnt[hi - (rp[r + 1] - rp[r])]++] = r;
+                SPMV_NAME(ell__count_sort)(rp, w0, w1, lo, hi, cnt, perm);
             } else {
                 for (r = w0; r < w1; r++) key[2 * r] = rp[r + 1] - rp[r], key[2 * r + 1] = r;
                 qsort(key + 2 * w0, (size_t)(w1 - w0), 2 * sizeof(SPMV_I), SPMV_NAME(ell__cmp));
@@ -563,7 +566,8 @@ static inline SPMV_I SPMV_NAME(ell__tail_cut)(const SPMV_NAME(ell) *A, SPMV_I k)
  * where column j of a vector is nrows values after column j-1, would otherwise touch a new
  * page at every step; the block's accumulators stay in L1). Every lane runs to its own row's
  * length: unmasked up to the vector's shortest row, then masked, the mask recomputed only
- * where a lane's row ends (the padding is never multiplied: 0*x is NaN for x = Inf). */
+ * where a lane's row ends (the padding is never multiplied: 0*x is NaN for x = Inf). Full
+ * slices of exactly W rows (sell, hll) run SPMV_K(ell__slices_w) instead. */
 #ifndef SPMV__ELL_RB
 #define SPMV__ELL_RB 32
 #endif
@@ -595,35 +599,6 @@ SPMV_KTARGET static inline void SPMV_K(ell__rows)(const SPMV_NAME(ell) *A, SPMV_
             nextc[v] = lmin[v];
             if (lmax[v] > L) L = lmax[v];
             V_storeu(accb + v * SPMV_W, V_zero());
-        }
-        if (nv == 1) { /* one vector (hll, sell with C = W): its sums stay in registers */
-            const SPMV_I *len = A->rowlen + r0 + b0;
-            spmv_v a0 = V_zero(), a1 = V_zero();
-            j = 0;
-            if (full[0] == V_mask_first(SPMV_W)) {
-                for (; j + 1 < lmin[0]; j += 2) {
-                    const SPMV_I c0 = SPMV__ELL_CB(j), c1 = SPMV__ELL_CB(j + 1);
-                    a0 = V_fma(V_loadu(A->val + c0), V_gather(x, A->col + c0), a0);
-                    a1 = V_fma(V_loadu(A->val + c1), V_gather(x, A->col + c1), a1);
-                }
-            }
-            for (; j < lmax[0]; j++) {
-                const SPMV_I c0 = SPMV__ELL_CB(j);
-                if (j >= nextc[0]) {
-                    unsigned m = 0;
-                    SPMV_I nc = lmax[0];
-                    for (l = 0; l < SPMV_W; l++)
-                        if (((full[0] >> l) & 1u) && len[l] > j) {
-                            m |= 1u << l;
-                            if (len[l] < nc) nc = len[l];
-                        }
-                    msk[0] = m;
-                    nextc[0] = nc;
-                }
-                a0 = V_fma(V_mload(msk[0], A->val + c0), V_mgather(msk[0], x, A->col + c0), a0);
-            }
-            V_storeu(accb, V_add(a0, a1));
-            L = 0; /* done */
         }
         for (j = 0; j < L; j++) {
             const SPMV_I cb = SPMV__ELL_CB(j);
