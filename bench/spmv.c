@@ -659,8 +659,8 @@ static int cmd_plan(int argc, char **argv) {
         printf("features     %lld x %lld, %lld entries; rows: mean %.2f, cv %.2f, max %lld, %lld empty (%.3g s)\n",
                (long long)F->nrows, (long long)F->ncols, (long long)F->nnz, F->row_mean, F->row_cv,
                (long long)F->row_max, (long long)F->empty_rows, R.features_s);
-        printf("             diagonals %lld (sampled): DIA fill %.2f, HDIA fill %.2f; ELL fill %.2f, slice fill %.2f\n",
-               (long long)F->ndiags, F->dia_fill, F->hdia_fill, F->ell_fill, F->sell_fill);
+        printf("             diagonals %lld (sampled): DIA fill %.2f, HDIA fill %.2f; ELL fill %.2f, slice fill %.2f (sorted %.2f)\n",
+               (long long)F->ndiags, F->dia_fill, F->hdia_fill, F->ell_fill, F->sell_fill, F->sell_sorted_fill);
         if (F->bcsr_bs)
             printf("             BCSR estimate %dx%d, fill %.2f, bytes %.2f x CSR\n", F->bcsr_bs, F->bcsr_bs, F->bcsr_fill,
                    F->bcsr_bytes_ratio);

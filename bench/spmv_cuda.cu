@@ -168,9 +168,9 @@ static void tool_print_plan(const char *mname, const char *prec, const spmv_auto
     printf("options: expected_calls %.0f, budget %.3g SpMVs (at least %.3g s), x_changes %d, deterministic %d\n",
            o->expected_calls, o->budget, o->min_seconds, o->x_changes, o->deterministic);
     printf("features (%.3g s): entries per row: mean %.2f, cv %.2f, longest %lld, empty rows %lld; diagonals %lld (sampled),\n"
-           "  fill DIA %.2f, HDIA %.2f, ELL %.2f, SELL %.2f; BCSR bs %d (fill %.2f, bytes %.2f of CSR); CSR bytes %.3g\n",
+           "  fill DIA %.2f, HDIA %.2f, ELL %.2f, HLL %.2f, SELL %.2f; BCSR bs %d (fill %.2f, bytes %.2f of CSR); CSR bytes %.3g\n",
            R->features_s, F->row_mean, F->row_cv, (long long)F->row_max, (long long)F->empty_rows, (long long)F->ndiags,
-           F->dia_fill, F->hdia_fill, F->ell_fill, F->sell_fill, F->bcsr_bs, F->bcsr_fill, F->bcsr_bytes_ratio,
+           F->dia_fill, F->hdia_fill, F->ell_fill, F->sell_fill, F->sell_sorted_fill, F->bcsr_bs, F->bcsr_fill, F->bcsr_bytes_ratio,
            F->csr_bytes);
     printf("shortlist (%d):\n  %-12s %9s %-6s %10s %10s %10s  %s\n", R->ncand, "format", "predicted", "tried",
            "convert_s", "spmv_s", "score_s", "rule / why not tried");

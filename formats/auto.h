@@ -31,10 +31,12 @@
  *   budget          selection cost cap in SpMVs of the fastest product timed so far (CSR's
  *                   at first, so that the cost in SpMVs of the chosen format stays under it;
  *                   >= 0; default 30); below 4 nothing is tried: CSR, copied
- *   min_seconds     the budget is at least this many seconds (default 0.01, below what a
+ *   min_seconds     the budget is at least this many seconds (default 0.015, below what a
  *                   user notices): on a matrix whose product takes 2 us, 30 products cannot
- *                   pay one conversion's allocations. Above ~1M entries (a product of 0.5 ms
- *                   or more here) the 30 SpMVs are the cap
+ *                   pay one conversion's allocations, and at 0.35 ms (ct2010, 336k entries)
+ *                   inspection, CSR's trial and one conversion to SELL with its trial take
+ *                   about 30. Above ~1M entries (a product of 0.5 ms or more) the 30 SpMVs
+ *                   are the cap
  *   x_changes       1 (default): x differs at every call, formats embedding x pay the copy
  *   threads         trials run with this many OpenMP threads (0: the current setting,
  *                   restored afterwards); the products should run with the same count
@@ -72,7 +74,7 @@ static inline spmv_auto_opts spmv_auto_opts_default(void) {
     memset(&o, 0, sizeof o);
     o.expected_calls = 1000;
     o.budget = 30;
-    o.min_seconds = 0.01;
+    o.min_seconds = 0.015;
     o.x_changes = 1;
     o.isa = SPMV_ISA_AUTO;
     return o;
@@ -105,7 +107,9 @@ typedef struct spmv_auto_features {
     double dia_fill;         /* DIA's stored slots per entry */
     double hdia_fill;        /* HDIA's (64-row hacks) */
     double ell_fill;         /* ELL's: rows * longest / nnz */
-    double sell_fill;        /* 8-row slices padded to their longest row (no sorting) */
+    double sell_fill;        /* 8-row slices padded to their longest row (no sorting: HLL) */
+    double sell_sorted_fill; /* the same after sorting each 64-row hack by length (SELL's
+                                windows are 32 slices: its fill is at most this) */
     int bcsr_bs;             /* BCSR's block-size estimate (0: not compiled in) */
     double bcsr_fill;        /* its stored values per entry */
     double bcsr_bytes_ratio; /* BCSR bytes / CSR bytes */
@@ -232,7 +236,10 @@ static inline double spmv_auto_predict(const spmv_auto_features *F, spmv_format 
         return *why = "ELL with row lengths: moderate padding", device || big ? 1.05 : 0.9;
     }
     if (!strcmp(n, "sell") || !strcmp(n, "hll")) {
-        if (F->sell_fill > 3.0) return *why = "slice padding above 3 slots per entry", 0.0;
+        /* sell sorts its windows: ego-Twitter's slices hold 3.01 slots per entry unsorted,
+           1.55 sorted, and sell was 1.14x CSR there (2026-11-23, EPYC VM) */
+        if ((!strcmp(n, "sell") ? F->sell_sorted_fill : F->sell_fill) > 3.0)
+            return *why = "slice padding above 3 slots per entry", 0.0;
         if (mu < 3) return *why = "rows too short for slices of vector width", 0.0;
         if (!strcmp(n, "hll")) return *why = "slices of equal-ish rows (HLL)", mu >= 8 ? (device || big ? 1.1 : 0.95) : 0.9;
         if (device) return *why = "rows of similar length sorted into slices: SELL vectorises across rows", 1.2;
@@ -343,6 +350,20 @@ static inline double spmv_auto__budget_s(const spmv_auto_opts *o, double fastest
     return o->budget * fastest_s < o->min_seconds ? o->min_seconds : o->budget * fastest_s;
 }
 
+/* CSR's copy onto a losing candidate's touched pages (auto__donor), in CSR products: ct2010
+ * 1.3 on the EPYC VM (5 into fresh memory) */
+#define SPMV_AUTO_WARM_COPY 1.5
+/* whether format f, should it lose its trial, will likely hold CSR's copy (auto__donor),
+ * from the features' padding estimates */
+static inline int spmv_auto__donor_likely(const spmv_auto_features *F, spmv_format f) {
+    const char *n = spmv_format_name(f);
+    if (!strcmp(n, "csr_merge") || !strcmp(n, "jad")) return 1;
+    if (!strcmp(n, "sell")) return F->sell_sorted_fill <= 1.5;
+    if (!strcmp(n, "hll")) return F->sell_fill <= 1.5;
+    if (!strcmp(n, "ell") || !strcmp(n, "ellr")) return F->ell_fill <= 1.5;
+    return 0;
+}
+
 #endif /* SPMV_AUTO_COMMON */
 
 typedef struct SPMV_NAME(auto) {
@@ -352,12 +373,13 @@ typedef struct SPMV_NAME(auto) {
 
 /* The features of A: row lengths from row_ptr (all rows); the diagonals, slices and
  * adjacency from a sample of 64-row hacks spread evenly over the matrix (all of them up to
- * 128k entries, else about nnz/16 entries, at least 128k); BCSR's own estimate on a slab
+ * 32k entries, else about nnz/64 entries, at least 32k); BCSR's own estimate on a slab
  * of ~64k entries, only when neighbouring columns are common (a matrix without them has no
  * blocks). Costs about one product on a large matrix. */
 static inline spmv_status SPMV_NAME(auto_features)(const SPMV_NAME(csr) *A, spmv_auto_features *F) {
     const int64_t m = A ? A->nrows : 0, n = A ? A->ncols : 0, hack = 64;
-    int64_t r, k, h, nh, step, ndiag = 0, rows_s = 0, nnz_s = 0, hdia_slots = 0, sell_slots = 0, adj = 0;
+    int64_t r, k, h, nh, step, ndiag = 0, rows_s = 0, nnz_s = 0, hdia_slots = 0, sell_slots = 0, sorted_slots = 0,
+            adj = 0;
     unsigned char *seen = NULL;
     double s2 = 0;
     if (!A || !F) return SPMV_ERR_ARG;
@@ -370,7 +392,8 @@ static inline spmv_status SPMV_NAME(auto_features)(const SPMV_NAME(csr) *A, spmv
     F->csr_bytes = (double)A->nnz * (double)(sizeof(SPMV_T) + sizeof(SPMV_I)) + (double)(m + 1) * sizeof(SPMV_I) +
                    (double)(m + n) * sizeof(SPMV_T);
     F->llc_bytes = (double)spmv_auto__llc();
-    F->dia_fill = F->hdia_fill = F->ell_fill = F->sell_fill = F->bcsr_fill = F->bcsr_bytes_ratio = 1;
+    F->dia_fill = F->hdia_fill = F->ell_fill = F->sell_fill = F->sell_sorted_fill = F->bcsr_fill =
+        F->bcsr_bytes_ratio = 1;
     if (m == 0 || A->nnz == 0) return SPMV_OK;
     F->row_mean = (double)A->nnz / (double)m;
     for (r = 0; r < m; r++) {
@@ -387,7 +410,9 @@ static inline spmv_status SPMV_NAME(auto_features)(const SPMV_NAME(csr) *A, spmv
     memset(seen, 0, (size_t)(m + n));
     nh = (m + hack - 1) / hack;
     {
-        const int64_t want = A->nnz <= 131072 ? A->nnz : (A->nnz / 16 > 131072 ? A->nnz / 16 : 131072);
+        /* 32k entries or 1/64 of them: each costs a random access to `seen` (dblp-2010: 128k
+           sampled entries took 3 CSR products) */
+        const int64_t want = A->nnz <= 32768 ? A->nnz : (A->nnz / 64 > 32768 ? A->nnz / 64 : 32768);
         step = (int64_t)((double)A->nnz / (double)want);
         if (step < 1) step = 1;
     }
@@ -410,6 +435,15 @@ static inline spmv_status SPMV_NAME(auto_features)(const SPMV_NAME(csr) *A, spmv
                 if ((int64_t)A->row_ptr[q + 1] - A->row_ptr[q] > mx) mx = (int64_t)A->row_ptr[q + 1] - A->row_ptr[q];
             sell_slots += mx * (q - r);
         }
+        { /* the hack's lengths sorted (descending): 8-row slices of similar rows */
+            int64_t len[64], q, j, c = r1 - r0;
+            for (q = 0; q < c; q++) {
+                const int64_t l = (int64_t)A->row_ptr[r0 + q + 1] - A->row_ptr[r0 + q];
+                for (j = q; j > 0 && len[j - 1] < l; j--) len[j] = len[j - 1];
+                len[j] = l;
+            }
+            for (q = 0; q < c; q += 8) sorted_slots += len[q] * (c - q < 8 ? c - q : 8);
+        }
         hdia_slots += local * (r1 - r0);
         rows_s += r1 - r0;
         nnz_s += (int64_t)A->row_ptr[r1] - A->row_ptr[r0];
@@ -420,6 +454,7 @@ static inline spmv_status SPMV_NAME(auto_features)(const SPMV_NAME(csr) *A, spmv
         F->dia_fill = (double)ndiag * (double)rows_s / (double)nnz_s;
         F->hdia_fill = (double)hdia_slots / (double)nnz_s;
         F->sell_fill = (double)sell_slots / (double)nnz_s;
+        F->sell_sorted_fill = (double)sorted_slots / (double)nnz_s;
     }
 #if SPMV__USE(bcsr)
     if (nnz_s > 0 && (double)adj >= 0.4 * (double)nnz_s) {
@@ -448,17 +483,17 @@ static inline spmv_status SPMV_NAME(auto_features)(const SPMV_NAME(csr) *A, spmv
     return SPMV_OK;
 }
 
-/* Trial time of one product: one warm-up, then reps samples; the minimum (interference on
+/* Trial time of one product: warm_n warm-ups (at least warm_s), then reps samples; the minimum (interference on
  * a shared machine only ever adds time). x_changes: the full _mv (x copied in by formats
  * embedding it); else x placed once and the kernel alone. */
 static inline double SPMV_NAME(auto__time)(SPMV_NAME(any) *M, const SPMV_T *x, SPMV_T *y, int x_changes, int reps,
-                                           double warm_s) {
+                                           int warm_n, double warm_s) {
     double best = -1, w0 = spmv_wtime();
     int i;
     if (!x_changes) SPMV_NAME(any_update_x)(M, x);
-    /* warm-up: two products, and the first timing at least warm_s (sleeping OpenMP workers
-       on a VM took milliseconds to wake, measured) */
-    for (i = 0; i < 2 || (spmv_wtime() - w0 < warm_s && i < 50); i++) {
+    /* warm-up: warm_n products, and the first timing at least warm_s (sleeping OpenMP
+       workers on a VM took milliseconds to wake, measured) */
+    for (i = 0; i < warm_n || (spmv_wtime() - w0 < warm_s && i < 50); i++) {
         if (x_changes) SPMV_NAME(any_mv)(M, 1, x, 0, y);
         else SPMV_NAME(any_mv_kernel)(M, 1, x, 0, y);
     }
@@ -523,6 +558,78 @@ static inline void SPMV_NAME(auto__merge_to_rows)(SPMV_NAME(any) *H) {
     SPMV_NAME(csr__plan)(&H->u.csr);
 }
 
+#if SPMV__USE(ell)
+/* the ell-family struct inside H (NULL for other formats) */
+static inline SPMV_NAME(ell) *SPMV_NAME(auto__ell)(SPMV_NAME(any) *H) {
+    switch (H->fmt) {
+    case SPMV_FMT_ELL: return &H->u.ell;
+    case SPMV_FMT_ELLR: return &H->u.ellr;
+    case SPMV_FMT_HLL: return &H->u.hll;
+    case SPMV_FMT_SELL: return &H->u.sell;
+    case SPMV_FMT_JAD: return &H->u.jad;
+    default: return NULL;
+    }
+}
+#endif
+/* 1 if H, a format that lost its trial, can hold CSR's copy: csr_merge's arrays are CSR's;
+ * a slice format's col and val arrays take A's in place when they have between nnz and
+ * 1.5 nnz slots and no tail (auto__to_csr; the handle's CSR then holds up to 1.5x CSR's
+ * col and val bytes: borrow = 1 holds none). Either way the copy lands on pages the trial
+ * already touched: on the EPYC VM a fresh page costs ~2.5 us to fault in, and copying
+ * ct2010's CSR into fresh memory cost 5 CSR products, into touched pages 1.3. */
+static inline int SPMV_NAME(auto__donor)(SPMV_NAME(any) *H, const SPMV_NAME(csr) *A) {
+    if (H->fmt == SPMV_FMT_CSR_MERGE) return 1;
+#if SPMV__USE(ell)
+    {
+        const SPMV_NAME(ell) *E = SPMV_NAME(auto__ell)(H);
+        const int64_t slots = E && E->slice_ptr ? (int64_t)E->slice_ptr[E->nslices] : 0;
+        return E && !E->ntail && slots >= (int64_t)A->nnz && slots <= (int64_t)A->nnz + (int64_t)A->nnz / 2;
+    }
+#else
+    return 0;
+#endif
+}
+/* H (auto__donor) becomes CSR holding A's entries (H's other arrays freed); on failure to
+ * allocate row_ptr H is freed and SPMV_ERR_ALLOC returned */
+static inline spmv_status SPMV_NAME(auto__to_csr)(SPMV_NAME(any) *H, const SPMV_NAME(csr) *A) {
+    if (H->fmt == SPMV_FMT_CSR_MERGE) {
+        SPMV_NAME(auto__merge_to_rows)(H);
+        return SPMV_OK;
+    }
+#if SPMV__USE(ell)
+    {
+        SPMV_NAME(ell) *E = SPMV_NAME(auto__ell)(H);
+        SPMV_NAME(csr) C;
+        memset(&C, 0, sizeof C);
+        C.row_ptr = SPMV_ALLOC_N(SPMV_I, (size_t)A->nrows + 1);
+        if (!C.row_ptr) {
+            SPMV_NAME(any_free)(H);
+            return SPMV_ERR_ALLOC;
+        }
+        spmv__par_copy(C.row_ptr, A->row_ptr, ((size_t)A->nrows + 1) * sizeof(SPMV_I));
+        spmv__par_copy(E->col, A->col_idx, (size_t)A->nnz * sizeof(SPMV_I));
+        spmv__par_copy(E->val, A->val, (size_t)A->nnz * sizeof(SPMV_T));
+        C.col_idx = E->col;
+        C.val = E->val;
+        C.nrows = A->nrows;
+        C.ncols = A->ncols;
+        C.nnz = A->nnz;
+        C.params = spmv_csr_params_default();
+        C.params.isa = E->params.isa; /* resolved */
+        E->col = NULL;
+        E->val = NULL;
+        SPMV_NAME(any_free)(H);
+        H->fmt = SPMV_FMT_CSR;
+        H->u.csr = C;
+        SPMV_NAME(csr__plan)(&H->u.csr);
+        return SPMV_OK;
+    }
+#else
+    (void)A;
+    return SPMV_ERR_ARG;
+#endif
+}
+
 static inline void SPMV_NAME(auto_free)(SPMV_NAME(auto) *M) {
     if (!M) return;
     SPMV_NAME(any_free)(&M->h);
@@ -539,7 +646,8 @@ static inline spmv_status SPMV_NAME(auto_from_csr)(SPMV_NAME(auto) *M, const SPM
     spmv_auto_opts opts = o ? *o : spmv_auto_opts_default();
     spmv_error e;
     spmv_status st;
-    SPMV_NAME(any) best, cand, spare; /* spare: a losing csr_merge, kept as CSR's copy */
+    SPMV_NAME(any) best, cand, spare; /* spare (if has_spare): a loser whose pages will take CSR's copy */
+    int has_spare = 0;
     SPMV_T *x = NULL, *y = NULL;
     double best_score, spent, reserve, overrun = 1, fastest_s;
     int i, best_i = 0, reps, prev_threads = 0, csr_again = 0;
@@ -606,20 +714,26 @@ static inline spmv_status SPMV_NAME(auto_from_csr)(SPMV_NAME(auto) *M, const SPM
         st = SPMV_ERR_ALLOC;
         goto fail;
     }
+    /* first touched by both threads: serial, x and y of dblp-2010 (326k rows) took 2.6 ms of
+       page faults, more than one product */
+SPMV_OMP(parallel for schedule(static) if (A->ncols >= 65536))
     for (i = 0; i < A->ncols; i++) x[i] = (SPMV_T)1 + (SPMV_T)(i % 7) / (SPMV_T)8;
+SPMV_OMP(parallel for schedule(static) if (A->nrows >= 65536))
+    for (i = 0; i < A->nrows; i++) y[i] = 0;
     /* CSR: the baseline, timed on A's own arrays (no copy: it is made only if CSR wins) */
     {
         if ((st = SPMV_NAME(auto__borrow)(&best, A, opts.isa)) != SPMV_OK) goto fail;
     }
     {
-        /* a first product says how many samples fit: about 2 ms of trial per candidate */
+        /* a first product says how many samples fit: about 1.2 ms of trial per candidate
+           (3 samples from 0.4 ms up: 2 ms let ct2010's 5 samples squeeze out sell's trial) */
         const double c0 = spmv_wtime();
         SPMV_NAME(any_mv)(&best, 1, x, 0, y);
         spent = spmv_wtime() - c0;
-        reps = spent > 0 ? (int)(2e-3 / spent) : 10;
+        reps = spent > 0 ? (int)(1.2e-3 / spent) : 10;
         reps = reps < 3 ? 3 : reps > 10 ? 10 : reps;
     }
-    R->cand[0].spmv_s = R->csr_spmv_s = SPMV_NAME(auto__time)(&best, x, y, 1, reps, 1e-3);
+    R->cand[0].spmv_s = R->csr_spmv_s = SPMV_NAME(auto__time)(&best, x, y, 1, reps, 1, spent < 1e-3 ? 1e-3 - spent : 0); /* the first product warmed it */
     R->cand[0].tried = 1;
     /* CSR's copy is still to be made (none with borrow): its typical cost */
     R->cand[0].score_s = best_score =
@@ -636,8 +750,13 @@ static inline spmv_status SPMV_NAME(auto_from_csr)(SPMV_NAME(auto) *M, const SPM
            dblp-2010: jad measured 13.5 SpMVs against 6, and the selection took 48 */
         const double prior = spmv_auto_convert_prior(c->fmt, 0) * R->csr_spmv_s * overrun;
         const double need = prior + (reps + 1) * R->csr_spmv_s / c->predicted;
+        /* should it lose, will its pages take CSR's copy? */
+        const double keep = !has_spare && !opts.borrow && spmv_auto__donor_likely(&R->feat, c->fmt)
+                                ? SPMV_AUTO_WARM_COPY * R->csr_spmv_s
+                                : reserve;
         spent = spmv_wtime() - t0;
-        if (spent + need + reserve > R->budget_s) {
+        /* should it win, the cap shrinks to budget products of its own, predicted faster */
+        if (spent + need + keep > (c->predicted > 1 ? spmv_auto__budget_s(&opts, fastest_s / c->predicted) : R->budget_s)) {
             c->skip = "budget: its typical conversion and trial would not fit";
             continue;
         }
@@ -658,7 +777,7 @@ static inline spmv_status SPMV_NAME(auto_from_csr)(SPMV_NAME(auto) *M, const SPM
             c->skip = "conversion refused";
             continue;
         }
-        c->spmv_s = SPMV_NAME(auto__time)(&cand, x, y, opts.x_changes, reps, 0);
+        c->spmv_s = SPMV_NAME(auto__time)(&cand, x, y, opts.x_changes, reps, 1, 0); /* threads awake */
         c->tried = 1;
         c->score_s = c->convert_s + opts.expected_calls * c->spmv_s;
         if (c->spmv_s * 2 < R->csr_spmv_s && !csr_again) {
@@ -668,7 +787,7 @@ static inline spmv_status SPMV_NAME(auto_from_csr)(SPMV_NAME(auto) *M, const SPM
             SPMV_NAME(any) base;
             csr_again = 1;
             if (SPMV_NAME(auto__borrow)(&base, A, opts.isa) == SPMV_OK) {
-                const double t = SPMV_NAME(auto__time)(&base, x, y, 1, reps, 0);
+                const double t = SPMV_NAME(auto__time)(&base, x, y, 1, reps, 2, 0);
                 SPMV_NAME(any_free)(&base); /* borrowed: frees nothing of A */
                 if (t > 0 && t < R->csr_spmv_s) {
                     R->cand[0].spmv_s = R->csr_spmv_s = t;
@@ -688,12 +807,17 @@ static inline spmv_status SPMV_NAME(auto_from_csr)(SPMV_NAME(auto) *M, const SPM
         if (c->score_s < best_score) {
             SPMV_NAME(any_free)(&best);
             SPMV_NAME(any_free)(&spare); /* two formats alive at most */
+            has_spare = 0;
             best = cand;
             best_score = c->score_s;
             best_i = i;
-        } else if (best_i == 0 && !opts.borrow && cand.fmt == SPMV_FMT_CSR_MERGE && spare.fmt != SPMV_FMT_CSR_MERGE) {
-            spare = cand; /* CSR leads (borrowed): this copy is the one it will need */
-            reserve = 0;
+        } else if (best_i == 0 && !opts.borrow && SPMV_NAME(auto__donor)(&cand, A) &&
+                   (!has_spare || (cand.fmt == SPMV_FMT_CSR_MERGE && spare.fmt != SPMV_FMT_CSR_MERGE))) {
+            /* CSR leads (borrowed): these pages will take its copy */
+            SPMV_NAME(any_free)(&spare);
+            spare = cand;
+            has_spare = 1;
+            reserve = spare.fmt == SPMV_FMT_CSR_MERGE ? 0 : SPMV_AUTO_WARM_COPY * R->csr_spmv_s;
         } else {
             SPMV_NAME(any_free)(&cand);
         }
@@ -714,8 +838,12 @@ static inline spmv_status SPMV_NAME(auto_from_csr)(SPMV_NAME(auto) *M, const SPM
             R->duel = sc < sb ? 1 : -1;
             R->duel_idx = best_i;
             if (R->duel < 0) { /* CSR: the borrowed handle just timed */
-                if (best.fmt == SPMV_FMT_CSR_MERGE && !opts.borrow && spare.fmt != SPMV_FMT_CSR_MERGE) spare = best; /* CSR's copy */
-                else SPMV_NAME(any_free)(&best);
+                if (!opts.borrow && !has_spare && SPMV_NAME(auto__donor)(&best, A)) { /* CSR's copy */
+                    spare = best;
+                    has_spare = 1;
+                } else {
+                    SPMV_NAME(any_free)(&best);
+                }
                 best = base;
                 best_i = 0;
             } else {
@@ -723,14 +851,15 @@ static inline spmv_status SPMV_NAME(auto_from_csr)(SPMV_NAME(auto) *M, const SPM
             }
         }
     }
-    if (best_i == 0 && !opts.borrow) { /* CSR won: now the copy (csr_merge's arrays, if kept) */
+    if (best_i == 0 && !opts.borrow) { /* CSR won: now the copy (onto a loser's pages, if kept) */
         const double c0 = spmv_wtime();
         SPMV_NAME(any_free)(&best);
         st = SPMV_OK;
-        if (spare.fmt == SPMV_FMT_CSR_MERGE) {
+        if (has_spare) {
             best = spare;
             memset(&spare, 0, sizeof spare);
-            SPMV_NAME(auto__merge_to_rows)(&best);
+            has_spare = 0;
+            st = SPMV_NAME(auto__to_csr)(&best, A);
         } else {
             st = SPMV_NAME(any_from_csr)(&best, A, SPMV_FMT_CSR, opts.isa);
         }

@@ -92,6 +92,52 @@ AUTO_CASE(s, float)
 AUTO_CASE(d, double)
 
 /* options, budget, expected products, threads, borrow, NULL arguments (tag d) */
+/* a losing slice format's pages take CSR's copy (auto__to_csr): the handle is CSR with A's
+ * entries, bit for bit CSR's products; over 1.5 slots per entry it is refused */
+static void donor_case(const spmv_d_csr *A) {
+    static const spmv_format donors[] = {SPMV_FMT_SELL, SPMV_FMT_JAD, SPMV_FMT_HLL, SPMV_FMT_ELL};
+    size_t di;
+    double *xx = malloc(sizeof(double) * ((size_t)A->ncols + 1)), *y1 = malloc(sizeof(double) * ((size_t)A->nrows + 1)),
+           *y2 = malloc(sizeof(double) * ((size_t)A->nrows + 1));
+    CHECK(xx && y1 && y2, "malloc");
+    for (di = 0; xx && y1 && y2 && di < sizeof donors / sizeof donors[0]; di++) {
+        spmv_d_any H, C;
+        int64_t q, slots;
+        int ok;
+        if (spmv_d_any_from_csr(&H, A, donors[di], SPMV_ISA_AUTO) != SPMV_OK) continue;
+        if (spmv_d_any_from_csr(&C, A, SPMV_FMT_CSR, SPMV_ISA_AUTO) != SPMV_OK) {
+            spmv_d_any_free(&H);
+            continue;
+        }
+        slots = spmv_d_auto__ell(&H)->slice_ptr[spmv_d_auto__ell(&H)->nslices];
+        ok = slots <= A->nnz + A->nnz / 2;
+        CHECK(spmv_d_auto__donor(&H, A) == ok, "donor %s: %lld slots for %lld entries, said %d",
+              spmv_format_name(donors[di]), (long long)slots, (long long)A->nnz, !ok);
+        if (ok) {
+            const double *v0 = spmv_d_auto__ell(&H)->val;
+            CHECK(spmv_d_auto__to_csr(&H, A) == SPMV_OK && H.fmt == SPMV_FMT_CSR && H.u.csr.val == v0 &&
+                      !H.u.csr.borrowed && H.u.csr.params.isa == C.u.csr.params.isa &&
+                      H.u.csr.rows_kind == C.u.csr.rows_kind && H.u.csr.nnz == A->nnz,
+                  "to_csr from %s: fmt %s", spmv_format_name(donors[di]), spmv_format_name(H.fmt));
+            CHECK(spmv_d_csr_check(&H.u.csr) == SPMV_OK &&
+                      !memcmp(H.u.csr.col_idx, A->col_idx, sizeof(int32_t) * (size_t)A->nnz) &&
+                      !memcmp(H.u.csr.row_ptr, A->row_ptr, sizeof(int32_t) * ((size_t)A->nrows + 1)),
+                  "to_csr from %s: not A's arrays", spmv_format_name(donors[di]));
+            for (q = 0; q < A->ncols; q++) xx[q] = 1.0 / (double)(q + 3);
+            for (q = 0; q < A->nrows; q++) y1[q] = y2[q] = (double)q;
+            spmv_d_any_mv(&H, 1.5, xx, 0.25, y1);
+            spmv_d_any_mv(&C, 1.5, xx, 0.25, y2);
+            CHECK(!memcmp(y1, y2, sizeof(double) * (size_t)A->nrows), "to_csr from %s: products differ from CSR's",
+                  spmv_format_name(donors[di]));
+        }
+        spmv_d_any_free(&H);
+        spmv_d_any_free(&C);
+    }
+    free(xx);
+    free(y1);
+    free(y2);
+}
+
 static void options(void) {
     spmv_triplets t;
     spmv_error e;
@@ -171,6 +217,7 @@ static void options(void) {
         free(y1);
         free(y2);
     }
+    donor_case(&A);
     /* one expected product: by the rules nothing pays its conversion */
     o = spmv_auto_opts_default();
     o.deterministic = 1;
@@ -258,6 +305,7 @@ static void alloc_failure(void) {
         CHECK(spmv_gen(gens[g], &t, &e) == SPMV_OK, "gen %s", gens[g]);
         CHECK(spmv_d_csr_from_triplets(&A, &t, NULL) == SPMV_OK, "to CSR");
         spmv_triplets_free(&t);
+        donor_case(&A); /* R-MAT: ELL's padding is refused */
         sweep_opts = spmv_auto_opts_default();
         sweep_opts.deterministic = 1;
         sweep_opts.expected_calls = 1e6;

@@ -147,9 +147,9 @@ static inline void spmv__free(void *p) {
 /* memcpy by all threads in 1 MiB pieces: a fresh array's pages are first touched in
  * parallel (a serial copy into new memory runs at the page-fault rate, ~3x slower) */
 static inline void spmv__par_copy(void *dst, const void *src, size_t bytes) {
-    const int64_t piece = (int64_t)1 << 20, n = (int64_t)((bytes + (size_t)piece - 1) / (size_t)piece);
+    const int64_t piece = (int64_t)1 << 18, n = (int64_t)((bytes + (size_t)piece - 1) / (size_t)piece);
     int64_t i;
-    if (bytes < ((size_t)4 << 20)) {
+    if (bytes < ((size_t)1 << 19)) {
         if (bytes) memcpy(dst, src, bytes);
         return;
     }
