@@ -20,7 +20,10 @@
  *     few real products (with its x copy when x changes), while the budget lasts (a
  *     candidate whose typical conversion would not fit is passed over, a cheaper one after
  *     it may still be tried; once a conversion overran its typical cost, the later ones
- *     are assumed to overrun as much);
+ *     are assumed to overrun as much; one predicted faster than CSR must fit the cap in
+ *     its own predicted products); a loser whose arrays can hold CSR's (csr_merge, a slice
+ *     format with at most 1.5 slots per entry) is kept: CSR's copy, if CSR wins, goes onto
+ *     its touched pages;
  *  4. the winner minimises convert_s + expected_calls * spmv_s (a conversion that costs
  *     more than it saves over the expected products loses); the others are freed as soon
  *     as they lose, so at most two formats exist at once;
