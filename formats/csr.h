@@ -213,11 +213,10 @@ static inline spmv_status SPMV_NAME(csr_check)(const SPMV_NAME(csr) *A) {
         /* by all threads past 1M entries: every conversion starts here, and dblp-2010's
            serial scan cost more than half a product (EPYC VM) */
         int bad = 0;
-        const int64_t big = (int64_t)1 << 20;
-SPMV_OMP(parallel for schedule(static) reduction(| : bad) if ((int64_t)A->nrows >= big))
+SPMV_OMP(parallel for schedule(static) reduction(| : bad) if ((int64_t)A->nrows >= ((int64_t)1 << 20)))
         for (r = 0; r < A->nrows; r++) bad |= A->row_ptr[r + 1] < A->row_ptr[r];
         if (bad) return SPMV_ERR_ARG;
-SPMV_OMP(parallel for schedule(static) reduction(| : bad) if ((int64_t)A->nnz >= big))
+SPMV_OMP(parallel for schedule(static) reduction(| : bad) if ((int64_t)A->nnz >= ((int64_t)1 << 20)))
         for (k = 0; k < A->nnz; k++) bad |= A->col_idx[k] < 0 || A->col_idx[k] >= A->ncols;
         if (bad) return SPMV_ERR_ARG;
     }
