@@ -356,14 +356,16 @@ static inline double spmv_auto__budget_s(const spmv_auto_opts *o, double fastest
 /* CSR's copy onto a losing candidate's touched pages (auto__donor), in CSR products: ct2010
  * 1.3 on the EPYC VM (5 into fresh memory) */
 #define SPMV_AUTO_WARM_COPY 1.5
+/* a slice format holding at most this many slots per entry can take CSR's copy */
+#define SPMV_AUTO_DONOR_FILL 1.5
 /* whether format f, should it lose its trial, will likely hold CSR's copy (auto__donor),
  * from the features' padding estimates */
 static inline int spmv_auto__donor_likely(const spmv_auto_features *F, spmv_format f) {
     const char *n = spmv_format_name(f);
     if (!strcmp(n, "csr_merge") || !strcmp(n, "jad")) return 1;
-    if (!strcmp(n, "sell")) return F->sell_sorted_fill <= 1.5;
-    if (!strcmp(n, "hll")) return F->sell_fill <= 1.5;
-    if (!strcmp(n, "ell") || !strcmp(n, "ellr")) return F->ell_fill <= 1.5;
+    if (!strcmp(n, "sell")) return F->sell_sorted_fill <= SPMV_AUTO_DONOR_FILL;
+    if (!strcmp(n, "hll")) return F->sell_fill <= SPMV_AUTO_DONOR_FILL;
+    if (!strcmp(n, "ell") || !strcmp(n, "ellr")) return F->ell_fill <= SPMV_AUTO_DONOR_FILL;
     return 0;
 }
 
@@ -486,8 +488,8 @@ static inline spmv_status SPMV_NAME(auto_features)(const SPMV_NAME(csr) *A, spmv
     return SPMV_OK;
 }
 
-/* Trial time of one product: warm_n warm-ups (at least warm_s), then reps samples; the minimum (interference on
- * a shared machine only ever adds time). x_changes: the full _mv (x copied in by formats
+/* Trial time of one product: warm_n warm-ups (at least warm_s), then reps samples; the
+ * minimum (interference on a shared machine only ever adds time). x_changes: the full _mv (x copied in by formats
  * embedding it); else x placed once and the kernel alone. */
 static inline double SPMV_NAME(auto__time)(SPMV_NAME(any) *M, const SPMV_T *x, SPMV_T *y, int x_changes, int reps,
                                            int warm_n, double warm_s) {
@@ -585,8 +587,8 @@ static inline int SPMV_NAME(auto__donor)(SPMV_NAME(any) *H, const SPMV_NAME(csr)
 #if SPMV__USE(ell)
     {
         const SPMV_NAME(ell) *E = SPMV_NAME(auto__ell)(H);
-        const int64_t slots = E && E->slice_ptr ? (int64_t)E->slice_ptr[E->nslices] : 0;
-        return E && !E->ntail && slots >= (int64_t)A->nnz && slots <= (int64_t)A->nnz + (int64_t)A->nnz / 2;
+        const int64_t slots = E ? SPMV_NAME(ell_stored)(E) : 0;
+        return E && !E->ntail && slots >= (int64_t)A->nnz && (double)slots <= SPMV_AUTO_DONOR_FILL * (double)A->nnz;
     }
 #else
     return 0;
@@ -649,7 +651,7 @@ static inline spmv_status SPMV_NAME(auto_from_csr)(SPMV_NAME(auto) *M, const SPM
     spmv_auto_opts opts = o ? *o : spmv_auto_opts_default();
     spmv_error e;
     spmv_status st;
-    SPMV_NAME(any) best, cand, spare; /* spare (if has_spare): a loser whose pages will take CSR's copy */
+    SPMV_NAME(any) best, cand, spare; /* spare (has_spare): a loser whose pages take CSR's copy */
     int has_spare = 0;
     SPMV_T *x = NULL, *y = NULL;
     double best_score, spent, reserve, overrun = 1, fastest_s;
@@ -736,7 +738,9 @@ SPMV_OMP(parallel for schedule(static) if (A->nrows >= 65536))
         reps = spent > 0 ? (int)(1.2e-3 / spent) : 10;
         reps = reps < 3 ? 3 : reps > 10 ? 10 : reps;
     }
-    R->cand[0].spmv_s = R->csr_spmv_s = SPMV_NAME(auto__time)(&best, x, y, 1, reps, 1, spent < 1e-3 ? 1e-3 - spent : 0); /* the first product warmed it */
+    /* the first product was the first warm-up */
+    R->cand[0].spmv_s = R->csr_spmv_s =
+        SPMV_NAME(auto__time)(&best, x, y, 1, reps, 1, spent < 1e-3 ? 1e-3 - spent : 0);
     R->cand[0].tried = 1;
     /* CSR's copy is still to be made (none with borrow): its typical cost */
     R->cand[0].score_s = best_score =
@@ -759,7 +763,8 @@ SPMV_OMP(parallel for schedule(static) if (A->nrows >= 65536))
                                 : reserve;
         spent = spmv_wtime() - t0;
         /* should it win, the cap shrinks to budget products of its own, predicted faster */
-        if (spent + need + keep > (c->predicted > 1 ? spmv_auto__budget_s(&opts, fastest_s / c->predicted) : R->budget_s)) {
+        if (spent + need + keep >
+            (c->predicted > 1 ? spmv_auto__budget_s(&opts, fastest_s / c->predicted) : R->budget_s)) {
             c->skip = "budget: its typical conversion and trial would not fit";
             continue;
         }

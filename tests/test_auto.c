@@ -109,7 +109,7 @@ static void donor_case(const spmv_d_csr *A) {
             spmv_d_any_free(&H);
             continue;
         }
-        slots = spmv_d_auto__ell(&H)->slice_ptr[spmv_d_auto__ell(&H)->nslices];
+        slots = spmv_d_ell_stored(spmv_d_auto__ell(&H));
         ok = slots <= A->nnz + A->nnz / 2;
         CHECK(spmv_d_auto__donor(&H, A) == ok, "donor %s: %lld slots for %lld entries, said %d",
               spmv_format_name(donors[di]), (long long)slots, (long long)A->nnz, !ok);

@@ -144,8 +144,9 @@ static inline void spmv__free(void *p) {
 #else
 #define SPMV_OMP(...)
 #endif
-/* memcpy by all threads in 1 MiB pieces: a fresh array's pages are first touched in
- * parallel (a serial copy into new memory runs at the page-fault rate, ~3x slower) */
+/* memcpy by all threads in 256 KiB pieces from 512 KiB up: a fresh array's pages are first
+ * touched in parallel (a serial copy into new memory runs at the page-fault rate: ct2010's
+ * 4 MB CSR took 3.8 ms serially, 1.9 ms this way, on the EPYC VM) */
 static inline void spmv__par_copy(void *dst, const void *src, size_t bytes) {
     const int64_t piece = (int64_t)1 << 18, n = (int64_t)((bytes + (size_t)piece - 1) / (size_t)piece);
     int64_t i;
