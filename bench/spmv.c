@@ -681,8 +681,9 @@ static int cmd_plan(int argc, char **argv) {
         printf("left out    ");
         for (i = 0; i < R.nleft; i++) printf(" %s (%s)%s", spmv_format_name(R.left[i]), R.left_why[i], i + 1 < R.nleft ? ";" : "");
         if (R.duel)
-            printf("\nconfirm      %s against CSR, timed in turn: %.3e s vs %.3e s: %s", spmv_format_name(R.cand[R.duel_idx].fmt),
-                   R.duel_chosen_s, R.duel_csr_s, R.duel > 0 ? "kept" : "CSR instead");
+            printf("\nconfirm      %s against CSR, timed in turn (medians of %d each): %.3e s vs %.3e s: %s",
+                   spmv_format_name(R.cand[R.duel_idx].fmt), R.duel_n, R.duel_chosen_s, R.duel_csr_s,
+                   R.duel > 0 ? "kept" : "CSR instead");
         printf("\nchoice       %s: %s\n", spmv_format_name(R.chosen), R.why);
         printf("cost         %.3g s in all (%.3g s inspecting, budget %.3g s), %.1f products of %s, %d formats timed\n",
                R.select_s, R.features_s, R.budget_s, R.select_spmvs, spmv_format_name(R.chosen), R.trials);

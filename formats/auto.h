@@ -28,7 +28,7 @@
  *     more than it saves over the expected products loses); the others are freed as soon
  *     as they lose, so at most two formats exist at once;
  *  5. a winner other than CSR is timed against CSR again, the two in turn sample by sample,
- *     if the budget has room (rep.duel), and kept only if it still wins.
+ *     if the budget has room (rep.duel), and kept only if it still wins on the medians.
  * Options (spmv_auto_opts; out-of-range values give SPMV_ERR_ARG):
  *   expected_calls  products the handle will run (>= 1; default 1000)
  *   budget          selection cost cap in SpMVs of the fastest product timed so far (CSR's
@@ -154,7 +154,8 @@ typedef struct spmv_auto_report {
     double csr_spmv_s;          /* CSR's trial time (0: untimed) */
     int duel;                   /* the winner timed against CSR again, in turn: 1 kept, -1 CSR instead, 0 not run */
     int duel_idx;               /* the candidate so timed (index into cand) */
-    double duel_csr_s, duel_chosen_s; /* those times (min over the samples) */
+    double duel_csr_s, duel_chosen_s; /* those times (medians of duel_n samples each) */
+    int duel_n;
     char why[200];
 } spmv_auto_report;
 
@@ -513,28 +514,38 @@ static inline double SPMV_NAME(auto__time)(SPMV_NAME(any) *M, const SPMV_T *x, S
     return best;
 }
 
-/* a and b timed again sample by sample in turn (one warm-up each; min of each): trials made
- * one after the other on a shared machine can put a slower format ahead (2026-11-23, graphs:
- * email-Eu-core's hll won its trials, and the bench's side-by-side timing put it 3.26x behind
- * CSR). */
+/* a and b timed again sample by sample in turn (one warm-up each), n samples each (at most
+ * SPMV_AUTO_DUEL_MAX), the median of each: trials made one after the other on a shared
+ * machine can put a slower format ahead (2026-11-23, graphs: email-Eu-core's hll won its
+ * trials, and the bench's side-by-side timing put it 3.26x behind CSR). Medians, not minima:
+ * a product repeated 1000 times costs its typical time, and a parallel format on a few
+ * microseconds of work has a fast best case and a slow median (nnc1374, 8.6k entries: sell
+ * won trial and duel by minima, and ran 1.33x CSR's median in the bench). */
+#define SPMV_AUTO_DUEL_MAX 48
 static inline void SPMV_NAME(auto__duel)(SPMV_NAME(any) *a, SPMV_NAME(any) *b, const SPMV_T *x, SPMV_T *y,
-                                         int x_changes, int reps, double *ta, double *tb) {
-    int i;
-    *ta = *tb = -1;
+                                         int x_changes, int n, double *ta, double *tb) {
+    double sa[SPMV_AUTO_DUEL_MAX], sb[SPMV_AUTO_DUEL_MAX];
+    int i, na = 0, nb = 0;
+    if (n > SPMV_AUTO_DUEL_MAX) n = SPMV_AUTO_DUEL_MAX;
+    if (n < 1) n = 1;
     if (!x_changes) {
         SPMV_NAME(any_update_x)(a, x);
         SPMV_NAME(any_update_x)(b, x);
     }
-    for (i = -2; i < 2 * reps; i++) { /* the order alternates by pairs: a b b a a b ... */
-        SPMV_NAME(any) *m = ((i + 2) % 4 == 0 || (i + 2) % 4 == 3) ? a : b;
-        double *t = m == a ? ta : tb;
+    for (i = -2; i < 2 * n; i++) { /* the order alternates by pairs: a b b a a b ... */
+        const int is_a = (i + 2) % 4 == 0 || (i + 2) % 4 == 3;
+        SPMV_NAME(any) *m = is_a ? a : b;
         const double t0 = spmv_wtime();
         double dt;
         if (x_changes) SPMV_NAME(any_mv)(m, 1, x, 0, y);
         else SPMV_NAME(any_mv_kernel)(m, 1, x, 0, y);
         dt = spmv_wtime() - t0;
-        if (i >= 0 && (*t < 0 || dt < *t)) *t = dt;
+        if (i < 0) continue;
+        if (is_a) sa[na++] = dt;
+        else sb[nb++] = dt;
     }
+    *ta = spmv__median(sa, na);
+    *tb = spmv__median(sb, nb);
 }
 
 /* a CSR handle on A's own arrays (A already checked) */
@@ -833,13 +844,17 @@ SPMV_OMP(parallel for schedule(static) if (A->nrows >= 65536))
     }
     if (best_i != 0) { /* the winner against CSR once more, in turn, if the budget has room */
         SPMV_NAME(any) base;
-        const double need = (2.0 * reps + 2) * (R->csr_spmv_s > R->cand[best_i].spmv_s ? R->csr_spmv_s
-                                                                                     : R->cand[best_i].spmv_s);
-        if (spmv_wtime() - t0 + need + reserve <= R->budget_s &&
-            SPMV_NAME(auto__borrow)(&base, A, opts.isa) == SPMV_OK) {
+        const double slower = R->csr_spmv_s > R->cand[best_i].spmv_s ? R->csr_spmv_s : R->cand[best_i].spmv_s;
+        const double room = R->budget_s - (spmv_wtime() - t0) - reserve;
+        /* reps pairs at least; more, up to SPMV_AUTO_DUEL_MAX, in half the room left: on small
+           matrices, where medians of a few samples flip between runs, they cost microseconds */
+        int pairs = (int)(0.5 * room / (2 * slower)) - 1;
+        pairs = pairs < reps ? reps : pairs > SPMV_AUTO_DUEL_MAX ? SPMV_AUTO_DUEL_MAX : pairs;
+        if ((2.0 * reps + 2) * slower <= room && SPMV_NAME(auto__borrow)(&base, A, opts.isa) == SPMV_OK) {
             const spmv_auto_cand *c = &R->cand[best_i];
             double sc, sb;
-            SPMV_NAME(auto__duel)(&base, &best, x, y, opts.x_changes, reps, &R->duel_csr_s, &R->duel_chosen_s);
+            SPMV_NAME(auto__duel)(&base, &best, x, y, opts.x_changes, pairs, &R->duel_csr_s, &R->duel_chosen_s);
+            R->duel_n = pairs;
             sb = (opts.borrow ? 0 : spmv_auto_convert_prior(SPMV_FMT_CSR, 0) * R->duel_csr_s) +
                  opts.expected_calls * R->duel_csr_s;
             sc = c->convert_s + opts.expected_calls * R->duel_chosen_s;

@@ -510,12 +510,23 @@ static inline double spmv_wtime(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 #endif
 }
+/* The median of v[0..n) (sorted in place; n >= 1; the mean of the middle two for even n). */
+static inline double spmv__median(double *v, int n) {
+    int s, q;
+    for (s = 1; s < n; s++) /* insertion sort: n is a few dozen at most */
+        for (q = s; q > 0 && v[q] < v[q - 1]; q--) {
+            const double tmp = v[q];
+            v[q] = v[q - 1];
+            v[q - 1] = tmp;
+        }
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
 /* Seconds per call of run(ctx), as the tuners measure it: one warm-up call, one timed call,
  * then 5 samples of enough calls (1..1000) to last about sample_s each; the median. */
 static inline double spmv__median_seconds(void (*run)(void *), void *ctx, double sample_s) {
     double samp[5], t0, t1;
     long reps, r;
-    int s, q;
+    int s;
     run(ctx);
     t0 = spmv_wtime();
     run(ctx);
@@ -527,13 +538,7 @@ static inline double spmv__median_seconds(void (*run)(void *), void *ctx, double
         for (r = 0; r < reps; r++) run(ctx);
         samp[s] = (spmv_wtime() - t0) / (double)reps;
     }
-    for (s = 1; s < 5; s++) /* insertion sort, then the median */
-        for (q = s; q > 0 && samp[q] < samp[q - 1]; q--) {
-            double tmp = samp[q];
-            samp[q] = samp[q - 1];
-            samp[q - 1] = tmp;
-        }
-    return samp[2];
+    return spmv__median(samp, 5);
 }
 
 /* Physical memory in bytes (UINT64_MAX when unknown): the size caps refuse layouts above
