@@ -16,7 +16,8 @@
  *   hll   hacked ELL: C = hs rows per hack (default: the backend's vector width on the CPU,
  *         the warp on the GPU), no reordering.
  *   sell  SELL-C-sigma: C = c, rows sorted by length (descending, stable) inside windows of
- *         sigma rows (default 32*C; sigma = 1: no sorting, exactly hll's layout); y is
+ *         sigma rows (default 32*C, 256*C on long skewed rows: mean >= 10, cv >= 1; sigma = 1:
+ *         no sorting, exactly hll's layout); y is
  *         written through perm (no extra pass over y). With t > 1 (the GPU's threads per row)
  *         each slice's width is padded to a multiple of t (SELL-P), so the t threads of a row
  *         run the same number of steps.
@@ -113,7 +114,7 @@ static const spmv_param_key spmv__sell_keys[] = {
     {"c", offsetof(spmv_ell_params, c), SPMV_PK_INT, 0, 1 << 16, NULL, "rows per chunk (0: the vector width)"},
     {"w", offsetof(spmv_ell_params, c), SPMV_PK_POW2, 0, 1 << 16, NULL, "c as a vector width (a power of two)"},
     {"sigma", offsetof(spmv_ell_params, sigma), SPMV_PK_INT, 0, 1 << 30, NULL,
-     "sorting window in rows (0: 32*c; 1: none)"},
+     "sorting window in rows (0: 32*c, or 256*c where the mean row is >= 10 and its cv >= 1; 1: none)"},
     SPMV__ELL_T_KEY,
     SPMV__ELL_FILL_KEY,
     {NULL, 0, SPMV_PK_INT, 0, 0, NULL, NULL}};
@@ -269,7 +270,21 @@ static inline spmv_status SPMV_NAME(ell__plan)(const SPMV_NAME(csr) *B, spmv_ell
     if (p->variant <= SPMV_ELL_R || p->variant >= SPMV_ELL_JAD) p->c = 0, p->sigma = 1;
     else if (p->c == 0) p->c = spmv__ell_native_c(p->isa, sizeof(SPMV_T));
     if (p->variant == SPMV_ELL_HLL) p->sigma = 1;
-    if (p->sigma == 0) p->sigma = (int)(32 * (int64_t)p->c < (1 << 30) ? 32 * p->c : 1 << 30);
+    if (p->sigma == 0) { /* 32*C; 256*C on long, skewed rows */
+        /* mean >= 10 and cv >= 1 (E[len^2] >= 2 mean^2): a window of 32*C such rows mixes
+           lengths, and the slices pad. 256*C was faster on 10 of the 11 real matrices of that
+           kind with >= 20k entries (cit-HepPh 1.14x, astro-ph 1.11x, ego-Twitter 1.10x,
+           Groebner 1.08x; G38 0.90x at 23k entries), and mixed on short rows (nh2010 0.94x,
+           ct2010 1.06x), so those keep 32*C (AMD EPYC VM, 2 threads, 2026-11-23) */
+        int64_t mult = 32;
+        if (p->variant == SPMV_ELL_SELL && n > 0 && (double)B->nnz >= 10.0 * (double)n) {
+            const double mean = (double)B->nnz / (double)n;
+            double s2 = 0;
+            for (i = 0; i < n; i++) s2 += (double)(rp[i + 1] - rp[i]) * (double)(rp[i + 1] - rp[i]);
+            if (s2 / (double)n >= 2 * mean * mean) mult = 256;
+        }
+        p->sigma = (int)(mult * (int64_t)p->c < (1 << 30) ? mult * p->c : 1 << 30);
+    }
     if (p->fill == 0) p->fill = 10;
     if (p->variant != SPMV_ELL_HYB) p->k = 0;
     else if (p->k == 0 && (st = SPMV_NAME(ell__hyb_k)(B, &p->k)) != SPMV_OK) return st;

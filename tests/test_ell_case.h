@@ -156,6 +156,32 @@ static void TF(_hyb_rule)(void) {
     TN(csr_free)(&A);
 }
 
+static int64_t TF(_len_skew)(int64_t r) { return r % 8 == 0 ? 100 : 2; }  /* mean 14.25, cv > 1 */
+static int64_t TF(_len_flat)(int64_t r) { return 12 + 0 * r; }             /* mean 12, cv 0 */
+static int64_t TF(_len_short)(int64_t r) { return r % 8 == 0 ? 40 : 1; }   /* mean 5.9, cv > 1 */
+/* sell's default window: 256*C on long skewed rows (mean >= 10, cv >= 1), else 32*C */
+static void TF(_sigma_rule)(void) {
+    int64_t (*len[3])(int64_t) = {TF(_len_skew), TF(_len_flat), TF(_len_short)};
+    static const char *name[3] = {"long skewed rows", "equal rows", "short skewed rows"};
+    static const int mult[3] = {256, 32, 32};
+    int k;
+    for (k = 0; k < 3; k++) {
+        spmv_triplets t;
+        TN(csr) A;
+        TN(ell) S;
+        spmv_status st;
+        th_make_rows_fn(&t, 64, 200, len[k]);
+        CHECK(TN(csr_from_triplets)(&A, &t, NULL) == SPMV_OK, "[%s] %s", STR(TT_TAG), name[k]);
+        spmv_triplets_free(&t);
+        st = TN(sell_from_csr)(&S, &A, NULL);
+        CHECK(st == SPMV_OK && S.params.sigma == mult[k] * S.params.c, "[%s] sell's default sigma on %s: %d = %d*c (c = %d)",
+              STR(TT_TAG), name[k], S.params.sigma, mult[k], S.params.c);
+        TF(_product_ok)(&S, &A, NULL, name[k]);
+        TN(ell_free)(&S);
+        TN(csr_free)(&A);
+    }
+}
+
 /* row r of n: long row at 7, others empty */
 static int64_t TF(_one_long)(int64_t r) { return r == 7 ? 2000 : 0; }
 
@@ -287,6 +313,7 @@ static void TF(_all)(void) {
     TF(_layouts)();
     TF(_jad_hyb_layouts)();
     TF(_hyb_rule)();
+    TF(_sigma_rule)();
     TF(_limits)();
     TF(_sweeps)();
 }

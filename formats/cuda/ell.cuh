@@ -91,6 +91,7 @@ static inline spmv_ell_params spmv__ell_dev_params(int variant) {
     spmv_ell_params p = spmv__ell_params_of(variant);
     p.isa = SPMV_ISA_GENERIC; /* the host copy only feeds the upload */
     if (variant == SPMV_ELL_HLL || variant == SPMV_ELL_SELL) p.c = 32;
+    if (variant == SPMV_ELL_SELL) p.sigma = 32 * 32; /* the host's 256*C rule is measured on CPUs only */
     return p;
 }
 static inline spmv_ell_params spmv_ell_dev_params_default(void) { return spmv__ell_dev_params(SPMV_ELL_PLAIN); }
