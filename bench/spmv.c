@@ -300,8 +300,10 @@ static void measure_stream(double *bw_read, double *bw_triad, int verbose) {
             }
             dt = spmv_wtime() - t0;
             sink += s + a[rep];
-            if (bytes[k] * (double)(k <= 2 ? nn / (k + 1) * (k + 1) : nn) / dt > best[k])
-                best[k] = bytes[k] * (double)(k <= 2 ? nn / (k + 1) * (k + 1) : nn) / dt;
+            { /* the reads cover n / (k + 1) elements of each of k + 1 arrays */
+                const double rate = bytes[k] * (double)(k <= 2 ? nn / (k + 1) * (k + 1) : nn) / dt;
+                if (rate > best[k]) best[k] = rate;
+            }
         }
     }
     *bw_read = best[0] > best[1] ? best[0] : best[1];

@@ -848,8 +848,8 @@ SPMV_OMP(parallel for schedule(static) if (A->nrows >= 65536))
         const double room = R->budget_s - (spmv_wtime() - t0) - reserve;
         /* reps pairs at least; more, up to SPMV_AUTO_DUEL_MAX, in half the room left: on small
            matrices, where medians of a few samples flip between runs, they cost microseconds */
-        int pairs = (int)(0.5 * room / (2 * slower)) - 1;
-        pairs = pairs < reps ? reps : pairs > SPMV_AUTO_DUEL_MAX ? SPMV_AUTO_DUEL_MAX : pairs;
+        const double fit = slower > 0 ? 0.5 * room / (2 * slower) - 1 : SPMV_AUTO_DUEL_MAX;
+        const int pairs = fit < reps ? reps : fit > SPMV_AUTO_DUEL_MAX ? SPMV_AUTO_DUEL_MAX : (int)fit;
         if ((2.0 * reps + 2) * slower <= room && SPMV_NAME(auto__borrow)(&base, A, opts.isa) == SPMV_OK) {
             const spmv_auto_cand *c = &R->cand[best_i];
             double sc, sb;
