@@ -355,6 +355,12 @@ static inline double spmv_auto__budget_s(const spmv_auto_opts *o, double fastest
     return o->budget * fastest_s < o->min_seconds ? o->min_seconds : o->budget * fastest_s;
 }
 
+/* CSR's score at product time t: its copy's typical cost (none with borrow) plus the
+ * expected products */
+static inline double spmv_auto__csr_score(const spmv_auto_opts *o, double t) {
+    return (o->borrow ? 0 : spmv_auto_convert_prior(SPMV_FMT_CSR, 0) * t) + o->expected_calls * t;
+}
+
 /* CSR's copy onto a losing candidate's touched pages (auto__donor), in CSR products: ct2010
  * 1.3 on the EPYC VM (5 into fresh memory) */
 #define SPMV_AUTO_WARM_COPY 1.5
@@ -388,7 +394,6 @@ static inline spmv_status SPMV_NAME(auto_features)(const SPMV_NAME(csr) *A, spmv
     int64_t r, k, h, nh, step, ndiag = 0, rows_s = 0, nnz_s = 0, hdia_slots = 0, sell_slots = 0, sorted_slots = 0,
             adj = 0;
     unsigned char *seen = NULL;
-    double s2 = 0;
     if (!A || !F) return SPMV_ERR_ARG;
     memset(F, 0, sizeof *F);
     F->nrows = m;
@@ -407,9 +412,8 @@ static inline spmv_status SPMV_NAME(auto_features)(const SPMV_NAME(csr) *A, spmv
         const int64_t len = (int64_t)A->row_ptr[r + 1] - A->row_ptr[r];
         if (len > F->row_max) F->row_max = len;
         if (len == 0) F->empty_rows++;
-        s2 += ((double)len - F->row_mean) * ((double)len - F->row_mean);
     }
-    F->row_cv = sqrt(s2 / (double)m) / F->row_mean;
+    F->row_cv = SPMV_NAME(csr_row_cv)(A);
     F->ell_fill = (double)F->row_max * (double)m / (double)A->nnz;
     /* diagonal d = c - r + m - 1 in [0, m + n - 1): bit 0 seen in the sample, bit 1 in this hack */
     seen = SPMV_ALLOC_N(unsigned char, (size_t)(m + n));
@@ -608,6 +612,7 @@ static inline int SPMV_NAME(auto__donor)(SPMV_NAME(any) *H, const SPMV_NAME(csr)
         return E && !E->ntail && slots >= (int64_t)A->nnz && (double)slots <= SPMV_AUTO_DONOR_FILL * (double)A->nnz;
     }
 #else
+    (void)A;
     return 0;
 #endif
 }
@@ -761,7 +766,7 @@ SPMV_OMP(parallel for schedule(static) if (A->nrows >= 65536))
     R->cand[0].tried = 1;
     /* CSR's copy is still to be made (none with borrow): its typical cost */
     R->cand[0].score_s = best_score =
-        (opts.borrow ? 0 : spmv_auto_convert_prior(SPMV_FMT_CSR, 0) * R->csr_spmv_s) + opts.expected_calls * R->csr_spmv_s;
+        spmv_auto__csr_score(&opts, R->csr_spmv_s);
     R->trials = 1;
     fastest_s = R->csr_spmv_s;
     R->budget_s = spmv_auto__budget_s(&opts, fastest_s);
@@ -816,8 +821,7 @@ SPMV_OMP(parallel for schedule(static) if (A->nrows >= 65536))
                 SPMV_NAME(any_free)(&base); /* borrowed: frees nothing of A */
                 if (t > 0 && t < R->csr_spmv_s) {
                     R->cand[0].spmv_s = R->csr_spmv_s = t;
-                    R->cand[0].score_s = (opts.borrow ? 0 : spmv_auto_convert_prior(SPMV_FMT_CSR, 0) * t) +
-                                         opts.expected_calls * t;
+                    R->cand[0].score_s = spmv_auto__csr_score(&opts, t);
                     if (best_i == 0) best_score = R->cand[0].score_s;
                     if (t < fastest_s) fastest_s = t;
                     R->budget_s = spmv_auto__budget_s(&opts, fastest_s);
@@ -861,8 +865,7 @@ SPMV_OMP(parallel for schedule(static) if (A->nrows >= 65536))
             double sc, sb;
             SPMV_NAME(auto__duel)(&base, &best, x, y, opts.x_changes, pairs, &R->duel_csr_s, &R->duel_chosen_s);
             R->duel_n = pairs;
-            sb = (opts.borrow ? 0 : spmv_auto_convert_prior(SPMV_FMT_CSR, 0) * R->duel_csr_s) +
-                 opts.expected_calls * R->duel_csr_s;
+            sb = spmv_auto__csr_score(&opts, R->duel_csr_s);
             sc = c->convert_s + opts.expected_calls * R->duel_chosen_s;
             R->duel = sc < sb * (1 - SPMV_AUTO_DUEL_MARGIN) ? 1 : -1;
             R->duel_idx = best_i;

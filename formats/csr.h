@@ -198,6 +198,21 @@ static inline void SPMV_NAME(csr_free)(SPMV_NAME(csr) *A) {
     memset(A, 0, sizeof *A);
 }
 
+/* The coefficient of variation of A's row lengths (standard deviation / mean; 0 for no rows
+ * or entries): what the automatic selection's rules and sell's default window read. */
+static inline double SPMV_NAME(csr_row_cv)(const SPMV_NAME(csr) *A) {
+    const double mean = A->nrows > 0 ? (double)A->nnz / (double)A->nrows : 0;
+    double s2 = 0;
+    SPMV_I r;
+    if (mean <= 0) return 0;
+    for (r = 0; r < A->nrows; r++) {
+        const double d = (double)(A->row_ptr[r + 1] - A->row_ptr[r]) - mean;
+        s2 += d * d;
+    }
+    return sqrt(s2 / (double)A->nrows) / mean;
+}
+
+
 /* The one CSR validator, run by every converter from CSR and every device upload:
  * SPMV_ERR_ARG for a NULL or negative anything, missing arrays, row_ptr[0] != 0, a
  * decreasing row_ptr, row_ptr[nrows] != nnz or a column outside [0, ncols);

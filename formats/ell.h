@@ -271,18 +271,15 @@ static inline spmv_status SPMV_NAME(ell__plan)(const SPMV_NAME(csr) *B, spmv_ell
     else if (p->c == 0) p->c = spmv__ell_native_c(p->isa, sizeof(SPMV_T));
     if (p->variant == SPMV_ELL_HLL) p->sigma = 1;
     if (p->sigma == 0) { /* 32*C; 256*C on long, skewed rows */
-        /* mean >= 10 and cv >= 1 (E[len^2] >= 2 mean^2): a window of 32*C such rows mixes
+        /* mean >= 10 and cv >= 1: a window of 32*C such rows mixes
            lengths, and the slices pad. 256*C was faster on 10 of the 11 real matrices of that
            kind with >= 20k entries (cit-HepPh 1.14x, astro-ph 1.11x, ego-Twitter 1.10x,
            Groebner 1.08x; G38 0.90x at 23k entries), and mixed on short rows (nh2010 0.94x,
            ct2010 1.06x), so those keep 32*C (AMD EPYC VM, 2 threads, 2026-11-23) */
         int64_t mult = 32;
-        if (p->variant == SPMV_ELL_SELL && n > 0 && (double)B->nnz >= 10.0 * (double)n) {
-            const double mean = (double)B->nnz / (double)n;
-            double s2 = 0;
-            for (i = 0; i < n; i++) s2 += (double)(rp[i + 1] - rp[i]) * (double)(rp[i + 1] - rp[i]);
-            if (s2 / (double)n >= 2 * mean * mean) mult = 256;
-        }
+        if (p->variant == SPMV_ELL_SELL && (double)B->nnz >= 10.0 * (double)n && n > 0 &&
+            SPMV_NAME(csr_row_cv)(B) >= 1)
+            mult = 256;
         p->sigma = (int)(mult * (int64_t)p->c < (1 << 30) ? mult * p->c : 1 << 30);
     }
     if (p->fill == 0) p->fill = 10;
