@@ -138,18 +138,20 @@ static inline int SPMV_NAME(csr__threads)(const SPMV_NAME(csr) *A) {
  *  SPLIT  one accumulator below SPMV_CSR_LONG entries, four from it;
  *  GATHER the ISA's gathers from SPMV_CSR_SHORT entries (params.dot = gather).
  * SPLIT when rows of SPMV_CSR_LONG entries or more hold at least 1/SPMV_CSR_LONG_SHARE of the
- * entries, else PLAIN: four accumulators pay from about 16 entries (2026-11-23, 1 thread, side
- * by side with the plain loop: bcsstk17 1.58x, Groebner 1.82x, polblogs 1.40x with SPLIT, about
- * 1.05x with PLAIN), and a row-length test that is always false still costs a little. Also
- * PLAIN when more than 1/SPMV_CSR_FLIPS of neighbouring rows fall on different sides of
+ * entries, else PLAIN. Measured with SPLIT's loops aligned (csr__rows_split; 2026-11-24, EPYC
+ * VM, 2 threads, both kinds side by side on the 78 real matrices, medians of 201): SPLIT/PLAIN
+ * 0.89-1.0x (median 0.95) where long rows hold under half of the entries (vsp_befref 1.09,
+ * G38, cage11 the exceptions), 1.2-1.75x from 0.65 (lp_e226, lp_ship04l, mhd4800a, polblogs,
+ * bcsstk*, Groebner, mbeacxc, ...): the row-length test costs a little on every row.
+ * Also PLAIN when more than 1/SPMV_CSR_FLIPS of neighbouring rows fall on different sides of
  * SPMV_CSR_LONG and x is over SPMV_CSR_FLIPS_X bytes: there the mispredicted choice costs
- * more than the accumulators save (cit-HepPh, 276 KB of x, 30% flips: SPLIT 0.95x, PLAIN
- * 1.07x; polblogs, 12 KB, 46% flips: SPLIT 1.40x, PLAIN 0.83x). */
+ * more than the accumulators save (cit-HepPh, 276 KB of x, 30% flips: SPLIT 0.90x PLAIN;
+ * astro-ph 1.03x; ego-Twitter 1.08x; polblogs, 12 KB, 46% flips: 1.48x). */
 #ifndef SPMV_CSR_LONG
 #define SPMV_CSR_LONG 16
 #endif
 #ifndef SPMV_CSR_LONG_SHARE
-#define SPMV_CSR_LONG_SHARE 10
+#define SPMV_CSR_LONG_SHARE 2
 #endif
 #ifndef SPMV_CSR_FLIPS
 #define SPMV_CSR_FLIPS 5
@@ -570,11 +572,25 @@ SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(csr__rows_rk)(const SPMV_I *
             y[r] = alpha * SPMV_K(csr__dot)(val, ci, x, rp[r], rp[r + 1], rk) + beta * y[r];
     }
 }
+/* SPLIT's and GATHER's short-row loops come after their long-row code and straddled a 64-byte
+ * line unless aligned: SPLIT then ran short rows at 0.63-0.74x PLAIN's speed (fv2, crack,
+ * hep-th_metis, lp_dfl001; EPYC VM, 2026-11-24), 0.93-1.0x aligned. PLAIN's loop lies in one
+ * line without padding (which would run once per row: 0.81-1.0x), inline in csr__rows_part. */
+SPMV_KTARGET static SPMV__PINNED_LOOPS void SPMV_K(csr__rows_split)(const SPMV_I *rp, const SPMV_I *ci,
+                                                               const SPMV_T *val, const SPMV_T *x, SPMV_T *y,
+                                                               SPMV_I r0, SPMV_I r1, SPMV_T alpha, SPMV_T beta) {
+    SPMV_K(csr__rows_rk)(rp, ci, val, x, y, r0, r1, alpha, beta, SPMV_CSR_RK_SPLIT);
+}
+SPMV_KTARGET static SPMV__PINNED_LOOPS void SPMV_K(csr__rows_gather)(const SPMV_I *rp, const SPMV_I *ci,
+                                                                const SPMV_T *val, const SPMV_T *x, SPMV_T *y,
+                                                                SPMV_I r0, SPMV_I r1, SPMV_T alpha, SPMV_T beta) {
+    SPMV_K(csr__rows_rk)(rp, ci, val, x, y, r0, r1, alpha, beta, SPMV_CSR_RK_GATHER);
+}
 SPMV_KTARGET static SPMV__PINNED void SPMV_K(csr__rows_part)(const SPMV_I *rp, const SPMV_I *ci, const SPMV_T *val,
                                                         const SPMV_T *x, SPMV_T *y, SPMV_I r0, SPMV_I r1, SPMV_T alpha,
                                                         SPMV_T beta, int rk) {
-    if (rk == SPMV_CSR_RK_SPLIT) SPMV_K(csr__rows_rk)(rp, ci, val, x, y, r0, r1, alpha, beta, SPMV_CSR_RK_SPLIT);
-    else if (rk == SPMV_CSR_RK_GATHER) SPMV_K(csr__rows_rk)(rp, ci, val, x, y, r0, r1, alpha, beta, SPMV_CSR_RK_GATHER);
+    if (rk == SPMV_CSR_RK_SPLIT) SPMV_K(csr__rows_split)(rp, ci, val, x, y, r0, r1, alpha, beta);
+    else if (rk == SPMV_CSR_RK_GATHER) SPMV_K(csr__rows_gather)(rp, ci, val, x, y, r0, r1, alpha, beta);
     else SPMV_K(csr__rows_rk)(rp, ci, val, x, y, r0, r1, alpha, beta, SPMV_CSR_RK_PLAIN);
 }
 /* one row's partial sum (merge kernel), of kind rk */
