@@ -123,12 +123,14 @@ static inline SPMV_I SPMV_NAME(csr__merge_search)(const SPMV_I *row_ptr, SPMV_I 
     return (SPMV_I)lo;
 }
 /* Threads a product of A runs on: one below SPMV_CSR_PAR_MIN entries + rows, with no parallel
- * region at all. Measured on 2 threads (2026-11-23, side by side with the plain loop, which is
- * always parallel; run-to-run noise is as large as the differences near the crossover): serial
- * wins at gre_1107 (6.8k: 1.42x vs 0.90x), two threads from qh1484 (7.6k: 0.87x vs 0.69x),
- * jagmesh7 (8.6k), nnc1374 (10k), tols4000 (12.8k: 0.92x vs 0.48x). */
+ * region at all. Re-measured on 2 threads after the row sums were pinned (2026-11-24, EPYC VM,
+ * serial and two-thread CSR and the plain loop in turn in one process, medians of 2001, two
+ * runs): serial 1.04-1.09x faster than two threads on jazz (5.7k entries + rows, long rows),
+ * level at 2.2-3.0k (494_bus, west0479, lp_e226); two threads 1.4-1.5x faster from rajat19
+ * (6.6k), gre_1107 (6.8k), lp_ship04l (6.8k: 1.26x), qh1484 (7.6k). The 2026-11-23 figure
+ * (7000) had gre_1107 serial. */
 #ifndef SPMV_CSR_PAR_MIN
-#define SPMV_CSR_PAR_MIN 7000
+#define SPMV_CSR_PAR_MIN 6000
 #endif
 static inline int SPMV_NAME(csr__threads)(const SPMV_NAME(csr) *A) {
     return (int64_t)A->nnz + A->nrows >= SPMV_CSR_PAR_MIN ? spmv_max_threads() : 1;
