@@ -118,7 +118,7 @@ typedef struct spmv_auto_features {
     double bcsr_fill;        /* its stored values per entry */
     double bcsr_bytes_ratio; /* BCSR bytes / CSR bytes */
     double csr_bytes;        /* CSR + x + y */
-    double llc_bytes;        /* last-level cache (sysconf; 32 MiB when unknown) */
+    double llc_bytes;        /* last-level cache a core sees (cpuid, else sysconf, else 32 MiB) */
     int value_bytes, index_bytes;
 } spmv_auto_features;
 
@@ -288,9 +288,45 @@ static inline double spmv_auto_predict(const spmv_auto_features *F, spmv_format 
     return 1.0;
 }
 
+/* The last-level cache one core sees: the deterministic cache leaf of cpuid (Intel 4, AMD
+ * 0x8000001D: ways * partitions * line * sets of the highest data or unified level), else
+ * sysconf, else 32 MiB. cpuid first: on the AMD EPYC VM glibc's sysconf said 256 MiB (the whole
+ * package's L3) where a core shares 32 MiB (cpuid's leaf, and Linux's sysfs, agree on 32). */
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDA_ARCH__)
+#include <cpuid.h>
+static inline long spmv_auto__llc_cpuid(void) {
+    unsigned a, b, c, d, leaf = 4, i;
+    long best = 0;
+    unsigned best_lvl = 0;
+    if (!__get_cpuid(0, &a, &b, &c, &d)) return 0;
+    if (b == 0x68747541u || b == 0x6f677948u) { /* AuthenticAMD, HygonGenuine */
+        if (__get_cpuid_max(0x80000000u, NULL) < 0x8000001Du) return 0;
+        leaf = 0x8000001Du;
+    } else if (a < 4) return 0;
+    for (i = 0; i < 16; i++) {
+        unsigned type, lvl;
+        long sz;
+        __cpuid_count(leaf, i, a, b, c, d);
+        type = a & 31u;
+        lvl = (a >> 5) & 7u;
+        if (type == 0) break;
+        if (type == 2) continue; /* instruction cache */
+        sz = (long)((b >> 22) + 1) * (long)(((b >> 12) & 1023u) + 1) * (long)((b & 4095u) + 1) * ((long)c + 1);
+        if (lvl > best_lvl || (lvl == best_lvl && sz > best)) {
+            best = sz;
+            best_lvl = lvl;
+        }
+    }
+    return best;
+}
+#else
+static inline long spmv_auto__llc_cpuid(void) { return 0; }
+#endif
 static inline long spmv_auto__llc(void) {
+    long c = spmv_auto__llc_cpuid();
+    if (c > 0) return c;
 #ifdef _SC_LEVEL3_CACHE_SIZE
-    long c = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    c = sysconf(_SC_LEVEL3_CACHE_SIZE);
     if (c > 0) return c;
 #endif
     return 32L << 20;
