@@ -125,10 +125,10 @@ static inline SPMV_I SPMV_NAME(csr__merge_search)(const SPMV_I *row_ptr, SPMV_I 
 /* Threads a product of A runs on: one below SPMV_CSR_PAR_MIN entries + rows, with no parallel
  * region at all. Re-measured on 2 threads after the row sums were pinned (2026-11-24, EPYC VM,
  * serial and two-thread CSR and the plain loop in turn in one process, medians of 2001, two
- * runs): serial 1.04-1.09x faster than two threads on jazz (5.7k entries + rows, long rows),
- * level at 2.2-3.0k (494_bus, west0479, lp_e226); two threads 1.4-1.5x faster from rajat19
- * (6.6k), gre_1107 (6.8k), lp_ship04l (6.8k: 1.26x), qh1484 (7.6k). The 2026-11-23 figure
- * (7000) had gre_1107 serial. */
+ * runs): serial 1.05x faster than two threads on jazz (5.7k entries + rows, long rows; one
+ * run), level at 2.2-3.0k (494_bus, west0479, lp_e226); two threads 1.35-1.46x faster on
+ * rajat19 (6.6k), gre_1107 (6.8k), qh1484 (7.6k), 1.26x on lp_ship04l (6.8k). The 2026-11-23
+ * figure (7000) had gre_1107 serial. */
 #ifndef SPMV_CSR_PAR_MIN
 #define SPMV_CSR_PAR_MIN 6000
 #endif
