@@ -216,7 +216,6 @@ static inline double SPMV_NAME(csr_row_cv)(const SPMV_NAME(csr) *A) {
     return sqrt(s2 / (double)A->nrows) / mean;
 }
 
-
 /* The one CSR validator, run by every converter from CSR and every device upload:
  * SPMV_ERR_ARG for a NULL or negative anything, missing arrays, row_ptr[0] != 0, a
  * decreasing row_ptr, row_ptr[nrows] != nnz or a column outside [0, ncols);
@@ -577,7 +576,10 @@ SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(csr__rows_rk)(const SPMV_I *
 /* SPLIT's and GATHER's short-row loops come after their long-row code and straddled a 64-byte
  * line unless aligned: SPLIT then ran short rows at 0.63-0.74x PLAIN's speed (fv2, crack,
  * hep-th_metis, lp_dfl001; EPYC VM, 2026-11-24), 0.93-1.0x aligned. PLAIN's loop lies in one
- * line without padding (which would run once per row: 0.81-1.0x), inline in csr__rows_part. */
+ * line without padding (which would run once per row: 0.81-1.0x), inline in csr__rows_part.
+ * The dispatch below is part of that layout: folding the two wrappers into one function behind
+ * `rk != PLAIN` moved PLAIN's loop to straddle a line (GCC 12, objdump); check it if this
+ * function changes. */
 SPMV_KTARGET static SPMV__PINNED_LOOPS void SPMV_K(csr__rows_split)(const SPMV_I *rp, const SPMV_I *ci,
                                                                const SPMV_T *val, const SPMV_T *x, SPMV_T *y,
                                                                SPMV_I r0, SPMV_I r1, SPMV_T alpha, SPMV_T beta) {
