@@ -19,8 +19,8 @@
  * Build: gcc -O3 -fopenmp [-DSPMV_HAVE_ZLIB ... -lz] file.c -lm ; OpenMP optional.
  * Options (define before the first include):
  *   SPMV_ALIGNED_ALLOC(align, size) / SPMV_FREE(p)  custom allocator
- *   SPMV_NO_HUGEPAGES     no MADV_HUGEPAGE advice on arrays of 2 MiB and more (Linux, default
- *                         allocator; SPMV_HUGE_MIN sets the size)
+ *   SPMV_NO_HUGEPAGES     no MADV_HUGEPAGE advice on arrays of 64 MiB and more (Linux, default
+ *                         allocator; SPMV_HUGE_MIN sets the size in bytes)
  *   SPMV_NO_SIMD          portable kernels only
  *   SPMV_EMULATE_AVX512   AVX-512 backend on SIMDe (tests on CPUs without AVX-512)
  *   SPMV_HAVE_ZLIB        read .mtx.gz (link -lz)

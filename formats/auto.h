@@ -186,28 +186,6 @@ static inline double spmv_auto_convert_prior(spmv_format f, int device) {
         if (!strcmp(t[i].name, n)) return device ? t[i].dev : t[i].host;
     return device ? 11 : 10;
 }
-/* Host, matrices of SPMV_AUTO_BIG_PRIOR entries or more, where the 30-SpMV budget (not
- * min_seconds) binds: medians over the 19 real matrices with >= 200k entries, arrays from
- * 2 MiB on in huge pages (formats/core/core.h), AMD EPYC VM, 2 threads, 5 conversions each,
- * 2026-11-24 (interquartile ranges: sell 4.3-8.7, hll 5.7-11.1, csr_merge 2.4-8.1, csr
- * 6.2-12.3). A product there reads megabytes, so the fixed costs of a conversion weigh less
- * than in the table above: sell 5.7 against 14. dia and hdia (accepted on 2 and 5 of them)
- * keep the table's. */
-#ifndef SPMV_AUTO_BIG_PRIOR
-#define SPMV_AUTO_BIG_PRIOR 200000
-#endif
-static inline double spmv_auto__host_prior(spmv_format f, int64_t nnz) {
-    static const struct { const char *name; double big; } t[] = {
-        {"csr", 8.5},   {"csr_merge", 5.6}, {"coo", 15.7}, {"csr5", 7.9},   {"ell", 27.7},   {"ellr", 25.3},
-        {"hll", 7.4},   {"sell", 5.7},      {"jad", 10.7}, {"hyb", 11.6},   {"bcsr", 31.0},  {"axc", 8.9},
-        {"axtuh1", 9.4}, {"axtuh", 12.1},   {"axtch1", 8.2}, {"axtch", 10.0}};
-    const char *n = spmv_format_name(f);
-    size_t i;
-    if (nnz >= SPMV_AUTO_BIG_PRIOR)
-        for (i = 0; i < sizeof t / sizeof t[0]; i++)
-            if (!strcmp(t[i].name, n)) return t[i].big;
-    return spmv_auto_convert_prior(f, 0);
-}
 
 /* The rules: predicted speedup of format f over CSR on a matrix with features F (0: left
  * out, *why says why). They encode what the bench measured on this project's presets and
@@ -829,13 +807,13 @@ SPMV_OMP(parallel for schedule(static) if (A->nrows >= 65536))
     fastest_s = R->csr_spmv_s;
     R->budget_s = spmv_auto__budget_s(&opts, fastest_s);
     /* kept back for copying CSR if it wins */
-    reserve = opts.borrow ? 0 : spmv_auto__host_prior(SPMV_FMT_CSR, A->nnz) * R->csr_spmv_s;
+    reserve = opts.borrow ? 0 : spmv_auto_convert_prior(SPMV_FMT_CSR, 0) * R->csr_spmv_s;
     for (i = 1; i < R->ncand; i++) {
         spmv_auto_cand *c = &R->cand[i];
         /* a conversion that overran its prior here says the next ones will too (the cost is
            mostly first-touching fresh pages: a property of the matrix and the machine);
            dblp-2010: jad measured 13.5 SpMVs against 6, and the selection took 48 */
-        const double prior = spmv_auto__host_prior(c->fmt, A->nnz) * R->csr_spmv_s * overrun;
+        const double prior = spmv_auto_convert_prior(c->fmt, 0) * R->csr_spmv_s * overrun;
         const double need = prior + (reps + 1) * R->csr_spmv_s / c->predicted;
         /* should it lose, will its pages take CSR's copy? */
         const double keep = !has_spare && !opts.borrow && spmv_auto__donor_likely(&R->feat, c->fmt)

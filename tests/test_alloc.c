@@ -2,6 +2,8 @@
  * every k the k-th allocation fails; the status must be SPMV_ERR_ALLOC, the output empty,
  * nothing leaked (tests/harness.h's sweep; the ASan build also runs LeakSanitizer). Every
  * format's own converters: tests/test_format.c. */
+/* SPMV_HUGE_MIN (default 64 MiB) lowered to 2 MiB so that small arrays take the huge path */
+#define SPMV_HUGE_MIN ((size_t)2 << 20)
 #ifdef TA_HUGE /* the default allocator's huge-page advice (build/tests/test_alloc_huge) */
 #define TH_NO_ALLOC_HOOKS
 #endif

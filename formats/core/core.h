@@ -120,12 +120,15 @@ typedef struct spmv_error {
 /* ---- allocation ----------------------------------------------------------
  * Every allocation goes through SPMV_ALIGNED_ALLOC / SPMV_FREE, which a user (or
  * the allocation-failure test) may define before including spmv.h.
- * Arrays of SPMV_HUGE_MIN bytes or more (default 2 MiB) start on a 2 MiB boundary and, with
+ * Arrays of SPMV_HUGE_MIN bytes or more (default 64 MiB) start on a 2 MiB boundary and, with
  * the default allocator on Linux, are marked MADV_HUGEPAGE (transparent huge pages where the
  * system's setting is `madvise` or `always`; define SPMV_NO_HUGEPAGES to leave them out).
- * Why: most of a conversion is first touching fresh memory, and on the EPYC VM a 4 KiB page
- * fault costs 2.5-5 us. On dblp-2010 (1.6M entries) SELL's conversion took 23-32 ms with
- * 4 KiB pages and 13-14 ms with 2 MiB pages, a copy of CSR 12-17 ms and 5 ms (2026-11-24). */
+ * Why: most of a conversion is first touching fresh memory (a 4 KiB page fault costs 2.5-5 us
+ * on the EPYC VM). In the bench (one process converting every format of every matrix in turn;
+ * 2026-11-24) the 300 MB presets' CSR copies took 0.05-0.07 s instead of 0.17-0.79 s, but with
+ * the advice from 2 MiB on, matrices of 0.2-2.7M entries (arrays of 2-21 MB) converted in a
+ * median 1.82x the time of 4 KiB pages, which that process reuses warm (cage11's CSR copy 1.0 ->
+ * 14.7 ms, ego-Twitter's 22 -> 45 ms): hence 64 MiB. */
 #ifndef SPMV_ALIGNED_ALLOC
 #define SPMV_ALIGNED_ALLOC(align, size) aligned_alloc((align), (size))
 #if defined(__linux__) && !defined(SPMV_NO_HUGEPAGES)
@@ -136,7 +139,7 @@ typedef struct spmv_error {
 #endif
 #endif
 #ifndef SPMV_HUGE_MIN
-#define SPMV_HUGE_MIN ((size_t)2 << 20)
+#define SPMV_HUGE_MIN ((size_t)64 << 20)
 #endif
 #define SPMV__HUGE_ALIGN ((size_t)2 << 20)
 #ifndef SPMV_FREE
