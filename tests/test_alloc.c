@@ -24,7 +24,7 @@ static int ta_flag_hg(uintptr_t a) {
     if (!f) return -1;
     while (fgets(line, sizeof line, f)) {
         unsigned long lo, hi;
-        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' ')) in = a >= lo && a < hi;
+        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) in = a >= lo && a < hi; /* a mapping's first line */
         else if (in && !strncmp(line, "VmFlags:", 8)) {
             hg = strstr(line, " hg") != NULL;
             break;
