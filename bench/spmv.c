@@ -699,6 +699,9 @@ static int cmd_plan(int argc, char **argv) {
         else
             printf("             BCSR: no block structure (few neighbouring columns)\n");
         printf("             CSR + x + y %.1f MB, last-level cache %.1f MB\n", F->csr_bytes / 1e6, F->llc_bytes / 1e6);
+        if (R.fresh_s_per_mb > 0)
+            printf("fresh pages  %.2f ms a MiB (x and y first touched): %.0f MB/s, the floor under a conversion's cost\n",
+                   R.fresh_s_per_mb * 1e3, 1.048576 / R.fresh_s_per_mb);
         printf("shortlist    (predicted speedup over CSR, the rule; trial: conversion, product, score = conversion "
                "+ %.0f products)\n", ao.expected_calls);
         for (i = 0; i < R.ncand; i++) {

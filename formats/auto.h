@@ -18,10 +18,12 @@
  *  3. CSR converted and timed (the baseline, always a candidate), then the shortlist in
  *     order of prediction: each candidate converted once with its defaults and timed with a
  *     few real products (with its x copy when x changes), while the budget lasts (a
- *     candidate whose typical conversion would not fit is passed over, a cheaper one after
+ *     candidate whose expected conversion would not fit is passed over, a cheaper one after
  *     it may still be tried; once a conversion overran its typical cost, the later ones
  *     are assumed to overrun as much; one predicted faster than CSR must fit the cap in
- *     its own predicted products, and, with CSR's copy, the current cap); a loser whose arrays can hold CSR's (csr_merge, a slice
+ *     its own predicted products, and, with CSR's copy, the current cap; the expected
+ *     conversion is the format's typical cost in CSR products or, if more, the bytes it
+ *     writes at the cost of fresh pages measured on the trials' x and y); a loser whose arrays can hold CSR's (csr_merge, a slice
  *     format with at most 1.5 slots per entry) is kept: CSR's copy, if CSR wins, goes onto
  *     its touched pages;
  *  4. the winner minimises convert_s + expected_calls * spmv_s (a conversion that costs
@@ -148,6 +150,8 @@ typedef struct spmv_auto_report {
     int chosen_idx;             /* index into cand */
     int trials;                 /* candidates converted and timed */
     double features_s;          /* the inspection */
+    double fresh_s_per_mb;      /* first touch of fresh memory, measured on the trials' x and y
+                                   (seconds per MiB; 0: x and y under 2 MiB, not measured) */
     double budget_s;            /* the budget in seconds (0 when nothing could be timed) */
     double select_s;            /* everything auto_from_csr spent */
     double select_spmvs;        /* select_s in products of the chosen format */
@@ -411,6 +415,38 @@ static inline int spmv_auto__donor_likely(const spmv_auto_features *F, spmv_form
     if (!strcmp(n, "hll")) return F->sell_fill <= SPMV_AUTO_DONOR_FILL;
     if (!strcmp(n, "ell") || !strcmp(n, "ellr")) return F->ell_fill <= SPMV_AUTO_DONOR_FILL;
     return 0;
+}
+
+/* bytes a conversion to f writes into new arrays, from the features: its slots times a
+ * value and an index (DIA's slots hold no index), plus a row array. Times the measured cost
+ * of fresh pages, a floor under its typical conversion cost. */
+static inline double spmv_auto__new_bytes(const spmv_auto_features *F, spmv_format f) {
+    const char *n = spmv_format_name(f);
+    const double nnz = (double)F->nnz, vi = F->value_bytes + F->index_bytes, rows = (double)F->nrows * F->index_bytes;
+    double fill = 1;
+    if (!strcmp(n, "dia") || !strcmp(n, "hdia")) {
+        fill = !strcmp(n, "dia") ? F->dia_fill : F->hdia_fill;
+        return (fill > 1 ? fill : 1) * nnz * F->value_bytes;
+    }
+    if (!strcmp(n, "coo")) return nnz * (vi + F->index_bytes);
+    if (!strcmp(n, "sell")) fill = F->sell_sorted_fill;
+    else if (!strcmp(n, "hll")) fill = F->sell_fill;
+    else if (!strcmp(n, "ell") || !strcmp(n, "ellr")) fill = F->ell_fill;
+    else if (!strcmp(n, "bcsr") && F->bcsr_bytes_ratio > 0) return F->bcsr_bytes_ratio * (nnz * vi + rows);
+    return (fill > 1 ? fill : 1) * nnz * vi + rows;
+}
+
+/* A conversion's expected cost in seconds before it is tried: its typical cost in CSR
+ * products, or, if more, the bytes it writes at the cost of fresh pages measured on x and y.
+ * The typical costs were measured on matrices whose products stream from memory; on one whose
+ * product runs from cache the same page faults are more products (gen:band, 1.4M entries,
+ * 0.66 ms a product: hll's conversion took 19.7 CSR products, its typical cost is 13, and
+ * the selection 40 products), and on a VM whose freed memory went back to the host they cost
+ * more again ("Huge pages", README). */
+static inline double spmv_auto__prior(const spmv_auto_report *R, spmv_format f) {
+    const double typical = spmv_auto_convert_prior(f, 0) * R->csr_spmv_s;
+    const double pages = R->fresh_s_per_mb * spmv_auto__new_bytes(&R->feat, f) / 1048576.0;
+    return pages > typical ? pages : typical;
 }
 
 #endif /* SPMV_AUTO_COMMON */
@@ -712,7 +748,7 @@ static inline spmv_status SPMV_NAME(auto_from_csr)(SPMV_NAME(auto) *M, const SPM
     SPMV_NAME(any) best, cand, spare; /* spare (has_spare): a loser whose pages take CSR's copy */
     int has_spare = 0;
     SPMV_T *x = NULL, *y = NULL;
-    double best_score, spent, reserve, overrun = 1, fastest_s;
+    double best_score, spent, reserve, overrun = 1, fastest_s, fresh0;
     int i, best_i = 0, reps, prev_threads = 0, csr_again = 0;
     if (!M) return SPMV_ERR_ARG;
     memset(M, 0, sizeof *M);
@@ -768,6 +804,7 @@ static inline spmv_status SPMV_NAME(auto_from_csr)(SPMV_NAME(auto) *M, const SPM
     prev_threads = omp_get_max_threads();
     if (opts.threads > 0) omp_set_num_threads(opts.threads);
 #endif
+    fresh0 = spmv_wtime();
     x = SPMV_ALLOC_N(SPMV_T, (size_t)A->ncols + 1);
     y = SPMV_ALLOC_N(SPMV_T, (size_t)A->nrows + 1);
     memset(&best, 0, sizeof best);
@@ -783,6 +820,11 @@ SPMV_OMP(parallel for schedule(static) if (A->ncols >= 65536))
     for (i = 0; i < A->ncols; i++) x[i] = (SPMV_T)1 + (SPMV_T)(i % 7) / (SPMV_T)8;
 SPMV_OMP(parallel for schedule(static) if (A->nrows >= 65536))
     for (i = 0; i < A->nrows; i++) y[i] = 0;
+    {
+        /* what fresh pages cost now: under 2 MiB a thread's wake-up would dominate */
+        const double mb = (double)(A->ncols + A->nrows + 2) * sizeof(SPMV_T) / 1048576.0;
+        if (mb >= 2) R->fresh_s_per_mb = (spmv_wtime() - fresh0) / mb;
+    }
     /* CSR: the baseline, timed on A's own arrays (no copy: it is made only if CSR wins) */
     {
         if ((st = SPMV_NAME(auto__borrow)(&best, A, opts.isa)) != SPMV_OK) goto fail;
@@ -807,13 +849,13 @@ SPMV_OMP(parallel for schedule(static) if (A->nrows >= 65536))
     fastest_s = R->csr_spmv_s;
     R->budget_s = spmv_auto__budget_s(&opts, fastest_s);
     /* kept back for copying CSR if it wins */
-    reserve = opts.borrow ? 0 : spmv_auto_convert_prior(SPMV_FMT_CSR, 0) * R->csr_spmv_s;
+    reserve = opts.borrow ? 0 : spmv_auto__prior(R, SPMV_FMT_CSR);
     for (i = 1; i < R->ncand; i++) {
         spmv_auto_cand *c = &R->cand[i];
         /* a conversion that overran its prior here says the next ones will too (the cost is
            mostly first-touching fresh pages: a property of the matrix and the machine);
            dblp-2010: jad measured 13.5 SpMVs against 6, and the selection took 48 */
-        const double prior = spmv_auto_convert_prior(c->fmt, 0) * R->csr_spmv_s * overrun;
+        const double prior = spmv_auto__prior(R, c->fmt) * overrun;
         const double need = prior + (reps + 1) * R->csr_spmv_s / c->predicted;
         /* should it lose, will its pages take CSR's copy? */
         const double keep = !has_spare && !opts.borrow && spmv_auto__donor_likely(&R->feat, c->fmt)

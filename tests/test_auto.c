@@ -318,6 +318,53 @@ static void alloc_failure(void) {
     }
 }
 
+/* the fresh-page floor under a conversion's expected cost: the larger of the typical cost
+ * and the bytes the format writes at the measured cost of fresh pages; measured on x and y
+ * from 2 MiB */
+static void fresh_floor(void) {
+    spmv_auto_report R;
+    spmv_triplets t;
+    spmv_error e;
+    spmv_d_csr A;
+    spmv_d_auto M;
+    spmv_auto_opts o = spmv_auto_opts_default();
+    double csr_b;
+    memset(&R, 0, sizeof R);
+    R.feat.nnz = 1 << 20;
+    R.feat.nrows = 1 << 16;
+    R.feat.value_bytes = 8;
+    R.feat.index_bytes = 4;
+    R.feat.sell_fill = R.feat.sell_sorted_fill = R.feat.ell_fill = 1.25;
+    R.feat.dia_fill = R.feat.hdia_fill = 0.5; /* below 1 (no estimate): one slot per entry */
+    csr_b = 12.0 * (1 << 20) + 4.0 * (1 << 16);
+    CHECK(spmv_auto__new_bytes(&R.feat, SPMV_FMT_CSR) == csr_b, "new bytes csr %.17g", spmv_auto__new_bytes(&R.feat, SPMV_FMT_CSR));
+    CHECK(spmv_auto__new_bytes(&R.feat, SPMV_FMT_HLL) == 1.25 * 12.0 * (1 << 20) + 4.0 * (1 << 16), "new bytes hll");
+    CHECK(spmv_auto__new_bytes(&R.feat, SPMV_FMT_DIA) == 8.0 * (1 << 20), "new bytes dia");
+    CHECK(spmv_auto__new_bytes(&R.feat, SPMV_FMT_COO) == 16.0 * (1 << 20), "new bytes coo");
+    R.csr_spmv_s = 1e-3;
+    R.fresh_s_per_mb = 0; /* not measured: the typical cost */
+    CHECK(spmv_auto__prior(&R, SPMV_FMT_HLL) == spmv_auto_convert_prior(SPMV_FMT_HLL, 0) * 1e-3, "prior unmeasured");
+    R.fresh_s_per_mb = 5e-4; /* 2 GB/s: hll's 15.25 MiB take 7.6 ms, below its typical 13 */
+    CHECK(spmv_auto__prior(&R, SPMV_FMT_HLL) == spmv_auto_convert_prior(SPMV_FMT_HLL, 0) * 1e-3, "prior typical");
+    R.fresh_s_per_mb = 1e-2; /* 100 MB/s: the pages dominate */
+    CHECK(fabs(spmv_auto__prior(&R, SPMV_FMT_HLL) - 1e-2 * spmv_auto__new_bytes(&R.feat, SPMV_FMT_HLL) / 1048576.0) < 1e-15,
+          "prior pages %.6g", spmv_auto__prior(&R, SPMV_FMT_HLL));
+    /* measured where x and y reach 2 MiB, not below */
+    CHECK(spmv_gen("band:n=140000,bw=1", &t, &e) == SPMV_OK, "gen band 140k");
+    CHECK(spmv_d_csr_from_triplets(&A, &t, NULL) == SPMV_OK, "band 140k to CSR");
+    spmv_triplets_free(&t);
+    CHECK(spmv_d_auto_from_csr(&M, &A, &o) == SPMV_OK && M.rep.fresh_s_per_mb > 0, "band 140k: fresh pages not measured");
+    CHECK(d_check_mv(&M, &A, 1, 0, NULL) <= 1e-12, "band 140k: product");
+    spmv_d_auto_free(&M);
+    spmv_d_csr_free(&A);
+    CHECK(spmv_gen("band:n=3000,bw=1", &t, &e) == SPMV_OK, "gen band 3k");
+    CHECK(spmv_d_csr_from_triplets(&A, &t, NULL) == SPMV_OK, "band 3k to CSR");
+    spmv_triplets_free(&t);
+    CHECK(spmv_d_auto_from_csr(&M, &A, &o) == SPMV_OK && M.rep.fresh_s_per_mb == 0, "band 3k: fresh pages measured");
+    spmv_d_auto_free(&M);
+    spmv_d_csr_free(&A);
+}
+
 static void edge_cases(void) {
     spmv_triplets t;
     int64_t len[64];
@@ -348,6 +395,7 @@ static void real_one(const char *name, const spmv_triplets *t, void *ctx) {
 int main(void) {
     edge_cases();
     options();
+    fresh_floor();
     alloc_failure();
     quiet_real = getenv("SPMV_TEST_VERBOSE") == NULL;
     th_real_matrices(real_one, NULL, -1);
