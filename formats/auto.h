@@ -23,9 +23,9 @@
  *     are assumed to overrun as much; one predicted faster than CSR must fit the cap in
  *     its own predicted products, and, with CSR's copy, the current cap; the expected
  *     conversion is the format's typical cost in CSR products or, if more, the bytes it
- *     writes at the cost of fresh pages measured on the trials' x and y); a loser whose arrays can hold CSR's (csr_merge, a slice
- *     format with at most 1.5 slots per entry) is kept: CSR's copy, if CSR wins, goes onto
- *     its touched pages;
+ *     writes at the cost of fresh pages measured on the trials' x and y); a loser whose
+ *     arrays can hold CSR's (csr_merge, a slice format with at most 1.5 slots per entry) is
+ *     kept: CSR's copy, if CSR wins, goes onto its touched pages;
  *  4. the winner minimises convert_s + expected_calls * spmv_s (a conversion that costs
  *     more than it saves over the expected products loses); the others are freed as soon
  *     as they lose, so at most two formats exist at once;
@@ -867,7 +867,7 @@ SPMV_OMP(parallel for schedule(static) if (A->nrows >= 65536))
            (dblp-2010: counting the copy against the shrunk cap passed over SELL, 1.26x CSR) */
         if (spent + need > (c->predicted > 1 ? spmv_auto__budget_s(&opts, fastest_s / c->predicted) : R->budget_s) ||
             spent + need + keep > R->budget_s) {
-            c->skip = "budget: its typical conversion and trial would not fit";
+            c->skip = "budget: its expected conversion and trial would not fit";
             continue;
         }
         if (prior >= opts.expected_calls * R->csr_spmv_s * (1 - 1 / c->predicted) && c->predicted > 1) {

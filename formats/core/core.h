@@ -127,8 +127,10 @@ typedef struct spmv_error {
  * on the EPYC VM). In the bench (one process converting every format of every matrix in turn;
  * 2026-11-24) the 300 MB presets' CSR copies took 0.05-0.07 s instead of 0.17-0.79 s, but with
  * the advice from 2 MiB on, matrices of 0.2-2.7M entries (arrays of 2-21 MB) converted in a
- * median 1.82x the time of 4 KiB pages, which that process reuses warm (cage11's CSR copy 1.0 ->
- * 14.7 ms, ego-Twitter's 22 -> 45 ms): hence 64 MiB. */
+ * median 1.82x the time of 4 KiB pages (cage11's CSR copy 1.0 -> 14.7 ms, ego-Twitter's
+ * 22 -> 45 ms): hence 64 MiB. The cause, measured later (bench/first_touch.c): that VM
+ * reports freed memory to its host, and a 2 MiB page freed seconds before took 0.32-0.71 GB/s
+ * to touch again, 4 KiB pages 1.1-1.6 GB/s, a 2 MiB page freed just before 4.4-8.2 GB/s. */
 #ifndef SPMV_ALIGNED_ALLOC
 #define SPMV_ALIGNED_ALLOC(align, size) aligned_alloc((align), (size))
 #if defined(__linux__) && !defined(SPMV_NO_HUGEPAGES)
