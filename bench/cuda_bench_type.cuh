@@ -113,7 +113,7 @@ static void BF(_cusparse)(const BF(_ctx) * c, const BN(csr_dev) * C, cusparseSpM
             return tool_sp(cusparseSpMV(d->sp, op, &one, mat, vx, &zero, vy, vt, alg, buf), "cusparseSpMV", msg, n);
         };
         bad = bad || BF(_poison)(c, msg, n) || call() || BF(_check)(c, &r->err, &over, msg, n) ||
-              tool_time(d, c->o->reps, 0.2, call, &r->mv, msg, n);
+              tool_time(d, c->o->reps, c->o->min_time, call, &r->mv, msg, n);
     }
     if (vy) cusparseDestroyDnVec(vy);
     if (vx) cusparseDestroyDnVec(vx);
@@ -170,7 +170,7 @@ static void BF(_cusparse_bsr)(const BF(_ctx) * c, tool_row *r) {
                            "cusparse<t>bsrmv", msg, n);
         };
         bad = bad || BF(_poison)(c, msg, n) || call() || BF(_check)(c, &r->err, &over, msg, n) ||
-              tool_time(d, c->o->reps, 0.2, call, &r->mv, msg, n);
+              tool_time(d, c->o->reps, c->o->min_time, call, &r->mv, msg, n);
     }
     if (desc) cusparseDestroyMatDescr(desc);
     r->fbytes = (double)BN(bcsr_dev_bytes)(&D);
@@ -197,10 +197,10 @@ static int BF(_measure)(const BF(_ctx) * c, const BN(any_dev) * D, tool_row *r, 
         return tool_st(BN(any_dev_mv_kernel)(D, (BT_VAL)1, c->dx, (BT_VAL)0, c->dy, d->stream), "mv_kernel", msg, n);
     };
     bad = BF(_poison)(c, msg, n) || mv() || BF(_check)(c, &r->err, over, msg, n) ||
-          tool_time(d, c->o->reps, 0.2, mv, &r->mv, msg, n);
+          tool_time(d, c->o->reps, c->o->min_time, mv, &r->mv, msg, n);
     if (!bad && embeds) {
         bad = BF(_poison)(c, msg, n) || tool_st(BN(any_dev_update_x)(D, c->dx, d->stream), "update_x", msg, n) ||
-              kern() || BF(_check)(c, &err2, over, msg, n) || tool_time(d, c->o->reps, 0.2, kern, &r->kern, msg, n);
+              kern() || BF(_check)(c, &err2, over, msg, n) || tool_time(d, c->o->reps, c->o->min_time, kern, &r->kern, msg, n);
         if (!bad && !(err2 <= r->err)) r->err = err2;
     } else if (!bad) {
         r->kern = r->mv; /* the same call for formats that read x directly */

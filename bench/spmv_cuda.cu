@@ -30,6 +30,7 @@ typedef struct tool_opts {
     int formats[TOOL_NROWS]; /* [TOOL_CUSPARSE], [TOOL_CUSPARSE_ALG2], [TOOL_FMT0 + f] */
     char precision;          /* 'd' or 's' */
     int reps, tune;
+    double min_time; /* --min-time: each row timed for at least this long (s) */
     const char *csv;
 } tool_opts;
 
@@ -209,7 +210,7 @@ static void usage(FILE *f) {
     int i;
     fprintf(f,
             "usage:\n"
-            "  spmv-cuda bench [--formats LIST|all] [--precision d|s] [--reps N] [--tune] [--csv FILE] [MATRIX ...]\n"
+            "  spmv-cuda bench [--formats LIST|all] [--precision d|s] [--reps N] [--min-time S] [--tune] [--csv FILE] [MATRIX ...]\n"
             "  spmv-cuda plan MATRIX [--expect N] [--budget B] [--deterministic] [--precision d|s]\n"
             "                        the automatic format selection on MATRIX (formats/cuda/auto.cuh): features,\n"
             "                        shortlist (prediction, rule, trials), formats left out, the choice, why, its cost;\n"
@@ -219,7 +220,8 @@ static void usage(FILE *f) {
             "MATRIX: a Matrix Market file (.mtx or .mtx.gz) or a generator spec gen:KIND[:key=val,...]\n"
             "        (see formats/gen.h), e.g. gen:stencil27 or gen:rmat:scale=18,ef=16.\n"
             "With no MATRIX, bench runs an embedded set sized for the GPU (most larger than L2).\n"
-            "--reps N: at least N timed calls per row (default 50) and at least 0.2 s; the median is reported.\n"
+            "--reps N: at least N timed calls per row (default 50) and at least S seconds (--min-time, default\n"
+            "        0.2); the median is reported.\n"
             "--tune: each tunable format's search from the registry (csr_vector threads per row, AXC/AXTUH1\n"
             "        thw, AXTUH/AXTCH th, AXTCH1 bs, csr5 sigma, ...; fastest product alone); time in the tune_s\n"
             "        column.\n"
@@ -445,6 +447,7 @@ static int cmd_bench(int argc, char **argv) {
     memset(&o, 0, sizeof o);
     o.precision = 'd';
     o.reps = 50;
+    o.min_time = 0.2;
     for (i = 0; i < TOOL_NROWS; i++) o.formats[i] = 1;
     mats = (const char **)calloc((size_t)argc + sizeof default_set / sizeof default_set[0] + 1, sizeof *mats);
     if (!mats) {
@@ -467,6 +470,9 @@ static int cmd_bench(int argc, char **argv) {
             i++;
         } else if (!strcmp(a, "--reps") && v && atoi(v) > 0) {
             o.reps = atoi(v);
+            i++;
+        } else if (!strcmp(a, "--min-time") && v && atof(v) >= 0) {
+            o.min_time = atof(v);
             i++;
         } else if (!strcmp(a, "--tune")) {
             o.tune = 1;

@@ -43,7 +43,7 @@ say() { echo "$*" | tee -a "$log"; }
 # phases, to split the check over two calls: device and build always run.
 t_start=$(date +%s)
 deadline=${SPMV_GPU_DEADLINE:-540}
-phases=",${SPMV_GPU_PHASES:-tests,prodgrid,memcheck,racecheck,initcheck,bench,tune},"
+phases=",${SPMV_GPU_PHASES:-tests,prodgrid,memcheck,racecheck,initcheck,bench,real,presets,tune},"
 want() { case "$phases" in *",$1,"*) return 0 ;; esac; return 1; }
 budget() { # phase default
     v=$(eval echo "\${SPMV_BUDGET_$1:-}")
@@ -159,11 +159,22 @@ if [ -n "$cs" ]; then
     want memcheck && runtest memcheck "$(budget MEMCHECK 150)" memcheck_formats env SPMV_TEST_QUICK=1 SPMV_TEST_MAX_NNZ=20000 \
         $cs --tool memcheck --error-exitcode 99 --print-limit 20 build/cuda/test_cuda_formats
     if want racecheck; then
-        for tool in racecheck synccheck; do
-            runtest "$tool" "$(budget RACECHECK 150)" "${tool}_merge_axtch1" \
-                env SPMV_TEST_QUICK=1 SPMV_TEST_MAX_NNZ=${SPMV_RACE_NNZ:-1000} SPMV_TEST_TAGS=d,s SPMV_TEST_FORMATS=csr_merge,axtch1 \
-                $cs --tool $tool --error-exitcode 99 --print-limit 20 build/cuda/test_cuda_formats
+        # racecheck is slow (~1000x): the kernels with shared memory, shuffles or barriers in
+        # groups (SPMV_RACE_GROUPS, space-separated comma lists), each under its own budget, so
+        # that one slow group does not hide the others; synccheck (fast) on all of them at once
+        groups=${SPMV_RACE_GROUPS:-"csr_merge,csr_vector,coo csr5 ellr,sell,hyb bcsr suraa,axtch1"}
+        allg=$(echo $groups | tr ' ' ',')
+        for g in $groups; do
+            runtest racecheck "$(budget RACECHECK 60)" "racecheck_$(echo $g | tr ',' '_')" \
+                env SPMV_TEST_QUICK=1 SPMV_TEST_MAX_NNZ=${SPMV_RACE_NNZ:-600} SPMV_TEST_TAGS=${SPMV_RACE_TAGS:-d} SPMV_TEST_FORMATS=$g \
+                $cs --tool racecheck --error-exitcode 99 --print-limit 20 build/cuda/test_cuda_formats
         done
+        runtest synccheck "$(budget SYNCCHECK 90)" synccheck_all \
+            env SPMV_TEST_QUICK=1 SPMV_TEST_MAX_NNZ=${SPMV_RACE_NNZ:-600} SPMV_TEST_TAGS=d,s SPMV_TEST_FORMATS=$allg \
+            $cs --tool synccheck --error-exitcode 99 --print-limit 20 build/cuda/test_cuda_formats
+        # SURAA's dynamic-parallelism build (child grids)
+        runtest racecheck "$(budget RACECHECK 60)" racecheck_suraa_rdc env SPMV_TEST_QUICK=1 \
+            $cs --tool racecheck --error-exitcode 99 --print-limit 20 build/cuda/test_cuda_suraa_rdc
     fi
     want initcheck && runtest initcheck "$(budget INITCHECK 60)" initcheck_csr env SPMV_TEST_QUICK=1 \
         $cs --tool initcheck --error-exitcode 99 --print-limit 20 build/cuda/test_cuda_csr
@@ -173,16 +184,23 @@ fi
 # double: the default set, then a 27-point stencil of ~36M nonzeros (~430 MB in CSR); float;
 # then (phase tune) both precisions with each tunable format's search
 runs=""
-want bench && runs="d:default d:big s:default"
+want bench && runs="d:default s:default d:big"
+want presets && runs="$runs d:presets"
+want real && runs="$runs d:real"
 want tune && runs="$runs d:tune s:tune"
 for run in $runs; do
     p=${run%%:*}; which=${run#*:}; t0=$(date +%s)
-    args=""; name=bench-$p
-    [ $which = big ] && args="gen:stencil3d:n=110,pts=27" && name=bench-$p-big
-    [ $which = tune ] && args="--tune" && name=bench-$p-tune
+    args="--reps 30"; name=bench-$p
+    [ $which = big ] && args="$args gen:stencil3d:n=110,pts=27" && name=bench-$p-big
+    # the large presets (300 MB or more in CSR)
+    [ $which = presets ] && args="$args gen:stencil27big gen:fem3dbig gen:webgraphbig" && name=bench-$p-presets
+    # every carried real matrix, with auto: the device oracle is the fastest row of each
+    # (small matrices: 20 timed calls and 0.02 s per row are enough for a median)
+    [ $which = real ] && args="--reps 20 --min-time 0.02 $(ls "$SPMV_MATRICES"/*.mtx.gz 2>/dev/null | tr '\n' ' ')" && name=bench-$p-real
+    [ $which = tune ] && args="$args --tune" && name=bench-$p-tune
     bud=$(budget BENCH 150)
     if [ "$bud" -lt 15 ]; then record "$name" notrun 0 0 0 0 "the run's deadline came first"; continue; fi
-    if timeout -k 10 "$bud" build/spmv-cuda bench --precision $p --reps 30 --csv "$out/$name.csv" $args \
+    if timeout -k 10 "$bud" build/spmv-cuda bench --precision $p --csv "$out/$name.csv" $args \
             > "$out/$name.txt" 2>&1; then
         record "$name" ok $(( $(date +%s) - t0 )) 1 0 0 ""
     else
