@@ -43,7 +43,7 @@ say() { echo "$*" | tee -a "$log"; }
 # phases, to split the check over two calls: device and build always run.
 t_start=$(date +%s)
 deadline=${SPMV_GPU_DEADLINE:-540}
-phases=",${SPMV_GPU_PHASES:-tests,prodgrid,memcheck,racecheck,initcheck,bench,real,presets,tune},"
+phases=",${SPMV_GPU_PHASES:-tests,prodgrid,memcheck,racecheck,initcheck,bench,skew,real,presets,tune},"
 want() { case "$phases" in *",$1,"*) return 0 ;; esac; return 1; }
 budget() { # phase default
     v=$(eval echo "\${SPMV_BUDGET_$1:-}")
@@ -114,10 +114,17 @@ else
 fi
 if [ "$allok" = 0 ]; then echo "gpu_check: the build failed; nothing else can run" | tee -a "$log"; exit 1; fi
 
+tgroups_default="csr,csr_merge,csr_scalar,csr_vector,coo,csr5 axc,axtuh1,axtuh,axtch1,axtch ell,ellr,hll,sell,jad,hyb,dia,hdia,bcsr,suraa"
 # ---- tests ----
 if want tests; then
     runtest tests "$(budget TESTS 150)" test_cuda_csr build/cuda/test_cuda_csr
-    runtest tests "$(budget TESTS 200)" test_cuda_formats build/cuda/test_cuda_formats
+    # test_cuda_formats in groups of formats (SPMV_TEST_GROUPS, space-separated comma lists),
+    # each under its own budget: one slow group cannot hide the others' results
+    tgroups=${SPMV_TEST_GROUPS:-$tgroups_default}
+    for g in $tgroups; do
+        runtest tests "$(budget TESTS 200)" "test_cuda_formats_$(echo $g | cut -d, -f1)" \
+            env SPMV_TEST_FORMATS=$g build/cuda/test_cuda_formats
+    done
     runtest tests "$(budget TESTS 60)" test_cuda_auto build/cuda/test_cuda_auto
     # SURAA with dynamic parallelism (nvcc -rdc=true -DSPMV_SURAA_DP; the default build's
     # suraa runs in test_cuda_formats)
@@ -156,8 +163,13 @@ if want memcheck || want racecheck || want initcheck; then
     fi
 fi
 if [ -n "$cs" ]; then
-    want memcheck && runtest memcheck "$(budget MEMCHECK 150)" memcheck_formats env SPMV_TEST_QUICK=1 SPMV_TEST_MAX_NNZ=20000 \
-        $cs --tool memcheck --error-exitcode 99 --print-limit 20 build/cuda/test_cuda_formats
+    if want memcheck; then
+        for g in ${SPMV_MEM_GROUPS:-$tgroups_default}; do
+            runtest memcheck "$(budget MEMCHECK 150)" "memcheck_$(echo $g | cut -d, -f1)" \
+                env SPMV_TEST_QUICK=1 SPMV_TEST_MAX_NNZ=${SPMV_MEM_NNZ:-20000} SPMV_TEST_TAGS=${SPMV_MEM_TAGS:-s,d,dl,sl} SPMV_TEST_FORMATS=$g \
+                $cs --tool memcheck --error-exitcode 99 --print-limit 20 build/cuda/test_cuda_formats
+        done
+    fi
     if want racecheck; then
         # racecheck is slow (~1000x): the kernels with shared memory, shuffles or barriers in
         # groups (SPMV_RACE_GROUPS, space-separated comma lists), each under its own budget, so
@@ -186,6 +198,7 @@ fi
 runs=""
 want bench && runs="d:default s:default d:big"
 want presets && runs="$runs d:presets"
+want skew && runs="$runs d:skew"
 want real && runs="$runs d:real"
 want tune && runs="$runs d:tune s:tune"
 for run in $runs; do
@@ -196,7 +209,9 @@ for run in $runs; do
     [ $which = presets ] && args="$args gen:stencil27big gen:fem3dbig gen:webgraphbig" && name=bench-$p-presets
     # every carried real matrix, with auto: the device oracle is the fastest row of each
     # (small matrices: 20 timed calls and 0.02 s per row are enough for a median)
-    [ $which = real ] && args="--reps 20 --min-time 0.02 $(ls "$SPMV_MATRICES"/*.mtx.gz 2>/dev/null | tr '\n' ' ')" && name=bench-$p-real
+    [ $which = real ] && args="--reps 20 --min-time 0.02 $(awk -F'\t' -v d="$SPMV_MATRICES" 'NR > 1 && $9 != "complex" { printf "%s/%s.mtx.gz ", d, $1 }' "$SPMV_MATRICES/INDEX.tsv" 2>/dev/null)" && name=bench-$p-real
+    # the two skewed presets of the default set, every row (the collapses and the skew cap)
+    [ $which = skew ] && args="--reps 10 --min-time 0.05 gen:circuit5m gen:webgraph" && name=bench-$p-skew
     [ $which = tune ] && args="$args --tune" && name=bench-$p-tune
     bud=$(budget BENCH 150)
     if [ "$bud" -lt 15 ]; then record "$name" notrun 0 0 0 0 "the run's deadline came first"; continue; fi

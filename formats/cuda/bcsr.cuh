@@ -150,6 +150,11 @@ static inline size_t SPMV_NAME(bcsr_dev_bytes)(const SPMV_NAME(bcsr_dev) *D) {
     return ((size_t)D->nbrows + 1 + nb) * sizeof(SPMV_I) + nb * (b2 * sizeof(SPMV_T) + (size_t)spmv__bcsr_mw(D->bs) * 8u);
 }
 
+/* 1 when the device refuses A: the skew cap (core.cuh), a warp walks a whole block row */
+static inline int SPMV_NAME(bcsr_dev_skewed)(const SPMV_NAME(csr) *A) {
+    if (!A || SPMV_NAME(csr_check)(A) != SPMV_OK) return 0;
+    return spmv_cuda__skewed<SPMV_I>((int64_t)A->nrows, A->row_ptr, SPMV_CUDA_SKEW_MIN_BCSR, SPMV_CUDA_SKEW_WARPS);
+}
 /* Host CSR A -> host BCSR (device defaults) -> device. */
 static inline spmv_status SPMV_NAME(bcsr_dev_from_csr)(SPMV_NAME(bcsr_dev) *D, const SPMV_NAME(csr) *A,
                                                        const spmv_bcsr_params *p, cudaStream_t s = 0) {
@@ -159,6 +164,7 @@ static inline spmv_status SPMV_NAME(bcsr_dev_from_csr)(SPMV_NAME(bcsr_dev) *D, c
     if (!D) return SPMV_ERR_ARG;
     memset(D, 0, sizeof *D);
     q.isa = SPMV_ISA_GENERIC;
+    if (SPMV_NAME(bcsr_dev_skewed)(A)) return SPMV_ERR_LIMIT;
     st = SPMV_NAME(bcsr_from_csr)(&B, A, &q);
     if (st != SPMV_OK) return st;
     D->nrows = B.nrows;

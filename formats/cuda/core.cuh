@@ -86,6 +86,38 @@ static inline int spmv_cuda_device_count(void) {
 
 /* ---- launch geometry --------------------------------------------------------- */
 /* Blocks for `work` threads of `block` each: at least 1, at most SPMV_CUDA_MAX_GRID. */
+/* The skew cap. Kernels that give a whole row to one thread (ell, ellr, hll, sell, jad) or a
+ * whole block row to one warp (bcsr) take as long as their longest row, whatever the rest.
+ * Measured on an H200 (2026-11-26, 78 real matrices and the default set, double;
+ * bench/results/2026-11-26-h200-d-real.csv): with the longest row above 16x the mean, sell
+ * ran at 0.00-0.39x cuSPARSE (hll 0.00-0.38x, jad 0.00-0.45x) and bcsr with a longest row of
+ * 200 or more at 0.02-0.60x; on gen:webgraph sell, hll and jad ran at 0.01-0.02x and bcsr at
+ * 0.05x, and on gen:circuit5m (two rows of ~1M entries) one sell product took seconds. Such
+ * uploads are refused with SPMV_ERR_LIMIT (hyb, csr, coo, csr5 and the AXT formats split
+ * long rows and take them). Define SPMV_CUDA_MAX_SKEW 0 to lift the cap. */
+#ifndef SPMV_CUDA_MAX_SKEW
+#define SPMV_CUDA_MAX_SKEW 16
+#endif
+#define SPMV_CUDA_SKEW_MIN_ELL 64   /* longest rows below this are never refused (ELL family) */
+#define SPMV_CUDA_SKEW_MIN_BCSR 200 /* nor below this for bcsr (a warp per block row) */
+#define SPMV_CUDA_SKEW_WARPS 4096   /* bcsr: warps a GPU keeps busy (132 SMs x 32 on an H200) */
+/* 1 when the longest row of the CSR row_ptr is >= min_len and above SPMV_CUDA_MAX_SKEW x the
+ * mean, or (lanes > 0) above SPMV_CUDA_MAX_SKEW x the entries per lane when all entries are spread
+ * over `lanes` workers: bcsr gives a whole block row to one warp, so a matrix of a few long rows
+ * (one row of 200000 entries: one warp busy, every bs from 2 to 32 took over 11 s in
+ * tests/gpu_check.sh on the H200) is as slow as its longest row even without skew */
+template <typename I>
+static inline int spmv_cuda__skewed(int64_t nrows, const I *row_ptr, int64_t min_len, int64_t lanes = 0) {
+    int64_t r, mx = 0, nnz;
+    if (SPMV_CUDA_MAX_SKEW <= 0 || nrows <= 0 || !row_ptr) return 0;
+    for (r = 0; r < nrows; r++)
+        if ((int64_t)row_ptr[r + 1] - (int64_t)row_ptr[r] > mx) mx = (int64_t)row_ptr[r + 1] - (int64_t)row_ptr[r];
+    nnz = (int64_t)row_ptr[nrows] - (int64_t)row_ptr[0];
+    /* mx > MAX_SKEW * nnz / nrows, in doubles: mx * nrows can pass 2^63 with 64-bit indices */
+    if (mx < min_len) return 0;
+    return (double)mx * (double)nrows > (double)SPMV_CUDA_MAX_SKEW * (double)nnz ||
+           (lanes > 0 && (double)mx * (double)lanes > (double)SPMV_CUDA_MAX_SKEW * (double)nnz);
+}
 static inline unsigned spmv_cuda_grid(int64_t work, int block) {
     int64_t g;
     if (work <= 0 || block <= 0) return 1u;

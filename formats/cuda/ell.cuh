@@ -168,6 +168,12 @@ static inline size_t SPMV_NAME(ell_dev_bytes)(const SPMV_NAME(ell_dev) *D) {
            (size_t)D->ntail * (2 * sizeof(SPMV_I) + sizeof(SPMV_T));
 }
 
+/* 1 when the device refuses A for the variant: the skew cap (core.cuh) on every variant
+ * but hyb, whose tail takes the long rows */
+static inline int SPMV_NAME(ell_dev_skewed)(const SPMV_NAME(csr) *A, int variant) {
+    if (!A || variant == SPMV_ELL_HYB || SPMV_NAME(csr_check)(A) != SPMV_OK) return 0;
+    return spmv_cuda__skewed<SPMV_I>((int64_t)A->nrows, A->row_ptr, SPMV_CUDA_SKEW_MIN_ELL);
+}
 /* Host CSR A -> host sliced ELL (the row's variant, device defaults) -> device. */
 static inline spmv_status SPMV_NAME(ell__dev_from_csr)(SPMV_NAME(ell_dev) *D, const SPMV_NAME(csr) *A,
                                                        spmv_ell_params q, cudaStream_t s) {
@@ -176,6 +182,7 @@ static inline spmv_status SPMV_NAME(ell__dev_from_csr)(SPMV_NAME(ell_dev) *D, co
     if (!D) return SPMV_ERR_ARG;
     memset(D, 0, sizeof *D);
     q.isa = SPMV_ISA_GENERIC;
+    if (SPMV_NAME(ell_dev_skewed)(A, q.variant)) return SPMV_ERR_LIMIT; /* the skew cap (core.cuh) */
     if ((q.variant == SPMV_ELL_R || q.variant == SPMV_ELL_SELL) && q.t == 0 && A && A->nrows >= 0)
         q.t = spmv_ell_dev_auto_tpr((int64_t)A->nrows, (int64_t)A->nnz); /* before the layout: SELL-P pads to it */
     st = SPMV_NAME(ell__from_csr)(&B, A, q);

@@ -105,9 +105,12 @@
             spmv_any_params u;                                                                                   \
             const char *fam = spmv_format_family((spmv_format)f);                                                \
             if (spmv_any_dev_params_init((spmv_format)f, NULL, &u, NULL) != SPMV_OK) return 0;                   \
-            if (!strcmp(fam, "ell")) return spmv_##TG##_ell_limited(A, &u.ell, SPMV_ISA_GENERIC);                \
+            if (!strcmp(fam, "ell"))                                                                             \
+                return spmv_##TG##_ell_limited(A, &u.ell, SPMV_ISA_GENERIC) ||                                   \
+                       spmv_##TG##_ell_dev_skewed(A, u.ell.variant);                                             \
             if (!strcmp(fam, "dia")) return spmv_##TG##_dia_limited(A, &u.dia, SPMV_ISA_GENERIC);                \
-            if (!strcmp(fam, "bcsr")) return spmv_##TG##_bcsr_limited(A, &u.bcsr, SPMV_ISA_GENERIC);             \
+            if (!strcmp(fam, "bcsr"))                                                                            \
+                return spmv_##TG##_bcsr_limited(A, &u.bcsr, SPMV_ISA_GENERIC) || spmv_##TG##_bcsr_dev_skewed(A); \
             return 0;                                                                                            \
         }                                                                                                        \
         /* per-format device objects */                                                                          \
@@ -156,7 +159,7 @@
         static int ell_limited(const csr *A, int sell, int t) {                                                  \
             spmv_ell_params p = sell ? spmv_sell_dev_params_default() : spmv_ellr_dev_params_default();         \
             p.t = t;                                                                                             \
-            return spmv_##TG##_ell_limited(A, &p, SPMV_ISA_GENERIC);                                             \
+            return spmv_##TG##_ell_limited(A, &p, SPMV_ISA_GENERIC) || spmv_##TG##_ell_dev_skewed(A, p.variant); \
         }                                                                                                        \
         /* BCSR with a given block size and kernel */                                                            \
         typedef spmv_##TG##_bcsr_dev bcsrd;                                                                      \
@@ -171,7 +174,7 @@
         }                                                                                                        \
         static int bcsr_limited(const csr *A, int bs) {                                                          \
             spmv_bcsr_params p = bcsr_params(bs, 0);                                                             \
-            return spmv_##TG##_bcsr_limited(A, &p, SPMV_ISA_GENERIC);                                            \
+            return spmv_##TG##_bcsr_limited(A, &p, SPMV_ISA_GENERIC) || spmv_##TG##_bcsr_dev_skewed(A);          \
         }                                                                                                        \
         static spmv_status bcsr_dev_mv(const bcsrd *D, T al, const T *x, T be, T *y, cudaStream_t s) {          \
             return spmv_##TG##_bcsr_dev_mv(D, al, x, be, y, s);                                                  \
@@ -1371,6 +1374,45 @@ static void csr5_host_checks(void) {
     CHECK(n >= 5 && spmv_csr5_dev_candidate(0, &p, &q) && q.sigma == 0, "csr5 --tune: %d candidates, the rule first", n);
 }
 
+/* the skew cap (formats/cuda/core.cuh): hand-made row lengths, expectations written out */
+template <class G> static void skew_cap(void) {
+    static const struct {
+        int64_t nr, first, rest; /* rows; row 0's length, every other row's (1200 columns) */
+        int ell_refused, bcsr_refused;
+    } cases[] = {{2000, 1000, 2, 1, 1}, /* 1000 >= 64 and >= 200, > 16 x mean 2.5 */
+                 {2000, 150, 2, 1, 0},  /* ELL family refused; bcsr's floor is 200 */
+                 {2000, 63, 1, 0, 0},   /* below the ELL floor */
+                 {2000, 100, 10, 0, 0}, /* 100 < 16 x mean 10 */
+                 {1, 1100, 0, 0, 1},    /* one row: no skew, but one warp of 4096 busy (bcsr) */
+                 {300, 250, 250, 0, 0}}; /* 250 < 16 x 75000/4096 */
+    static const int fams[] = {SPMV_FMT_HLL, SPMV_FMT_SELL, SPMV_FMT_JAD, SPMV_FMT_BCSR, SPMV_FMT_HYB};
+    size_t i, k;
+    if (gpu_dead || !(opt_tags & G::bit())) return;
+    for (i = 0; i < sizeof cases / sizeof cases[0] && !gpu_dead; i++) {
+        typename G::csr A;
+        spmv_triplets t;
+        int64_t len[2000], r;
+        for (r = 0; r < cases[i].nr; r++) len[r] = r ? cases[i].rest : cases[i].first;
+        th_make_rows(&t, cases[i].nr, 1200, len);
+        spmv_status st = G::from_triplets(&A, &t);
+        spmv_triplets_free(&t);
+        CHECK(st == SPMV_OK, "%s skew cap case %zu: host CSR: %s", G::name(), i, spmv_status_str(st));
+        if (st != SPMV_OK) continue;
+        for (k = 0; k < sizeof fams / sizeof fams[0]; k++) {
+            typename G::any D;
+            const int f = fams[k];
+            const int refused = f == SPMV_FMT_HYB ? 0 : f == SPMV_FMT_BCSR ? cases[i].bcsr_refused : cases[i].ell_refused;
+            memset(&D, 0xab, sizeof D);
+            st = G::any_from_csr(&D, &A, (spmv_format)f, NULL, stream);
+            CHECK(refused ? st == SPMV_ERR_LIMIT && is_zero(&D) : st == SPMV_OK,
+                  "%s %s skew cap, rows %lld/%lld: upload %s, expected %s", G::name(), fmt_name(f),
+                  (long long)cases[i].first, (long long)cases[i].rest, spmv_status_str(st), refused ? "refusal" : "ok");
+            if (st == SPMV_OK) (void)G::any_free(&D);
+        }
+        G::csr_free(&A);
+    }
+}
+
 /* parameter errors before any CUDA call, the limit, the tuner, allocation failures (emulation) */
 template <class G> static void csr5_errors(void) {
     typedef typename G::T T;
@@ -1498,6 +1540,9 @@ static void csr5_cases(void) {
     dev_alloc_failures<tag_sl>();
 #endif
     if (!format_wanted(SPMV_FMT_CSR5)) return;
+    skew_cap<tag_s>();
+    skew_cap<tag_d>();
+    skew_cap<tag_dl>();
     csr5_errors<tag_s>();
     csr5_errors<tag_d>();
     csr5_errors<tag_dl>();
