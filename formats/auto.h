@@ -172,23 +172,86 @@ typedef struct spmv_auto_report {
  * bench/results/2026-11-23-cpu-auto-scalar-real.csv; they rose from the earlier table
  * because CSR's product got faster; bcsr's 35: its conversion with parallel passes and an 8k
  * sample, median over the same 50 on an AMD EPYC VM, AVX2, 2 threads, interquartile 30-54,
- * bench/results/2026-11-23-epyc-bcsr-convert.csv). Device: in units of the CSR upload, unmeasured on a GPU
- * since (the earlier host table plus one). A row not listed is assumed to cost 10 (host) or
- * 11. The budget check uses it before converting, scaled up by what the conversions already
+ * bench/results/2026-11-23-epyc-bcsr-convert.csv). Device: host conversion + upload in units of
+ * CSR's upload (which counts 5), medians of the bench's convert_s against the csr row's over the
+ * 78 real matrices and the default set on an H200 (double, 2026-11-26,
+ * bench/results/2026-11-26-h200-d-real.csv and -d.csv; interquartile ranges in
+ * docs/PERFORMANCE.md). A row not listed is assumed to cost 10 (host) or 11. The budget check uses it before converting, scaled up by what the conversions already
  * made on this matrix measured against it; the report has the measured cost. Most of it is
  * first touching the new arrays: on the VM this was measured on a page fault costs ~5 us, so
  * writing 12 bytes per entry into fresh memory costs several products. */
 static inline double spmv_auto_convert_prior(spmv_format f, int device) {
     static const struct { const char *name; double host, dev; } t[] = {
-        {"csr", 5, 5},        {"csr_merge", 6, 5}, {"coo", 6, 4},     {"csr5", 9, 6},     {"ell", 25, 8},
-        {"ellr", 26, 7},      {"hll", 13, 4},      {"sell", 14, 10},  {"jad", 15, 7},     {"hyb", 19, 6},
-        {"dia", 39, 25},      {"hdia", 72, 17},    {"bcsr", 35, 66}, {"axc", 23, 13},    {"axtuh1", 24, 12},
-        {"axtuh", 31, 19},    {"axtch1", 20, 6},   {"axtch", 24, 9},  {"csr_scalar", 5, 5}, {"csr_vector", 5, 5}};
+        {"csr", 5, 5},        {"csr_merge", 6, 5}, {"coo", 6, 12},    {"csr5", 9, 11},    {"ell", 25, 15},
+        {"ellr", 26, 15},     {"hll", 13, 11},     {"sell", 14, 10},  {"jad", 15, 9},     {"hyb", 19, 14},
+        {"dia", 39, 16},      {"hdia", 72, 25},    {"bcsr", 35, 27},  {"axc", 23, 30},    {"axtuh1", 24, 20},
+        {"axtuh", 31, 18},    {"axtch1", 20, 13},  {"axtch", 24, 15}, {"csr_scalar", 5, 5}, {"csr_vector", 5, 5},
+        {"suraa", 11, 23}};
     const char *n = spmv_format_name(f);
     size_t i;
     for (i = 0; i < sizeof t / sizeof t[0]; i++)
         if (!strcmp(t[i].name, n)) return device ? t[i].dev : t[i].host;
     return device ? 11 : 10;
+}
+
+/* The device rules: predicted speedup over the device csr row (which already runs the vector
+ * kernel on balanced rows and the merge path on skewed ones), the medians measured on an H200
+ * (double, 2026-11-26, bench/results/2026-11-26-h200-d.csv and -d-real.csv). Two regimes:
+ * "big" (CSR above 50 MB, beyond the L2 of an H100/H200: the default set, bytes decide) and
+ * small (the 78 real matrices, at most 36 MB: latency decides, and no format beat csr's
+ * median on balanced rows). "skewed": the longest row above 16x the mean + 64 or cv >= 1.5
+ * (the csr row's merge rule). The skew cap (formats/cuda/core.cuh) refuses ell/ellr/hll/sell/
+ * jad/bcsr on such rows at upload. 0 leaves a format out; below 1, the measured median behind
+ * CSR: the device selection then tries it only where a 5% surprise over the expected products
+ * would repay its conversion and trial (formats/cuda/auto.cuh). */
+static inline double spmv_auto__predict_dev(const spmv_auto_features *F, const char *n, const char **why) {
+    const double mu = F->row_mean, cv = F->row_cv;
+    const int big = F->csr_bytes > 50e6;
+    const int skewed = cv >= 1.5 || (double)F->row_max >= 16 * mu + 64;
+    if (!strcmp(n, "coo")) {
+        /* skewed: webgraph 1.39x csr, real skewed median 1.06x (21); balanced: 0.55-0.75x */
+        if (!skewed) return *why = "balanced rows: COO moves a third more bytes than CSR", 0.55;
+        return *why = "skewed rows: COO's segmented sums balance them (atomics)", big ? 1.3 : 1.05;
+    }
+    if (!strcmp(n, "hyb")) {
+        /* webgraph 1.20x; balanced big 0.96-1.01x, real skewed median 0.93x */
+        if (mu > 24) return *why = "long rows: HYB's ELL part gains nothing", 0.5;
+        return *why = "short rows plus a COO tail for the long ones", big && skewed ? 1.15 : 0.95;
+    }
+    if (!strcmp(n, "jad")) {
+        /* big, short rows: stencil 1.23x, pde100 1.17x, band 1.19x; fem3d (mean 61) 0.72x;
+           small: median 0.74x */
+        if (mu > 32) return *why = "long rows: jagged diagonals gain nothing over CSR", 0.7;
+        return *why = "short rows: jagged diagonals, consecutive threads on consecutive rows", big ? 1.15 : 0.9;
+    }
+    if (!strcmp(n, "dia") || !strcmp(n, "hdia")) {
+        /* big: 1.15-1.17x (dia), 1.11-1.13x (hdia) at fill ~1; small: medians 0.44x, 0.30x */
+        const double fill = !strcmp(n, "dia") ? F->dia_fill : F->hdia_fill;
+        if (fill > 1.3) return *why = "diagonal fill above 1.3 stored slots per entry", 0.0;
+        return *why = "few dense diagonals: no column indices", big ? (!strcmp(n, "dia") ? 1.15 : 1.1) / fill : 0.8;
+    }
+    if (!strcmp(n, "bcsr")) {
+        /* fem3d (3x3 blocks) 0.95x of csr (1.20x cuSPARSE CSR); small median 0.84x */
+        if (F->bcsr_bs && F->bcsr_bytes_ratio <= 0.85) return *why = "block structure: fewer bytes per entry", 0.95;
+        return *why = "no block structure (BCSR bytes >= 0.85 CSR)", 0.5;
+    }
+    if (!strcmp(n, "ell") || !strcmp(n, "ellr") || !strcmp(n, "sell") || !strcmp(n, "hll")) {
+        /* big balanced: ellr 0.96-1.07x, ell 0.96-1.01x, sell 0.93-0.94x, hll 0.93-1.00x; small
+           medians 0.68-0.80x */
+        return *why = "padded slices: not ahead of csr's vector kernel on a GPU", big && !strcmp(n, "ellr") ? 1.0 : 0.9;
+    }
+    if (!strcmp(n, "csr_scalar") || !strcmp(n, "csr_vector"))
+        return *why = "the csr row already picks its kernel by row length", 0.0;
+    if (!strcmp(n, "csr_merge"))
+        return *why = "the csr row already runs the merge path on skewed rows", skewed ? 1.0 : 0.56;
+    if (!strcmp(n, "csr5")) return *why = "CSR5 measured 0.48-0.94x csr (skewed median 1.00x)", skewed ? 1.0 : 0.5;
+    if (!strcmp(n, "suraa")) {
+        if (!skewed) return *why = "balanced rows: nothing to sort", 0.6;
+        return *why = "skewed rows: segments by row length (measured 1.04x median)", 1.0;
+    }
+    /* AXT with x fixed (x_changes = 0): the x copy is not paid per product; skewed small
+       matrices: axtch1 1.08x, axc 1.06x median (paying the copy); balanced 0.17-0.61x */
+    return *why = "x fixed: the AXT layouts read x with the matrix", skewed ? 1.05 : 0.5;
 }
 
 /* The rules: predicted speedup of format f over CSR on a matrix with features F (0: left
@@ -215,6 +278,7 @@ static inline double spmv_auto_predict(const spmv_auto_features *F, spmv_format 
     if ((fl & SPMV_FF_EMBEDS_X) && o->x_changes)
         return *why = "embeds x, and x changes at every call (copy per product)", 0.0;
     if (F->nnz == 0) return *why = "no entries: CSR", 0.0;
+    if (device) return spmv_auto__predict_dev(F, n, why);
     if (!strcmp(n, "coo")) return *why = "COO moves more bytes than CSR for the same work", 0.0;
     if (!strcmp(n, "csr_scalar") || !strcmp(n, "csr_vector"))
         return *why = "the device csr row already picks between these by row length", 0.0;
@@ -230,7 +294,7 @@ static inline double spmv_auto_predict(const spmv_auto_features *F, spmv_format 
         if (F->bcsr_bs && F->bcsr_bytes_ratio <= 0.85) return *why = "block structure: fewer bytes per entry", 0.9 / F->bcsr_bytes_ratio;
         /* in cache the product is compute-bound: dense blocks vectorise even with some fill */
         if (F->bcsr_bs && !big && F->bcsr_fill <= 2.5 && mu >= 8)
-            return *why = "in cache, blocks with moderate fill: dense block products", device ? 1.05 : 1.15;
+            return *why = "in cache, blocks with moderate fill: dense block products", 1.15;
         return *why = "no block structure (BCSR bytes >= 0.85 CSR)", 0.0;
     }
     /* host, the slice and padded formats (ell, ellr, sell, hll, hyb): against today's scalar CSR
@@ -238,11 +302,11 @@ static inline double spmv_auto_predict(const spmv_auto_features *F, spmv_format 
        tried only where the budget is left over (the big presets stream bytes, where they can) */
     if (!strcmp(n, "ell")) {
         if (F->ell_fill > 1.3) return *why = "ELL padding above 1.3 slots per entry", 0.0;
-        return *why = "rows of nearly equal length: ELL without padding", device || big ? 1.15 : 0.95;
+        return *why = "rows of nearly equal length: ELL without padding", big ? 1.15 : 0.95;
     }
     if (!strcmp(n, "ellr")) {
         if (F->ell_fill > 2.0) return *why = "ELL padding above 2 slots per entry", 0.0;
-        return *why = "ELL with row lengths: moderate padding", device || big ? 1.05 : 0.9;
+        return *why = "ELL with row lengths: moderate padding", big ? 1.05 : 0.9;
     }
     if (!strcmp(n, "sell") || !strcmp(n, "hll")) {
         /* sell sorts its windows: ego-Twitter's slices hold 3.01 slots per entry unsorted,
@@ -250,8 +314,7 @@ static inline double spmv_auto_predict(const spmv_auto_features *F, spmv_format 
         if ((!strcmp(n, "sell") ? F->sell_sorted_fill : F->sell_fill) > 3.0)
             return *why = "slice padding above 3 slots per entry", 0.0;
         if (mu < 3) return *why = "rows too short for slices of vector width", 0.0;
-        if (!strcmp(n, "hll")) return *why = "slices of equal-ish rows (HLL)", mu >= 8 ? (device || big ? 1.1 : 0.95) : 0.9;
-        if (device) return *why = "rows of similar length sorted into slices: SELL vectorises across rows", 1.2;
+        if (!strcmp(n, "hll")) return *why = "slices of equal-ish rows (HLL)", mu >= 8 ? (big ? 1.1 : 0.95) : 0.9;
         /* host, since SELL's branch-free slice kernel (2026-11-23, AMD EPYC VM, 2 threads,
            bench/results/2026-11-23-epyc-sell-real.csv): of the 41 real matrices with >= 40k
            entries and >= 3 per row, ahead of CSR by >= 5% on 30 (1.2-1.96x on road, census,
@@ -266,7 +329,6 @@ static inline double spmv_auto_predict(const spmv_auto_features *F, spmv_format 
     }
     if (!strcmp(n, "jad")) {
         if (mu > 40) return *why = "long rows: jagged diagonals gain nothing over CSR", 0.0;
-        if (device) return *why = "short rows: jagged diagonals vectorise across rows", mu <= 12 ? 1.2 : 1.08;
         /* host: ahead of CSR only on small irregular graphs (PGPgiantcompo, hep-th, power,
            ca-GrQc: 1.15-1.37x), 0.51x geometric mean over the 78 */
         if (l2 && mu <= 12 && cv >= 0.6) return *why = "small, short irregular rows: jagged diagonals", 1.1;
@@ -274,15 +336,15 @@ static inline double spmv_auto_predict(const spmv_auto_features *F, spmv_format 
     }
     if (!strcmp(n, "hyb")) {
         if (mu > 24) return *why = "long rows: HYB's ELL part gains nothing", 0.0;
-        return *why = "short rows of similar length plus a COO tail", device || big ? (cv <= 1.0 ? 1.12 : 1.04) : 0.9;
+        return *why = "short rows of similar length plus a COO tail", big ? (cv <= 1.0 ? 1.12 : 1.04) : 0.9;
     }
     if (!strcmp(n, "csr_merge")) {
         if (cv < 1.5 && (double)F->row_max < 16 * mu + 64) return *why = "rows balanced: nothing to merge", 0.0;
-        return *why = "skewed rows: merge-path balancing", device ? 1.3 : 1.1;
+        return *why = "skewed rows: merge-path balancing", 1.1;
     }
     if (!strcmp(n, "csr5")) {
-        if (cv < 1.0 && mu >= 4) return *why = "regular rows: CSR5's tiles cost more than they save", device ? 1.0 : 0.0;
-        return *why = "irregular rows: CSR5's tiles balance them", device ? 1.15 : (l2 && cv >= 1 ? 1.05 : 0.95);
+        if (cv < 1.0 && mu >= 4) return *why = "regular rows: CSR5's tiles cost more than they save", 0.0;
+        return *why = "irregular rows: CSR5's tiles balance them", l2 && cv >= 1 ? 1.05 : 0.95;
     }
     if (!strcmp(n, "suraa")) {
         if (cv < 1.0) return *why = "regular rows: nothing to sort", 0.0;

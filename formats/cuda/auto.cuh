@@ -33,9 +33,13 @@
  *     reported (cand[0].convert_s) but not charged against the budget, and CSR's score is
  *     expected_calls * spmv_s (its upload is sunk whatever wins). Everything else is
  *     charged: the inspection, every other conversion + upload, every trial. A candidate
- *     is tried, in shortlist order, when its predicted cost fits what is left: its typical
- *     conversion, spmv_auto_convert_prior(f, 1) / spmv_auto_convert_prior(CSR, 1) times the
- *     measured CSR upload, plus its trial at CSR's time / its predicted speedup;
+ *     is tried, in shortlist order, when its predicted cost fits what is left and 1.25 times
+ *     that cost is repaid by its gain over expected_calls products at its predicted speedup
+ *     (at least 1.05x: a format measured behind CSR is tried only where a 5% surprise would
+ *     pay; on a GPU a conversion and upload cost hundreds to thousands of products of a small
+ *     matrix, bench/results/2026-11-26-h200-d-real.csv): its typical conversion,
+ *     spmv_auto_convert_prior(f, 1) / spmv_auto_convert_prior(CSR, 1) times the measured CSR
+ *     upload, plus its trial at CSR's time / its predicted speedup;
  *  6. when nothing beyond CSR could be timed (with the default budget of 30 device SpMVs
  *     and a large matrix, an upload costs more than the budget), the rules' pick
  *     (spmv_auto__rule_choice(R, 1)) is converted past the budget only if its predicted
@@ -325,8 +329,11 @@ static inline spmv_status SPMV_NAME(auto_dev_from_csr)(SPMV_NAME(auto_dev) *D, c
             c->skip = "budget: its typical conversion, upload and trial would not fit";
             continue;
         }
-        if (c->predicted > 1 && conv >= opts.expected_calls * csr_s * (1 - 1 / c->predicted)) {
-            c->skip = "its typical conversion is more than it could save over the expected products";
+        /* a trial is paid only for a gain that could repay it: its conversion and trial, with a
+           margin of 1.25, against the products it saves at its prediction, or at 1.05x for a
+           format predicted behind CSR (a surprise of 5%) */
+        if (1.25 * need >= opts.expected_calls * csr_s * (1 - 1 / (c->predicted > 1.05 ? c->predicted : 1.05))) {
+            c->skip = "its typical conversion and trial are more than it could save over the expected products";
             continue;
         }
         if ((st = SPMV_NAME(auto_dev__try)(&W, i)) != SPMV_OK) goto fail;
