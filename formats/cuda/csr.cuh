@@ -388,7 +388,7 @@ static inline spmv_status SPMV_NAME(csr_dev_mv)(const SPMV_NAME(csr_dev) *D, SPM
 /* ---- registry contract (rows csr, csr_merge, csr_scalar, csr_vector) ----
  * One device object for the four rows; the row sets the kernel (params.algo):
  * csr = auto (vector with threads per row from the mean row length, merge-path when the
- * longest row is far above the mean: > 16 x mean + 512, a rule not yet measured on a GPU),
+ * longest row is far above the mean: > 8 x mean + 100, measured on an H200 below),
  * csr_merge, csr_scalar, csr_vector (tpr 2..32, tunable). */
 #ifndef SPMV_CUDA_CSR_REG
 #define SPMV_CUDA_CSR_REG
@@ -426,7 +426,12 @@ static inline spmv_status SPMV_NAME(csr_dev_from_csr)(SPMV_NAME(csr_dev) *D, con
         SPMV_I r, longest = 0;
         for (r = 0; r < A->nrows; r++)
             if (A->row_ptr[r + 1] - A->row_ptr[r] > longest) longest = A->row_ptr[r + 1] - A->row_ptr[r];
-        D->algo = A->nrows > 0 && (double)longest > 16.0 * (double)A->nnz / (double)A->nrows + 512.0
+        /* H200, 2026-11-26, the 34 real matrices with the longest row above 4x the mean
+           (bench/results/2026-11-26-h200-d-real.csv): the merge path was ahead of the vector
+           kernel (1.25-108x) on every one above 8x the mean + 100 and behind or even (0.55-1.0x)
+           on every one below; the earlier 16x + 512 kept the vector kernel on ten where it ran
+           1.25-2.23x slower (cit-HepPh, astro-ph, ego-Facebook, Groebner, G38, ...) */
+        D->algo = A->nrows > 0 && (double)longest > 8.0 * (double)A->nnz / (double)A->nrows + 100.0
                       ? SPMV_CSR_DEV_MERGE
                       : SPMV_CSR_DEV_VECTOR;
         break;
