@@ -9,17 +9,27 @@
 # SPMV_BUDGET_<PHASE>); a phase that runs out is a failure and the next one still runs:
 #   device     nvidia-smi, driver, clocks, nvcc: what ran where
 #   build      ninja cuda (rebuilt here when the binaries do not see the GPU); a failure stops
-#   tests      test_cuda_csr, test_cuda_formats (every format x s/d/dl/sl, edge cases, presets,
-#              real matrices), test_cuda_suraa_rdc (SURAA with dynamic parallelism)
+#   tests      test_cuda_csr, test_cuda_formats in groups of formats (SPMV_TEST_GROUPS; every
+#              format x s/d/dl/sl, edge cases, presets, real matrices), test_cuda_auto,
+#              test_cuda_suraa_rdc (SURAA with dynamic parallelism)
 #   prodgrid   the quick test rebuilt with the production grid cap (65535 blocks; the tests
 #              cap at 37 to make the grid-stride loops loop)
-#   memcheck   compute-sanitizer memcheck on the quick test (probed first: where the runtime
-#              refuses the sanitizer, that is recorded and the phase skipped)
-#   racecheck  racecheck and synccheck on the kernels with shared memory or barriers
-#              (csr_merge, axtch1)
+#   memcheck   compute-sanitizer memcheck on the quick test, per group of formats (probed first:
+#              where the runtime refuses the sanitizer, that is recorded and the phase skipped)
+#   racecheck  racecheck per family of kernels with shared memory, shuffles or barriers
+#              (SPMV_RACE_GROUPS: csr_merge/csr_vector/coo, csr5, ellr/sell/hyb, bcsr,
+#              suraa/axtch1), then synccheck on all of them and racecheck on the DP suraa build
 #   initcheck  initcheck on test_cuda_csr
 #   bench      spmv-cuda bench, double (default set, then a 27-point stencil of ~430 MB) and
 #              float (default set), CSVs
+#   skew       circuit5m and webgraph, every row (the collapses of one-thread-per-row kernels)
+#   real       every carried real matrix (complex ones left out), every row and auto: the
+#              device oracle and the selection
+#   presets    the three 300 MB presets
+#   tune       both precisions with --tune
+# Each phase's budget: SPMV_BUDGET_<PHASE> (TESTS, MEMCHECK, RACECHECK, SYNCCHECK, INITCHECK,
+# BENCH, ...), per program run. 15 minutes of device time do not hold them all: choose with
+# SPMV_GPU_PHASES and SPMV_GPU_DEADLINE (the 2026-11-26 run: bench/results/2026-11-26-h200.md).
 # Output in OUTDIR: gpu_check.log (everything), summary.csv (phase,status,seconds,passed,
 # failed,skipped,note), bench-d.csv, bench-d-big.csv, bench-s.csv (and each phase's own log).
 # Exit status 0 only when every phase passed.
