@@ -872,6 +872,10 @@ int main(int argc, char **argv) {
     }
     rc = check_isa_env();
     if (rc) return rc;
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+        printf("spmv %s\n", SPMV_VERSION_STRING);
+        return 0;
+    }
     if (!strcmp(argv[1], "bench")) return cmd_bench(argc - 2, argv + 2);
     if (!strcmp(argv[1], "info")) return cmd_info(argc - 2, argv + 2);
     if (!strcmp(argv[1], "plan")) return cmd_plan(argc - 2, argv + 2);
@@ -893,7 +897,7 @@ int main(int argc, char **argv) {
         }
         return 0;
     }
-    fprintf(stderr, "spmv: unknown command '%s' (commands: bench, plan, stream, info, mv, formats, help)\n", argv[1]);
+    fprintf(stderr, "spmv: unknown command '%s' (commands: bench, plan, stream, info, mv, formats, help, --version)\n", argv[1]);
     usage(stderr);
     return 2;
 }

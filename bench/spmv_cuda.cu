@@ -638,6 +638,10 @@ static int cmd_plan(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
+    if (argc >= 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version"))) {
+        printf("spmv-cuda %s\n", SPMV_VERSION_STRING);
+        return 0;
+    }
     if (argc < 2 || !strcmp(argv[1], "help") || !strcmp(argv[1], "--help")) {
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;

@@ -10,6 +10,9 @@ command -v ninja >/dev/null 2>&1 || need="$need ninja-build"
 command -v gcc >/dev/null 2>&1 || need="$need gcc"
 [ -f /usr/include/zlib.h ] || need="$need zlib1g-dev"
 [ -f /usr/include/simde/x86/avx512.h ] || need="$need libsimde-dev"
+# only to test the installed package (tests/pkg_check.sh)
+command -v cmake >/dev/null 2>&1 || need="$need cmake"
+command -v pkg-config >/dev/null 2>&1 || need="$need pkgconf"
 if [ -n "$need" ]; then
     echo "installing:$need"
     SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo

@@ -4,6 +4,7 @@
  * so: explicit casts from void*, no designated initializers, no compound literals. */
 #ifndef SPMV_CORE_H
 #define SPMV_CORE_H
+#include "version.h"
 
 #include <stddef.h>
 #include <stdint.h>

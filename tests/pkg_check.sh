@@ -1,0 +1,58 @@
+#!/bin/sh
+# The installed package as a user consumes it: formats/pkg/install.sh (what `ninja install` runs)
+# into a staging DESTDIR, then tests/pkg/consumer.c built with `pkg-config --cflags --libs spmv`
+# by gcc, g++ and clang, with CMake's find_package(spmv) + spmv::spmv (C and C++), and
+# tests/pkg/consumer.cu by nvcc where present; every program is run. Ends with a RESULT line.
+set -u
+cd "$(dirname "$0")/.."
+stage=$(pwd)/build/pkg-stage
+rm -rf "$stage" build/pkg-build
+mkdir -p build/pkg-build
+pass=0; fail=0; skip=0
+ok() { pass=$((pass + 1)); echo "ok: $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+if DESTDIR=$stage PREFIX=/usr/local sh formats/pkg/install.sh > build/pkg-build/install.log 2>&1 &&
+    [ -f "$stage/usr/local/include/spmv/spmv.h" ] && [ -f "$stage/usr/local/include/spmv/formats/core/version.h" ] &&
+    [ -f "$stage/usr/local/lib/pkgconfig/spmv.pc" ] && [ -f "$stage/usr/local/lib/cmake/spmv/spmvConfig.cmake" ] &&
+    ! [ -e "$stage/usr/local/include/spmv/formats/pkg" ]; then
+    ok "install into DESTDIR=$stage PREFIX=/usr/local"
+else
+    bad "install (build/pkg-build/install.log)"; cat build/pkg-build/install.log
+fi
+# PREFIX must be absolute
+if PREFIX=relative DESTDIR=$stage sh formats/pkg/install.sh > /dev/null 2>&1; then bad "a relative PREFIX was accepted"; else ok "a relative PREFIX is refused"; fi
+export PKG_CONFIG_PATH=$stage/usr/local/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$stage
+if command -v pkg-config > /dev/null 2>&1; then
+    flags=$(pkg-config --cflags --libs spmv) && [ "$(pkg-config --modversion spmv)" = "$(sed -n 's/^#define SPMV_VERSION_MAJOR \([0-9]*\)/\1/p' formats/core/version.h).$(sed -n 's/^#define SPMV_VERSION_MINOR \([0-9]*\)/\1/p' formats/core/version.h).$(sed -n 's/^#define SPMV_VERSION_PATCH \([0-9]*\)/\1/p' formats/core/version.h)" ] &&
+        ok "pkg-config: $flags" || bad "pkg-config --cflags --libs spmv / --modversion"
+    for cc in "gcc -std=c11 -fopenmp" "g++ -x c++ -fopenmp" "clang -std=c11"; do
+        name=$(echo "$cc" | cut -d' ' -f1)
+        command -v "$name" > /dev/null 2>&1 || { skip=$((skip + 1)); echo "SKIP: $name not found"; continue; }
+        # shellcheck disable=SC2086
+        if $cc -O1 tests/pkg/consumer.c $flags -o "build/pkg-build/consumer-$name" > "build/pkg-build/$name.log" 2>&1 &&
+            "build/pkg-build/consumer-$name" | grep -q '^ok:'; then ok "pkg-config consumer built and run with $cc"
+        else bad "pkg-config consumer with $cc"; cat "build/pkg-build/$name.log"; fi
+    done
+    if command -v nvcc > /dev/null 2>&1; then
+        if nvcc -std=c++17 -gencode arch=compute_90,code=sm_90 tests/pkg/consumer.cu $flags -o build/pkg-build/consumer-cu > build/pkg-build/nvcc.log 2>&1 &&
+            build/pkg-build/consumer-cu | grep -q '^ok:'; then ok "CUDA consumer compiled, linked and run by nvcc ($(build/pkg-build/consumer-cu))"
+        else bad "CUDA consumer with nvcc"; cat build/pkg-build/nvcc.log; fi
+    else skip=$((skip + 1)); echo "SKIP: nvcc not found: the CUDA consumer not built"; fi
+else
+    skip=$((skip + 1)); echo "SKIP: pkg-config not found"
+fi
+if command -v cmake > /dev/null 2>&1; then
+    if cmake -S tests/pkg/cmake -B build/pkg-build/cmake -DCMAKE_PREFIX_PATH="$stage/usr/local" > build/pkg-build/cmake.log 2>&1 &&
+        cmake --build build/pkg-build/cmake >> build/pkg-build/cmake.log 2>&1 &&
+        build/pkg-build/cmake/consumer_c | grep -q '^ok:' && build/pkg-build/cmake/consumer_cpp | grep -q '^ok:'; then
+        ok "CMake consumer (find_package(spmv 0.1) + spmv::spmv, C and C++): $(grep -o 'spmv [0-9.]*: OpenMP.*' build/pkg-build/cmake.log)"
+    else bad "CMake consumer (build/pkg-build/cmake.log)"; tail -20 build/pkg-build/cmake.log; fi
+    # a newer major version than installed must not be found
+    mkdir -p build/pkg-build/cmake2
+    printf 'cmake_minimum_required(VERSION 3.16)\nproject(v2 C)\nfind_package(spmv 1.0 QUIET)\nif(spmv_FOUND)\n  message(FATAL_ERROR "spmv 1.0 found")\nendif()\n' > build/pkg-build/cmake2/CMakeLists.txt
+    if cmake -S build/pkg-build/cmake2 -B build/pkg-build/cmake2/b -DCMAKE_PREFIX_PATH="$stage/usr/local" > build/pkg-build/cmake2.log 2>&1; then ok "find_package(spmv 1.0) refuses version 0.1"
+    else bad "find_package(spmv 1.0) accepted 0.1"; fi
+else
+    skip=$((skip + 1)); echo "SKIP: cmake not found"
+fi
+echo "RESULT pkg_check passed=$pass failed=$fail skipped=$skip"
