@@ -106,11 +106,16 @@ for e in quickstart int64 cg pagerank; do
     if OMP_NUM_THREADS=2 build/examples/$e >build/logs/example.$e.log 2>&1; then passed=$((passed + 1)); else
         failed=$((failed + 1)); echo "FAIL: example $e"; tail -5 build/logs/example.$e.log; fi
 done
-# the same two compiled by nvcc (-x cu): without a GPU they run the host part (pagerank
-# says the GPU part was skipped), with one pagerank checks the GPU's scores too
+# the CUDA example in the CPU emulation of the CUDA model: its device product must match the CPU's
+if OMP_NUM_THREADS=2 build/tests-cuemu/cuda_csr >build/logs/example.cuda_csr_emu.log 2>&1 &&
+    grep -q 'max |GPU - CPU|' build/logs/example.cuda_csr_emu.log; then passed=$((passed + 1)); else
+    failed=$((failed + 1)); echo "FAIL: example cuda_csr (emulation)"; tail -5 build/logs/example.cuda_csr_emu.log; fi
+# the same two compiled by nvcc (-x cu), int64 and cuda_csr: without a GPU they run the host
+# part (pagerank and cuda_csr say the GPU part was skipped), with one they check the GPU too
 if command -v nvcc >/dev/null 2>&1; then
-    for e in cg pagerank; do
-        if OMP_NUM_THREADS=2 build/cuda/${e}_nvcc >build/logs/example.${e}_nvcc.log 2>&1; then passed=$((passed + 1)); else
+    for e in cg pagerank int64 cuda_csr; do
+        [ "$e" = cuda_csr ] && b=build/cuda/cuda_csr || b=build/cuda/${e}_nvcc
+        if OMP_NUM_THREADS=2 $b >build/logs/example.${e}_nvcc.log 2>&1; then passed=$((passed + 1)); else
             failed=$((failed + 1)); echo "FAIL: example ${e}_nvcc"; tail -5 build/logs/example.${e}_nvcc.log; fi
     done
 fi
