@@ -362,6 +362,7 @@ static int BF(_mv)(const spmv_triplets *trip, spmv_format fmt, const char *param
     spmv_error e;
     BN(csr) A;
     BN(any) M;
+    BN(auto) Au; /* --format auto: M is its handle */
     BT_VAL *x = NULL, *y = NULL;
     const int same = sizeof(BT_VAL) == sizeof(double);
     int64_t i;
@@ -371,9 +372,21 @@ static int BF(_mv)(const spmv_triplets *trip, spmv_format fmt, const char *param
         return 1;
     }
     memset(&e, 0, sizeof e);
-    st = BN(any_from_csr_params)(&M, &A, fmt, SPMV_ISA_AUTO, params, 0, NULL, &e);
+    memset(&Au, 0, sizeof Au);
+    if (fmt == SPMV_FMT_COUNT_) { /* --format auto: the automatic selection's handle */
+        st = BN(auto_from_csr)(&Au, &A, NULL);
+        if (st == SPMV_OK) {
+            fprintf(stderr, "spmv mv: auto: %s (%s)\n", spmv_format_name(Au.rep.chosen), Au.rep.why);
+            M = Au.h;
+        } else {
+            snprintf(e.msg, sizeof e.msg, "%s", Au.rep.why);
+        }
+    } else {
+        st = BN(any_from_csr_params)(&M, &A, fmt, SPMV_ISA_AUTO, params, 0, NULL, &e);
+    }
     if (st != SPMV_OK) {
-        fprintf(stderr, "spmv mv: %s: %s%s%s\n", spmv_format_name(fmt), spmv_status_str(st), e.msg[0] ? ": " : "", e.msg);
+        fprintf(stderr, "spmv mv: %s: %s%s%s\n", fmt == SPMV_FMT_COUNT_ ? "auto" : spmv_format_name(fmt),
+                spmv_status_str(st), e.msg[0] ? ": " : "", e.msg);
         BN(csr_free)(&A);
         return 1;
     }
@@ -387,7 +400,8 @@ static int BF(_mv)(const spmv_triplets *trip, spmv_format fmt, const char *param
             fprintf(stderr, "spmv mv: out of memory\n");
             free(x);
             free(y);
-            BN(any_free)(&M);
+            if (fmt == SPMV_FMT_COUNT_) BN(auto_free)(&Au);
+            else BN(any_free)(&M);
             BN(csr_free)(&A);
             return 1;
         }
@@ -399,7 +413,8 @@ static int BF(_mv)(const spmv_triplets *trip, spmv_format fmt, const char *param
         free(x);
         free(y);
     }
-    BN(any_free)(&M);
+    if (fmt == SPMV_FMT_COUNT_) BN(auto_free)(&Au);
+            else BN(any_free)(&M);
     BN(csr_free)(&A);
     if (st != SPMV_OK) fprintf(stderr, "spmv mv: %s\n", spmv_status_str(st));
     return st != SPMV_OK;

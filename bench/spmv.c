@@ -40,7 +40,7 @@ static void usage(FILE *f) {
             "  spmv info MATRIX\n"
             "  spmv plan [--expect N] [--budget B] [--deterministic] [--x-fixed] [--threads N] [--precision d|s]\n"
             "            MATRIX   (the automatic selection: features, shortlist, trials, choice)\n"
-            "  spmv mv [--format F] [--params KEY=VAL,...] [--precision d|s] MATRIX [--x FILE] [--out FILE|-]\n"
+            "  spmv mv [--format F|auto] [--params KEY=VAL,...] [--precision d|s] MATRIX [--x FILE] [--out FILE|-]\n"
             "  spmv formats      (each format's flags and parameter keys)\n"
             "MATRIX: a Matrix Market file (.mtx or .mtx.gz) or a generator spec gen:KIND[:key=val,...]\n"
             "        (see formats/io/gen.h), e.g. gen:stencil27 or gen:rmat:scale=18,ef=16.\n"
@@ -349,6 +349,12 @@ static int parse_list(const char *cmd, const char *opt, const char *s, int *flag
         if (len == 0 || len >= sizeof tok) return arg_error(cmd, opt, s, allowed);
         memcpy(tok, p, len);
         tok[len] = '\0';
+        if (!strcmp(tok, "all")) { /* "all,auto": every row and the selection */
+            for (i = 0; i < n; i++) flags[i] = 1;
+            if (!p[len]) break;
+            p += len + 1;
+            continue;
+        }
         for (i = first; i < n; i++)
             if (name(i) && !strcmp(tok, name(i))) break;
         if (i == n) {
@@ -769,15 +775,19 @@ static int cmd_mv(int argc, char **argv) {
     }
     if (!mat || !*mat) return arg_error("mv", "MATRIX", mat, "a Matrix Market file or gen:SPEC");
     fmt = spmv_format_parse(fmt_s);
-    if (fmt == SPMV_FMT_COUNT_) {
-        fprintf(stderr, "spmv mv: --format: unknown format '%s' (spmv formats lists them)\n", fmt_s);
+    if (fmt == SPMV_FMT_COUNT_ && strcmp(fmt_s, "auto")) {
+        fprintf(stderr, "spmv mv: --format: unknown format '%s' (spmv formats lists them, or auto)\n", fmt_s);
         return 2;
     }
-    if (!(spmv_format_flags(fmt) & SPMV_FF_HOST)) {
+    if (fmt == SPMV_FMT_COUNT_ && params) {
+        fprintf(stderr, "spmv mv: --params: not with --format auto (the selection sets them)\n");
+        return 2;
+    }
+    if (fmt != SPMV_FMT_COUNT_ && !(spmv_format_flags(fmt) & SPMV_FF_HOST)) {
         fprintf(stderr, "spmv mv: --format: '%s' has no CPU kernel (it runs on the GPU: spmv-cuda)\n", fmt_s);
         return 2;
     }
-    {
+    if (fmt != SPMV_FMT_COUNT_) {
         spmv_any_params p;
         spmv_error pe;
         memset(&pe, 0, sizeof pe);
@@ -870,6 +880,11 @@ int main(int argc, char **argv) {
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
+    for (rc = 2; rc < argc; rc++)
+        if (!strcmp(argv[rc], "--help") || !strcmp(argv[rc], "-h")) { /* every command answers --help */
+            usage(stdout);
+            return 0;
+        }
     rc = check_isa_env();
     if (rc) return rc;
     if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {

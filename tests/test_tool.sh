@@ -171,5 +171,13 @@ check "bench CSV: spread and samples columns" sh -c "head -1 '$T/b.csv' | grep -
 check "bench CSV: every row's error at most 1e-12" python3 -c 'import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 sys.exit(0 if rows and all(r["max_rel_err"] and float(r["max_rel_err"]) <= 1e-12 for r in rows) else 1)' "$T/b.csv"
+# ---- what a user types: --help on every command, --version, mv --format auto, all,auto ----
+for c in bench info plan mv stream formats; do
+    check "$c --help: usage on standard output, exit 0" sh -c "'$bin' $c --help > '$T/h' 2> /dev/null && grep -q '^usage:' '$T/h'"
+done
+check "--version" sh -c "'$bin' --version | grep -q '^spmv [0-9][0-9]*\.[0-9][0-9]*\.[0-9][0-9]*\$'"
+check "mv --format auto: the same y as csr" sh -c "'$bin' mv --format auto '$A' 2> '$T/auto.err' > '$T/auto.out' && [ \"\$(cat '$T/auto.out')\" = \"$Y\" ] && grep -q '^spmv mv: auto: ' '$T/auto.err'"
+expect 2 "not with --format auto" "$bin" mv --format auto --params w=4 "$A"
+check "bench --formats all,auto" sh -c "'$bin' bench --formats all,auto --reps 1 '$A' > '$T/aa' 2>&1 && grep -q '^a.mtx .* auto ' '$T/aa' && grep -q '^a.mtx .* sell ' '$T/aa'"
 echo "RESULT test_tool passed=$passed failed=$failed skipped=$skipped"
 [ "$failed" = 0 ]
