@@ -57,6 +57,13 @@ tmp=$out.tmp
                 echo "  env = \$${kind}_env"
                 all="$all build/$dir/$t"
                 logs="$logs build/logs/$kind.$t.log"
+                # the generic contract again at an odd thread count above the cores (3 on the
+                # suite's 2 cores): thread splits that are exact only at 1 and 2 threads
+                if [ $kind = norm ] && [ $t = test_format_$f ]; then
+                    echo "build build/logs/odd.$t.log: runtest2 build/$dir/$t"
+                    echo "  env = \$odd_env"
+                    logs="$logs build/logs/odd.$t.log"
+                fi
             done
         done
     done

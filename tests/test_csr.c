@@ -5,7 +5,8 @@
  * must not be used); the serial path below SPMV_CSR_PAR_MIN (lowered here so that the
  * matrices are small) and above it; rows of every length around SPMV_CSR_TINY, SPMV_CSR_LONG
  * and SPMV_CSR_SHORT; every row sum (rows_kind plain, split, gather) on every matrix, and
- * dot=gather reaching the plan. Against the long-double reference, tags s, d and dl. */
+ * dot=gather reaching the plan; every product at five (alpha, beta) pairs. Against the long-double
+ * reference, tags s, d and dl. */
 #define SPMV_CSR_PAR_MIN 2000
 #include "harness.h"
 #define SPMV_TAG dl
@@ -16,16 +17,25 @@
 #include <omp.h>
 
 #define TC(TAG, T)                                                                                                     \
+    /* every product at five (alpha, beta): y = A*x; a negative alpha into y holding NaN (beta = 0 must \
+       not read it); alpha = 0 (y = beta*y); beta = 1; both negative */                                            \
     static int TAG##_ok(const spmv_##TAG##_csr *A, const spmv_##TAG##_csr *R, const T *x, T *y, double tol) {         \
+        static const double ab[5][2] = {{1, 0}, {-0.75, 0}, {0, 1.5}, {1.5, 1}, {-2, -0.5}};                           \
         long double *ref = malloc(sizeof(long double) * (size_t)(R->nrows + 1));                                     \
         long double *sc = malloc(sizeof(long double) * (size_t)(R->nrows + 1));                                      \
+        T *y0 = malloc(sizeof(T) * (size_t)(R->nrows + 1));                                                            \
         int64_t i;                                                                                                     \
-        int ok;                                                                                                        \
-        for (i = 0; i < R->nrows; i++) y[i] = (T)NAN;                                                                  \
-        spmv_##TAG##_csr_mv_ref(R, 1, x, 0, NULL, ref, sc);                                                            \
-        ok = spmv_##TAG##_csr_mv(A, 1, x, 0, y) == SPMV_OK && spmv_##TAG##_max_rel_err(R->nrows, y, ref, sc) <= tol;   \
+        int ok = 1, k;                                                                                                 \
+        for (i = 0; i < R->nrows; i++) y0[i] = (T)(0.5 + (double)(i % 5));                                             \
+        for (k = 0; k < 5; k++) {                                                                                      \
+            const T al = (T)ab[k][0], be = (T)ab[k][1];                                                                \
+            for (i = 0; i < R->nrows; i++) y[i] = be == 0 ? (T)NAN : y0[i];                                            \
+            spmv_##TAG##_csr_mv_ref(R, al, x, be, y0, ref, sc);                                                        \
+            ok &= spmv_##TAG##_csr_mv(A, al, x, be, y) == SPMV_OK && spmv_##TAG##_max_rel_err(R->nrows, y, ref, sc) <= tol; \
+        }                                                                                                              \
         free(ref);                                                                                                     \
         free(sc);                                                                                                      \
+        free(y0);                                                                                                      \
         return ok;                                                                                                     \
     }                                                                                                                  \
     static void TAG##_run(const char *name, const spmv_triplets *t) {                                                  \
