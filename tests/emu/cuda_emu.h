@@ -13,7 +13,15 @@
  *    skips a shuffle or a barrier its warp/block reaches (divergence around a
  *    full-mask shuffle, an early return) is reported as a deadlock and aborts —
  *    undefined behaviour on a GPU, caught here.
- *  - atomicAdd is a plain add (one OS thread runs everything).
+ *  - atomicAdd is a plain add (one OS thread runs everything), or, in the concurrent mode,
+ *    a real atomic operation.
+ *  - SPMV_EMU_CONCURRENT (define it before this header): the blocks of a launch run on several
+ *    OS threads at once (SPMV_EMU_THREADS, default 4; block b on thread b mod n; the threads of
+ *    a block stay fibers of one OS thread), __shared__ variables are thread_local statics, and
+ *    atomics are atomic. Built with -fsanitize=thread (the fibers are announced to
+ *    ThreadSanitizer), two blocks writing the same address without an atomic are reported as
+ *    a data race whatever the timing: tests/emu/test_emu_race.cu shows it. Its reports name the
+ *    racing accesses exactly; their call stacks can be mixed up between the fibers of a block.
  *  - cudaMalloc/cudaFree/cudaMemcpy* on host memory, with a table of live blocks:
  *    freeing an unknown pointer is an error, spmv_emu_live_blocks() finds leaks, and
  *    spmv_emu_fail_malloc_after(k) makes the (k+1)-th cudaMalloc fail, for the tests
@@ -31,9 +39,10 @@
  *    Not modelled: children running concurrently with their parent (a parent that waits for
  *    a child's result, or a child that races with its parent's later writes, is not caught),
  *    device-side streams and their ordering, the nesting-depth limit.
- * What it does not model: timing, memory coalescing, races between blocks (blocks do
- * not overlap here, so a missing atomic is NOT caught), warp-synchronous code without
- * shuffles. The real thing is run on a GPU (tests/cuda, compute-sanitizer). */
+ * What it does not model: timing, memory coalescing, races between the threads of one block
+ * (they interleave only at barriers and shuffles), races between blocks outside the
+ * concurrent mode under ThreadSanitizer, warp-synchronous code without shuffles. The real
+ * thing is run on a GPU (tests/cuda, compute-sanitizer). */
 #ifndef SPMV_CUDA_EMU_H
 #define SPMV_CUDA_EMU_H
 
@@ -44,9 +53,33 @@
 #if !defined(__x86_64__)
 #include <ucontext.h>
 #endif
+#include <atomic>
 #include <functional>
 #include <set>
+#include <type_traits>
 #include <vector>
+#ifdef SPMV_EMU_CONCURRENT
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#endif
+/* ThreadSanitizer sees the fibers of one OS thread as that thread (so the threads of a block
+ * are ordered among themselves, as the cooperative switching orders them, and two blocks on
+ * two OS threads are not), which is what finds races between blocks. Announcing every fiber
+ * to it (SPMV_EMU_TSAN_FIBERS: correct call stacks in its reports) made every switch cost a
+ * vector-clock exchange among thousands of fibers: the quick test_cuda_formats ran for more
+ * than 10 minutes instead of seconds. */
+#if defined(SPMV_EMU_TSAN_FIBERS)
+#define SPMV_EMU_TSAN 1
+#endif
+#ifdef SPMV_EMU_TSAN
+extern "C" {
+void *__tsan_get_current_fiber(void);
+void *__tsan_create_fiber(unsigned flags);
+void __tsan_destroy_fiber(void *fiber);
+void __tsan_switch_to_fiber(void *fiber, unsigned flags);
+}
+#endif
 
 #ifndef SPMV_CUDA_EMULATE
 #define SPMV_CUDA_EMULATE 1
@@ -58,7 +91,11 @@
 #define __host__
 #define __forceinline__ inline
 #define __launch_bounds__(...)
+#ifdef SPMV_EMU_CONCURRENT
+#define __shared__ static thread_local /* one copy per OS thread: per running block */
+#else
 #define __shared__ static
+#endif
 
 /* ---- runtime types ---------------------------------------------------------------- */
 typedef enum cudaError {
@@ -150,6 +187,7 @@ inline void ctx_make(context *c, char *stack, size_t n, void (*fn)()) {
 struct fiber {
     context ctx;
     char *stack;
+    void *tsan; /* its ThreadSanitizer fiber (NULL without TSan) */
     dim3 tid;
     int done;
     unsigned wgen; /* warp exchanges this fiber has completed */
@@ -183,15 +221,43 @@ struct state {
     std::set<void *> live;
     long fail_after; /* cudaMalloc calls left before one fails; < 0: never */
     int in_kernel;
+    void *sched_tsan; /* the OS thread's own ThreadSanitizer fiber */
     state() : pending_limit(2048), child_launches(0), count_b(0), done_b(0), cur(0), nthreads(0), progress(0), kernel(""), last_error(cudaSuccess),
-              fail_after(-1), in_kernel(0) {}
+              fail_after(-1), in_kernel(0), sched_tsan(NULL) {
+        fib.reserve(1024); /* a suspended fiber's context must never move */
+    }
     ~state() {
-        for (size_t i = 0; i < fib.size(); i++) free(fib[i].stack);
+        for (size_t i = 0; i < fib.size(); i++) {
+            free(fib[i].stack);
+#ifdef SPMV_EMU_TSAN
+            if (fib[i].tsan) __tsan_destroy_fiber(fib[i].tsan);
+#endif
+        }
     }
 };
+#ifdef SPMV_EMU_CONCURRENT
+inline state &g() {
+    static thread_local state s; /* the host thread's, and each block runner's own */
+    return s;
+}
+#else
 inline state &g() {
     static state s;
     return s;
+}
+#endif
+/* children queued by the device code of the current host launch (all runners together) */
+inline std::atomic<size_t> &pending() {
+    static std::atomic<size_t> n(0);
+    return n;
+}
+inline void switch_to(context *from, context *to, void *to_tsan) {
+#ifdef SPMV_EMU_TSAN
+    __tsan_switch_to_fiber(to_tsan, 0); /* 0: the switch orders the two fibers */
+#else
+    (void)to_tsan;
+#endif
+    ctx_switch(from, to);
 }
 enum { STACK = 256 * 1024 };
 
@@ -202,15 +268,18 @@ inline void die(const char *what) {
 }
 inline void yield() {
     state &s = g();
-    ctx_switch(&s.fib[s.cur].ctx, &s.sched);
+    switch_to(&s.fib[s.cur].ctx, &s.sched, s.sched_tsan);
 }
+/* a fiber runs the kernel body once per block it is given, for as long as the runner lives
+ * (never a fresh context per block: its call stack stays balanced for ThreadSanitizer) */
 inline void entry() {
-    state &s = g();
-    s.body();
-    s.fib[s.cur].done = 1;
-    s.progress++;
-    ctx_switch(&s.fib[s.cur].ctx, &s.sched); /* never resumed */
-    abort();
+    for (;;) {
+        state &s = g();
+        s.body();
+        s.fib[s.cur].done = 1;
+        s.progress++;
+        switch_to(&s.fib[s.cur].ctx, &s.sched, s.sched_tsan);
+    }
 }
 
 /* one exchange among the lanes of the calling fiber's warp: v in, all 32 values out */
@@ -253,25 +322,34 @@ inline void check_mask(unsigned m, int width) {
 }
 inline int lane() { return (int)(g().fib[g().cur].tid.x & 31); }
 
-/* runs body as one grid of grid x block threads (the blocks one after another) */
-inline void run_grid(unsigned grid, unsigned block, const char *name, const std::function<void()> &body) {
-    state &s = g();
+/* runs blocks b0, b0 + step, ... of a grid of grid x block threads on the calling OS thread */
+inline void run_blocks(state &s, unsigned grid, unsigned block, const char *name, const std::function<void()> &body,
+                       unsigned b0, unsigned step) {
     s.kernel = name;
     s.body = body;
     s.grid_dim = dim3(grid);
     s.block_dim = dim3(block);
     s.nthreads = (int)block;
+#ifdef SPMV_EMU_TSAN
+    s.sched_tsan = __tsan_get_current_fiber();
+#endif
     if (s.fib.size() < block) {
         size_t old = s.fib.size();
-        s.fib.resize(block);
+        s.fib.resize(block); /* within the reserved capacity: nothing moves */
         for (size_t i = old; i < block; i++) {
             s.fib[i].stack = (char *)malloc(STACK);
             if (!s.fib[i].stack) die("out of memory for fiber stacks");
+            ctx_make(&s.fib[i].ctx, s.fib[i].stack, STACK, entry);
+#ifdef SPMV_EMU_TSAN
+            s.fib[i].tsan = __tsan_create_fiber(0);
+#else
+            s.fib[i].tsan = NULL;
+#endif
         }
     }
     s.warps.assign((block + 31) / 32, warp_state());
     s.in_kernel = 1;
-    for (unsigned b = 0; b < grid; b++) {
+    for (unsigned b = b0; b < grid; b += step) {
         int left = (int)block;
         s.block_idx = dim3(b);
         s.count_b = 0;
@@ -279,7 +357,6 @@ inline void run_grid(unsigned grid, unsigned block, const char *name, const std:
         for (size_t w = 0; w < s.warps.size(); w++) memset(&s.warps[w], 0, sizeof(warp_state));
         for (unsigned t = 0; t < block; t++) {
             fiber &f = s.fib[t];
-            ctx_make(&f.ctx, f.stack, STACK, entry);
             f.tid = dim3(t);
             f.done = 0;
             f.wgen = f.bgen = 0;
@@ -289,7 +366,7 @@ inline void run_grid(unsigned grid, unsigned block, const char *name, const std:
             for (unsigned t = 0; t < block; t++) {
                 if (s.fib[t].done) continue;
                 s.cur = (int)t;
-                ctx_switch(&s.sched, &s.fib[t].ctx);
+                switch_to(&s.sched, &s.fib[t].ctx, s.fib[t].tsan);
                 if (s.fib[t].done) left--;
             }
             if (left > 0 && s.progress == before)
@@ -298,6 +375,95 @@ inline void run_grid(unsigned grid, unsigned block, const char *name, const std:
     }
     s.in_kernel = 0;
     s.nthreads = 0;
+}
+
+#ifdef SPMV_EMU_CONCURRENT
+/* the block runners: OS threads made once (a thread per launch cost more in system time than
+ * the kernels), each with its own fibers; a launch hands them its grid and waits for all */
+struct runners {
+    struct result {
+        std::vector<child_grid> children;
+        unsigned long long launches;
+        cudaError_t err;
+    };
+    std::mutex m;
+    std::condition_variable job, fin;
+    std::vector<std::thread> th;
+    std::vector<result> res;
+    unsigned n, done, grid, block;
+    unsigned long long gen;
+    size_t limit;
+    const char *name;
+    const std::function<void()> *body;
+    bool stop;
+    runners() : n(0), done(0), grid(0), block(0), gen(0), limit(0), name(""), body(NULL), stop(false) {
+        const char *e = getenv("SPMV_EMU_THREADS");
+        n = e && atoi(e) > 0 ? (unsigned)atoi(e) : 4u;
+        res.resize(n);
+        for (unsigned w = 0; w < n; w++) th.emplace_back([this, w]() { loop(w); });
+    }
+    ~runners() {
+        {
+            std::lock_guard<std::mutex> lk(m);
+            stop = true;
+        }
+        job.notify_all();
+        for (size_t w = 0; w < th.size(); w++) th[w].join();
+    }
+    void loop(unsigned w) {
+        unsigned long long seen = 0;
+        for (;;) {
+            std::unique_lock<std::mutex> lk(m);
+            job.wait(lk, [&]() { return stop || gen != seen; });
+            if (stop) return;
+            seen = gen;
+            lk.unlock();
+            if (w < grid) {
+                state &s = g(); /* this runner's own fibers, warps and barriers */
+                s.pending_limit = limit;
+                run_blocks(s, grid, block, name, *body, w, n);
+                res[w].children.swap(s.children);
+                res[w].launches = s.child_launches;
+                res[w].err = s.last_error;
+                s.child_launches = 0;
+                s.last_error = cudaSuccess;
+            }
+            lk.lock();
+            if (++done == n) fin.notify_one();
+        }
+    }
+    void launch(state &h, unsigned gr, unsigned bl, const char *nm, const std::function<void()> &b) {
+        std::unique_lock<std::mutex> lk(m);
+        grid = gr, block = bl, name = nm, body = &b, limit = h.pending_limit, done = 0;
+        for (unsigned w = 0; w < n; w++) res[w] = result{std::vector<child_grid>(), 0, cudaSuccess};
+        gen++;
+        job.notify_all();
+        fin.wait(lk, [&]() { return done == n; });
+        for (unsigned w = 0; w < n; w++) { /* what the blocks' device code launched or failed */
+            h.children.insert(h.children.end(), res[w].children.begin(), res[w].children.end());
+            h.child_launches += res[w].launches;
+            if (res[w].err != cudaSuccess) h.last_error = res[w].err;
+        }
+    }
+};
+inline runners &pool() {
+    static runners r;
+    return r;
+}
+#endif
+
+/* runs body as one grid of grid x block threads: the blocks one after another, or in the
+ * concurrent mode spread over the SPMV_EMU_THREADS block runners */
+inline void run_grid(unsigned grid, unsigned block, const char *name, const std::function<void()> &body) {
+    state &h = g();
+#ifdef SPMV_EMU_CONCURRENT
+    if (grid > 1) {
+        pool().launch(h, grid, block, name, body);
+        h.kernel = name;
+        return;
+    }
+#endif
+    run_blocks(h, grid, block, name, body, 0, 1);
 }
 
 /* one launch: from the host, the grid and then every child grid it (transitively) launched;
@@ -309,7 +475,8 @@ inline void run(unsigned grid, unsigned block, const char *name, std::function<v
         return;
     }
     if (s.in_kernel) {
-        if (s.children.size() >= s.pending_limit) {
+        if (pending().fetch_add(1) >= s.pending_limit) {
+            pending()--;
             s.last_error = cudaErrorLaunchPendingCountExceeded;
             return;
         }
@@ -322,12 +489,14 @@ inline void run(unsigned grid, unsigned block, const char *name, std::function<v
         s.child_launches++;
         return;
     }
+    pending() = 0;
     run_grid(grid, block, name, body);
     for (size_t i = 0; i < s.children.size(); i++) { /* children may queue more children */
         child_grid c = s.children[i];
         run_grid(c.grid, c.block, c.name, c.body);
     }
     s.children.clear();
+    pending() = 0;
 }
 
 template <typename... P> struct launch_t {
@@ -399,9 +568,26 @@ template <typename T> inline T __shfl_xor_sync(unsigned m, T v, int x, int width
     return (src & ~(width - 1)) == (l & ~(width - 1)) ? spmv_emu::from_bits<T>(all[src]) : v;
 }
 template <typename T> inline T atomicAdd(T *p, T v) {
+#ifdef SPMV_EMU_CONCURRENT
+    if constexpr (std::is_integral<T>::value) {
+        return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+    } else {
+        typedef typename std::conditional<sizeof(T) == 8, uint64_t, uint32_t>::type U;
+        static_assert(sizeof(T) == sizeof(U), "atomicAdd of a 4- or 8-byte type");
+        U *q = (U *)(void *)p, cur = __atomic_load_n(q, __ATOMIC_RELAXED), nxt;
+        T old;
+        do { /* a compare-and-swap loop on the bits, as CUDA's own software fallback */
+            memcpy(&old, &cur, sizeof old);
+            const T sum = old + v;
+            memcpy(&nxt, &sum, sizeof nxt);
+        } while (!__atomic_compare_exchange_n(q, &cur, nxt, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+        return old;
+    }
+#else
     T old = *p;
     *p = old + v;
     return old;
+#endif
 }
 
 /* ---- runtime API (the subset the library, its tests and examples use) -------------- */
