@@ -379,70 +379,84 @@ inline void run_blocks(state &s, unsigned grid, unsigned block, const char *name
 
 #ifdef SPMV_EMU_CONCURRENT
 /* the block runners: OS threads made once (a thread per launch cost more in system time than
- * the kernels), each with its own fibers; a launch hands them its grid and waits for all */
+ * the kernels), each with its own fibers; a launch hands them its grid and waits for all. Each
+ * runner has its own mutex and condition variable: a shared one would order the runners (one
+ * finishing before another starts), and ThreadSanitizer would then miss their races. */
 struct runners {
     struct result {
         std::vector<child_grid> children;
         unsigned long long launches;
         cudaError_t err;
     };
-    std::mutex m;
-    std::condition_variable job, fin;
+    struct runner {
+        std::mutex m;
+        std::condition_variable cv;
+        unsigned long long posted, done;
+        bool stop;
+        result res;
+        runner() : posted(0), done(0), stop(false) {}
+    };
     std::vector<std::thread> th;
-    std::vector<result> res;
-    unsigned n, done, grid, block;
-    unsigned long long gen;
+    std::vector<runner> rn;
+    unsigned n, grid, block;
     size_t limit;
     const char *name;
     const std::function<void()> *body;
-    bool stop;
-    runners() : n(0), done(0), grid(0), block(0), gen(0), limit(0), name(""), body(NULL), stop(false) {
+    runners() : n(0), grid(0), block(0), limit(0), name(""), body(NULL) {
         const char *e = getenv("SPMV_EMU_THREADS");
         n = e && atoi(e) > 0 ? (unsigned)atoi(e) : 4u;
-        res.resize(n);
+        rn = std::vector<runner>(n);
         for (unsigned w = 0; w < n; w++) th.emplace_back([this, w]() { loop(w); });
     }
     ~runners() {
-        {
-            std::lock_guard<std::mutex> lk(m);
-            stop = true;
+        for (unsigned w = 0; w < n; w++) {
+            std::lock_guard<std::mutex> lk(rn[w].m);
+            rn[w].stop = true;
+            rn[w].posted++;
+            rn[w].cv.notify_all();
         }
-        job.notify_all();
         for (size_t w = 0; w < th.size(); w++) th[w].join();
     }
     void loop(unsigned w) {
+        runner &me = rn[w];
         unsigned long long seen = 0;
         for (;;) {
-            std::unique_lock<std::mutex> lk(m);
-            job.wait(lk, [&]() { return stop || gen != seen; });
-            if (stop) return;
-            seen = gen;
-            lk.unlock();
+            {
+                std::unique_lock<std::mutex> lk(me.m);
+                me.cv.wait(lk, [&]() { return me.posted != seen; });
+                seen = me.posted;
+                if (me.stop) return;
+            }
+            me.res = result{std::vector<child_grid>(), 0, cudaSuccess};
             if (w < grid) {
                 state &s = g(); /* this runner's own fibers, warps and barriers */
                 s.pending_limit = limit;
                 run_blocks(s, grid, block, name, *body, w, n);
-                res[w].children.swap(s.children);
-                res[w].launches = s.child_launches;
-                res[w].err = s.last_error;
+                me.res.children.swap(s.children);
+                me.res.launches = s.child_launches;
+                me.res.err = s.last_error;
                 s.child_launches = 0;
                 s.last_error = cudaSuccess;
             }
-            lk.lock();
-            if (++done == n) fin.notify_one();
+            std::lock_guard<std::mutex> lk(me.m);
+            me.done = seen;
+            me.cv.notify_all();
         }
     }
     void launch(state &h, unsigned gr, unsigned bl, const char *nm, const std::function<void()> &b) {
-        std::unique_lock<std::mutex> lk(m);
-        grid = gr, block = bl, name = nm, body = &b, limit = h.pending_limit, done = 0;
-        for (unsigned w = 0; w < n; w++) res[w] = result{std::vector<child_grid>(), 0, cudaSuccess};
-        gen++;
-        job.notify_all();
-        fin.wait(lk, [&]() { return done == n; });
-        for (unsigned w = 0; w < n; w++) { /* what the blocks' device code launched or failed */
-            h.children.insert(h.children.end(), res[w].children.begin(), res[w].children.end());
-            h.child_launches += res[w].launches;
-            if (res[w].err != cudaSuccess) h.last_error = res[w].err;
+        unsigned w;
+        grid = gr, block = bl, name = nm, body = &b, limit = h.pending_limit;
+        for (w = 0; w < n; w++) {
+            std::lock_guard<std::mutex> lk(rn[w].m);
+            rn[w].posted++;
+            rn[w].cv.notify_all();
+        }
+        for (w = 0; w < n; w++) { /* then what the blocks' device code launched or failed */
+            std::unique_lock<std::mutex> lk(rn[w].m);
+            rn[w].cv.wait(lk, [&]() { return rn[w].done == rn[w].posted; });
+            h.children.insert(h.children.end(), rn[w].res.children.begin(), rn[w].res.children.end());
+            h.child_launches += rn[w].res.launches;
+            if (rn[w].res.err != cudaSuccess) h.last_error = rn[w].res.err;
         }
     }
 };
