@@ -17,7 +17,9 @@ cat <<LIST
 coo split b+nnz/nth|formats/coo.h|s/e = (SPMV_I)((int64_t)A->nnz \* (tid + 1) \/ nth);/e = tid == nth - 1 ? A->nnz : (SPMV_I)((int64_t)b + A->nnz \/ nth);/|build/tests/test_format_coo|env OMP_NUM_THREADS=3 SPMV_TEST_MAX_NNZ=20000 build/tests/test_format_coo
 coo alpha dropped on a carry|formats/coo.h|s/y\[r\] += alpha \* sum;/y[r] += sum;/|build/tests/test_format_coo|env $N build/tests/test_format_coo
 csr beta ignored, serial path|formats/csr.h|0,/0, A->nrows, alpha, beta, A->rows_kind/s//0, A->nrows, alpha, (SPMV_T)0, A->rows_kind/|build/tests/test_csr|env OMP_NUM_THREADS=2 build/tests/test_csr
-ell/sell permutation ignored|formats/ell.h|s/const SPMV_I r = A->perm ? A->perm\[i\] : i;/const SPMV_I r = i;/|build/tests/test_format_ell|env $N build/tests/test_format_ell
+jad converter: rows unpermuted|formats/ell.h|s/const SPMV_I r = A->perm ? A->perm\[i\] : i;/const SPMV_I r = i;/|build/tests/test_format_ell|env $N build/tests/test_format_ell
+sell converter: sort breaks the permutation|formats/ell.h|s/for (r = w0; r < w1; r++) perm\[cnt\[hi - (rp\[r + 1\] - rp\[r\])\]++\] = r;/for (r = w0; r < w1; r++) perm[cnt[hi - (rp[r + 1] - rp[r])]++] = w0;/|build/tests/test_format_ell|env $N build/tests/test_format_ell
+dia to CSR: offset dropped|formats/dia.h|s/B->col_idx\[q\] = (SPMV_I)(r0 + i + A->off\[d\]);/B->col_idx[q] = (SPMV_I)(r0 + i);/|build/tests/test_format_dia|env $N build/tests/test_format_dia
 dia diagonal offset dropped|formats/dia.h|s/\*px = x + (r0 + o);/*px = x + r0;/|build/tests/test_format_dia|env $N build/tests/test_format_dia
 bcsr x column dropped|formats/bcsr.h|s/s\[r\] += A->val\[b \* b2 + p\] \* x\[xb + c\];/s[r] += A->val[b * b2 + p] * x[xb];/|build/tests/test_format_bcsr|env $N build/tests/test_format_bcsr
 csr5 calibrator without alpha|formats/csr5.h|s/\*cal_val = alpha \* carry;/*cal_val = carry;/|build/tests/test_format_csr5|env $N build/tests/test_format_csr5
