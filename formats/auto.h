@@ -204,10 +204,14 @@ static inline double spmv_auto_convert_prior(spmv_format f, int device) {
  * jad/bcsr on such rows at upload. 0 leaves a format out; below 1, the measured median behind
  * CSR: the device selection then tries it only where a 5% surprise over the expected products
  * would repay its conversion and trial (formats/cuda/auto.cuh). */
+/* rows skewed enough for merge-path balancing (host and device rules) */
+static inline int spmv_auto__skewed(const spmv_auto_features *F) {
+    return F->row_cv >= 1.5 || (double)F->row_max >= 16 * F->row_mean + 64;
+}
 static inline double spmv_auto__predict_dev(const spmv_auto_features *F, const char *n, const char **why) {
-    const double mu = F->row_mean, cv = F->row_cv;
+    const double mu = F->row_mean;
     const int big = F->csr_bytes > 50e6;
-    const int skewed = cv >= 1.5 || (double)F->row_max >= 16 * mu + 64;
+    const int skewed = spmv_auto__skewed(F);
     if (!strcmp(n, "coo")) {
         /* skewed: webgraph 1.39x csr, real skewed median 1.06x (21); balanced: 0.55-0.75x */
         if (!skewed) return *why = "balanced rows: COO moves a third more bytes than CSR", 0.55;
@@ -339,7 +343,7 @@ static inline double spmv_auto_predict(const spmv_auto_features *F, spmv_format 
         return *why = "short rows of similar length plus a COO tail", big ? (cv <= 1.0 ? 1.12 : 1.04) : 0.9;
     }
     if (!strcmp(n, "csr_merge")) {
-        if (cv < 1.5 && (double)F->row_max < 16 * mu + 64) return *why = "rows balanced: nothing to merge", 0.0;
+        if (!spmv_auto__skewed(F)) return *why = "rows balanced: nothing to merge", 0.0;
         return *why = "skewed rows: merge-path balancing", 1.1;
     }
     if (!strcmp(n, "csr5")) {

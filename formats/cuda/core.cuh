@@ -84,8 +84,14 @@ static inline int spmv_cuda_device_count(void) {
     return n < 0 ? 0 : n;
 }
 
-/* ---- launch geometry --------------------------------------------------------- */
-/* Blocks for `work` threads of `block` each: at least 1, at most SPMV_CUDA_MAX_GRID. */
+/* ---- row lengths at upload (host side) --------------------------------------- */
+/* the longest row of a CSR row_ptr (csr's kernel choice, the skew cap) */
+template <typename I> static inline int64_t spmv_cuda__longest_row(int64_t nrows, const I *row_ptr) {
+    int64_t r, mx = 0;
+    for (r = 0; r < nrows; r++)
+        if ((int64_t)row_ptr[r + 1] - (int64_t)row_ptr[r] > mx) mx = (int64_t)row_ptr[r + 1] - (int64_t)row_ptr[r];
+    return mx;
+}
 /* The skew cap. Kernels that give a whole row to one thread (ell, ellr, hll, sell, jad) or a
  * whole block row to one warp (bcsr) take as long as their longest row, whatever the rest.
  * Measured on an H200 (2026-11-26, 78 real matrices and the default set, double;
@@ -108,16 +114,17 @@ static inline int spmv_cuda_device_count(void) {
  * tests/gpu_check.sh on the H200) is as slow as its longest row even without skew */
 template <typename I>
 static inline int spmv_cuda__skewed(int64_t nrows, const I *row_ptr, int64_t min_len, int64_t lanes = 0) {
-    int64_t r, mx = 0, nnz;
+    int64_t mx, nnz;
     if (SPMV_CUDA_MAX_SKEW <= 0 || nrows <= 0 || !row_ptr) return 0;
-    for (r = 0; r < nrows; r++)
-        if ((int64_t)row_ptr[r + 1] - (int64_t)row_ptr[r] > mx) mx = (int64_t)row_ptr[r + 1] - (int64_t)row_ptr[r];
+    mx = spmv_cuda__longest_row<I>(nrows, row_ptr);
     nnz = (int64_t)row_ptr[nrows] - (int64_t)row_ptr[0];
     /* mx > MAX_SKEW * nnz / nrows, in doubles: mx * nrows can pass 2^63 with 64-bit indices */
     if (mx < min_len) return 0;
     return (double)mx * (double)nrows > (double)SPMV_CUDA_MAX_SKEW * (double)nnz ||
            (lanes > 0 && (double)mx * (double)lanes > (double)SPMV_CUDA_MAX_SKEW * (double)nnz);
 }
+/* ---- launch geometry --------------------------------------------------------- */
+/* Blocks for `work` threads of `block` each: at least 1, at most SPMV_CUDA_MAX_GRID. */
 static inline unsigned spmv_cuda_grid(int64_t work, int block) {
     int64_t g;
     if (work <= 0 || block <= 0) return 1u;

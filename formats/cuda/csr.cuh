@@ -423,9 +423,7 @@ static inline spmv_status SPMV_NAME(csr_dev_from_csr)(SPMV_NAME(csr_dev) *D, con
     case SPMV_CSR_MERGE: D->algo = SPMV_CSR_DEV_MERGE; break;
     case SPMV_CSR_VECTOR: D->algo = SPMV_CSR_DEV_VECTOR; break;
     default: { /* rows (the host's default) and auto: choose from the row lengths */
-        SPMV_I r, longest = 0;
-        for (r = 0; r < A->nrows; r++)
-            if (A->row_ptr[r + 1] - A->row_ptr[r] > longest) longest = A->row_ptr[r + 1] - A->row_ptr[r];
+        const int64_t longest = spmv_cuda__longest_row<SPMV_I>((int64_t)A->nrows, A->row_ptr);
         /* H200, 2026-11-26, the 34 real matrices with the longest row above 4x the mean
            (bench/results/2026-11-26-h200-d-real.csv): the merge path was ahead of the vector
            kernel (1.25-108x) on every one above 8x the mean + 100 and behind or even (0.55-1.0x)
