@@ -8,7 +8,13 @@
  *   spmv_d_csr_from_triplets(&A, &t, NULL);          // NULL: default parameters
  *   spmv_d_csr_mv(&A, 1.0, x, 0.0, y);              // y = 1*A*x + 0*y
  *   spmv_d_csr_free(&A); spmv_triplets_free(&t);
- * Every function that can fail returns spmv_status; spmv_status_str() explains it.
+ * Any format, chosen at run time (one options struct for every builder, host and device):
+ *   spmv_opts o = spmv_opts_default();              // csr, ISA auto, its default parameters
+ *   spmv_format_parse("sell", &o.format);            // or o.format = SPMV_FMT_SELL
+ *   o.params = "c=8";                                // optional, the keys of `spmv formats`
+ *   spmv_d_any M;  spmv_d_any_from_csr(&M, &A, &o, &e);  // or spmv_d_auto_from_csr: it chooses
+ * Every function that can fail returns spmv_status; spmv_status_str() explains it, and the
+ * builders also fill an optional spmv_error with the reason.
  *
  * Other type pairs, in one step (STC style: parameters, then the header again):
  *   #define SPMV_TAG dl
@@ -24,7 +30,8 @@
  *   SPMV_NO_SIMD          portable kernels only
  *   SPMV_EMULATE_AVX512   AVX-512 backend on SIMDe (tests on CPUs without AVX-512)
  *   SPMV_HAVE_ZLIB        read .mtx.gz (link -lz)
- * Run time: SPMV_ISA=generic|avx2|avx512 overrides the detected instruction set.
+ * Run time: SPMV_ISA=generic|avx2|avx512 overrides the detected instruction set (another
+ *   value makes the builders return SPMV_ERR_ARG).
  * CUDA: also include spmv_cuda.cuh in a .cu file (see that header).
  * docs/DESIGN.md explains the architecture. */
 #ifndef SPMV_H_INCLUDED

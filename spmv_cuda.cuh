@@ -7,7 +7,8 @@
  *   spmv_d_csr A;      ... build on the host as with spmv.h (or spmv_d_csr_wrap your arrays) ...
  *   if (spmv_cuda_device_count() == 0) ...                  // no GPU: stay on the host
  *   spmv_d_any_dev D;
- *   spmv_d_any_dev_from_csr(&D, &A, SPMV_FMT_CSR, NULL, stream);   // A may be freed after
+ *   spmv_opts o = spmv_opts_default();                       // csr; o.format, o.params, ...
+ *   spmv_d_any_dev_from_csr(&D, &A, &o, &err, stream);       // A may be freed after
  *   spmv_d_any_dev_mv(&D, 1.0, x_dev, 0.0, y_dev, stream);  // device pointers, asynchronous
  *   spmv_d_any_dev_free(&D);
  * Formats: the rows of formats/registry.h with cuda = 1 (one enum spmv_format for host and
@@ -19,13 +20,13 @@
  * embeds-x ones (spmv_format_flags(f) & SPMV_FF_EMBEDS_X) hold x inside the matrix:
  * _any_dev_mv scatters x first (what a solver pays); to scatter once and multiply many times,
  * _any_dev_update_x(&D, x, s) then _any_dev_mv_kernel(&D, alpha, NULL, beta, y, s).
- * Parameters: spmv_d_any_dev_from_csr_params(&D, &A, f, "bs=256", tune, &tune_s, &err, s)
- * (keys: `spmv formats`; tune = the format's registry search, timed on the device); or a
- * spmv_any_params from spmv_any_dev_params_init(f, "key=value,...", &p, &err). Per-format
+ * Options: the spmv_opts of the host builders (o.format, o.params = "bs=256" with the keys of
+ * `spmv formats`, o.tune = the format's registry search timed on the device, o.deterministic
+ * refuses formats adding with atomics); err (spmv_error, may be NULL) says what failed. Per-format
  * objects are public too: spmv_d_csr_dev (_csr_dev_from_csr, _csr_dev_mv), spmv_d_coo_dev,
  * spmv_d_axt_dev; D.u.<name> inside the handle.
  * Automatic format selection (formats/cuda/auto.cuh, the device side of formats/auto.h):
- *   spmv_d_auto_dev M; spmv_d_auto_dev_from_csr(&M, &A, NULL, stream);  // inspect, time, keep the best
+ *   spmv_d_auto_dev M; spmv_d_auto_dev_from_csr(&M, &A, NULL, &err, stream);  // inspect, time, keep the best
  *   spmv_d_auto_dev_mv(&M, 1.0, x_dev, 0.0, y_dev, stream); ... spmv_d_auto_dev_free(&M);
  *   (spmv_d_auto_dev_format(&M) and M.rep: the choice and why)
  * Every call returns spmv_status: SPMV_ERR_NODEVICE without a device or driver,

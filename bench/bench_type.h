@@ -18,6 +18,7 @@ typedef struct BF(_ct) {
     char fname[32], params[96], isa_s[16];
     size_t fbytes;
     double fill, t_conv, t_tune, err;
+    double gf_cache; /* GFLOP/s on an in-cache slice of the matrix (BF(_cache_rate)); 0: none */
     double *smp, *ksmp; /* per-call times: y = A*x as a solver pays it; the kernel alone (embedded x) */
     int ns, nk, cap;
     double acc; /* seconds spent in timed samples */
@@ -111,6 +112,81 @@ static int BF(_round_robin)(BF(_ct) * c, int n, const BT_VAL *x, BT_VAL *y, int 
     return 0;
 }
 
+/* The in-cache rate of a format row: a slice of A's rows from its middle (columns shifted to
+ * the window they touch) sized so that the format's bytes plus x and y fill a quarter of the
+ * last-level cache, built with the same format, ISA and parameters, then timed alone, back to
+ * back (nothing else runs in between to evict it): the median of 9 samples of >= 2 ms. What
+ * the kernel does per entry once memory is out of the way; 0 when the slice cannot be built. */
+static double BF(_cache_rate)(const BN(csr) * A, BN(any) * M) {
+    const long llc = spmv_auto__llc();
+    const double fit = (double)(llc > 0 ? llc : 32L << 20) / 4;
+    const double per_row = A->nrows ? ((double)BN(any_bytes)(M) + 2.0 * sizeof(BT_VAL) * (double)A->nrows) /
+                                          (double)A->nrows
+                                    : 1;
+    int64_t k = (int64_t)(fit / (per_row > 1 ? per_row : 1)), r0, i, cmin, cmax;
+    BN(csr) S;
+    BN(any) C;
+    spmv_opts o = spmv_opts_default();
+    spmv_triplets t;
+    BT_VAL *x = NULL, *y = NULL;
+    double smp[9], gf = 0;
+    char prm[128];
+    int s, reps = 1;
+    if (A->nnz == 0) return 0;
+    if (k > A->nrows) k = A->nrows;
+    if (k < 1) k = 1;
+    r0 = (A->nrows - k) / 2;
+    cmin = A->ncols;
+    cmax = -1;
+    for (i = A->row_ptr[r0]; i < A->row_ptr[r0 + k]; i++) {
+        if (A->col_idx[i] < cmin) cmin = A->col_idx[i];
+        if (A->col_idx[i] > cmax) cmax = A->col_idx[i];
+    }
+    if (cmax < 0) return 0;
+    if (spmv_triplets_alloc(&t, k, cmax - cmin + 1, (int64_t)(A->row_ptr[r0 + k] - A->row_ptr[r0])) != SPMV_OK) return 0;
+    for (i = 0; i < t.nnz; i++) {
+        const int64_t e = A->row_ptr[r0] + i;
+        t.col[i] = A->col_idx[e] - cmin;
+        t.val[i] = (double)A->val[e];
+    }
+    for (i = 0; i < k; i++) {
+        int64_t e;
+        for (e = A->row_ptr[r0 + i]; e < A->row_ptr[r0 + i + 1]; e++) t.row[e - A->row_ptr[r0]] = i;
+    }
+    s = BN(csr_from_triplets)(&S, &t, NULL) != SPMV_OK;
+    spmv_triplets_free(&t);
+    if (s) return 0;
+    o.format = M->fmt;
+    BN(any_params_str)(M, prm, sizeof prm);
+    o.params = prm;
+    if (BN(any_from_csr)(&C, &S, &o, NULL) == SPMV_OK) {
+        x = (BT_VAL *)malloc(sizeof(BT_VAL) * (size_t)(S.ncols + 1));
+        y = (BT_VAL *)malloc(sizeof(BT_VAL) * (size_t)(S.nrows + 1));
+        if (x && y) {
+            double t0, dt;
+            for (i = 0; i < S.ncols; i++) x[i] = (BT_VAL)1 + (BT_VAL)(i % 7) / (BT_VAL)8;
+            BN(any_mv)(&C, 1, x, 0, y);
+            t0 = spmv_wtime();
+            BN(any_mv)(&C, 1, x, 0, y);
+            dt = spmv_wtime() - t0;
+            reps = dt > 0 && dt < 2e-3 ? (int)(2e-3 / dt) + 1 : 1;
+            for (s = 0; s < 9; s++) {
+                int j;
+                t0 = spmv_wtime();
+                for (j = 0; j < reps; j++) BN(any_mv)(&C, 1, x, 0, y);
+                smp[s] = (spmv_wtime() - t0) / reps;
+            }
+            dt = BF(_median)(smp, 9, 0.5);
+            if (dt > 0) gf = 2.0 * (double)S.nnz / dt * 1e-9;
+        }
+        BN(any_free)(&C);
+    }
+    free(x);
+    free(y);
+    BN(csr_free)(&S);
+    return gf;
+}
+
 /* one table row (and CSV line) */
 static void BF(_row)(const tool_opts *o, const char *mname, const BN(csr) * Ap, const BF(_ct) * c, double t_mv,
                      double t_kern, double t_min, double spread, double t_naive, double tol, FILE *csv) {
@@ -123,18 +199,18 @@ static void BF(_row)(const tool_opts *o, const char *mname, const BN(csr) * Ap, 
         double nnz = (double)A.nnz, bpn = A.nnz ? (double)c->fbytes / nnz : 0.0;
         double pct = o->bw_read > 0 ? 100.0 * gbs / o->bw_read : 0.0;
         printf("%-24.24s %9lld %9lld %10lld %-9s %-16.16s %-9s %3d %8.4f %7.1f %7.3f %10.3e %10.3e %4.0f%% %7.2f "
-               "%6.2f %6.2f %5.2f %5.0f%% %5.2fx %9.2e%s\n",
+               "%6.2f %6.2f %5.2f %5.0f%% %5.2fx %9.2e %7.2f%s\n",
                mname, (long long)A.nrows, (long long)A.ncols, (long long)A.nnz, c->fname, c->params, c->isa_s,
                spmv_max_threads(), c->t_conv, c->t_conv / t_mv, c->t_tune, t_mv, t_kern, 100 * spread,
                2.0 * nnz / t_mv * 1e-9, gbs, bpn, c->fill, pct, t_naive > 0 ? t_naive / t_mv : 0.0, c->err,
-               c->err <= tol ? "" : "  FAIL");
+               c->gf_cache, c->err <= tol ? "" : "  FAIL");
         if (csv)
             fprintf(csv, "\"%s\",%lld,%lld,%lld,%s,\"%s\",%s,%d,%s,%.6g,%.4g,%.6g,%.6g,%.6g,%.4f,%.4f,%.4f,%.4f,%.2f,%.4f,%.3e,,,%.6g,"
-                         "%.4f,%d\n",
+                         "%.4f,%d,%.4f\n",
                     mname, (long long)A.nrows, (long long)A.ncols, (long long)A.nnz, c->fname, c->params, c->isa_s,
                     spmv_max_threads(), STR(BT_VAL), c->t_conv, c->t_conv / t_mv, c->t_tune, t_mv, t_kern,
                     2.0 * nnz / t_mv * 1e-9, gbs, bpn, c->fill, pct, t_naive > 0 ? t_naive / t_mv : 0.0, c->err, t_min,
-                    spread, c->ns);
+                    spread, c->ns, c->gf_cache);
     }
 }
 
@@ -161,6 +237,8 @@ static void BF(_report)(const tool_opts *o, const char *mname, const BN(csr) * A
         spread = t_mv > 0 ? (BF(_median)(ci->smp, ci->ns, 0.75) - BF(_median)(ci->smp, ci->ns, 0.25)) / t_mv : 0;
         t_min = ci->smp[0]; /* sorted by _median */
         t_kern = ci->nk ? BF(_median)(ci->ksmp, ci->nk, 0.5) : t_mv;
+        if (ci->kind == 1 && !o->no_cache) ci->gf_cache = BF(_cache_rate)(A, &ci->M);
+        else if (ci->kind == 2 && !o->no_cache) ci->gf_cache = BF(_cache_rate)(A, &ci->AU.h);
         BF(_row)(o, mname, A, ci, t_mv, t_kern, t_min, spread, R->t_naive, tol, csv);
         if (ci->kind == 2) R->t_auto = t_mv;
         if (ci->kind == 1 && ci->err <= tol && (R->t_best < 0 || t_mv < R->t_best)) {
@@ -272,19 +350,20 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
             ci = &c[n];
             memset(ci, 0, sizeof *ci);
             if (is_auto) {
-                spmv_auto_opts ao = spmv_auto_opts_default();
+                spmv_opts ao = spmv_opts_default();
+                spmv_error ae;
                 char p[80];
                 if (o->threads) ao.threads = o->threads;
                 fprintf(stderr, "  %s auto...\r", mname);
-                st = BN(auto_from_csr)(&ci->AU, &A, &ao);
+                st = BN(auto_from_csr)(&ci->AU, &A, &ao, &ae);
                 if (st != SPMV_OK) {
-                    fprintf(stderr, "spmv: %s: auto: %s (%s)\n", mname, spmv_status_str(st), ci->AU.rep.why);
+                    fprintf(stderr, "spmv: %s: auto: %s (%s)\n", mname, spmv_status_str(st), ae.msg);
                     fails++;
                     break;
                 }
                 ci->kind = 2;
                 snprintf(ci->fname, sizeof ci->fname, "auto");
-                BN(any_params)(&ci->AU.h, p, sizeof p);
+                BN(any_params_str)(&ci->AU.h, p, sizeof p);
                 snprintf(ci->params, sizeof ci->params, "%s%s%s", spmv_format_name(ci->AU.rep.chosen), p[0] ? ":" : "", p);
                 snprintf(ci->isa_s, sizeof ci->isa_s, "%s", spmv_isa_name(BN(any_isa)(&ci->AU.h)));
                 ci->t_conv = ci->AU.rep.select_s;
@@ -293,17 +372,22 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
                 auto_why = ci->AU.rep.why;
             } else {
                 const char *fname = spmv_format_name((spmv_format)f);
+                spmv_opts bo = spmv_opts_default();
+                spmv_error be;
+                bo.format = (spmv_format)f;
+                bo.isa = (spmv_isa)isa;
+                bo.tune = o->tune != 0;
                 fprintf(stderr, "  %s %s %s...\r", mname, fname, spmv_isa_name((spmv_isa)isa));
                 t0 = spmv_wtime();
-                st = o->tune ? BN(any_from_csr_tuned)(&ci->M, &A, (spmv_format)f, (spmv_isa)isa, &ci->t_tune)
-                             : BN(any_from_csr)(&ci->M, &A, (spmv_format)f, (spmv_isa)isa);
+                st = BN(any_from_csr)(&ci->M, &A, &bo, &be);
+                ci->t_tune = ci->M.tune_s;
                 ci->t_conv = spmv_wtime() - t0 - ci->t_tune; /* the search is reported on its own */
                 if (st == SPMV_ERR_LIMIT) { /* a documented size cap (ELL's padding): not a failure */
-                    fprintf(stderr, "spmv: %s: %s: not run: %s\n", mname, fname, spmv_status_str(st));
+                    fprintf(stderr, "spmv: %s: %s: not run: %s\n", mname, fname, be.msg);
                     continue;
                 }
                 if (st != SPMV_OK) {
-                    fprintf(stderr, "spmv: %s: %s: %s\n", mname, fname, spmv_status_str(st));
+                    fprintf(stderr, "spmv: %s: %s: %s\n", mname, fname, be.msg);
                     fails++;
                     continue;
                 }
@@ -312,7 +396,7 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
                 snprintf(ci->isa_s, sizeof ci->isa_s, "%s", spmv_isa_name((spmv_isa)isa));
                 ci->fbytes = BN(any_bytes)(&ci->M);
                 ci->fill = A.nnz ? (double)BN(any_stored)(&ci->M) / (double)A.nnz : 1.0;
-                BN(any_params)(&ci->M, ci->params, sizeof ci->params);
+                BN(any_params_str)(&ci->M, ci->params, sizeof ci->params);
                 ci->embeds = BN(any_embeds_x)(&ci->M);
             }
             for (i = 0; i < A.nrows; i++) y[i] = (BT_VAL)NAN;
@@ -358,34 +442,31 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
 
 /* y = A*x with one format, for `spmv mv` (x and y in double; the double instantiation uses
  * them directly, the float one converts). */
-static int BF(_mv)(const spmv_triplets *trip, spmv_format fmt, const char *params, const double *xin, double *yout) {
+static int BF(_mv)(const spmv_triplets *trip, const spmv_opts *bo, const double *xin, double *yout) {
     spmv_error e;
     BN(csr) A;
     BN(any) M;
-    BN(auto) Au; /* --format auto: M is its handle */
+    BN(auto) Au; /* bo NULL (--format auto): M is its handle */
     BT_VAL *x = NULL, *y = NULL;
-    const int same = sizeof(BT_VAL) == sizeof(double);
+    const int same = sizeof(BT_VAL) == sizeof(double), is_auto = !bo;
     int64_t i;
     spmv_status st = BN(csr_from_triplets)(&A, trip, NULL);
     if (st != SPMV_OK) {
         fprintf(stderr, "spmv mv: %s\n", spmv_status_str(st));
         return 1;
     }
-    memset(&e, 0, sizeof e);
     memset(&Au, 0, sizeof Au);
-    if (fmt == SPMV_FMT_COUNT_) { /* --format auto: the automatic selection's handle */
-        st = BN(auto_from_csr)(&Au, &A, NULL);
+    if (is_auto) {
+        st = BN(auto_from_csr)(&Au, &A, NULL, &e);
         if (st == SPMV_OK) {
             fprintf(stderr, "spmv mv: auto: %s (%s)\n", spmv_format_name(Au.rep.chosen), Au.rep.why);
             M = Au.h;
-        } else {
-            snprintf(e.msg, sizeof e.msg, "%s", Au.rep.why);
         }
     } else {
-        st = BN(any_from_csr_params)(&M, &A, fmt, SPMV_ISA_AUTO, params, 0, NULL, &e);
+        st = BN(any_from_csr)(&M, &A, bo, &e);
     }
     if (st != SPMV_OK) {
-        fprintf(stderr, "spmv mv: %s: %s%s%s\n", fmt == SPMV_FMT_COUNT_ ? "auto" : spmv_format_name(fmt),
+        fprintf(stderr, "spmv mv: %s: %s%s%s\n", is_auto ? "auto" : spmv_format_name(bo->format),
                 spmv_status_str(st), e.msg[0] ? ": " : "", e.msg);
         BN(csr_free)(&A);
         return 1;
@@ -400,7 +481,7 @@ static int BF(_mv)(const spmv_triplets *trip, spmv_format fmt, const char *param
             fprintf(stderr, "spmv mv: out of memory\n");
             free(x);
             free(y);
-            if (fmt == SPMV_FMT_COUNT_) BN(auto_free)(&Au);
+            if (is_auto) BN(auto_free)(&Au);
             else BN(any_free)(&M);
             BN(csr_free)(&A);
             return 1;
@@ -413,23 +494,24 @@ static int BF(_mv)(const spmv_triplets *trip, spmv_format fmt, const char *param
         free(x);
         free(y);
     }
-    if (fmt == SPMV_FMT_COUNT_) BN(auto_free)(&Au);
-            else BN(any_free)(&M);
+    if (is_auto) BN(auto_free)(&Au);
+    else BN(any_free)(&M);
     BN(csr_free)(&A);
     if (st != SPMV_OK) fprintf(stderr, "spmv mv: %s\n", spmv_status_str(st));
     return st != SPMV_OK;
 }
 /* `spmv plan`: the selection on one matrix; the report into *R (the handle is freed) */
-static spmv_status BF(_plan)(const spmv_triplets *trip, const spmv_auto_opts *ao, spmv_auto_report *R) {
+static spmv_status BF(_plan)(const spmv_triplets *trip, const spmv_opts *ao, spmv_auto_report *R, spmv_error *e) {
     BN(csr) A;
     BN(auto) M;
     spmv_status st = BN(csr_from_triplets)(&A, trip, NULL);
     memset(R, 0, sizeof *R);
     if (st != SPMV_OK) {
         snprintf(R->why, sizeof R->why, "to CSR: %s", spmv_status_str(st));
+        snprintf(e->msg, sizeof e->msg, "%s", R->why);
         return st;
     }
-    st = BN(auto_from_csr)(&M, &A, ao);
+    st = BN(auto_from_csr)(&M, &A, ao, e);
     *R = M.rep;
     BN(auto_free)(&M);
     BN(csr_free)(&A);

@@ -68,7 +68,6 @@ static int BF(_time_kernel)(const BF(_ctx) * c, const BN(any_dev) * D, int min_r
 }
 
 /* --tune compares candidates on shorter runs than the reported rows. */
-static int BF(_tune_reps)(const tool_opts *o) { return o->reps / 5 > 5 ? o->reps / 5 : 5; }
 
 
 /* One cuSPARSE row (generic API, CSR, int32 indices) on the device CSR C. convert =
@@ -215,29 +214,26 @@ static int BF(_measure)(const BF(_ctx) * c, const BN(any_dev) * D, tool_row *r, 
 static void BF(_format)(const BF(_ctx) * c, spmv_format f, tool_row *r) {
     const tool_dev *d = c->d;
     BN(any_dev) D;
-    spmv_any_params p;
+    spmv_opts bo = spmv_opts_default();
+    spmv_error e;
     spmv_status st;
     int over = 0, bad;
     size_t n = sizeof r->msg;
     char *msg = r->msg;
     double t0;
     r->state = ROW_ERROR;
-    st = spmv_any_dev_params_init(f, NULL, &p, NULL); /* the format's device defaults */
-    if (st == SPMV_OK && c->o->tune) /* the registry's search for the format (none: kept) */
-        st = BN(any_dev_tune)(c->A, f, &p, BF(_tune_reps)(c->o), d->stream, &r->tune);
-    if (st != SPMV_OK) {
-        tool_st(st, "tune", msg, n);
-        return;
-    }
+    bo.format = f;         /* the format's device defaults */
+    bo.tune = c->o->tune; /* the registry's search for the format (none: kept) */
     t0 = spmv_wtime();
-    st = BN(any_dev_from_csr)(&D, c->A, f, &p, d->stream); /* host conversion + upload, waits */
-    r->conv = spmv_wtime() - t0;
+    st = BN(any_dev_from_csr)(&D, c->A, &bo, &e, d->stream); /* host conversion + upload, waits */
+    r->tune = D.tune_s;
+    r->conv = spmv_wtime() - t0 - r->tune;
     if (st != SPMV_OK) {
-        tool_st(st, "conversion", msg, n);
+        snprintf(msg, n, "conversion: %s: %.150s", spmv_status_str(st), e.msg);
         if (st == SPMV_ERR_LIMIT) r->state = ROW_SKIP; /* the format cannot hold this matrix */
         return;
     }
-    BN(any_dev_params)(&D, r->params, sizeof r->params);
+    BN(any_dev_params_str)(&D, r->params, sizeof r->params);
     if (c->o->tune && r->tune > 0) fprintf(stderr, "  tune %s: %s (%.2f s)\n", r->format, r->params, r->tune);
     bad = BF(_measure)(c, &D, r, &over);
     if (!bad) bad = tool_st(BN(any_dev_free)(&D), "free", msg, n);
@@ -256,16 +252,17 @@ static void BF(_auto)(const BF(_ctx) * c, tool_row *r) {
     size_t n = sizeof r->msg, l;
     char *msg = r->msg;
     const double t0 = spmv_wtime();
+    spmv_error e;
     r->state = ROW_ERROR;
-    st = BN(auto_dev_from_csr)(&D, c->A, NULL, c->d->stream);
+    st = BN(auto_dev_from_csr)(&D, c->A, NULL, &e, c->d->stream);
     r->conv = spmv_wtime() - t0;
     if (st != SPMV_OK) {
-        snprintf(msg, n, "selection: %s: %.200s", spmv_status_str(st), D.rep.why);
+        snprintf(msg, n, "selection: %s: %.150s", spmv_status_str(st), e.msg);
         return;
     }
     snprintf(r->params, sizeof r->params, "%s:", spmv_format_name(BN(auto_dev_format)(&D)));
     l = strlen(r->params);
-    BN(any_dev_params)(&D.h, r->params + l, sizeof r->params - l);
+    BN(any_dev_params_str)(&D.h, r->params + l, sizeof r->params - l);
     fprintf(stderr, "  auto: %s (%.3g s, %d timed): %s\n", spmv_format_name(BN(auto_dev_format)(&D)), D.rep.select_s,
             D.rep.trials, D.rep.why);
     bad = BF(_measure)(c, &D.h, r, &over);
@@ -276,7 +273,7 @@ static void BF(_auto)(const BF(_ctx) * c, tool_row *r) {
 
 /* `spmv-cuda plan`: the selection on one matrix, its report printed. 0, or 1 when the
  * selection failed. */
-static int BF(_plan)(const spmv_triplets *t, const spmv_auto_opts *o, cudaStream_t s, const char *mname) {
+static int BF(_plan)(const spmv_triplets *t, const spmv_opts *o, cudaStream_t s, const char *mname) {
     BN(csr) A;
     BN(auto_dev) D;
     spmv_status st;
@@ -286,9 +283,9 @@ static int BF(_plan)(const spmv_triplets *t, const spmv_auto_opts *o, cudaStream
         fprintf(stderr, "spmv-cuda plan: %s: %s\n", mname, spmv_status_str(st));
         return 1;
     }
-    st = BN(auto_dev_from_csr)(&D, &A, o, s);
+    st = BN(auto_dev_from_csr)(&D, &A, o, NULL, s); /* the report says what failed */
     params[0] = 0;
-    if (st == SPMV_OK) BN(any_dev_params)(&D.h, params, sizeof params);
+    if (st == SPMV_OK) BN(any_dev_params_str)(&D.h, params, sizeof params);
     tool_print_plan(mname, STR(BT_VAL), &D.rep, st, params);
     if (st == SPMV_OK) st = BN(auto_dev_free)(&D);
     BN(csr_free)(&A);

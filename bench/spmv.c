@@ -19,7 +19,7 @@ typedef struct tool_opts {
     int formats[TOOL_NFLAGS];
     int isas[SPMV_ISA_COUNT_];
     char precision; /* 'd' or 's' */
-    int threads, reps, tune;
+    int threads, reps, tune, no_cache;
     const char *csv;
     double bw_read, bw_triad; /* GB/s, from the stream measurement */
 } tool_opts;
@@ -35,7 +35,7 @@ static void usage(FILE *f) {
     fprintf(f,
             "usage:\n"
             "  spmv bench [--formats LIST|all] [--isa LIST|all] [--precision d|s] [--threads N] [--reps N]\n"
-            "             [--tune] [--csv FILE] [MATRIX ...]\n"
+            "             [--tune] [--no-cache] [--csv FILE] [MATRIX ...]\n"
             "  spmv stream [--threads N]\n"
             "  spmv info MATRIX\n"
             "  spmv plan [--expect N] [--budget B] [--deterministic] [--x-fixed] [--threads N] [--precision d|s]\n"
@@ -79,29 +79,20 @@ static int parse_int(const char *s, long lo, long hi, int *out) {
     return 1;
 }
 
-/* SPMV_ISA, checked once by the tool: any case; a bad value is an argument error naming it */
+/* SPMV_ISA, checked once by the tool: a bad value is an argument error naming it */
 static int check_isa_env(void) {
     const char *e = getenv("SPMV_ISA");
-    char low[32];
-    size_t i, n;
-    spmv_isa isa;
+    spmv_isa isa = SPMV_ISA_AUTO;
+    int i;
     if (!e || !*e) return 0;
-    n = strlen(e);
-    for (i = 0; i < n && i + 1 < sizeof low; i++) low[i] = (char)(e[i] >= 'A' && e[i] <= 'Z' ? e[i] - 'A' + 'a' : e[i]);
-    low[i] = '\0';
-    if (n < sizeof low && !strcmp(low, "auto")) {
-        unsetenv("SPMV_ISA");
-        return 0;
-    }
-    isa = n < sizeof low ? spmv_isa_parse(low) : SPMV_ISA_AUTO;
-    if (isa == SPMV_ISA_AUTO) {
+    if (spmv_isa_parse(e, &isa) != SPMV_OK) {
         fprintf(stderr,
                 "spmv: environment variable SPMV_ISA='%s' is not valid (allowed: generic, avx2, avx512, in any case, or "
                 "auto; unset it for auto-detection)\n",
                 e);
         return 2;
     }
-    if (!spmv_isa_supported(isa)) {
+    if (isa != SPMV_ISA_AUTO && !spmv_isa_supported(isa)) {
         fprintf(stderr, "spmv: environment variable SPMV_ISA='%s': %s is not supported by this CPU or build (supported:", e,
                 spmv_isa_name(isa));
         for (i = SPMV_ISA_GENERIC; i < SPMV_ISA_COUNT_; i++)
@@ -109,7 +100,6 @@ static int check_isa_env(void) {
         fprintf(stderr, ")\n");
         return 2;
     }
-    if (strcmp(low, e)) setenv("SPMV_ISA", low, 1); /* the library reads lower case */
     return 0;
 }
 
@@ -358,8 +348,8 @@ static int parse_list(const char *cmd, const char *opt, const char *s, int *flag
         for (i = first; i < n; i++)
             if (name(i) && !strcmp(tok, name(i))) break;
         if (i == n) {
-            const spmv_format f = spmv_format_parse(tok);
-            if (!strcmp(opt, "--formats") && f != SPMV_FMT_COUNT_ && !(spmv_format_flags(f) & SPMV_FF_HOST))
+            spmv_format f = SPMV_FMT_COUNT_;
+            if (!strcmp(opt, "--formats") && spmv_format_parse(tok, &f) == SPMV_OK && !(spmv_format_flags(f) & SPMV_FF_HOST))
                 fprintf(stderr, "spmv %s: %s: '%s' has no CPU kernel (it runs on the GPU: spmv-cuda; allowed here: %s)\n",
                         cmd, opt, tok, allowed);
             else
@@ -407,15 +397,11 @@ static int parse_isas(const char *s, int *isas) {
         if (len == 0 || len >= sizeof tok) return arg_error("bench", "--isa", s, allowed);
         for (k = 0; k < len; k++) tok[k] = (char)(p[k] >= 'A' && p[k] <= 'Z' ? p[k] - 'A' + 'a' : p[k]);
         tok[len] = '\0';
-        if (!strcmp(tok, "auto")) {
-            if (spmv_isa_resolve(SPMV_ISA_AUTO, &isa) != SPMV_OK) isa = SPMV_ISA_GENERIC;
-        } else {
-            isa = spmv_isa_parse(tok);
-        }
-        if (isa == SPMV_ISA_AUTO) {
+        if (spmv_isa_parse(tok, &isa) != SPMV_OK) {
             fprintf(stderr, "spmv bench: --isa: unknown ISA '%.*s' in '%s' (allowed: %s)\n", (int)len, p, s, allowed);
             return 2;
         }
+        if (isa == SPMV_ISA_AUTO && spmv_isa_resolve(SPMV_ISA_AUTO, &isa) != SPMV_OK) isa = SPMV_ISA_GENERIC;
         if (!spmv_isa_supported(isa)) {
             fprintf(stderr, "spmv bench: --isa: %s is not supported by this CPU or build (allowed: %s)\n",
                     spmv_isa_name(isa), allowed);
@@ -476,13 +462,15 @@ static int cmd_bench(int argc, char **argv) {
             i++;
         } else if (!strcmp(a, "--tune")) {
             o.tune = 1;
+        } else if (!strcmp(a, "--no-cache")) {
+            o.no_cache = 1;
         } else if (!strcmp(a, "--csv")) {
             if (!v || !*v) return arg_error("bench", a, v, "a file name");
             o.csv = v;
             i++;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "spmv bench: unknown option '%s' (options: --formats, --isa, --precision, --threads, --reps, "
-                            "--tune, --csv; spmv help)\n", a);
+                            "--tune, --no-cache, --csv; spmv help)\n", a);
             return 2;
         } else if (!*a) {
             return arg_error("bench", "MATRIX", a, "a Matrix Market file or gen:SPEC");
@@ -508,7 +496,7 @@ static int cmd_bench(int argc, char **argv) {
         }
         fprintf(csv, "matrix,rows,cols,nnz,format,params,isa,threads,precision,convert_s,convert_spmvs,tune_s,spmv_s,"
                      "kernel_s,gflops,gbs,bytes_per_nnz,fill,pct_bw,x_naive,max_rel_err,x_cusparse,x_cusparse_alg2,spmv_min_s,"
-                     "spread,samples\n");
+                     "spread,samples,gflops_cache\n");
     }
     measure_stream(&o.bw_read, &o.bw_triad, 0);
     printf("# spmv bench: precision %s, %d threads, ISAs:", o.precision == 'd' ? "double" : "float",
@@ -522,7 +510,8 @@ static int cmd_bench(int argc, char **argv) {
            "# GFLOP/s = 2 nnz / spmv_s; GB/s = (format bytes + x + y) / spmv_s; fill = stored values per entry\n"
            "# (padding, block fill); %%bw = GB/s / measured read\n"
            "# bandwidth; xnaive = naive time / spmv_s; err = max over rows of |y - y_ref| / sum|a_ij x_j|\n"
-           "# against a long-double reference\n"
+           "# against a long-double reference; cacheGF = GFLOP/s of the same format on a middle slice of the\n"
+           "# rows that fits a quarter of the last-level cache, timed alone (the compute rate; --no-cache)\n"
            "# timing: per matrix, every row's object is built first, then they are timed side by side in\n"
            "# rounds (round robin, each round in a fresh random order, fixed seed); each sample is one warm-up call\n"
            "# then k calls back to back (k: about 100 us of calls), and a row gets samples until it has\n"
@@ -531,9 +520,9 @@ static int cmd_bench(int argc, char **argv) {
     for (i = 1; i < spmv_anchor_count(); i++)
         printf("# anchor %s: %s%s\n", spmv_anchor_name(i), spmv_anchor_available(i) ? "" : "no row: ",
                spmv_anchor_info(i));
-    printf("%-24s %9s %9s %10s %-9s %-16s %-9s %3s %8s %7s %7s %10s %10s %5s %7s %6s %6s %5s %6s %6s %9s\n", "matrix",
+    printf("%-24s %9s %9s %10s %-9s %-16s %-9s %3s %8s %7s %7s %10s %10s %5s %7s %6s %6s %5s %6s %6s %9s %7s\n", "matrix",
            "rows", "cols", "nnz", "format", "params", "isa", "thr", "convert", "conv_mv", "tune_s", "spmv_s",
-           "kernel_s", "iqr", "GFLOP/s", "GB/s", "B/nnz", "fill", "%bw", "xnaive", "err");
+           "kernel_s", "iqr", "GFLOP/s", "GB/s", "B/nnz", "fill", "%bw", "xnaive", "err", "cacheGF");
     for (i = 0; i < nm; i++) {
         spmv_triplets t;
         double t0 = spmv_wtime();
@@ -629,7 +618,7 @@ static int cmd_info(int argc, char **argv) {
 
 /* spmv plan: what the automatic selection (formats/auto.h) sees, tries and chooses */
 static int cmd_plan(int argc, char **argv) {
-    spmv_auto_opts ao = spmv_auto_opts_default();
+    spmv_opts ao = spmv_opts_default();
     spmv_auto_report R;
     spmv_triplets t;
     spmv_error e;
@@ -673,7 +662,7 @@ static int cmd_plan(int argc, char **argv) {
 #ifdef _OPENMP
     if (threads) omp_set_num_threads(threads);
 #endif
-    if (spmv_auto_opts_check(&ao, &e) != SPMV_OK) {
+    if (spmv_opts_check(&ao, &e) != SPMV_OK) {
         fprintf(stderr, "spmv plan: %s\n", e.msg);
         return 2;
     }
@@ -682,10 +671,10 @@ static int cmd_plan(int argc, char **argv) {
         spmv_triplets_free(&t);
         return 1;
     }
-    st = prec == 'd' ? tool_d_plan(&t, &ao, &R) : tool_s_plan(&t, &ao, &R);
+    st = prec == 'd' ? tool_d_plan(&t, &ao, &R, &e) : tool_s_plan(&t, &ao, &R, &e);
     spmv_triplets_free(&t);
     if (st != SPMV_OK) {
-        fprintf(stderr, "spmv plan: %s: %s (%s)\n", mat, spmv_status_str(st), R.why);
+        fprintf(stderr, "spmv plan: %s: %s (%s)\n", mat, spmv_status_str(st), e.msg);
         return 1;
     }
     {
@@ -739,7 +728,8 @@ static int cmd_plan(int argc, char **argv) {
 static int cmd_mv(int argc, char **argv) {
     const char *fmt_s = "csr", *xfile = NULL, *out = NULL, *mat = NULL, *params = NULL;
     char prec = 'd';
-    spmv_format fmt;
+    spmv_opts bo = spmv_opts_default(); /* the build of --format (not auto) */
+    int is_auto;
     spmv_triplets t;
     spmv_error e;
     double *x = NULL, *y = NULL;
@@ -774,24 +764,25 @@ static int cmd_mv(int argc, char **argv) {
         }
     }
     if (!mat || !*mat) return arg_error("mv", "MATRIX", mat, "a Matrix Market file or gen:SPEC");
-    fmt = spmv_format_parse(fmt_s);
-    if (fmt == SPMV_FMT_COUNT_ && strcmp(fmt_s, "auto")) {
+    is_auto = !strcmp(fmt_s, "auto");
+    bo.params = params;
+    if (strcmp(fmt_s, "auto") && spmv_format_parse(fmt_s, &bo.format) != SPMV_OK) {
         fprintf(stderr, "spmv mv: --format: unknown format '%s' (spmv formats lists them, or auto)\n", fmt_s);
         return 2;
     }
-    if (fmt == SPMV_FMT_COUNT_ && params) {
+    if (is_auto && params) {
         fprintf(stderr, "spmv mv: --params: not with --format auto (the selection sets them)\n");
         return 2;
     }
-    if (fmt != SPMV_FMT_COUNT_ && !(spmv_format_flags(fmt) & SPMV_FF_HOST)) {
+    if (!is_auto && !(spmv_format_flags(bo.format) & SPMV_FF_HOST)) {
         fprintf(stderr, "spmv mv: --format: '%s' has no CPU kernel (it runs on the GPU: spmv-cuda)\n", fmt_s);
         return 2;
     }
-    if (fmt != SPMV_FMT_COUNT_) {
+    if (!is_auto) {
         spmv_any_params p;
         spmv_error pe;
         memset(&pe, 0, sizeof pe);
-        if (spmv_any_params_init(fmt, params, &p, &pe) != SPMV_OK) {
+        if (spmv_any_params_init(bo.format, params, &p, &pe) != SPMV_OK) {
             fprintf(stderr, "spmv mv: --params: %s\n", pe.msg);
             return 2;
         }
@@ -829,7 +820,7 @@ static int cmd_mv(int argc, char **argv) {
         spmv_triplets_free(&t);
         return 1;
     }
-    rc = prec == 'd' ? tool_d_mv(&t, fmt, params, x, y) : tool_s_mv(&t, fmt, params, x, y);
+    rc = prec == 'd' ? tool_d_mv(&t, is_auto ? NULL : &bo, x, y) : tool_s_mv(&t, is_auto ? NULL : &bo, x, y);
     if (!rc) {
         /* standard output is the process's stream (appending, pipes, sockets all work); a file
            is written beside its name and renamed into place; nothing is ever removed */

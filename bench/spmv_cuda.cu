@@ -162,7 +162,7 @@ static void tool_print_row(const tool_dev *d, const char *mname, long long nrows
 static void tool_print_plan(const char *mname, const char *prec, const spmv_auto_report *R, spmv_status st,
                             const char *params) {
     const spmv_auto_features *F = &R->feat;
-    const spmv_auto_opts *o = &R->opts;
+    const spmv_opts *o = &R->opts;
     int i;
     printf("# spmv-cuda plan: %s, %s, %lld x %lld, %lld entries\n", mname, prec, (long long)F->nrows,
            (long long)F->ncols, (long long)F->nnz);
@@ -582,7 +582,7 @@ static int cmd_copy(void) {
 }
 
 static int cmd_plan(int argc, char **argv) {
-    spmv_auto_opts o = spmv_auto_opts_default();
+    spmv_opts o = spmv_opts_default();
     spmv_error e;
     spmv_triplets t;
     const char *mat = NULL, *base;
@@ -618,7 +618,7 @@ static int cmd_plan(int argc, char **argv) {
         usage(stderr);
         return 2;
     }
-    if (spmv_auto_opts_check(&o, &e) != SPMV_OK) {
+    if (spmv_opts_check(&o, &e) != SPMV_OK) {
         fprintf(stderr, "spmv-cuda plan: %s\n", e.msg);
         return 2;
     }

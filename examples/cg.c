@@ -84,7 +84,7 @@ int main(int argc, char **argv) {
     spmv_status st;
     spmv_d_csr A;
     spmv_d_auto M;
-    spmv_auto_opts o = spmv_auto_opts_default();
+    spmv_opts o = spmv_opts_default();
     double tol = argc > 2 ? atof(argv[2]) : 1e-8, *x = NULL, *b = NULL, *r = NULL, *p = NULL, *q = NULL;
     double rr, bnorm, relres = 1, t_solve, t_mv = 0, csr_s, chosen_s, payback;
     long double res2 = 0, b2 = 0, *ax = NULL;
@@ -129,8 +129,8 @@ int main(int argc, char **argv) {
     /* 2. the auto handle: as many products as the iteration cap, A lives on */
     o.expected_calls = maxit;
     o.borrow = 1;
-    if ((st = spmv_d_auto_from_csr(&M, &A, &o)) != SPMV_OK) {
-        fprintf(stderr, "format selection: %s (%s)\n", spmv_status_str(st), M.rep.why);
+    if ((st = spmv_d_auto_from_csr(&M, &A, &o, &err)) != SPMV_OK) {
+        fprintf(stderr, "format selection: %s (%s)\n", spmv_status_str(st), err.msg);
         goto out;
     }
     printf("format: %s, because %s\n", spmv_format_name(M.rep.chosen), M.rep.why);

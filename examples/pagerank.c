@@ -157,8 +157,8 @@ static int power_iteration(const graph *g, mv_fn mv, void *ctx, int maxit, doubl
 }
 
 /* the auto handle's options for this iteration */
-static spmv_auto_opts pr_opts(int *maxit) {
-    spmv_auto_opts o = spmv_auto_opts_default();
+static spmv_opts pr_opts(int *maxit) {
+    spmv_opts o = spmv_opts_default();
     /* ||x_k+1 - x_k||_1 <= d^k ||x_1 - x_0||_1 <= 2 d^k */
     const int bound = 1 + (int)ceil(log(TOL / 2) / log(DAMP));
     o.expected_calls = bound;
@@ -172,10 +172,11 @@ static int pagerank_host(const graph *g, double *x, int verbose) {
     spmv_d_auto M;
     int maxit, iters = 0, rc;
     double secs = 0;
-    const spmv_auto_opts o = pr_opts(&maxit);
-    spmv_status st = spmv_d_auto_from_csr(&M, &g->P, &o);
+    spmv_error err;
+    const spmv_opts o = pr_opts(&maxit);
+    spmv_status st = spmv_d_auto_from_csr(&M, &g->P, &o, &err);
     if (st != SPMV_OK) {
-        fprintf(stderr, "format selection: %s (%s)\n", spmv_status_str(st), M.rep.why);
+        fprintf(stderr, "format selection: %s (%s)\n", spmv_status_str(st), err.msg);
         return 1;
     }
     rc = power_iteration(g, host_mv, &M, maxit, x, &iters, &secs);
@@ -219,13 +220,14 @@ static int pagerank_device(const graph *g, double *x, int verbose) {
     dev_ctx c;
     int maxit, iters = 0, rc = 1;
     double secs = 0;
-    const spmv_auto_opts o = pr_opts(&maxit);
+    const spmv_opts o = pr_opts(&maxit);
+    spmv_error err;
     spmv_status st;
     memset(&c, 0, sizeof c);
     c.n = g->n;
-    if ((st = spmv_d_auto_dev_from_csr(&c.D, &g->P, &o)) != SPMV_OK) {
+    if ((st = spmv_d_auto_dev_from_csr(&c.D, &g->P, &o, &err)) != SPMV_OK) {
         dev_fail("device format selection", st);
-        fprintf(stderr, "  %s\n", c.D.rep.why);
+        fprintf(stderr, "  %s\n", err.msg);
         return 1;
     }
     if ((st = spmv_cuda_status(cudaMalloc((void **)&c.x_dev, (size_t)g->n * sizeof(double)))) != SPMV_OK ||

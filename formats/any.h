@@ -2,11 +2,14 @@
  * (nothing here names a format). Included by formats/instance.h once per tag.
  *
  *   spmv_d_any M;
- *   spmv_d_any_from_csr(&M, &A, SPMV_FMT_AXTUH, SPMV_ISA_AUTO);       // defaults
- *   spmv_d_any_from_csr_params(&M, &A, fmt, SPMV_ISA_AUTO, "th=8", 0, NULL, &err);
+ *   spmv_opts o = spmv_opts_default();   // format csr, ISA auto, no parameters
+ *   o.format = SPMV_FMT_AXTUH;
+ *   o.params = "th=8";                    // optional: the format's keys
+ *   spmv_d_any_from_csr(&M, &A, &o, &err); // err (may be NULL) says what was wrong
  *   spmv_d_any_mv(&M, 1.0, x, 0.0, y);
  *   spmv_d_any_free(&M);
  * Tag-independent part (once): enum spmv_format, spmv_format_name / _parse / _flags,
+ * spmv_opts (the options of every builder, host and device),
  * spmv_<name>_params_parse / _describe for every row. Per tag: the generated verbs of a
  * row (spmv_<tag>_<name>_isa, _params_str, and _tune for rows not marked tunable), then
  * the handle. */
@@ -62,13 +65,70 @@ static inline const char *spmv_format_family(spmv_format f) {
         "?"};
     return (int)f >= 0 && f < SPMV_FMT_COUNT_ ? names[f] : "?";
 }
-/* SPMV_FMT_COUNT_ when unknown (or NULL) */
-static inline spmv_format spmv_format_parse(const char *s) {
-    int f;
-    for (f = 0; s && f < SPMV_FMT_COUNT_; f++)
-        if (!strcmp(s, spmv_format_name((spmv_format)f))) return (spmv_format)f;
-    return SPMV_FMT_COUNT_;
+/* a format's name into *f; an unknown name (or NULL) is SPMV_ERR_ARG and leaves *f alone */
+static inline spmv_status spmv_format_parse(const char *s, spmv_format *f) {
+    int i;
+    for (i = 0; s && i < SPMV_FMT_COUNT_; i++)
+        if (!strcmp(s, spmv_format_name((spmv_format)i))) {
+            if (f) *f = (spmv_format)i;
+            return SPMV_OK;
+        }
+    return SPMV_ERR_ARG;
 }
+
+/* The options of every builder, host and device: any_from_csr, any_dev_from_csr,
+ * auto_from_csr, auto_dev_from_csr. Start from spmv_opts_default() and set what you need;
+ * a NULL options pointer means the defaults. Out-of-range values give SPMV_ERR_ARG. */
+typedef struct spmv_opts {
+    spmv_format format;   /* any_*: the format (default SPMV_FMT_CSR); auto_* chooses it */
+    spmv_isa isa;         /* CPU kernels: SPMV_ISA_AUTO = $SPMV_ISA or the best; the device ignores it */
+    const char *params;   /* any_*: the format's "key=value,..." (NULL: its defaults; an isa= key wins) */
+    int tune;             /* any_*: 1 searches the format's parameters on A first (handle's tune_s) */
+    int deterministic;    /* 1: same bits every run: device formats adding with atomics are refused
+                           * (any_dev) or left out (auto), auto's choice is made without timing */
+    /* the automatic selection (auto_from_csr, auto_dev_from_csr) */
+    double expected_calls; /* products the handle will run (>= 1) */
+    double budget;         /* selection cost cap, in SpMVs of the fastest product timed (>= 0) */
+    double min_seconds;    /* floor of the budget in seconds (>= 0) */
+    int x_changes;         /* 0 or 1: x changes between products (formats embedding x pay a copy) */
+    int threads;           /* 0..4096; 0: the current OpenMP setting */
+    int borrow;            /* 0 or 1: A's arrays outlive the handle (CSR chosen: no copy) */
+} spmv_opts;
+
+static inline spmv_opts spmv_opts_default(void) {
+    spmv_opts o;
+    memset(&o, 0, sizeof o);
+    o.format = SPMV_FMT_CSR;
+    o.isa = SPMV_ISA_AUTO;
+    o.expected_calls = 1000;
+    o.budget = 30;
+    o.min_seconds = 0.015;
+    o.x_changes = 1;
+    return o;
+}
+
+/* SPMV_OK, or SPMV_ERR_ARG with the reason in e (may be NULL; cleared on success) */
+static inline spmv_status spmv_opts_check(const spmv_opts *o, spmv_error *e) {
+    const char *bad = NULL;
+    if (!o) bad = "no options";
+    else if ((int)o->format < 0 || o->format >= SPMV_FMT_COUNT_) bad = "format out of range";
+    else if ((int)o->isa < 0 || o->isa >= SPMV_ISA_COUNT_) bad = "isa out of range";
+    else if (o->tune != 0 && o->tune != 1) bad = "tune must be 0 or 1";
+    else if (o->deterministic != 0 && o->deterministic != 1) bad = "deterministic must be 0 or 1";
+    else if (!(o->expected_calls >= 1 && o->expected_calls < 1e18)) bad = "expected_calls must be a number >= 1";
+    else if (!(o->budget >= 0 && o->budget < 1e18)) bad = "budget must be a number of SpMVs >= 0";
+    else if (!(o->min_seconds >= 0 && o->min_seconds < 1e6)) bad = "min_seconds must be >= 0 (and finite)";
+    else if (o->x_changes != 0 && o->x_changes != 1) bad = "x_changes must be 0 or 1";
+    else if (o->borrow != 0 && o->borrow != 1) bad = "borrow must be 0 or 1";
+    else if (o->threads < 0 || o->threads > 4096) bad = "threads must be 0..4096";
+    if (e) {
+        e->line = 0;
+        snprintf(e->msg, sizeof e->msg, "%s", bad ? bad : "");
+    }
+    return bad ? SPMV_ERR_ARG : SPMV_OK;
+}
+/* e's message (e may be NULL) */
+#define SPMV__ERR(e, ...) ((e) ? (void)snprintf((e)->msg, sizeof (e)->msg, __VA_ARGS__) : (void)0)
 #undef SPMV__HEADER
 #undef SPMV__USE
 #pragma pop_macro("SPMV__USE")
@@ -162,6 +222,7 @@ static inline void spmv_format_describe(spmv_format f, char *buf, size_t len) {
 
 typedef struct SPMV_NAME(any) {
     spmv_format fmt;
+    double tune_s; /* seconds the build spent tuning (opts.tune) */
     union {
         char none_;
 #define SPMV_FORMAT(n, ID, fam, host, ...) SPMV__IF(host)(SPMV_NAME(fam) n;)
@@ -170,59 +231,55 @@ typedef struct SPMV_NAME(any) {
     } u;
 } SPMV_NAME(any);
 
-/* Builds format fmt from CSR A: its defaults, isa (SPMV_ISA_AUTO: SPMV_ISA or the best),
- * then the "key=value,..." string params (may be NULL; its isa= wins), then, when tune
- * is set, the format's _tune on A (seconds in *tune_s). On failure *M is left empty and
- * e (may be NULL) says which parameter was wrong. */
-static inline spmv_status SPMV_NAME(any_from_csr_params)(SPMV_NAME(any) *M, const SPMV_NAME(csr) *A, spmv_format fmt,
-                                                         spmv_isa isa, const char *params, int tune, double *tune_s,
-                                                         spmv_error *e) {
+/* Builds o->format from CSR A with o->isa, the parameter string o->params and, when
+ * o->tune is set, the format's _tune on A first (seconds in M->tune_s). o: NULL for
+ * spmv_opts_default() (csr). On failure *M is left empty and e (may be NULL) says why. */
+static inline spmv_status SPMV_NAME(any_from_csr)(SPMV_NAME(any) *M, const SPMV_NAME(csr) *A, const spmv_opts *o,
+                                                  spmv_error *e) {
+    const spmv_opts opts = o ? *o : spmv_opts_default();
+    const spmv_format fmt = opts.format;
     spmv_any_params p;
     spmv_status st;
     double spent = 0;
-    if (tune_s) *tune_s = 0;
     if (e) {
         e->line = 0;
         e->msg[0] = 0;
     }
     if (!M) return SPMV_ERR_ARG;
     memset(M, 0, sizeof *M);
-    if (!A) return SPMV_ERR_ARG;
+    if (!A) {
+        SPMV__ERR(e, "no matrix (A is NULL)");
+        return SPMV_ERR_ARG;
+    }
+    if ((st = spmv_opts_check(&opts, e)) != SPMV_OK) return st;
     if (!(spmv_format_flags(fmt) & SPMV_FF_HOST)) {
-        if (e) snprintf(e->msg, sizeof e->msg, "format %s has no CPU kernel", spmv_format_name(fmt));
+        SPMV__ERR(e, "format %s has no CPU kernel", spmv_format_name(fmt));
         return SPMV_ERR_ARG;
     }
     st = spmv_any_params_init(fmt, NULL, &p, e);
     if (st != SPMV_OK) return st;
-    p.isa = isa;
+    p.isa = opts.isa;
     switch (fmt) {
 #define SPMV_FORMAT(n, ID, fam, host, ...)                                                                      \
     SPMV__IF(host)(case SPMV_CAT(SPMV_FMT_, ID) :                                                               \
-        st = SPMV_CAT3(spmv_, n, _params_parse)(params, &p.n, e);                                               \
-        if (st == SPMV_OK && tune) {                                                                            \
-            st = SPMV_NAME(SPMV_CAT(n, _tune))(A, &p.n, &spent);                                                \
-            if (tune_s) *tune_s = spent;                                                                        \
-        }                                                                                                       \
+        st = SPMV_CAT3(spmv_, n, _params_parse)(opts.params, &p.n, e);                                          \
+        if (st == SPMV_OK && opts.tune) st = SPMV_NAME(SPMV_CAT(n, _tune))(A, &p.n, &spent);                     \
         if (st == SPMV_OK) st = SPMV_NAME(SPMV_CAT(n, _from_csr))(&M->u.n, A, &p.n);                            \
         break;)
 #include "registry.h"
 #undef SPMV_FORMAT
     default: st = SPMV_ERR_ARG; break;
     }
-    if (st == SPMV_OK) M->fmt = fmt;
-    else memset(M, 0, sizeof *M);
+    if (st == SPMV_OK) {
+        M->fmt = fmt;
+        M->tune_s = spent;
+    } else {
+        memset(M, 0, sizeof *M);
+        if (e && !e->msg[0])
+            SPMV__ERR(e, "%s from CSR: %s", spmv_format_name(fmt),
+                      st == SPMV_ERR_ISA ? "the ISA is not compiled in or not on this CPU" : spmv_status_str(st));
+    }
     return st;
-}
-
-/* format fmt with its defaults for isa */
-static inline spmv_status SPMV_NAME(any_from_csr)(SPMV_NAME(any) *M, const SPMV_NAME(csr) *A, spmv_format fmt,
-                                                  spmv_isa isa) {
-    return SPMV_NAME(any_from_csr_params)(M, A, fmt, isa, NULL, 0, NULL, NULL);
-}
-/* like any_from_csr, with the format's parameters tuned on A (seconds spent in *tune_s) */
-static inline spmv_status SPMV_NAME(any_from_csr_tuned)(SPMV_NAME(any) *M, const SPMV_NAME(csr) *A, spmv_format fmt,
-                                                        spmv_isa isa, double *tune_s) {
-    return SPMV_NAME(any_from_csr_params)(M, A, fmt, isa, NULL, 1, tune_s, NULL);
 }
 
 /* y = alpha*A*x + beta*y for any x (formats embedding x copy it in first, so M is not const). */
@@ -303,7 +360,7 @@ static inline spmv_isa SPMV_NAME(any_isa)(const SPMV_NAME(any) *M) {
 }
 
 /* "key=value,..." of the parameters in use (empty when none) */
-static inline void SPMV_NAME(any_params)(const SPMV_NAME(any) *M, char *buf, size_t len) {
+static inline void SPMV_NAME(any_params_str)(const SPMV_NAME(any) *M, char *buf, size_t len) {
     if (!len) return;
     buf[0] = 0;
     if (!M) return;

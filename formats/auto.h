@@ -1,8 +1,9 @@
 /* auto — inspector-executor: picks the format for one matrix and keeps it.
  *
- *   spmv_auto_opts o = spmv_auto_opts_default();    // o.expected_calls = 500, ...
+ *   spmv_opts o = spmv_opts_default();             // o.expected_calls = 500, ...
  *   spmv_d_auto M;
- *   spmv_d_auto_from_csr(&M, &A, &o);                // A may be freed afterwards
+ *   spmv_error err;
+ *   spmv_d_auto_from_csr(&M, &A, &o, &err);         // A may be freed afterwards
  *   for (...) spmv_d_auto_mv(&M, 1.0, x, 0.0, y);
  *   printf("%s: %s\n", spmv_format_name(M.rep.chosen), M.rep.why);
  *   spmv_d_auto_free(&M);
@@ -32,7 +33,8 @@
  *  5. a winner other than CSR is timed against CSR again, the two in turn sample by sample,
  *     if the budget has room (rep.duel), and kept only if it still wins on the medians, by
  *     more than SPMV_AUTO_DUEL_MARGIN (2%).
- * Options (spmv_auto_opts; out-of-range values give SPMV_ERR_ARG):
+ * Options (spmv_opts, shared with the other builders; format, params and tune are theirs
+ * and not used here; out-of-range values give SPMV_ERR_ARG, the reason in err):
  *   expected_calls  products the handle will run (>= 1; default 1000)
  *   budget          selection cost cap in SpMVs of the fastest product timed so far (CSR's
  *                   at first, so that the cost in SpMVs of the chosen format stays under it;
@@ -63,47 +65,6 @@
 #ifndef SPMV_AUTO_COMMON
 #define SPMV_AUTO_COMMON
 #include <unistd.h>
-
-typedef struct spmv_auto_opts {
-    double expected_calls; /* products the handle will run (>= 1) */
-    double budget;         /* selection cost cap, in SpMVs of the fastest product timed (>= 0) */
-    double min_seconds;    /* floor of the budget in seconds (>= 0) */
-    int x_changes;         /* 0 or 1 */
-    int threads;           /* 0..4096; 0: the current OpenMP setting */
-    int deterministic;     /* 0 or 1 */
-    int borrow;            /* 0 or 1: A's arrays outlive the handle (CSR chosen: no copy) */
-    spmv_isa isa;          /* SPMV_ISA_AUTO or one ISA */
-} spmv_auto_opts;
-
-static inline spmv_auto_opts spmv_auto_opts_default(void) {
-    spmv_auto_opts o;
-    memset(&o, 0, sizeof o);
-    o.expected_calls = 1000;
-    o.budget = 30;
-    o.min_seconds = 0.015;
-    o.x_changes = 1;
-    o.isa = SPMV_ISA_AUTO;
-    return o;
-}
-
-/* SPMV_OK, or SPMV_ERR_ARG with the reason in e (may be NULL) */
-static inline spmv_status spmv_auto_opts_check(const spmv_auto_opts *o, spmv_error *e) {
-    const char *bad = NULL;
-    if (!o) bad = "no options";
-    else if (!(o->expected_calls >= 1 && o->expected_calls < 1e18)) bad = "expected_calls must be a number >= 1";
-    else if (!(o->budget >= 0 && o->budget < 1e18)) bad = "budget must be a number of SpMVs >= 0";
-    else if (!(o->min_seconds >= 0 && o->min_seconds < 1e6)) bad = "min_seconds must be >= 0 (and finite)";
-    else if (o->x_changes != 0 && o->x_changes != 1) bad = "x_changes must be 0 or 1";
-    else if (o->deterministic != 0 && o->deterministic != 1) bad = "deterministic must be 0 or 1";
-    else if (o->borrow != 0 && o->borrow != 1) bad = "borrow must be 0 or 1";
-    else if (o->threads < 0 || o->threads > 4096) bad = "threads must be 0..4096";
-    else if ((int)o->isa < 0 || o->isa >= SPMV_ISA_COUNT_) bad = "isa out of range";
-    if (e) {
-        e->line = 0;
-        snprintf(e->msg, sizeof e->msg, "%s", bad ? bad : "");
-    }
-    return bad ? SPMV_ERR_ARG : SPMV_OK;
-}
 
 typedef struct spmv_auto_features {
     int64_t nrows, ncols, nnz;
@@ -139,7 +100,7 @@ typedef struct spmv_auto_cand {
 
 typedef struct spmv_auto_report {
     spmv_auto_features feat;
-    spmv_auto_opts opts;
+    spmv_opts opts;
     int device;                 /* 0 host, 1 device */
     int ncand;                  /* shortlisted (cand[0] is CSR) */
     spmv_auto_cand cand[SPMV_FMT_COUNT_ + 1];
@@ -262,7 +223,7 @@ static inline double spmv_auto__predict_dev(const spmv_auto_features *F, const c
  * out, *why says why). They encode what the bench measured on this project's presets and
  * the 84 real matrices (README, "Automatic selection"); a row without a rule gets 1.0. */
 static inline double spmv_auto_predict(const spmv_auto_features *F, spmv_format f, int device,
-                                       const spmv_auto_opts *o, const char **why) {
+                                       const spmv_opts *o, const char **why) {
     const char *n = spmv_format_name(f);
     const double mu = F->row_mean, cv = F->row_cv;
     const int big = F->csr_bytes > F->llc_bytes; /* streams from memory: bytes decide */
@@ -457,13 +418,13 @@ static inline int spmv_auto__rule_choice(const spmv_auto_report *R, int device) 
 
 /* the budget in seconds: `budget` products of the fastest product timed so far, at least
  * min_seconds */
-static inline double spmv_auto__budget_s(const spmv_auto_opts *o, double fastest_s) {
+static inline double spmv_auto__budget_s(const spmv_opts *o, double fastest_s) {
     return o->budget * fastest_s < o->min_seconds ? o->min_seconds : o->budget * fastest_s;
 }
 
 /* CSR's score at product time t: its copy's typical cost (none with borrow) plus the
  * expected products */
-static inline double spmv_auto__csr_score(const spmv_auto_opts *o, double t) {
+static inline double spmv_auto__csr_score(const spmv_opts *o, double t) {
     return (o->borrow ? 0 : spmv_auto_convert_prior(SPMV_FMT_CSR, 0) * t) + o->expected_calls * t;
 }
 
@@ -697,6 +658,14 @@ static inline void SPMV_NAME(auto__duel)(SPMV_NAME(any) *a, SPMV_NAME(any) *b, c
 }
 
 /* a CSR handle on A's own arrays (A already checked) */
+/* one candidate with its defaults */
+static inline spmv_status SPMV_NAME(auto__build)(SPMV_NAME(any) *H, const SPMV_NAME(csr) *A, spmv_format f,
+                                                 spmv_isa isa) {
+    spmv_opts o = spmv_opts_default();
+    o.format = f;
+    o.isa = isa;
+    return SPMV_NAME(any_from_csr)(H, A, &o, NULL);
+}
 static inline spmv_status SPMV_NAME(auto__borrow)(SPMV_NAME(any) *H, const SPMV_NAME(csr) *A, spmv_isa isa) {
     spmv_csr_params cp = spmv_csr_params_default();
     spmv_status st;
@@ -801,14 +770,11 @@ static inline void SPMV_NAME(auto_free)(SPMV_NAME(auto) *M) {
     memset(M, 0, sizeof *M);
 }
 
-/* Inspects A, times the shortlist within the budget and keeps the winner in *M (see the
- * top of this file). o: NULL for spmv_auto_opts_default(). On failure *M is empty, nothing
- * is left allocated, and M->rep.why says what went wrong. */
-static inline spmv_status SPMV_NAME(auto_from_csr)(SPMV_NAME(auto) *M, const SPMV_NAME(csr) *A,
-                                                   const spmv_auto_opts *o) {
+static inline spmv_status SPMV_NAME(auto__select)(SPMV_NAME(auto) *M, const SPMV_NAME(csr) *A,
+                                                    const spmv_opts *o) {
     const double t0 = spmv_wtime();
     spmv_auto_report *R;
-    spmv_auto_opts opts = o ? *o : spmv_auto_opts_default();
+    spmv_opts opts = o ? *o : spmv_opts_default();
     spmv_error e;
     spmv_status st;
     SPMV_NAME(any) best, cand, spare; /* spare (has_spare): a loser whose pages take CSR's copy */
@@ -819,8 +785,11 @@ static inline spmv_status SPMV_NAME(auto_from_csr)(SPMV_NAME(auto) *M, const SPM
     if (!M) return SPMV_ERR_ARG;
     memset(M, 0, sizeof *M);
     R = &M->rep;
-    if (!A) return SPMV_ERR_ARG;
-    if (spmv_auto_opts_check(&opts, &e) != SPMV_OK) {
+    if (!A) {
+        snprintf(R->why, sizeof R->why, "no matrix (A is NULL)");
+        return SPMV_ERR_ARG;
+    }
+    if (spmv_opts_check(&opts, &e) != SPMV_OK) {
         snprintf(R->why, sizeof R->why, "bad options: %.150s", e.msg);
         return SPMV_ERR_ARG;
     }
@@ -842,7 +811,7 @@ static inline spmv_status SPMV_NAME(auto_from_csr)(SPMV_NAME(auto) *M, const SPM
         for (;;) {
             const double c0 = spmv_wtime();
             if (best_i == 0 && opts.borrow) st = SPMV_NAME(auto__borrow)(&M->h, A, opts.isa);
-            else st = SPMV_NAME(any_from_csr)(&M->h, A, R->cand[best_i].fmt, opts.isa);
+            else st = SPMV_NAME(auto__build)(&M->h, A, R->cand[best_i].fmt, opts.isa);
             R->cand[best_i].convert_s = spmv_wtime() - c0;
             R->cand[best_i].st = st;
             if (st == SPMV_OK || best_i == 0 || st == SPMV_ERR_ALLOC) break;
@@ -942,7 +911,7 @@ SPMV_OMP(parallel for schedule(static) if (A->nrows >= 65536))
         }
         {
             const double c0 = spmv_wtime();
-            st = SPMV_NAME(any_from_csr)(&cand, A, c->fmt, opts.isa);
+            st = SPMV_NAME(auto__build)(&cand, A, c->fmt, opts.isa);
             c->convert_s = spmv_wtime() - c0;
             c->st = st;
             if (st == SPMV_OK && c->convert_s > prior) overrun = c->convert_s / prior * overrun;
@@ -1039,7 +1008,7 @@ SPMV_OMP(parallel for schedule(static) if (A->nrows >= 65536))
             has_spare = 0;
             st = SPMV_NAME(auto__to_csr)(&best, A);
         } else {
-            st = SPMV_NAME(any_from_csr)(&best, A, SPMV_FMT_CSR, opts.isa);
+            st = SPMV_NAME(auto__build)(&best, A, SPMV_FMT_CSR, opts.isa);
         }
         R->cand[0].convert_s = spmv_wtime() - c0;
         R->cand[0].st = st;
@@ -1087,6 +1056,22 @@ fail:
     }
     snprintf(M->rep.why, sizeof M->rep.why, "selection failed: %s", spmv_status_str(st));
     (void)prev_threads;
+    return st;
+}
+
+/* Inspects A, times the shortlist within the budget and keeps the winner in *M (see the
+ * top of this file). o: NULL for spmv_opts_default(). On failure *M is empty except
+ * M->rep, nothing is left allocated, and e (may be NULL) says what went wrong; M->rep.why
+ * explains the choice (or the failure). */
+static inline spmv_status SPMV_NAME(auto_from_csr)(SPMV_NAME(auto) *M, const SPMV_NAME(csr) *A, const spmv_opts *o,
+                                                   spmv_error *e) {
+    spmv_status st;
+    if (e) {
+        e->line = 0;
+        e->msg[0] = 0;
+    }
+    st = SPMV_NAME(auto__select)(M, A, o);
+    if (st != SPMV_OK) SPMV__ERR(e, "%s", M ? M->rep.why : "no handle (M is NULL)");
     return st;
 }
 

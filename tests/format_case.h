@@ -48,7 +48,10 @@ static void TF(_one)(const char *mname, const TF(_case) * k, spmv_format f, spmv
     params[0] = 0;
     if (width) snprintf(params, sizeof params, "w=%d", width);
     snprintf(cfg, sizeof cfg, "%s %s %s%s%s", STR(TT_TAG), fname, spmv_isa_name(isa), width ? " " : "", params);
-    st = TN(any_from_csr_params)(&M, R, f, isa, params, 0, NULL, &e);
+    {
+        const spmv_opts o = th_opts(f, isa, params);
+        st = TN(any_from_csr)(&M, R, &o, &e);
+    }
 #if SPMV_CAT(SPMV_LIMITED_, TEST_FAMILY)
     if (TF(_limited)(R, f, params, isa)) {
         CHECK(st == SPMV_ERR_LIMIT, "%s [%s]: over the documented size cap, the conversion gave %s", mname, cfg,
@@ -234,7 +237,10 @@ static void TF(_malformed)(void) {
             TN(any) M;
             spmv_status st;
             if (!test_in_family((spmv_format)f)) continue;
-            st = TN(any_from_csr)(&M, &A, (spmv_format)f, SPMV_ISA_AUTO);
+            {
+                const spmv_opts o = th_opts((spmv_format)f, SPMV_ISA_AUTO, NULL);
+                st = TN(any_from_csr)(&M, &A, &o, NULL);
+            }
             CHECK(st == SPMV_ERR_ARG || st == SPMV_ERR_OVERFLOW, "[%s %s] malformed CSR (%s): got %s", STR(TT_TAG),
                   spmv_format_name((spmv_format)f), bad[b].what, spmv_status_str(st));
             CHECK(th_all_zero(&M, sizeof M), "[%s %s] malformed CSR (%s): handle not left empty", STR(TT_TAG),
@@ -306,7 +312,10 @@ static void TF(_wrap)(void) {
         TN(any) M;
         int ok = 1;
         if (!test_in_family((spmv_format)f)) continue;
-        st = TN(any_from_csr)(&M, &W, (spmv_format)f, SPMV_ISA_AUTO);
+        {
+            const spmv_opts o = th_opts((spmv_format)f, SPMV_ISA_AUTO, NULL);
+            st = TN(any_from_csr)(&M, &W, &o, NULL);
+        }
         CHECK(st == SPMV_OK, "[%s %s] from wrapped CSR: %s", STR(TT_TAG), spmv_format_name((spmv_format)f),
               spmv_status_str(st));
         if (st != SPMV_OK) continue;

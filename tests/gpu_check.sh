@@ -140,7 +140,7 @@ if want tests; then
     # suraa runs in test_cuda_formats)
     runtest tests "$(budget TESTS 60)" test_cuda_suraa_rdc build/cuda/test_cuda_suraa_rdc
     # the examples that use the GPU: they compare its product with the CPU's and exit 1 if not equal
-    for e in cuda/cuda_csr cuda/pagerank_nvcc; do
+    for e in cuda/cuda_csr cuda/cuda_any cuda/pagerank_nvcc; do
         t0=$(date +%s)
         if [ -x "build/$e" ] && timeout -k 5 60 "build/$e" > "$out/example_$(basename $e).log" 2>&1; then
             record "tests/example_$(basename $e)" ok $(( $(date +%s) - t0 )) 1 0 0 "$(tail -1 "$out/example_$(basename $e).log")"

@@ -123,6 +123,17 @@ static inline void set_threads(int n) {
 #endif
 }
 
+#ifdef SPMV_ANY_COMMON
+/* the builders' options for one format, ISA and parameter string (may be NULL) */
+static inline spmv_opts th_opts(spmv_format f, spmv_isa isa, const char *params) {
+    spmv_opts o = spmv_opts_default();
+    o.format = f;
+    o.isa = isa;
+    o.params = params;
+    return o;
+}
+#endif
+
 /* ---- random matrices (splitmix64: the same sequence on every machine) ---- */
 static uint64_t th_rng_state = 12345;
 static inline uint64_t th_rnd(void) {

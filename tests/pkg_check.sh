@@ -47,6 +47,12 @@ if command -v cmake > /dev/null 2>&1; then
         build/pkg-build/cmake/consumer_c | grep -q '^ok:' && build/pkg-build/cmake/consumer_cpp | grep -q '^ok:'; then
         ok "CMake consumer (find_package(spmv 0.1) + spmv::spmv, C and C++): $(grep -o 'spmv [0-9.]*: OpenMP.*' build/pkg-build/cmake.log)"
     else bad "CMake consumer (build/pkg-build/cmake.log)"; tail -20 build/pkg-build/cmake.log; fi
+    # the example project a user copies (examples/cmake)
+    if cmake -S examples/cmake -B build/pkg-build/example -DCMAKE_PREFIX_PATH="$stage/usr/local" > build/pkg-build/example.log 2>&1 &&
+        cmake --build build/pkg-build/example >> build/pkg-build/example.log 2>&1 &&
+        OMP_NUM_THREADS=2 build/pkg-build/example/spmv_example > build/pkg-build/example.out 2>&1 && grep -q '^ok:' build/pkg-build/example.out; then
+        ok "examples/cmake built against the installed package and run: $(cat build/pkg-build/example.out)"
+    else bad "examples/cmake (build/pkg-build/example.log)"; tail -20 build/pkg-build/example.log build/pkg-build/example.out 2>/dev/null; fi
     # a newer major version than installed must not be found
     mkdir -p build/pkg-build/cmake2
     printf 'cmake_minimum_required(VERSION 3.16)\nproject(v2 C)\nfind_package(spmv 1.0 QUIET)\nif(spmv_FOUND)\n  message(FATAL_ERROR "spmv 1.0 found")\nendif()\n' > build/pkg-build/cmake2/CMakeLists.txt

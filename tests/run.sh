@@ -42,7 +42,7 @@ echo "build and test programs: $(( $(date +%s) - start )) s (ninja exit $nrc)"
 if [ "$nrc" != 0 ]; then failed=$((failed + 1)); echo "FAIL: ninja (build/ninja.log)"; fi
 if command -v nvcc >/dev/null 2>&1; then
     cuda_tests=""
-    for b in build/cuda/test_cuda_csr build/cuda/test_cuda_formats build/cuda/cuda_csr build/cuda/int64_nvcc build/cuda/cg_nvcc build/cuda/pagerank_nvcc build/spmv-cuda; do
+    for b in build/cuda/test_cuda_csr build/cuda/test_cuda_formats build/cuda/cuda_csr build/cuda/cuda_any build/cuda/int64_nvcc build/cuda/cg_nvcc build/cuda/pagerank_nvcc build/spmv-cuda; do
         [ -x "$b" ] || { failed=$((failed + 1)); echo "FAIL: CUDA build: $b missing"; }
     done
     [ -x build/spmv-cuda ] && [ -x build/cuda/test_cuda_formats ] && { passed=$((passed + 1)); echo "cuda: the tool compiled and linked for sm_75, sm_80, sm_90 (CUDA 13 has no sm_70), the examples and test programs for sm_90"; }
@@ -102,10 +102,25 @@ if [ -x build/cuda/test_cuda_csr ] && ! nvidia-smi -L 2>/dev/null | grep -q '^GP
 fi
 # examples, compiled strictly (C11 -pedantic -Werror) by ninja; they must run (cg and
 # pagerank check their own results: the true residual, a long-double PageRank reference)
-for e in quickstart int64 cg pagerank; do
+for e in quickstart int64 cg pagerank choose_format; do
     if OMP_NUM_THREADS=2 build/examples/$e >build/logs/example.$e.log 2>&1; then passed=$((passed + 1)); else
         failed=$((failed + 1)); echo "FAIL: example $e"; tail -5 build/logs/example.$e.log; fi
 done
+# choose_format with other names: parameters taken, an unknown name or key refused (exit 2, a reason)
+for a in "bcsr bs=2" "csr5" "dia isa=generic"; do
+    if OMP_NUM_THREADS=2 build/examples/choose_format $a >build/logs/example.choose_format.log 2>&1 &&
+        grep -q "^${a%% *} " build/logs/example.choose_format.log; then passed=$((passed + 1)); else
+        failed=$((failed + 1)); echo "FAIL: example choose_format $a"; tail -3 build/logs/example.choose_format.log; fi
+done
+for a in "nope" "sell bogus=1" "sell isa=avx-512"; do
+    OMP_NUM_THREADS=2 build/examples/choose_format $a >build/logs/example.choose_format.log 2>&1
+    rc=$?
+    if [ "$rc" = 2 ] && [ -s build/logs/example.choose_format.log ]; then passed=$((passed + 1)); else
+        failed=$((failed + 1)); echo "FAIL: example choose_format $a: exit $rc (expected 2 and a reason)"; fi
+done
+if OMP_NUM_THREADS=2 build/tests-cuemu/cuda_any >build/logs/example.cuda_any_emu.log 2>&1 &&
+    grep -q 'auto chose' build/logs/example.cuda_any_emu.log; then passed=$((passed + 1)); else
+    failed=$((failed + 1)); echo "FAIL: example cuda_any (emulation)"; tail -5 build/logs/example.cuda_any_emu.log; fi
 # the CUDA example in the CPU emulation of the CUDA model: its device product must match the CPU's
 if OMP_NUM_THREADS=2 build/tests-cuemu/cuda_csr >build/logs/example.cuda_csr_emu.log 2>&1 &&
     grep -q 'max |GPU - CPU|' build/logs/example.cuda_csr_emu.log; then passed=$((passed + 1)); else
@@ -113,8 +128,8 @@ if OMP_NUM_THREADS=2 build/tests-cuemu/cuda_csr >build/logs/example.cuda_csr_emu
 # the same two compiled by nvcc (-x cu), int64 and cuda_csr: without a GPU they run the host
 # part (pagerank and cuda_csr say the GPU part was skipped), with one they check the GPU too
 if command -v nvcc >/dev/null 2>&1; then
-    for e in cg pagerank int64 cuda_csr; do
-        [ "$e" = cuda_csr ] && b=build/cuda/cuda_csr || b=build/cuda/${e}_nvcc
+    for e in cg pagerank int64 cuda_csr cuda_any; do
+        case $e in cuda_*) b=build/cuda/$e ;; *) b=build/cuda/${e}_nvcc ;; esac
         if OMP_NUM_THREADS=2 $b >build/logs/example.${e}_nvcc.log 2>&1; then passed=$((passed + 1)); else
             failed=$((failed + 1)); echo "FAIL: example ${e}_nvcc"; tail -5 build/logs/example.${e}_nvcc.log; fi
     done

@@ -12,26 +12,27 @@ static int capped(spmv_format f) {
 }
 
 #define ALIAS_CASE(TAG, T)                                                                                             \
-    static void alias_##TAG(const spmv_triplets *trip, const char *mname) {                                          \
+    static void alias_##TAG(const spmv_triplets *trip, const char *mname) {                                            \
         spmv_##TAG##_csr A;                                                                                            \
         int f, isa;                                                                                                    \
-        if (spmv_##TAG##_csr_from_triplets(&A, trip, NULL) != SPMV_OK) {                                              \
+        if (spmv_##TAG##_csr_from_triplets(&A, trip, NULL) != SPMV_OK) {                                               \
             CHECK(0, "%s: csr_from_triplets", mname);                                                                  \
             return;                                                                                                    \
         }                                                                                                              \
         for (f = 0; f < SPMV_FMT_COUNT_; f++) {                                                                        \
-            if (!(spmv_format_flags((spmv_format)f) & SPMV_FF_HOST)) continue;                                        \
-            for (isa = SPMV_ISA_GENERIC; isa < SPMV_ISA_COUNT_; isa++) {                                              \
+            if (!(spmv_format_flags((spmv_format)f) & SPMV_FF_HOST)) continue;                                         \
+            for (isa = SPMV_ISA_GENERIC; isa < SPMV_ISA_COUNT_; isa++) {                                               \
                 spmv_##TAG##_any M;                                                                                    \
                 int64_t n = A.nrows > A.ncols ? A.nrows : A.ncols, i;                                                  \
                 T *buf;                                                                                                \
                 spmv_status st;                                                                                        \
-                const char *fn = spmv_format_name((spmv_format)f), *in = spmv_isa_name((spmv_isa)isa);                \
+                const char *fn = spmv_format_name((spmv_format)f), *in = spmv_isa_name((spmv_isa)isa);                 \
                 if (!spmv_isa_supported((spmv_isa)isa)) continue;                                                      \
-                st = spmv_##TAG##_any_from_csr(&M, &A, (spmv_format)f, (spmv_isa)isa);                                 \
+                const spmv_opts o = th_opts((spmv_format)f, (spmv_isa)isa, NULL);                                      \
+                st = spmv_##TAG##_any_from_csr(&M, &A, &o, NULL);                                                      \
                 if (st == SPMV_ERR_LIMIT && capped((spmv_format)f)) continue; /* DIA on a random matrix */             \
                 if (st != SPMV_OK) {                                                                                   \
-                    CHECK(0, "%s %s %s %s: conversion: %s", #TAG, mname, fn, in, spmv_status_str(st));                \
+                    CHECK(0, "%s %s %s %s: conversion: %s", #TAG, mname, fn, in, spmv_status_str(st));                 \
                     continue;                                                                                          \
                 }                                                                                                      \
                 buf = (T *)malloc(sizeof(T) * (size_t)(A.nrows + A.ncols + 2 * n + 8));                                \

@@ -8,6 +8,12 @@
 #include "spmv.h"
 #include "harness.h"
 
+/* format f with its defaults */
+static spmv_status th_any(spmv_d_any *M, const spmv_d_csr *A, spmv_format f) {
+    const spmv_opts o = th_opts(f, SPMV_ISA_AUTO, NULL);
+    return spmv_d_any_from_csr(M, A, &o, NULL);
+}
+
 static int quiet_real; /* per-matrix lines only on failure */
 
 #define AUTO_CASE(TAG, T)                                                                                              \
@@ -33,7 +39,7 @@ static int quiet_real; /* per-matrix lines only on failure */
         const double tol = sizeof(T) == 8 ? 1e-12 : 2e-5;                                                              \
         spmv_##TAG##_csr A;                                                                                            \
         spmv_##TAG##_auto M, D1, D2;                                                                                   \
-        spmv_auto_opts o = spmv_auto_opts_default();                                                                   \
+        spmv_opts o = spmv_opts_default();                                                                   \
         spmv_status st;                                                                                                \
         double e1, e2;                                                                                                 \
         int i, found = 0;                                                                                              \
@@ -43,7 +49,7 @@ static int quiet_real; /* per-matrix lines only on failure */
             return;                                                                                                    \
         }                                                                                                              \
         /* timed selection, defaults */                                                                                \
-        st = spmv_##TAG##_auto_from_csr(&M, &A, &o);                                                                   \
+        st = spmv_##TAG##_auto_from_csr(&M, &A, &o, NULL);                                                                   \
         CHECK(st == SPMV_OK, "%s %s: auto_from_csr: %s (%s)", #TAG, name, spmv_status_str(st), M.rep.why);            \
         if (st == SPMV_OK) {                                                                                           \
             e1 = TAG##_check_mv(&M, &A, (T)1, (T)0, NULL);                                                             \
@@ -67,10 +73,10 @@ static int quiet_real; /* per-matrix lines only on failure */
         }                                                                                                              \
         /* deterministic: the same choice twice, bit-identical products, no atomics format */                          \
         o.deterministic = 1;                                                                                           \
-        st = spmv_##TAG##_auto_from_csr(&D1, &A, &o);                                                                  \
+        st = spmv_##TAG##_auto_from_csr(&D1, &A, &o, NULL);                                                                  \
         CHECK(st == SPMV_OK, "%s %s: deterministic: %s (%s)", #TAG, name, spmv_status_str(st), D1.rep.why);           \
         if (st == SPMV_OK) {                                                                                           \
-            st = spmv_##TAG##_auto_from_csr(&D2, &A, &o);                                                              \
+            st = spmv_##TAG##_auto_from_csr(&D2, &A, &o, NULL);                                                              \
             CHECK(st == SPMV_OK && D2.rep.chosen == D1.rep.chosen && D1.rep.trials == 0,                               \
                   "%s %s: deterministic mode chose %s then %s (%d trials)", #TAG, name,                                \
                   spmv_format_name(D1.rep.chosen), spmv_format_name(D2.rep.chosen), D1.rep.trials);                    \
@@ -104,8 +110,8 @@ static void donor_case(const spmv_d_csr *A) {
         spmv_d_any H, C;
         int64_t q, slots;
         int ok;
-        if (spmv_d_any_from_csr(&H, A, donors[di], SPMV_ISA_AUTO) != SPMV_OK) continue;
-        if (spmv_d_any_from_csr(&C, A, SPMV_FMT_CSR, SPMV_ISA_AUTO) != SPMV_OK) {
+        if (th_any(&H, A, donors[di]) != SPMV_OK) continue;
+        if (th_any(&C, A, SPMV_FMT_CSR) != SPMV_OK) {
             spmv_d_any_free(&H);
             continue;
         }
@@ -143,7 +149,7 @@ static void options(void) {
     spmv_error e;
     spmv_d_csr A;
     spmv_d_auto M;
-    spmv_auto_opts o, bad[9];
+    spmv_opts o, bad[9];
     const char *what[9] = {"expected_calls 0", "budget -1", "budget NaN", "x_changes 2", "threads -1",
                            "isa 99", "deterministic 2", "borrow 2", "min_seconds -1"};
     spmv_status st;
@@ -151,7 +157,7 @@ static void options(void) {
     CHECK(spmv_gen("band:n=3000,bw=3", &t, &e) == SPMV_OK, "gen band");
     CHECK(spmv_d_csr_from_triplets(&A, &t, NULL) == SPMV_OK, "band to CSR");
     spmv_triplets_free(&t);
-    for (i = 0; i < 9; i++) bad[i] = spmv_auto_opts_default();
+    for (i = 0; i < 9; i++) bad[i] = spmv_opts_default();
     bad[0].expected_calls = 0;
     bad[1].budget = -1;
     bad[2].budget = NAN;
@@ -162,20 +168,21 @@ static void options(void) {
     bad[7].borrow = 2;
     bad[8].min_seconds = -1;
     for (i = 0; i < 9; i++) {
-        st = spmv_d_auto_from_csr(&M, &A, &bad[i]);
-        CHECK(st == SPMV_ERR_ARG && M.h.fmt == 0 && M.rep.why[0], "%s: got %s, why '%s'", what[i],
-              spmv_status_str(st), M.rep.why);
-        CHECK(spmv_auto_opts_check(&bad[i], &e) == SPMV_ERR_ARG && e.msg[0], "%s: opts_check", what[i]);
+        st = spmv_d_auto_from_csr(&M, &A, &bad[i], &e);
+        CHECK(st == SPMV_ERR_ARG && M.h.fmt == 0 && e.msg[0], "%s: got %s, error '%s'", what[i], spmv_status_str(st),
+              e.msg);
+        CHECK(spmv_opts_check(&bad[i], &e) == SPMV_ERR_ARG && e.msg[0], "%s: opts_check", what[i]);
         spmv_d_auto_free(&M);
     }
-    CHECK(spmv_d_auto_from_csr(NULL, &A, NULL) == SPMV_ERR_ARG, "NULL handle");
-    CHECK(spmv_d_auto_from_csr(&M, NULL, NULL) == SPMV_ERR_ARG, "NULL matrix");
+    CHECK(spmv_d_auto_from_csr(NULL, &A, NULL, NULL) == SPMV_ERR_ARG, "NULL handle");
+    CHECK(spmv_d_auto_from_csr(&M, NULL, NULL, &e) == SPMV_ERR_ARG && strstr(e.msg, "NULL"), "NULL matrix: '%s'",
+          e.msg);
     CHECK(spmv_d_auto_mv(NULL, 1, NULL, 0, NULL) == SPMV_ERR_ARG, "NULL handle mv");
     /* budget below one trial: CSR, nothing timed; with borrow the arrays are A's */
-    o = spmv_auto_opts_default();
+    o = spmv_opts_default();
     o.budget = 1;
     o.borrow = 1;
-    st = spmv_d_auto_from_csr(&M, &A, &o);
+    st = spmv_d_auto_from_csr(&M, &A, &o, NULL);
     CHECK(st == SPMV_OK && M.rep.chosen == SPMV_FMT_CSR && M.rep.trials == 0 && M.h.u.csr.val == A.val,
           "budget 1: %s, chose %s with %d trials (%s)", spmv_status_str(st), spmv_format_name(M.rep.chosen),
           M.rep.trials, M.rep.why);
@@ -183,7 +190,7 @@ static void options(void) {
     spmv_d_auto_free(&M);
     CHECK(A.val != NULL && A.val[0] == A.val[0], "borrowed arrays survive the handle's free");
     o.borrow = 0;
-    st = spmv_d_auto_from_csr(&M, &A, &o);
+    st = spmv_d_auto_from_csr(&M, &A, &o, NULL);
     CHECK(st == SPMV_OK && M.rep.chosen == SPMV_FMT_CSR && M.h.u.csr.val != A.val && !M.h.u.csr.borrowed,
           "budget 1 without borrow: a copy");
     spmv_d_auto_free(&M);
@@ -196,8 +203,8 @@ static void options(void) {
         int64_t q;
         const double *v0;
         CHECK(xx && y1 && y2, "malloc");
-        if (xx && y1 && y2 && spmv_d_any_from_csr(&H, &A, SPMV_FMT_CSR_MERGE, SPMV_ISA_AUTO) == SPMV_OK &&
-            spmv_d_any_from_csr(&C, &A, SPMV_FMT_CSR, SPMV_ISA_AUTO) == SPMV_OK) {
+        if (xx && y1 && y2 && th_any(&H, &A, SPMV_FMT_CSR_MERGE) == SPMV_OK &&
+            th_any(&C, &A, SPMV_FMT_CSR) == SPMV_OK) {
             v0 = H.u.csr_merge.val;
             spmv_d_auto__merge_to_rows(&H);
             CHECK(H.fmt == SPMV_FMT_CSR && H.u.csr.params.algo == SPMV_CSR_ROWS && H.u.csr.val == v0 &&
@@ -219,34 +226,34 @@ static void options(void) {
     }
     donor_case(&A);
     /* one expected product: by the rules nothing pays its conversion */
-    o = spmv_auto_opts_default();
+    o = spmv_opts_default();
     o.deterministic = 1;
     o.expected_calls = 1;
-    st = spmv_d_auto_from_csr(&M, &A, &o);
+    st = spmv_d_auto_from_csr(&M, &A, &o, NULL);
     CHECK(st == SPMV_OK && M.rep.chosen == SPMV_FMT_CSR, "expected_calls 1: chose %s", spmv_format_name(M.rep.chosen));
     spmv_d_auto_free(&M);
     /* many expected products on a band: the rules pick a diagonal format */
     o.expected_calls = 1e6;
-    st = spmv_d_auto_from_csr(&M, &A, &o);
+    st = spmv_d_auto_from_csr(&M, &A, &o, NULL);
     CHECK(st == SPMV_OK && !strcmp(spmv_format_family(M.rep.chosen), "dia"), "band, 1e6 products: chose %s (%s)",
           spmv_format_name(M.rep.chosen), M.rep.why);
     CHECK(d_check_mv(&M, &A, 1, 0, NULL) <= 1e-12, "band: product");
     spmv_d_auto_free(&M);
     /* a large budget (and products enough to pay any conversion, which a slow build's overrun
        scaling could otherwise rule out): every shortlisted format is converted and timed */
-    o = spmv_auto_opts_default();
+    o = spmv_opts_default();
     o.budget = 1e9;
     o.expected_calls = 1e9;
     o.min_seconds = 10;
-    st = spmv_d_auto_from_csr(&M, &A, &o);
+    st = spmv_d_auto_from_csr(&M, &A, &o, NULL);
     CHECK(st == SPMV_OK && M.rep.trials >= 2, "budget 1e9: %d of %d candidates timed", M.rep.trials, M.rep.ncand);
     for (i = 0; i < M.rep.ncand; i++)
         CHECK(M.rep.cand[i].tried != 0, "budget 1e9: %s not tried (%s)", spmv_format_name(M.rep.cand[i].fmt),
               M.rep.cand[i].skip ? M.rep.cand[i].skip : "");
     spmv_d_auto_free(&M);
     /* the cap counts products of the fastest format timed (CSR's at first), floored at min_seconds */
-    o = spmv_auto_opts_default();
-    st = spmv_d_auto_from_csr(&M, &A, &o);
+    o = spmv_opts_default();
+    st = spmv_d_auto_from_csr(&M, &A, &o, NULL);
     {
         double fastest = M.rep.csr_spmv_s, want;
         for (i = 0; i < M.rep.ncand; i++)
@@ -258,9 +265,9 @@ static void options(void) {
     }
     spmv_d_auto_free(&M);
     /* x fixed: the AXT formats (which embed x) join the shortlist */
-    o = spmv_auto_opts_default();
+    o = spmv_opts_default();
     o.x_changes = 0;
-    st = spmv_d_auto_from_csr(&M, &A, &o);
+    st = spmv_d_auto_from_csr(&M, &A, &o, NULL);
     {
         int axt = 0;
         for (i = 0; i < M.rep.ncand; i++) axt += (spmv_format_flags(M.rep.cand[i].fmt) & SPMV_FF_EMBEDS_X) != 0;
@@ -272,9 +279,9 @@ static void options(void) {
 #ifdef _OPENMP
     {
         int before = omp_get_max_threads();
-        o = spmv_auto_opts_default();
+        o = spmv_opts_default();
         o.threads = 1;
-        st = spmv_d_auto_from_csr(&M, &A, &o);
+        st = spmv_d_auto_from_csr(&M, &A, &o, NULL);
         CHECK(st == SPMV_OK && omp_get_max_threads() == before, "threads 1: setting %d not restored (%d)", before,
               omp_get_max_threads());
         spmv_d_auto_free(&M);
@@ -286,10 +293,10 @@ static void options(void) {
 /* allocation failure at every point of a selection (the deterministic one, and a timed one
  * with a budget large enough to convert every candidate): nothing leaks, the handle is
  * empty. The sweep's output is the handle part (the report keeps what went wrong). */
-static spmv_auto_opts sweep_opts;
+static spmv_opts sweep_opts;
 static spmv_status sweep_conv(void *out, const void *in) {
     spmv_d_auto M;
-    spmv_status st = spmv_d_auto_from_csr(&M, (const spmv_d_csr *)in, &sweep_opts);
+    spmv_status st = spmv_d_auto_from_csr(&M, (const spmv_d_csr *)in, &sweep_opts, NULL);
     memcpy(out, &M.h, sizeof M.h);
     return st;
 }
@@ -306,7 +313,7 @@ static void alloc_failure(void) {
         CHECK(spmv_d_csr_from_triplets(&A, &t, NULL) == SPMV_OK, "to CSR");
         spmv_triplets_free(&t);
         donor_case(&A); /* R-MAT: ELL's padding is refused */
-        sweep_opts = spmv_auto_opts_default();
+        sweep_opts = spmv_opts_default();
         sweep_opts.deterministic = 1;
         sweep_opts.expected_calls = 1e6;
         th_alloc_sweep("auto deterministic", sweep_conv, &A, &out, sizeof out, sweep_release);
@@ -327,7 +334,7 @@ static void fresh_floor(void) {
     spmv_error e;
     spmv_d_csr A;
     spmv_d_auto M;
-    spmv_auto_opts o = spmv_auto_opts_default();
+    spmv_opts o = spmv_opts_default();
     double csr_b;
     memset(&R, 0, sizeof R);
     R.feat.nnz = 1 << 20;
@@ -353,14 +360,14 @@ static void fresh_floor(void) {
     CHECK(spmv_gen("band:n=140000,bw=1", &t, &e) == SPMV_OK, "gen band 140k");
     CHECK(spmv_d_csr_from_triplets(&A, &t, NULL) == SPMV_OK, "band 140k to CSR");
     spmv_triplets_free(&t);
-    CHECK(spmv_d_auto_from_csr(&M, &A, &o) == SPMV_OK && M.rep.fresh_s_per_mb > 0, "band 140k: fresh pages not measured");
+    CHECK(spmv_d_auto_from_csr(&M, &A, &o, NULL) == SPMV_OK && M.rep.fresh_s_per_mb > 0, "band 140k: fresh pages not measured");
     CHECK(d_check_mv(&M, &A, 1, 0, NULL) <= 1e-12, "band 140k: product");
     spmv_d_auto_free(&M);
     spmv_d_csr_free(&A);
     CHECK(spmv_gen("band:n=3000,bw=1", &t, &e) == SPMV_OK, "gen band 3k");
     CHECK(spmv_d_csr_from_triplets(&A, &t, NULL) == SPMV_OK, "band 3k to CSR");
     spmv_triplets_free(&t);
-    CHECK(spmv_d_auto_from_csr(&M, &A, &o) == SPMV_OK && M.rep.fresh_s_per_mb == 0, "band 3k: fresh pages measured");
+    CHECK(spmv_d_auto_from_csr(&M, &A, &o, NULL) == SPMV_OK && M.rep.fresh_s_per_mb == 0, "band 3k: fresh pages measured");
     spmv_d_auto_free(&M);
     spmv_d_csr_free(&A);
 }

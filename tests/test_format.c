@@ -192,6 +192,7 @@ static void params(void) {
         const spmv_d_csr *R = fit_matrix((spmv_format)f, &R0, &Rb);
         spmv_any_params p;
         spmv_d_any M;
+        spmv_opts o;
         char buf[256], desc[1024];
         spmv_status st;
         const char *name = spmv_format_name((spmv_format)f);
@@ -207,15 +208,17 @@ static void params(void) {
         spmv_format_describe((spmv_format)f, desc, sizeof desc);
         CHECK(strstr(desc, "isa=") != NULL, "[%s] describe: '%s'", name, desc);
         /* the object's own string parses back into the same object */
-        st = spmv_d_any_from_csr(&M, R, (spmv_format)f, SPMV_ISA_GENERIC);
+        o = th_opts((spmv_format)f, SPMV_ISA_GENERIC, NULL);
+        st = spmv_d_any_from_csr(&M, R, &o, &e);
         CHECK(st == SPMV_OK, "[%s] convert: %s", name, spmv_status_str(st));
         if (st != SPMV_OK) continue;
-        spmv_d_any_params(&M, buf, sizeof buf);
+        spmv_d_any_params_str(&M, buf, sizeof buf);
         spmv_d_any_free(&M);
-        st = spmv_d_any_from_csr_params(&M, R, (spmv_format)f, SPMV_ISA_GENERIC, buf, 0, NULL, &e);
+        o.params = buf;
+        st = spmv_d_any_from_csr(&M, R, &o, &e);
         {
             char buf2[256];
-            spmv_d_any_params(&M, buf2, sizeof buf2);
+            spmv_d_any_params_str(&M, buf2, sizeof buf2);
             CHECK(st == SPMV_OK && !strcmp(buf, buf2), "[%s] params '%s' -> '%s' (%s %s)", name, buf, buf2,
                   spmv_status_str(st), e.msg);
         }
@@ -227,9 +230,11 @@ static void params(void) {
             CHECK(st == SPMV_ERR_ARG && strstr(e.msg, "integer"), "[%s] w=x: %s '%s'", name, spmv_status_str(st), e.msg);
         }
         { /* tuning through the handle works for every format (a no-op when nothing to tune) */
-            double secs = -1;
-            st = spmv_d_any_from_csr_tuned(&M, R, (spmv_format)f, SPMV_ISA_AUTO, &secs);
-            CHECK(st == SPMV_OK && secs >= 0, "[%s] tuned: %s", name, spmv_status_str(st));
+            o = th_opts((spmv_format)f, SPMV_ISA_AUTO, NULL);
+            o.tune = 1;
+            st = spmv_d_any_from_csr(&M, R, &o, &e);
+            CHECK(st == SPMV_OK && M.tune_s >= 0 && M.fmt == (spmv_format)f, "[%s] tuned: %s %s", name,
+                  spmv_status_str(st), e.msg);
             spmv_d_any_free(&M);
         }
     }
@@ -238,11 +243,97 @@ static void params(void) {
     spmv_triplets_free(&t);
 }
 
+/* the names a user types, the options and the error channel of the builder */
+static void names_and_options(void) {
+    static const char *good[] = {"auto", "generic", "GENERIC", "portable", "c", "avx2", "AVX2", "avx512", "Avx512"};
+    static const char *bad[] = {"avx-512", "avx", "avx5120", "", " avx2", "avx2 ", "sse"};
+    spmv_triplets t;
+    spmv_error e;
+    spmv_d_csr R;
+    spmv_d_any M;
+    spmv_opts o;
+    spmv_isa isa;
+    spmv_format f;
+    spmv_status st;
+    size_t i;
+    for (i = 0; i < sizeof good / sizeof good[0]; i++)
+        CHECK(spmv_isa_parse(good[i], &isa) == SPMV_OK, "isa_parse('%s') refused", good[i]);
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        isa = SPMV_ISA_AVX2;
+        CHECK(spmv_isa_parse(bad[i], &isa) == SPMV_ERR_ARG && isa == SPMV_ISA_AVX2, "isa_parse('%s') accepted", bad[i]);
+    }
+    CHECK(spmv_isa_parse(NULL, &isa) == SPMV_ERR_ARG, "isa_parse(NULL)");
+    f = SPMV_FMT_COO;
+    CHECK(spmv_format_parse("sell", &f) == SPMV_OK && f == SPMV_FMT_SELL, "format_parse(sell)");
+    CHECK(spmv_format_parse("SELLx", &f) == SPMV_ERR_ARG && f == SPMV_FMT_SELL, "format_parse(unknown)");
+    CHECK(spmv_format_parse(NULL, &f) == SPMV_ERR_ARG, "format_parse(NULL)");
+    if (spmv_gen("random:rows=50,cols=40,nnzr=4,seed=9", &t, &e) != SPMV_OK ||
+        spmv_d_csr_from_triplets(&R, &t, NULL) != SPMV_OK) {
+        CHECK(0, "names_and_options: setup failed");
+        return;
+    }
+    spmv_triplets_free(&t);
+    /* NULL options: csr with its defaults */
+    st = spmv_d_any_from_csr(&M, &R, NULL, &e);
+    CHECK(st == SPMV_OK && M.fmt == SPMV_FMT_CSR && !e.msg[0], "NULL options: %s '%s'", spmv_status_str(st), e.msg);
+    spmv_d_any_free(&M);
+    st = spmv_d_any_from_csr(&M, NULL, NULL, &e);
+    CHECK(st == SPMV_ERR_ARG && strstr(e.msg, "NULL") && th_all_zero(&M, sizeof M), "A = NULL: %s '%s'",
+          spmv_status_str(st), e.msg);
+    CHECK(spmv_d_any_from_csr(NULL, &R, NULL, NULL) == SPMV_ERR_ARG, "M = NULL");
+    /* out-of-range options, each with its reason */
+    {
+        static const struct {
+            const char *what, *word;
+        } cases[] = {{"format -1", "format"}, {"format COUNT", "format"}, {"isa 99", "isa"}, {"tune 2", "tune"},
+                     {"deterministic 3", "deterministic"}};
+        for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            o = spmv_opts_default();
+            if (i == 0) o.format = (spmv_format)-1;
+            if (i == 1) o.format = SPMV_FMT_COUNT_;
+            if (i == 2) o.isa = (spmv_isa)99;
+            if (i == 3) o.tune = 2;
+            if (i == 4) o.deterministic = 3;
+            st = spmv_d_any_from_csr(&M, &R, &o, &e);
+            CHECK(st == SPMV_ERR_ARG && strstr(e.msg, cases[i].word) && th_all_zero(&M, sizeof M), "%s: %s '%s'",
+                  cases[i].what, spmv_status_str(st), e.msg);
+        }
+    }
+    /* a format without CPU kernels */
+    o = spmv_opts_default();
+    o.format = SPMV_FMT_CSR_VECTOR;
+    st = spmv_d_any_from_csr(&M, &R, &o, &e);
+    CHECK(st == SPMV_ERR_ARG && strstr(e.msg, "no CPU kernel"), "csr_vector on the host: %s '%s'", spmv_status_str(st),
+          e.msg);
+    /* SPMV_ISA: an unknown value is an argument error (also in the selection), a known one is used */
+    {
+        const char *keep = getenv("SPMV_ISA");
+        char saved[64] = "";
+        spmv_d_auto U;
+        if (keep) snprintf(saved, sizeof saved, "%s", keep);
+        setenv("SPMV_ISA", "avx-512", 1);
+        st = spmv_d_any_from_csr(&M, &R, NULL, &e);
+        CHECK(st == SPMV_ERR_ARG && th_all_zero(&M, sizeof M), "SPMV_ISA=avx-512: %s '%s'", spmv_status_str(st), e.msg);
+        st = spmv_d_auto_from_csr(&U, &R, NULL, &e);
+        CHECK(st == SPMV_ERR_ARG && e.msg[0], "SPMV_ISA=avx-512, auto: %s '%s'", spmv_status_str(st), e.msg);
+        spmv_d_auto_free(&U);
+        setenv("SPMV_ISA", "Generic", 1);
+        st = spmv_d_any_from_csr(&M, &R, NULL, &e);
+        CHECK(st == SPMV_OK && spmv_d_any_isa(&M) == SPMV_ISA_GENERIC, "SPMV_ISA=Generic: %s '%s'", spmv_status_str(st),
+              e.msg);
+        spmv_d_any_free(&M);
+        if (keep) setenv("SPMV_ISA", saved, 1);
+        else unsetenv("SPMV_ISA");
+    }
+    spmv_d_csr_free(&R);
+}
+
 /* allocation failure at every allocation of every converter of the family */
 static spmv_d_csr g_csr, g_band;
 static const spmv_d_csr *g_use; /* fit_matrix's choice, made outside the sweep (it allocates) */
 static spmv_status conv_any(void *o, const void *in) {
-    return spmv_d_any_from_csr((spmv_d_any *)o, g_use, *(const spmv_format *)in, SPMV_ISA_AUTO);
+    const spmv_opts op = th_opts(*(const spmv_format *)in, SPMV_ISA_AUTO, NULL);
+    return spmv_d_any_from_csr((spmv_d_any *)o, g_use, &op, NULL);
 }
 static void rel_any(void *o) { spmv_d_any_free((spmv_d_any *)o); }
 static void alloc_failures(void) {
@@ -291,6 +382,7 @@ int main(void) {
     test_d_wrap();
     test_dl_wrap();
     params();
+    names_and_options();
     alloc_failures();
     edge_cases();
     generated();

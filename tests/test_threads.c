@@ -13,7 +13,7 @@
 #define NTH 4
 #define REPS 12
 
-#define THREADS_CASE(TAG, T)                                                                                          \
+#define THREADS_CASE(TAG, T)                                                                                           \
     typedef struct {                                                                                                   \
         spmv_##TAG##_any *M;                                                                                           \
         spmv_##TAG##_auto *Au;                                                                                         \
@@ -31,62 +31,63 @@
         }                                                                                                              \
         for (r = 0; r < REPS; r++) {                                                                                   \
             spmv_status st;                                                                                            \
-            memset(y, 0xff, sizeof(T) * (size_t)j->n); /* NaN: beta = 0 must not read it */                         \
+            memset(y, 0xff, sizeof(T) * (size_t)j->n); /* NaN: beta = 0 must not read it */                            \
             if (j->Au) st = spmv_##TAG##_auto_mv(j->Au, (T)1.5, j->x, (T)0, y);                                        \
-            else if (j->kernel) st = spmv_##TAG##_any_mv_kernel(j->M, (T)1.5, j->x, (T)0, y);                                \
+            else if (j->kernel) st = spmv_##TAG##_any_mv_kernel(j->M, (T)1.5, j->x, (T)0, y);                          \
             else st = spmv_##TAG##_any_mv(j->M, (T)1.5, j->x, (T)0, y);                                                \
             if (st != SPMV_OK) j->err = 1;                                                                             \
-            else if (memcmp(y, j->want, sizeof(T) * (size_t)j->n)) j->bad = 1;                                        \
+            else if (memcmp(y, j->want, sizeof(T) * (size_t)j->n)) j->bad = 1;                                         \
         }                                                                                                              \
         free(y);                                                                                                       \
         return NULL;                                                                                                   \
     }                                                                                                                  \
-    /* NTH pthreads on one handle; 1 when every product was right */                                                 \
-    static int concurrent_##TAG(spmv_##TAG##_any *M, spmv_##TAG##_auto *Au, const T *x, const T *want, int64_t n,    \
+    /* NTH pthreads on one handle; 1 when every product was right */                                                   \
+    static int concurrent_##TAG(spmv_##TAG##_any *M, spmv_##TAG##_auto *Au, const T *x, const T *want, int64_t n,      \
                                 int kernel, const char *what) {                                                        \
         pthread_t th[NTH];                                                                                             \
         job_##TAG jb[NTH];                                                                                             \
         int i, ok = 1, started = 0;                                                                                    \
         for (i = 0; i < NTH; i++) {                                                                                    \
-            jb[i].M = M, jb[i].Au = Au, jb[i].x = x, jb[i].want = want, jb[i].n = n, jb[i].kernel = kernel;           \
+            jb[i].M = M, jb[i].Au = Au, jb[i].x = x, jb[i].want = want, jb[i].n = n, jb[i].kernel = kernel;            \
             jb[i].bad = jb[i].err = 0;                                                                                 \
-            if (pthread_create(&th[i], NULL, worker_##TAG, &jb[i]) == 0) started++;                                   \
+            if (pthread_create(&th[i], NULL, worker_##TAG, &jb[i]) == 0) started++;                                    \
             else break;                                                                                                \
         }                                                                                                              \
         for (i = 0; i < started; i++) pthread_join(th[i], NULL);                                                       \
         for (i = 0; i < started; i++) ok &= !jb[i].bad && !jb[i].err;                                                  \
-        CHECK(started == NTH && ok, #TAG " %s: %d threads on one handle: %s", what, started,                          \
+        CHECK(started == NTH && ok, #TAG " %s: %d threads on one handle: %s", what, started,                           \
               ok ? "ok" : "a product differed from the single caller's or failed");                                    \
         return ok;                                                                                                     \
     }                                                                                                                  \
     static void run_##TAG(const spmv_##TAG##_csr *A, const char *mname) {                                              \
         const int64_t n = A->nrows;                                                                                    \
-        T *x = (T *)malloc(sizeof(T) * (size_t)(A->ncols + 1)), *want = (T *)malloc(sizeof(T) * (size_t)(n + 1));     \
+        T *x = (T *)malloc(sizeof(T) * (size_t)(A->ncols + 1)), *want = (T *)malloc(sizeof(T) * (size_t)(n + 1));      \
         T *want1 = (T *)malloc(sizeof(T) * (size_t)(n + 1));                                                           \
         int64_t i;                                                                                                     \
         int f, isa;                                                                                                    \
         if (!x || !want || !want1) abort();                                                                            \
-        for (i = 0; i < A->ncols; i++) x[i] = (T)(0.25 + (double)(i % 13) / 7);                                       \
+        for (i = 0; i < A->ncols; i++) x[i] = (T)(0.25 + (double)(i % 13) / 7);                                        \
         for (f = 0; f < SPMV_FMT_COUNT_; f++) {                                                                        \
             const unsigned fl = spmv_format_flags((spmv_format)f);                                                     \
             if (!(fl & SPMV_FF_HOST)) continue;                                                                        \
-            for (isa = SPMV_ISA_GENERIC; isa < SPMV_ISA_COUNT_; isa++) {                                              \
+            for (isa = SPMV_ISA_GENERIC; isa < SPMV_ISA_COUNT_; isa++) {                                               \
                 spmv_##TAG##_any M;                                                                                    \
                 const int emb = (fl & SPMV_FF_EMBEDS_X) != 0;                                                          \
                 char what[160];                                                                                        \
                 spmv_status st;                                                                                        \
                 if (!spmv_isa_supported((spmv_isa)isa)) continue;                                                      \
-                snprintf(what, sizeof what, "%s %s [%s]", spmv_format_name((spmv_format)f),                           \
+                snprintf(what, sizeof what, "%s %s [%s]", spmv_format_name((spmv_format)f),                            \
                          spmv_isa_name((spmv_isa)isa), mname);                                                         \
-                st = spmv_##TAG##_any_from_csr(&M, A, (spmv_format)f, (spmv_isa)isa);                                  \
+                const spmv_opts bo = th_opts((spmv_format)f, (spmv_isa)isa, NULL);                                     \
+                st = spmv_##TAG##_any_from_csr(&M, A, &bo, NULL);                                                      \
                 if (st == SPMV_ERR_LIMIT) continue; /* a size cap: the format's own tests cover it */                  \
                 CHECK(st == SPMV_OK, #TAG " %s: build: %s", what, spmv_status_str(st));                                \
                 if (st != SPMV_OK) continue;                                                                           \
                 if (emb) CHECK(spmv_##TAG##_any_update_x(&M, x) == SPMV_OK, #TAG " %s: update_x", what);               \
-                /* the single caller's product, with the threads the workers' calls get */                            \
-                st = emb ? spmv_##TAG##_any_mv_kernel(&M, (T)1.5, x, (T)0, want)                                          \
+                /* the single caller's product, with the threads the workers' calls get */                             \
+                st = emb ? spmv_##TAG##_any_mv_kernel(&M, (T)1.5, x, (T)0, want)                                       \
                          : spmv_##TAG##_any_mv(&M, (T)1.5, x, (T)0, want);                                             \
-                CHECK(st == SPMV_OK, #TAG " %s: product: %s", what, spmv_status_str(st));                               \
+                CHECK(st == SPMV_OK, #TAG " %s: product: %s", what, spmv_status_str(st));                              \
                 if (st == SPMV_OK) concurrent_##TAG(&M, NULL, x, want, n, emb, what);                                  \
                 /* inside the caller's parallel region: each call runs on its own thread alone */                      \
                 if (!emb) {                                                                                            \
@@ -104,7 +105,7 @@
                         free(y);                                                                                       \
                     }                                                                                                  \
                     CHECK(st == SPMV_OK && !bad && nt == 3,                                                            \
-                          #TAG " %s: products inside the caller's parallel region (%d threads): %s", what, nt,        \
+                          #TAG " %s: products inside the caller's parallel region (%d threads): %s", what, nt,         \
                           bad ? "differ from the single-threaded product" : "ok");                                     \
                 }                                                                                                      \
                 spmv_##TAG##_any_free(&M);                                                                             \
@@ -112,14 +113,14 @@
         }                                                                                                              \
         { /* the automatic selection's handle */                                                                       \
             spmv_##TAG##_auto Au;                                                                                      \
-            spmv_auto_opts o = spmv_auto_opts_default();                                                               \
-            spmv_status st = spmv_##TAG##_auto_from_csr(&Au, A, &o);                                                  \
+            spmv_opts o = spmv_opts_default();                                                                         \
+            spmv_status st = spmv_##TAG##_auto_from_csr(&Au, A, &o, NULL);                                             \
             CHECK(st == SPMV_OK, #TAG " auto [%s]: %s", mname, spmv_status_str(st));                                   \
             if (st == SPMV_OK) {                                                                                       \
                 char what[160];                                                                                        \
-                snprintf(what, sizeof what, "auto (%s) [%s]", spmv_format_name(Au.rep.chosen), mname);                \
-                if (spmv_##TAG##_auto_mv(&Au, (T)1.5, x, (T)0, want) == SPMV_OK)                                      \
-                    concurrent_##TAG(NULL, &Au, x, want, n, 0, what);                                                 \
+                snprintf(what, sizeof what, "auto (%s) [%s]", spmv_format_name(Au.rep.chosen), mname);                 \
+                if (spmv_##TAG##_auto_mv(&Au, (T)1.5, x, (T)0, want) == SPMV_OK)                                       \
+                    concurrent_##TAG(NULL, &Au, x, want, n, 0, what);                                                  \
                 spmv_##TAG##_auto_free(&Au);                                                                           \
             }                                                                                                          \
         }                                                                                                              \

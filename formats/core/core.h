@@ -268,13 +268,23 @@ static inline const char *spmv_isa_name(spmv_isa isa) {
     }
 }
 
-/* Parses "generic", "avx2", "avx512" (also "avx512emu"); returns SPMV_ISA_AUTO if unknown. */
-static inline spmv_isa spmv_isa_parse(const char *s) {
-    if (!s) return SPMV_ISA_AUTO;
-    if (!strcmp(s, "generic") || !strcmp(s, "portable") || !strcmp(s, "c")) return SPMV_ISA_GENERIC;
-    if (!strcmp(s, "avx2")) return SPMV_ISA_AVX2;
-    if (!strcmp(s, "avx512") || !strcmp(s, "avx512emu")) return SPMV_ISA_AVX512;
-    return SPMV_ISA_AUTO;
+/* "auto", "generic" (also "portable", "c"), "avx2", "avx512" (also "avx512emu"), in any
+ * case, into *isa; anything else (also NULL) is SPMV_ERR_ARG and leaves *isa alone. */
+static inline spmv_status spmv_isa_parse(const char *s, spmv_isa *isa) {
+    static const struct { const char *name; spmv_isa isa; } names[] = {
+        {"auto", SPMV_ISA_AUTO}, {"generic", SPMV_ISA_GENERIC}, {"portable", SPMV_ISA_GENERIC},
+        {"c", SPMV_ISA_GENERIC}, {"avx2", SPMV_ISA_AVX2},       {"avx512", SPMV_ISA_AVX512},
+        {"avx512emu", SPMV_ISA_AVX512}};
+    size_t i, k;
+    for (i = 0; s && i < sizeof names / sizeof names[0]; i++) {
+        for (k = 0; names[i].name[k] && (s[k] >= 'A' && s[k] <= 'Z' ? s[k] + 32 : s[k]) == names[i].name[k]; k++) {
+        }
+        if (!names[i].name[k] && !s[k]) {
+            if (isa) *isa = names[i].isa;
+            return SPMV_OK;
+        }
+    }
+    return SPMV_ERR_ARG;
 }
 
 /* Is the backend compiled in and usable on this CPU? */
@@ -297,14 +307,12 @@ static inline int spmv_isa_supported(spmv_isa isa) {
 }
 
 /* The ISA a kernel uses when asked for `req`: AUTO means the SPMV_ISA environment
- * variable if set (generic|avx2|avx512), else the best supported. */
+ * variable if set (auto|generic|avx2|avx512; another value is SPMV_ERR_ARG), else the best
+ * supported. SPMV_ERR_ISA: the ISA is not compiled in or not on this CPU. */
 static inline spmv_status spmv_isa_resolve(spmv_isa req, spmv_isa *out) {
     if (req == SPMV_ISA_AUTO) {
         const char *e = getenv("SPMV_ISA");
-        if (e && *e) {
-            req = spmv_isa_parse(e);
-            if (req == SPMV_ISA_AUTO) return SPMV_ERR_ISA;
-        }
+        if (e && *e && spmv_isa_parse(e, &req) != SPMV_OK) return SPMV_ERR_ARG;
     }
     if (req == SPMV_ISA_AUTO) {
         if (spmv_isa_supported(SPMV_ISA_AVX512)) req = SPMV_ISA_AVX512;
@@ -434,10 +442,9 @@ static inline spmv_status spmv_params_parse(const spmv_param_key *keys, void *pa
         vlen = (size_t)(end - v);
         if (klen == 3 && !strncmp(s, "isa", 3)) {
             char w[16];
-            spmv_isa isa;
+            spmv_isa isa = SPMV_ISA_AUTO;
             snprintf(w, sizeof w, "%.*s", (int)(vlen < 15 ? vlen : 15), v);
-            isa = !strcmp(w, "auto") ? SPMV_ISA_AUTO : spmv_isa_parse(w);
-            if (vlen >= 15 || (isa == SPMV_ISA_AUTO && strcmp(w, "auto"))) {
+            if (vlen >= 15 || spmv_isa_parse(w, &isa) != SPMV_OK) {
                 if (e) snprintf(e->msg, sizeof e->msg, "parameter 'isa': '%.*s' is not auto|generic|avx2|avx512", (int)vlen, v);
                 return SPMV_ERR_ARG;
             }

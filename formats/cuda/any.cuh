@@ -5,8 +5,10 @@
  * per-format headers. No include guard.
  *
  *   spmv_d_any_dev D;
- *   spmv_d_any_dev_from_csr(&D, &A, SPMV_FMT_AXTCH1, NULL, stream);     // device defaults
- *   spmv_d_any_dev_from_csr_params(&D, &A, SPMV_FMT_AXTCH1, "bs=256", 0, NULL, &err, stream);
+ *   spmv_opts o = spmv_opts_default();                                  // csr, device defaults
+ *   o.format = SPMV_FMT_AXTCH1;
+ *   o.params = "bs=256";                                                // optional
+ *   spmv_d_any_dev_from_csr(&D, &A, &o, &err, stream);                  // err may be NULL
  *   spmv_d_any_dev_mv(&D, 1.0, x_dev, 0.0, y_dev, stream);              // embeds-x: update + kernel
  *   spmv_d_any_dev_update_x(&D, x_dev, stream);                         // embeds-x only, else no-op
  *   spmv_d_any_dev_mv_kernel(&D, 1.0, NULL, 0.0, y_dev, stream);        // with the last x
@@ -59,6 +61,7 @@ static inline int spmv_any_dev_candidate(spmv_format f, int i, const spmv_any_pa
 
 typedef struct SPMV_NAME(any_dev) {
     spmv_format fmt;
+    double tune_s; /* seconds the build spent tuning (opts.tune) */
     union {
         char none_;
 #define SPMV_FORMAT(n, ID, fam, host, cuda, ...) SPMV__IF(cuda)(SPMV_NAME(SPMV_CAT(fam, _dev)) n;)
@@ -81,12 +84,11 @@ static inline spmv_status SPMV_NAME(any_dev_free)(SPMV_NAME(any_dev) *D) {
     return st;
 }
 
-/* Builds format f from host CSR A (converting on the host where the format needs it) and
- * uploads it; waits for the copies. p: the format's parameters (NULL: its device defaults,
- * spmv_any_dev_params_init). On failure *D is zeroed and nothing leaks; argument,
+/* Builds format f from host CSR A with parsed parameters p (NULL: its device defaults) and
+ * uploads it; waits for the copies. On failure *D is zeroed and nothing leaks; argument,
  * parameter and matrix errors (csr_check) come back before any CUDA call. */
-static inline spmv_status SPMV_NAME(any_dev_from_csr)(SPMV_NAME(any_dev) *D, const SPMV_NAME(csr) *A, spmv_format f,
-                                                      const spmv_any_params *p, cudaStream_t s = 0) {
+static inline spmv_status SPMV_NAME(any_dev__build)(SPMV_NAME(any_dev) *D, const SPMV_NAME(csr) *A, spmv_format f,
+                                                    const spmv_any_params *p, cudaStream_t s) {
     spmv_any_params q;
     spmv_status st;
     if (!D) return SPMV_ERR_ARG;
@@ -185,7 +187,7 @@ static inline size_t SPMV_NAME(any_dev_kernel_bytes)(const SPMV_NAME(any_dev) *D
 }
 
 /* "algo=vector,tpr=32", "thw=32,th=8", "thw=32,bs=512", "seg=256" ... ("-" for NULL) */
-static inline void SPMV_NAME(any_dev_params)(const SPMV_NAME(any_dev) *D, char *buf, size_t len) {
+static inline void SPMV_NAME(any_dev_params_str)(const SPMV_NAME(any_dev) *D, char *buf, size_t len) {
     if (!len) return;
     buf[0] = 0;
     if (!D) {
@@ -241,7 +243,7 @@ static inline spmv_status SPMV_NAME(any_dev__time)(const SPMV_NAME(any_dev) *D, 
 /* Tunes format f's parameters on A (in: *p, e.g. from spmv_any_dev_params_init; out: the
  * fastest candidate of the format's search, each converted, uploaded and timed with the
  * product alone). Formats without a search keep *p. *seconds (may be NULL): time spent. */
-static inline spmv_status SPMV_NAME(any_dev_tune)(const SPMV_NAME(csr) *A, spmv_format f, spmv_any_params *p,
+static inline spmv_status SPMV_NAME(any_dev__tune)(const SPMV_NAME(csr) *A, spmv_format f, spmv_any_params *p,
                                                   int reps, cudaStream_t s, double *seconds) {
     const double t0 = spmv_wtime();
     spmv_any_params base, cand;
@@ -263,7 +265,7 @@ static inline spmv_status SPMV_NAME(any_dev_tune)(const SPMV_NAME(csr) *A, spmv_
     for (i = 0; st == SPMV_OK && spmv_any_dev_candidate(f, i, &base, &cand); i++) {
         SPMV_NAME(any_dev) D;
         double t;
-        spmv_status cs = SPMV_NAME(any_dev_from_csr)(&D, A, f, &cand, s);
+        spmv_status cs = SPMV_NAME(any_dev__build)(&D, A, f, &cand, s);
         if (cs == SPMV_ERR_ARG || cs == SPMV_ERR_LIMIT) continue; /* this candidate does not fit A */
         if (cs != SPMV_OK) {
             st = cs;
@@ -290,22 +292,50 @@ static inline spmv_status SPMV_NAME(any_dev_tune)(const SPMV_NAME(csr) *A, spmv_
     return st;
 }
 
-/* any_dev_from_csr with the parameters as "key=value,..." (NULL: device defaults), tuned
- * first on A when tune is set (seconds in *tune_s); e (may be NULL) names a bad key. */
-static inline spmv_status SPMV_NAME(any_dev_from_csr_params)(SPMV_NAME(any_dev) *D, const SPMV_NAME(csr) *A,
-                                                             spmv_format f, const char *params, int tune,
-                                                             double *tune_s, spmv_error *e, cudaStream_t s = 0) {
+/* Builds o->format (NULL: spmv_opts_default(), csr) from host CSR A with its device
+ * defaults, then the string o->params, tuned first on A when o->tune is set (seconds in
+ * D->tune_s), and uploads it on stream s (the call waits). o->isa is not used here. With
+ * o->deterministic a format whose kernels add with atomics is refused. On failure *D is
+ * zeroed, nothing leaks, and e (may be NULL) says why. */
+static inline spmv_status SPMV_NAME(any_dev_from_csr)(SPMV_NAME(any_dev) *D, const SPMV_NAME(csr) *A,
+                                                      const spmv_opts *o, spmv_error *e, cudaStream_t s = 0) {
+    const spmv_opts opts = o ? *o : spmv_opts_default();
     spmv_any_params p;
     spmv_status st;
-    if (tune_s) *tune_s = 0;
+    double tune_s = 0;
+    if (e) {
+        e->line = 0;
+        e->msg[0] = 0;
+    }
     if (!D) return SPMV_ERR_ARG;
     memset(D, 0, sizeof *D);
-    st = spmv_any_dev_params_init(f, params, &p, e);
-    if (st != SPMV_OK) return st;
-    if (tune && A) {
-        st = SPMV_NAME(any_dev_tune)(A, f, &p, 20, s, tune_s);
-        if (st != SPMV_OK) return st;
+    if (!A) {
+        SPMV__ERR(e, "no matrix (A is NULL)");
+        return SPMV_ERR_ARG;
     }
-    return SPMV_NAME(any_dev_from_csr)(D, A, f, &p, s);
+    if ((st = spmv_opts_check(&opts, e)) != SPMV_OK) return st;
+    if (opts.deterministic && (spmv_format_flags(opts.format) & SPMV_FF_ATOMICS)) {
+        SPMV__ERR(e, "format %s may add into y with atomics (the bits vary run to run): not with deterministic = 1%s",
+                  spmv_format_name(opts.format),
+                  opts.format == SPMV_FMT_CSR || opts.format == SPMV_FMT_CSR_MERGE ? "; csr_vector is deterministic" : "");
+        return SPMV_ERR_ARG;
+    }
+    st = spmv_any_dev_params_init(opts.format, opts.params, &p, e);
+    if (st != SPMV_OK) return st;
+    if (opts.tune) {
+        st = SPMV_NAME(any_dev__tune)(A, opts.format, &p, 20, s, &tune_s);
+        if (st != SPMV_OK) {
+            SPMV__ERR(e, "tuning %s: %s", spmv_format_name(opts.format), spmv_status_str(st));
+            return st;
+        }
+    }
+    st = SPMV_NAME(any_dev__build)(D, A, opts.format, &p, s);
+    if (st != SPMV_OK) {
+        SPMV__ERR(e, "%s to the device: %s", spmv_format_name(opts.format),
+                  st == SPMV_ERR_CUDA ? cudaGetErrorString(spmv_cuda_last_error()) : spmv_status_str(st));
+        return st;
+    }
+    D->tune_s = tune_s;
+    return SPMV_OK;
 }
 #undef SPMV__HEADER

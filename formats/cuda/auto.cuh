@@ -1,19 +1,19 @@
 /* auto (device side) — picks the device format for one matrix and keeps it on the GPU.
  * Template header, included once per (SPMV_TAG, SPMV_VAL, SPMV_IDX) by
  * formats/cuda/instance.cuh after any.cuh. No include guard. formats/auto.h is the host
- * side; this file reuses its tag-independent parts (spmv_auto_opts and its check, the
+ * side; this file reuses its tag-independent parts (spmv_opts and its check, the
  * report, the rules spmv_auto_predict with device = 1, the shortlist, the rules' choice,
  * the conversion priors) and the host features function spmv_<tag>_auto_features.
  *
- *   spmv_auto_opts o = spmv_auto_opts_default();    // o.expected_calls = ...
+ *   spmv_opts o = spmv_opts_default();              // o.expected_calls = ...
  *   spmv_d_auto_dev D;
- *   spmv_d_auto_dev_from_csr(&D, &A, &o, stream);   // A (host CSR) may be freed afterwards
+ *   spmv_d_auto_dev_from_csr(&D, &A, &o, &err, stream); // A (host CSR) may be freed afterwards
  *   for (...) spmv_d_auto_dev_mv(&D, 1.0, x_dev, 0.0, y_dev, stream);
  *   printf("%s: %s\n", spmv_format_name(spmv_d_auto_dev_format(&D)), D.rep.why);
  *   spmv_d_auto_dev_free(&D);
  *
  * What it does:
- *  1. options checked (SPMV_ERR_ARG, the reason in D.rep.why), A checked (csr_check), a
+ *  1. options checked (SPMV_ERR_ARG, the reason in err and D.rep.why), A checked (csr_check), a
  *     device present (SPMV_ERR_NODEVICE before anything is allocated);
  *  2. the features of A on the host (spmv_<tag>_auto_features) and the shortlist of the
  *     registry rows with cuda = 1, by spmv_auto_predict(device = 1);
@@ -144,7 +144,7 @@ static inline spmv_status SPMV_NAME(auto_dev__try)(SPMV_NAME(auto_dev__run) *W, 
     spmv_auto_cand *c = &R->cand[i];
     spmv_status st;
     const double c0 = spmv_wtime();
-    st = SPMV_NAME(any_dev_from_csr)(&W->cand, W->A, c->fmt, NULL, W->s);
+    st = SPMV_NAME(any_dev__build)(&W->cand, W->A, c->fmt, NULL, W->s);
     c->convert_s = spmv_wtime() - c0;
     c->st = st;
     if (st != SPMV_OK && SPMV_NAME(auto_dev__refused)(st)) {
@@ -178,15 +178,11 @@ static inline spmv_status SPMV_NAME(auto_dev__try)(SPMV_NAME(auto_dev__run) *W, 
     return st;
 }
 
-/* Inspects A, times the shortlist on the device within the budget and keeps the winner in
- * *D (see the top of this file). o: NULL for spmv_auto_opts_default(). s: the stream of
- * the uploads and trials (the call waits for them). On failure *D is zeroed except D->rep
- * (rep.why says what failed) and nothing is left allocated on the host or the device. */
-static inline spmv_status SPMV_NAME(auto_dev_from_csr)(SPMV_NAME(auto_dev) *D, const SPMV_NAME(csr) *A,
-                                                       const spmv_auto_opts *o, cudaStream_t s = 0) {
+static inline spmv_status SPMV_NAME(auto_dev__select)(SPMV_NAME(auto_dev) *D, const SPMV_NAME(csr) *A,
+                                                        const spmv_opts *o, cudaStream_t s) {
     const double t0 = spmv_wtime();
     spmv_auto_report *R;
-    spmv_auto_opts opts = o ? *o : spmv_auto_opts_default();
+    spmv_opts opts = o ? *o : spmv_opts_default();
     SPMV_NAME(auto_dev__run) W;
     spmv_error e;
     spmv_status st;
@@ -199,7 +195,7 @@ static inline spmv_status SPMV_NAME(auto_dev_from_csr)(SPMV_NAME(auto_dev) *D, c
     R->device = 1;
     R->chosen = SPMV_FMT_COUNT_;
     R->chosen_idx = -1;
-    if (spmv_auto_opts_check(&opts, &e) != SPMV_OK) {
+    if (spmv_opts_check(&opts, &e) != SPMV_OK) {
         snprintf(R->why, sizeof R->why, "bad options: %.180s", e.msg);
         return SPMV_ERR_ARG;
     }
@@ -242,7 +238,7 @@ static inline spmv_status SPMV_NAME(auto_dev_from_csr)(SPMV_NAME(auto_dev) *D, c
         pick = opts.deterministic && A->nnz ? spmv_auto__rule_choice(R, 1) : 0;
         for (;;) {
             const double c0 = spmv_wtime();
-            st = SPMV_NAME(any_dev_from_csr)(&D->h, A, R->cand[pick].fmt, NULL, s);
+            st = SPMV_NAME(any_dev__build)(&D->h, A, R->cand[pick].fmt, NULL, s);
             R->cand[pick].convert_s = spmv_wtime() - c0;
             R->cand[pick].st = st;
             if (st == SPMV_OK || pick == 0 || !SPMV_NAME(auto_dev__refused)(st)) break;
@@ -289,7 +285,7 @@ static inline spmv_status SPMV_NAME(auto_dev_from_csr)(SPMV_NAME(auto_dev) *D, c
         }
         {
             const double u0 = spmv_wtime();
-            st = SPMV_NAME(any_dev_from_csr)(&W.best, A, SPMV_FMT_CSR, NULL, s);
+            st = SPMV_NAME(any_dev__build)(&W.best, A, SPMV_FMT_CSR, NULL, s);
             R->cand[0].convert_s = spmv_wtime() - u0;
             R->cand[0].st = st;
         }
@@ -428,4 +424,21 @@ fail: {
     spmv_cuda__last_error_ref() = ce;
     return st;
 }
+}
+
+/* Inspects A, times the shortlist on the device within the budget and keeps the winner in
+ * *D (see the top of this file). o: NULL for spmv_opts_default(). s: the stream of the
+ * uploads and trials (the call waits for them). On failure *D is zeroed except D->rep,
+ * nothing is left allocated on the host or the device, and e (may be NULL) says what
+ * failed; D->rep.why explains the choice (or the failure). */
+static inline spmv_status SPMV_NAME(auto_dev_from_csr)(SPMV_NAME(auto_dev) *D, const SPMV_NAME(csr) *A,
+                                                       const spmv_opts *o, spmv_error *e, cudaStream_t s = 0) {
+    spmv_status st;
+    if (e) {
+        e->line = 0;
+        e->msg[0] = 0;
+    }
+    st = SPMV_NAME(auto_dev__select)(D, A, o, s);
+    if (st != SPMV_OK) SPMV__ERR(e, "%s", D ? D->rep.why : "no handle (D is NULL)");
+    return st;
 }

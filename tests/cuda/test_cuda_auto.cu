@@ -24,6 +24,8 @@
 #include "spmv_cuda.cuh"
 #include "../harness.h"
 #include "cuda_harness.h"
+
+static spmv_error g_err; /* the error channel of the last selection (sel) */
 #include <float.h>
 #include <time.h>
 #include <vector>
@@ -32,8 +34,8 @@
     struct tag_##TG {                                                                                            \
         TH_TAG_HOST(TG, TT, BASE_TOL)                                                                            \
         typedef spmv_##TG##_auto_dev adev;                                                                       \
-        static spmv_status sel(adev *D, const csr *A, const spmv_auto_opts *o, cudaStream_t s) {                \
-            return spmv_##TG##_auto_dev_from_csr(D, A, o, s);                                                    \
+        static spmv_status sel(adev *D, const csr *A, const spmv_opts *o, cudaStream_t s) {                \
+            return spmv_##TG##_auto_dev_from_csr(D, A, o, &g_err, s);                                            \
         }                                                                                                        \
         static spmv_status mv(const adev *D, T al, const T *x, T be, T *y, cudaStream_t s) {                    \
             return spmv_##TG##_auto_dev_mv(D, al, x, be, y, s);                                                  \
@@ -70,22 +72,22 @@ template <class G> static void host_checks(void) {
     typename G::T buf[4] = {0, 0, 0, 0};
     struct bad {
         const char *what;
-        void (*set)(spmv_auto_opts *);
+        void (*set)(spmv_opts *);
     };
     static const bad bads[] = {
-        {"expected_calls 0", [](spmv_auto_opts *o) { o->expected_calls = 0; }},
-        {"expected_calls NaN", [](spmv_auto_opts *o) { o->expected_calls = NAN; }},
-        {"budget -1", [](spmv_auto_opts *o) { o->budget = -1; }},
-        {"budget NaN", [](spmv_auto_opts *o) { o->budget = NAN; }},
-        {"budget Inf", [](spmv_auto_opts *o) { o->budget = INFINITY; }},
-        {"min_seconds -1", [](spmv_auto_opts *o) { o->min_seconds = -1; }},
-        {"min_seconds NaN", [](spmv_auto_opts *o) { o->min_seconds = NAN; }},
-        {"x_changes 2", [](spmv_auto_opts *o) { o->x_changes = 2; }},
-        {"x_changes -1", [](spmv_auto_opts *o) { o->x_changes = -1; }},
-        {"threads -1", [](spmv_auto_opts *o) { o->threads = -1; }},
-        {"isa 99", [](spmv_auto_opts *o) { o->isa = (spmv_isa)99; }},
-        {"deterministic 2", [](spmv_auto_opts *o) { o->deterministic = 2; }},
-        {"borrow 2", [](spmv_auto_opts *o) { o->borrow = 2; }},
+        {"expected_calls 0", [](spmv_opts *o) { o->expected_calls = 0; }},
+        {"expected_calls NaN", [](spmv_opts *o) { o->expected_calls = NAN; }},
+        {"budget -1", [](spmv_opts *o) { o->budget = -1; }},
+        {"budget NaN", [](spmv_opts *o) { o->budget = NAN; }},
+        {"budget Inf", [](spmv_opts *o) { o->budget = INFINITY; }},
+        {"min_seconds -1", [](spmv_opts *o) { o->min_seconds = -1; }},
+        {"min_seconds NaN", [](spmv_opts *o) { o->min_seconds = NAN; }},
+        {"x_changes 2", [](spmv_opts *o) { o->x_changes = 2; }},
+        {"x_changes -1", [](spmv_opts *o) { o->x_changes = -1; }},
+        {"threads -1", [](spmv_opts *o) { o->threads = -1; }},
+        {"isa 99", [](spmv_opts *o) { o->isa = (spmv_isa)99; }},
+        {"deterministic 2", [](spmv_opts *o) { o->deterministic = 2; }},
+        {"borrow 2", [](spmv_opts *o) { o->borrow = 2; }},
     };
     th_make_random(&t, 30, 20, 90);
     st = G::from_triplets(&A, &t);
@@ -93,14 +95,14 @@ template <class G> static void host_checks(void) {
     CHECK(st == SPMV_OK, "%s: host csr: %s", tg, spmv_status_str(st));
     if (st != SPMV_OK) return;
     for (i = 0; i < sizeof bads / sizeof bads[0]; i++) {
-        spmv_auto_opts o = spmv_auto_opts_default();
+        spmv_opts o = spmv_opts_default();
         const long live = th_alloc_live;
         const size_t dl = dev_live();
         bads[i].set(&o);
         memset(&D, 0xab, sizeof D);
         st = G::sel(&D, &A, &o, stream);
         CHECK(st == SPMV_ERR_ARG && handle_empty<G>(&D) && !strncmp(D.rep.why, "bad options: ", 13) &&
-                  strlen(D.rep.why) > 16 && th_alloc_live == live && dev_live() == dl,
+                  strlen(D.rep.why) > 16 && th_alloc_live == live && dev_live() == dl && !strcmp(g_err.msg, D.rep.why),
               "%s: option %s: %s, handle %s, why \"%s\"", tg, bads[i].what, spmv_status_str(st),
               handle_empty<G>(&D) ? "empty" : "NOT empty", D.rep.why);
     }
@@ -256,7 +258,7 @@ template <class G> static void run_tag(const char *mname, const spmv_triplets *t
     typedef typename G::T T;
     ctx<G> c{};
     typename G::adev D, D2;
-    spmv_auto_opts o;
+    spmv_opts o;
     spmv_status st;
     char what[400];
     size_t live0;
@@ -265,7 +267,7 @@ template <class G> static void run_tag(const char *mname, const spmv_triplets *t
     live0 = dev_live(); /* with the context's x1, x2 and y */
     /* default options, then x fixed (x_changes 0: embeds-x formats are candidates) */
     for (int m = 0; m < 2 && !gpu_dead; m++) {
-        o = spmv_auto_opts_default();
+        o = spmv_opts_default();
         if (m == 1) {
             o.x_changes = 0;
             o.expected_calls = 1e6;
@@ -287,7 +289,7 @@ template <class G> static void run_tag(const char *mname, const spmv_triplets *t
     }
     /* deterministic: twice, the same format, bit-identical products, no atomics, untimed */
     if (!gpu_dead) {
-        o = spmv_auto_opts_default();
+        o = spmv_opts_default();
         o.deterministic = 1;
         snprintf(what, sizeof what, "%s [%s] deterministic", G::name(), mname);
         st = G::sel(&D, &c.A, &o, stream);
@@ -318,7 +320,7 @@ template <class G> static void run_tag(const char *mname, const spmv_triplets *t
     }
     /* budget 1: CSR without trials */
     if (!gpu_dead) {
-        o = spmv_auto_opts_default();
+        o = spmv_opts_default();
         o.budget = 1;
         snprintf(what, sizeof what, "%s [%s] budget 1", G::name(), mname);
         st = G::sel(&D, &c.A, &o, stream);
@@ -405,7 +407,7 @@ template <class G> static void alloc_failures(void) {
     spmv_triplets_free(&t);
     if (st != SPMV_OK) return;
     for (mode = 0; mode < 3; mode++) {
-        spmv_auto_opts o = spmv_auto_opts_default();
+        spmv_opts o = spmv_opts_default();
         const char *mn = mode == 0 ? "every candidate" : mode == 1 ? "deterministic" : "budget 0";
         const size_t live0 = dev_live();
         const long hlive0 = th_alloc_live;

@@ -83,8 +83,16 @@
         static spmv_status any_from_csr(any *D, const csr *A, spmv_format f, const spmv_axt_params *p,       \
                                         cudaStream_t s) {                                                        \
             spmv_any_params u; /* every AXC/AXT row's params are spmv_axt_params */                              \
-            if (p) u.axc = *p;                                                                                   \
-            return spmv_##TG##_any_dev_from_csr(D, A, f, p ? &u : NULL, s);                                      \
+            spmv_opts o = spmv_opts_default();                                                                   \
+            if (!p) { /* the public builder with the device defaults */                                         \
+                o.format = f;                                                                                    \
+                return spmv_##TG##_any_dev_from_csr(D, A, &o, NULL, s);                                          \
+            }                                                                                                    \
+            u.axc = *p; /* parameters that no string could hold (the refusal tests) */                          \
+            return spmv_##TG##_any_dev__build(D, A, f, &u, s);                                                   \
+        }                                                                                                        \
+        static spmv_status any_dev_opts(any *D, const csr *A, const spmv_opts *o, spmv_error *e) {              \
+            return spmv_##TG##_any_dev_from_csr(D, A, o, e, 0);                                                  \
         }                                                                                                        \
         static spmv_status any_mv(const any *D, T al, const T *x, T be, T *y, cudaStream_t s) {                 \
             return spmv_##TG##_any_dev_mv(D, al, x, be, y, s);                                                   \
@@ -99,7 +107,7 @@
         static spmv_status any_free(any *D) { return spmv_##TG##_any_dev_free(D); }                              \
         static size_t any_bytes(const any *D) { return spmv_##TG##_any_dev_bytes(D); }                           \
         static size_t any_kernel_bytes(const any *D) { return spmv_##TG##_any_dev_kernel_bytes(D); }             \
-        static void any_params(const any *D, char *b, size_t n) { spmv_##TG##_any_dev_params(D, b, n); }         \
+        static void any_params(const any *D, char *b, size_t n) { spmv_##TG##_any_dev_params_str(D, b, n); }     \
         /* 1 when format f (device defaults) must refuse A with SPMV_ERR_LIMIT (ELL's and DIA's size caps) */   \
         static int limited(const csr *A, int f) {                                                                \
             spmv_any_params u;                                                                                   \
@@ -222,8 +230,9 @@ static void host_common(void) {
                                   "axtuh1",     "axtuh",      "axtch1",    "axtch"};
     int f, v, ndev = 0;
     for (f = 0; f < 9; f++) {
-        spmv_format g = spmv_format_parse(names[f]);
-        CHECK(g != SPMV_FMT_COUNT_ && (spmv_format_flags(g) & SPMV_FF_CUDA), "%s is not a device format", names[f]);
+        spmv_format g = SPMV_FMT_COUNT_;
+        CHECK(spmv_format_parse(names[f], &g) == SPMV_OK && (spmv_format_flags(g) & SPMV_FF_CUDA),
+              "%s is not a device format", names[f]);
         CHECK(!(spmv_format_flags(g) & SPMV_FF_EMBEDS_X) == (f < 4), "embeds_x(%s) = %u", names[f],
               spmv_format_flags(g) & SPMV_FF_EMBEDS_X);
     }
@@ -231,13 +240,18 @@ static void host_common(void) {
         spmv_any_params p;
         if (!(spmv_format_flags((spmv_format)f) & SPMV_FF_CUDA)) continue;
         ndev++;
-        CHECK(spmv_format_parse(spmv_format_name((spmv_format)f)) == f, "parse(name(%d))", f);
+        spmv_format g = SPMV_FMT_COUNT_;
+        CHECK(spmv_format_parse(spmv_format_name((spmv_format)f), &g) == SPMV_OK && g == f, "parse(name(%d))", f);
         CHECK(spmv_any_dev_params_init((spmv_format)f, NULL, &p, NULL) == SPMV_OK, "%s: device defaults",
               spmv_format_name((spmv_format)f));
     }
     CHECK(ndev >= 9, "%d device formats", ndev);
-    CHECK(spmv_format_parse("nope") == SPMV_FMT_COUNT_, "parse(unknown)");
-    CHECK(spmv_format_parse("") == SPMV_FMT_COUNT_, "parse(\"\")");
+    {
+        spmv_format g = SPMV_FMT_CSR;
+        CHECK(spmv_format_parse("nope", &g) == SPMV_ERR_ARG && g == SPMV_FMT_CSR, "parse(unknown)");
+        CHECK(spmv_format_parse("", &g) == SPMV_ERR_ARG && g == SPMV_FMT_CSR, "parse(\"\")");
+        CHECK(spmv_format_parse(NULL, &g) == SPMV_ERR_ARG, "parse(NULL)");
+    }
     for (v = 0; v < SPMV_AXT_VARIANT_COUNT_; v++) {
         spmv_axt_params p = spmv_axt_params_cuda_default((spmv_axt_variant)v);
         int thw = v == SPMV_AXTUH1 ? 16 : 32;
@@ -294,6 +308,35 @@ template <class G> static void host_tag(int have_gpu) {
     memset(&D, 0xab, sizeof D);
     st = G::any_from_csr(&D, &A, SPMV_FMT_COUNT_, NULL, 0);
     CHECK(st == SPMV_ERR_ARG && is_zero(&D), "%s: any_dev_from_csr(format COUNT): %s", tg, spmv_status_str(st));
+    { /* the options and the error channel, all answered before any CUDA call */
+        spmv_opts o = spmv_opts_default();
+        spmv_error e;
+        o.params = "bogus=1";
+        memset(&D, 0xab, sizeof D);
+        st = G::any_dev_opts(&D, &A, &o, &e);
+        CHECK(st == SPMV_ERR_ARG && is_zero(&D) && strstr(e.msg, "bogus"), "%s: unknown key: %s '%s'", tg,
+              spmv_status_str(st), e.msg);
+        o = spmv_opts_default();
+        o.tune = 2;
+        st = G::any_dev_opts(&D, &A, &o, &e);
+        CHECK(st == SPMV_ERR_ARG && strstr(e.msg, "tune"), "%s: tune = 2: %s '%s'", tg, spmv_status_str(st), e.msg);
+        for (f = 0; f < SPMV_FMT_COUNT_; f++) { /* deterministic: the formats adding with atomics refused */
+            if (!is_dev(f) || !(spmv_format_flags((spmv_format)f) & SPMV_FF_ATOMICS)) continue;
+            o = spmv_opts_default();
+            o.format = (spmv_format)f;
+            o.deterministic = 1;
+            memset(&D, 0xab, sizeof D);
+            st = G::any_dev_opts(&D, &A, &o, &e);
+            CHECK(st == SPMV_ERR_ARG && is_zero(&D) && strstr(e.msg, "atomics"), "%s: deterministic %s: %s '%s'", tg,
+                  fmt_name(f), spmv_status_str(st), e.msg);
+        }
+        o = spmv_opts_default();
+        o.format = SPMV_FMT_CSR_VECTOR; /* deterministic: one warp per row, no atomics */
+        o.deterministic = 1;
+        CHECK(!(spmv_format_flags(o.format) & SPMV_FF_ATOMICS), "csr_vector is flagged atomics");
+        st = G::any_dev_opts(&D, NULL, &o, &e);
+        CHECK(st == SPMV_ERR_ARG && strstr(e.msg, "NULL"), "%s: A = NULL: %s '%s'", tg, spmv_status_str(st), e.msg);
+    }
     for (i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
         spmv_axt_params p = spmv_axt_params_cuda_default(variant_of(BAD[i].f));
         p.thw = BAD[i].thw;
@@ -593,8 +636,10 @@ static int format_wanted(int f) {
     char buf[256], *tok, *save = NULL;
     if (!only || !*only) return 1;
     snprintf(buf, sizeof buf, "%s", only);
-    for (tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save))
-        if (spmv_format_parse(tok) == (spmv_format)f) return 1;
+    for (tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+        spmv_format g;
+        if (spmv_format_parse(tok, &g) == SPMV_OK && g == (spmv_format)f) return 1;
+    }
     return 0;
 }
 static int make_cfgs_all(cfg *out);
@@ -1227,14 +1272,14 @@ template <class G> struct c5t; /* the host CSR5 type of a tag */
                                cudaStream_t s) {                                                                 \
         spmv_any_params u;                                                                                       \
         if (p) u.csr5 = *p;                                                                                      \
-        return spmv_##TG##_any_dev_from_csr(D, A, SPMV_FMT_CSR5, p ? &u : NULL, s);                              \
+        return spmv_##TG##_any_dev__build(D, A, SPMV_FMT_CSR5, p ? &u : NULL, s);                                \
     }                                                                                                            \
     static spmv_status csr5_host(spmv_##TG##_csr5 *H, const spmv_##TG##_csr *A, const spmv_csr5_params *p) {     \
         return spmv_##TG##_csr5_from_csr(H, A, p);                                                               \
     }                                                                                                            \
     static void csr5_host_free(spmv_##TG##_csr5 *H) { spmv_##TG##_csr5_free(H); }                               \
     static spmv_status csr5_tune(const spmv_##TG##_csr *A, spmv_any_params *p, cudaStream_t s, double *sec) {    \
-        return spmv_##TG##_any_dev_tune(A, SPMV_FMT_CSR5, p, 1, s, sec);                                         \
+        return spmv_##TG##_any_dev__tune(A, SPMV_FMT_CSR5, p, 1, s, sec);                                        \
     }                                                                                                            \
     template <> struct c5t<tag_##TG> {                                                                           \
         typedef spmv_##TG##_csr5 host;                                                                           \

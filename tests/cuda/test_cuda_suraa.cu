@@ -75,8 +75,10 @@
         /* through the generic handle */                                                                         \
         static spmv_status any_from_csr(spmv_##TG##_any_dev *D, const csr *A, const char *params,               \
                                         cudaStream_t s) {                                                        \
-            spmv_error e;                                                                                        \
-            return spmv_##TG##_any_dev_from_csr_params(D, A, SPMV_FMT_SURAA, params, 0, NULL, &e, s);            \
+            spmv_opts o = spmv_opts_default();                                                                   \
+            o.format = SPMV_FMT_SURAA;                                                                           \
+            o.params = params;                                                                                   \
+            return spmv_##TG##_any_dev_from_csr(D, A, &o, NULL, s);                                              \
         }                                                                                                        \
     };
 TEST_TAG(s, float, int32_t, 1e-5)
@@ -335,7 +337,8 @@ template <class G> static void host_args(void) {
     CHECK(G::dev_mv(&D, 1, NULL, 0, NULL, 0) == SPMV_OK, "%s: dev_mv on a zeroed object (0 rows)", G::name());
     CHECK(G::dev_free(&D) == SPMV_OK && is_zero(&D) && G::dev_free(&D) == SPMV_OK, "%s: dev_free zeroed, twice",
           G::name());
-    CHECK(spmv_format_parse("suraa") == SPMV_FMT_SURAA &&
+    spmv_format g = SPMV_FMT_COUNT_;
+    CHECK(spmv_format_parse("suraa", &g) == SPMV_OK && g == SPMV_FMT_SURAA &&
               spmv_format_flags(SPMV_FMT_SURAA) == (unsigned)(SPMV_FF_CUDA | SPMV_FF_ATOMICS),
           "suraa: registry flags %u (expected cuda and atomics only)", spmv_format_flags(SPMV_FMT_SURAA));
     G::csr_free(&A);

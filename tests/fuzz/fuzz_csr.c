@@ -20,6 +20,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* the builders' options for one format, ISA and parameter string (may be NULL) */
+static spmv_opts fz_opts(spmv_format f, spmv_isa isa, const char *params) {
+    spmv_opts o = spmv_opts_default();
+    o.format = f;
+    o.isa = isa;
+    o.params = params;
+    return o;
+}
+
 #define FC_REQUIRE(cond, ...)                                                                                          \
     do {                                                                                                               \
         if (!(cond)) {                                                                                                 \
@@ -45,10 +54,10 @@ static int fc_known(spmv_status st) { return st >= SPMV_OK && st <= SPMV_ERR_NOD
 #define FC_CASE(TAG, T, TOL)                                                                                           \
     static void fc_##TAG(int64_t nr, int64_t nc, int64_t nnz, const int32_t *rp, const int32_t *ci, const double *vd,  \
                          int valid, spmv_format fmt, spmv_isa isa, const char *params, double alpha, double beta) {    \
-        T *v = (T *)malloc(sizeof(T) * (size_t)(nnz + 1)), *x = (T *)malloc(sizeof(T) * (size_t)(nc + 1));          \
-        T *y = (T *)malloc(sizeof(T) * (size_t)(nr + 1)), *y0 = (T *)malloc(sizeof(T) * (size_t)(nr + 1));          \
-        long double *ref = (long double *)malloc(sizeof(long double) * (size_t)(nr + 1));                            \
-        long double *sc = (long double *)malloc(sizeof(long double) * (size_t)(nr + 1));                             \
+        T *v = (T *)malloc(sizeof(T) * (size_t)(nnz + 1)), *x = (T *)malloc(sizeof(T) * (size_t)(nc + 1));             \
+        T *y = (T *)malloc(sizeof(T) * (size_t)(nr + 1)), *y0 = (T *)malloc(sizeof(T) * (size_t)(nr + 1));             \
+        long double *ref = (long double *)malloc(sizeof(long double) * (size_t)(nr + 1));                              \
+        long double *sc = (long double *)malloc(sizeof(long double) * (size_t)(nr + 1));                               \
         spmv_##TAG##_csr A;                                                                                            \
         spmv_##TAG##_any M;                                                                                            \
         spmv_error e;                                                                                                  \
@@ -61,18 +70,19 @@ static int fc_known(spmv_status st) { return st >= SPMV_OK && st <= SPMV_ERR_NOD
         memset(&A, 0xab, sizeof A);                                                                                    \
         st = spmv_##TAG##_csr_wrap(&A, nr, nc, rp, ci, v, NULL);                                                       \
         FC_REQUIRE(fc_known(st), "wrap: status %d", (int)st);                                                          \
-        FC_REQUIRE((st == SPMV_OK) == valid, "wrap: %s on %s arrays", spmv_status_str(st),                            \
+        FC_REQUIRE((st == SPMV_OK) == valid, "wrap: %s on %s arrays", spmv_status_str(st),                             \
                    valid ? "valid" : "invalid");                                                                       \
         if (st != SPMV_OK) {                                                                                           \
-            FC_REQUIRE(st == SPMV_ERR_ARG || st == SPMV_ERR_OVERFLOW, "wrap refused with %s", spmv_status_str(st));  \
+            FC_REQUIRE(st == SPMV_ERR_ARG || st == SPMV_ERR_OVERFLOW, "wrap refused with %s", spmv_status_str(st));    \
             goto out;                                                                                                  \
         }                                                                                                              \
         memset(&M, 0xab, sizeof M);                                                                                    \
-        st = spmv_##TAG##_any_from_csr_params(&M, &A, fmt, isa, params, 0, NULL, &e);                                  \
+        const spmv_opts o = fz_opts(fmt, isa, params);                                                                 \
+        st = spmv_##TAG##_any_from_csr(&M, &A, &o, &e);                                                                \
         FC_REQUIRE(fc_known(st), "%s: status %d", spmv_format_name(fmt), (int)st);                                     \
         if (st != SPMV_OK) {                                                                                           \
             static const unsigned char zero[sizeof M] = {0};                                                           \
-            FC_REQUIRE(!memcmp(&M, zero, sizeof M), "%s: a refused build (%s) left the handle non-empty",             \
+            FC_REQUIRE(!memcmp(&M, zero, sizeof M), "%s: a refused build (%s) left the handle non-empty",              \
                        spmv_format_name(fmt), spmv_status_str(st));                                                    \
         } else {                                                                                                       \
             spmv_##TAG##_csr B;                                                                                        \
@@ -80,7 +90,7 @@ static int fc_known(spmv_status st) { return st >= SPMV_OK && st <= SPMV_ERR_NOD
             for (i = 0; i < nr; i++) y[i] = beta == 0 ? (T)NAN : y0[i];                                                \
             st = spmv_##TAG##_any_mv(&M, (T)alpha, x, (T)beta, y);                                                     \
             spmv_##TAG##_csr_mv_ref(&A, (T)alpha, x, (T)beta, y0, ref, sc);                                            \
-            err = st == SPMV_OK ? spmv_##TAG##_max_rel_err(A.nrows, y, ref, sc) : 1e300;                              \
+            err = st == SPMV_OK ? spmv_##TAG##_max_rel_err(A.nrows, y, ref, sc) : 1e300;                               \
             FC_REQUIRE(err <= TOL, "%s (%s, params '%s'): product: %s, error %.3g", spmv_format_name(fmt),             \
                        spmv_isa_name(isa), params, spmv_status_str(st), err);                                          \
             st = spmv_##TAG##_any_to_csr(&M, &B);                                                                      \

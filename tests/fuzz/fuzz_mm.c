@@ -35,6 +35,15 @@
 #include <unistd.h>
 #include <fcntl.h>
 
+/* the builders' options for one format, ISA and parameter string (may be NULL) */
+static spmv_opts fz_opts(spmv_format f, spmv_isa isa, const char *params) {
+    spmv_opts o = spmv_opts_default();
+    o.format = f;
+    o.isa = isa;
+    o.params = params;
+    return o;
+}
+
 #define FZ_MAX_DIM (1 << 16)  /* the per-row statistics path */
 #define FZ_MAX_PROD (1 << 11) /* products: dimensions and nnz (all formats x ISA cost O(rows) each) */
 
@@ -128,7 +137,8 @@ static void fz_products(const spmv_triplets *t, unsigned h) {
             int pick = SPMV_ISA_GENERIC + (int)(h % 3u);
             if (!spmv_isa_supported((spmv_isa)pick)) pick = SPMV_ISA_GENERIC;
             if (isa != pick || !spmv_isa_supported((spmv_isa)isa)) continue;
-            st = spmv_d_any_from_csr(&M, &A, (spmv_format)f, (spmv_isa)isa);
+            const spmv_opts o = fz_opts((spmv_format)f, (spmv_isa)isa, NULL);
+            st = spmv_d_any_from_csr(&M, &A, &o, NULL);
             if (st == SPMV_ERR_LIMIT || st == SPMV_ERR_OVERFLOW) continue; /* a format's documented limits */
             FZ_REQUIRE(st == SPMV_OK, "%s/%s from csr: %s", spmv_format_name((spmv_format)f),
                        spmv_isa_name((spmv_isa)isa), spmv_status_str(st));
@@ -180,7 +190,8 @@ static void fz_products(const spmv_triplets *t, unsigned h) {
         for (f = 0; f < SPMV_FMT_COUNT_; f++) {
             spmv_s_any M;
             if (!(spmv_format_flags((spmv_format)f) & SPMV_FF_HOST)) continue;
-            st = spmv_s_any_from_csr(&M, &B, (spmv_format)f, SPMV_ISA_AUTO);
+            const spmv_opts o = fz_opts((spmv_format)f, SPMV_ISA_AUTO, NULL);
+            st = spmv_s_any_from_csr(&M, &B, &o, NULL);
             if (st == SPMV_ERR_LIMIT || st == SPMV_ERR_OVERFLOW) continue;
             FZ_REQUIRE(st == SPMV_OK, "s %s from csr: %s", spmv_format_name((spmv_format)f), spmv_status_str(st));
             st = spmv_s_any_mv(&M, 1.0f, xs, 0.0f, ys);

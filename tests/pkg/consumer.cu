@@ -13,7 +13,7 @@ int main(void) {
         return 0;
     }
     if (spmv_d_csr_wrap(&A, 3, 3, rp, ci, v, NULL) != SPMV_OK ||
-        spmv_d_any_dev_from_csr(&D, &A, SPMV_FMT_CSR, NULL, 0) != SPMV_OK) {
+        spmv_d_any_dev_from_csr(&D, &A, NULL, NULL, 0) != SPMV_OK) {
         printf("FAIL: CUDA consumer: upload failed\n");
         return 1;
     }
