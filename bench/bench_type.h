@@ -119,7 +119,7 @@ static int BF(_round_robin)(BF(_ct) * c, int n, const BT_VAL *x, BT_VAL *y, int 
  * the kernel does per entry once memory is out of the way; 0 when the slice cannot be built. */
 static double BF(_cache_rate)(const BN(csr) * A, BN(any) * M) {
     const long llc = spmv_auto__llc();
-    const double fit = (double)(llc > 0 ? llc : 32L << 20) / 4;
+    const double fit = llc > 0 && llc / 4 < (8L << 20) ? (double)(llc / 4) : (double)(8L << 20);
     const double per_row = A->nrows ? ((double)BN(any_bytes)(M) + 2.0 * sizeof(BT_VAL) * (double)A->nrows) /
                                           (double)A->nrows
                                     : 1;

@@ -618,6 +618,8 @@ SPMV_KTARGET static inline void SPMV_K(ell__rows)(const SPMV_NAME(ell) *A, SPMV_
             const SPMV_I *pc = A->col + cb;
             for (v = 0; v < nv; v++) {
                 SPMV_T *pa = accb + v * SPMV_W;
+                SPMV_PREFETCH(pv + (SPMV_I)(SPMV__ELL_RB + v) * SPMV_W); /* the next block's run of column j */
+                SPMV_PREFETCH(pc + (SPMV_I)(SPMV__ELL_RB + v) * SPMV_W);
                 if (j >= lmax[v]) continue;
                 if (j < lmin[v] && full[v] == V_mask_first(SPMV_W)) {
                     V_storeu(pa, V_fma(V_loadu(pv + v * SPMV_W), V_gather(x, pc + v * SPMV_W), V_loadu(pa)));

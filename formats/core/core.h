@@ -27,6 +27,15 @@
 #define SPMV_RESTRICT restrict
 #endif
 
+/* A read of p soon, into L2: layouts that stream many arrays at once (a column-major ELL
+ * block reads one run per column, DIA one per diagonal) outnumber the streams a hardware
+ * prefetcher follows; the kernels then fetch the next block's runs themselves. */
+#if defined(__GNUC__) || defined(__clang__)
+#define SPMV_PREFETCH(p) __builtin_prefetch((const void *)(p), 0, 2)
+#else
+#define SPMV_PREFETCH(p) ((void)(p))
+#endif
+
 /* kernels that must be inlined into their callers (so a constant argument specialises them) */
 #if defined(__GNUC__) || defined(__clang__)
 #define SPMV__ALWAYS_INLINE __attribute__((always_inline)) inline
