@@ -115,7 +115,7 @@ static int BF(_round_robin)(BF(_ct) * c, int n, const BT_VAL *x, BT_VAL *y, int 
 /* The in-cache rate of a format row: a slice of A's rows from its middle (columns shifted to
  * the window they touch) sized so that the format's bytes plus x and y fill a quarter of the
  * last-level cache, built with the same format, ISA and parameters, then timed alone, back to
- * back (nothing else runs in between to evict it): the median of 9 samples of >= 2 ms. What
+ * back (nothing else runs in between to evict it): the median of 15 samples of >= 2 ms. What
  * the kernel does per entry once memory is out of the way; 0 when the slice cannot be built. */
 static double BF(_cache_rate)(const BN(csr) * A, BN(any) * M) {
     const long llc = spmv_auto__llc();
@@ -129,7 +129,7 @@ static double BF(_cache_rate)(const BN(csr) * A, BN(any) * M) {
     spmv_opts o = spmv_opts_default();
     spmv_triplets t;
     BT_VAL *x = NULL, *y = NULL;
-    double smp[9], gf = 0;
+    double smp[15], gf = 0;
     char prm[128];
     int s, reps = 1;
     if (A->nnz == 0) return 0;
@@ -170,13 +170,13 @@ static double BF(_cache_rate)(const BN(csr) * A, BN(any) * M) {
             BN(any_mv)(&C, 1, x, 0, y);
             dt = spmv_wtime() - t0;
             reps = dt > 0 && dt < 2e-3 ? (int)(2e-3 / dt) + 1 : 1;
-            for (s = 0; s < 9; s++) {
+            for (s = 0; s < 15; s++) {
                 int j;
                 t0 = spmv_wtime();
                 for (j = 0; j < reps; j++) BN(any_mv)(&C, 1, x, 0, y);
                 smp[s] = (spmv_wtime() - t0) / reps;
             }
-            dt = BF(_median)(smp, 9, 0.5);
+            dt = BF(_median)(smp, 15, 0.5);
             if (dt > 0) gf = 2.0 * (double)S.nnz / dt * 1e-9;
         }
         BN(any_free)(&C);

@@ -573,19 +573,20 @@ static inline SPMV_I SPMV_NAME(ell__tail_cut)(const SPMV_NAME(ell) *A, SPMV_I k)
 #endif /* SPMV_PART_TYPES */
 
 #if defined(SPMV_PART_KERNELS)
-/* Rows [i0, i1) of slice s (i0 a multiple of W), in blocks of up to SPMV__ELL_RB vectors of
- * W rows: for each column j, every vector of the block (j outer: a slice as tall as ELL's,
+/* Rows [i0, i1) of slice s (i0 a multiple of W), the exact path: in blocks of up to
+ * SPMV__ELL_RB vectors of W rows: for each column j, every vector of the block (j outer: a slice as tall as ELL's,
  * where column j of a vector is nrows values after column j-1, would otherwise touch a new
  * page at every step; the block's accumulators stay in L1). Every lane runs to its own row's
  * length: unmasked up to the vector's shortest row, then masked, the mask recomputed only
  * where a lane's row ends (the padding is never multiplied: 0*x is NaN for x = Inf). Full
- * slices of exactly W rows (sell, hll) run SPMV_K(ell__slices_w) instead. */
+ * slices of exactly W rows (sell, hll) run SPMV_K(ell__slices_w) instead; the other rows run
+ * SPMV_K(ell__rows) below, which comes here for a group whose sums are not finite. */
 #ifndef SPMV__ELL_RB
 #define SPMV__ELL_RB 32
 #endif
 /* where column j of the block starting at stored row b0 begins (jad: its jagged diagonal) */
 #define SPMV__ELL_CB(j) ((jd ? jd[j] : off + (j) * h) + b0)
-SPMV_KTARGET static inline void SPMV_K(ell__rows)(const SPMV_NAME(ell) *A, SPMV_T alpha, const SPMV_T *SPMV_RESTRICT x,
+SPMV_KTARGET static inline void SPMV_K(ell__rows_exact)(const SPMV_NAME(ell) *A, SPMV_T alpha, const SPMV_T *SPMV_RESTRICT x,
                                                   SPMV_T beta, SPMV_T *SPMV_RESTRICT y, SPMV_I s, SPMV_I i0, SPMV_I i1) {
     const SPMV_I r0 = s * A->C, h = A->nrows - r0 < A->C ? A->nrows - r0 : A->C, off = A->slice_ptr[s];
     const SPMV_I *jd = A->jd;
@@ -618,8 +619,6 @@ SPMV_KTARGET static inline void SPMV_K(ell__rows)(const SPMV_NAME(ell) *A, SPMV_
             const SPMV_I *pc = A->col + cb;
             for (v = 0; v < nv; v++) {
                 SPMV_T *pa = accb + v * SPMV_W;
-                SPMV_PREFETCH(pv + (SPMV_I)(SPMV__ELL_RB + v) * SPMV_W); /* the next block's run of column j */
-                SPMV_PREFETCH(pc + (SPMV_I)(SPMV__ELL_RB + v) * SPMV_W);
                 if (j >= lmax[v]) continue;
                 if (j < lmin[v] && full[v] == V_mask_first(SPMV_W)) {
                     V_storeu(pa, V_fma(V_loadu(pv + v * SPMV_W), V_gather(x, pc + v * SPMV_W), V_loadu(pa)));
@@ -663,6 +662,111 @@ SPMV_KTARGET static inline void SPMV_K(ell__rows)(const SPMV_NAME(ell) *A, SPMV_
             }
         }
     }
+}
+
+/* Rows [i0, i1) of slice s (i0 a multiple of W), the fast path: groups of R vectors
+ * of W rows whose sums stay in registers over the group's columns (nothing stored until y),
+ * every lane run to the group's longest row without masks: a padded slot holds 0 and the
+ * row's last column (a valid gather), and 0*x adds an exact 0 unless x there is Inf or NaN,
+ * which the row's own entry in that column already makes its sum non-finite. So a group
+ * whose sums are finite has the exact path's bits, and a group with a non-finite sum is
+ * redone by ell__rows_exact before y is written. jad has no padding (a jagged diagonal holds
+ * only the rows longer than it, sorted descending): its lanes past their row's end are
+ * masked, a prefix of each vector. Each column's run is prefetched SPMV__ELL_PF groups
+ * ahead (one run per column of a tall slice: more than the hardware prefetchers follow). */
+#ifndef SPMV__ELL_PF
+#define SPMV__ELL_PF 8
+#endif
+/* Groups of R vectors: R = 4 in cache, 8 beyond it (a matrix of more than SPMV_ELL_BIG bytes):
+ * in cache 8 accumulators beside 8 gathers cost 12-15% (0.70-0.94x CSR against 0.82-1.09x on
+ * gen:stencil3d n=24/27, fem n=8000/3, stencil3d n=40/7), beyond it runs of 4 vectors per
+ * column were too short for the memory system (0.76-0.83x CSR against 0.93-1.01x with 8, on
+ * stencil3d n=100/27 and fem n=300000/3; AMD EPYC, 2 threads, AVX-512, 2026-11-26). */
+#ifndef SPMV_ELL_BIG
+#define SPMV_ELL_BIG (16L << 20)
+#endif
+#ifndef SPMV__ELL_R
+#define SPMV__ELL_R 8 /* the most accumulators */
+#endif
+SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(ell__rows_r)(const SPMV_NAME(ell) *A, SPMV_T alpha,
+                                                               const SPMV_T *SPMV_RESTRICT x, SPMV_T beta,
+                                                               SPMV_T *SPMV_RESTRICT y, SPMV_I s, SPMV_I i0, SPMV_I i1,
+                                                               const int R) {
+    const SPMV_I r0 = s * A->C, h = A->nrows - r0 < A->C ? A->nrows - r0 : A->C, off = A->slice_ptr[s];
+    const SPMV_I *jd = A->jd, G = (SPMV_I)R * SPMV_W;
+    const spmv_v va = V_set1(alpha), vb = V_set1(beta), zero = V_zero();
+    SPMV_T chk[SPMV_W];
+    SPMV_I b0;
+    for (b0 = i0; b0 < i1; b0 += G) {
+        const SPMV_I b1 = i1 - b0 < G ? i1 : b0 + G, *len = A->rowlen + r0 + b0;
+        const int nv = (int)((b1 - b0 + SPMV_W - 1) / SPMV_W), nr = (int)(b1 - b0);
+        spmv_v acc[SPMV__ELL_R], poison = zero;
+        SPMV_I j, L = 0, Lmin;
+        int v, l, bad = 0;
+        for (l = 0; l < nr; l++) L = len[l] > L ? len[l] : L;
+        Lmin = nr == G ? L : 0; /* a partial group: masks on its rows from the first column */
+        for (l = 0; l < nr && Lmin > 0; l++) Lmin = len[l] < Lmin ? len[l] : Lmin;
+        if (!jd) Lmin = nr == G ? L : 0; /* padding is safe to read: no masks but the rows' */
+        for (v = 0; v < R; v++) acc[v] = zero;
+        for (j = 0; j < L; j++) {
+            const SPMV_I cb = SPMV__ELL_CB(j);
+            const SPMV_T *pv = A->val + cb;
+            const SPMV_I *pc = A->col + cb;
+            for (v = 0; v < R; v++) {
+                SPMV_PREFETCH(pv + (SPMV_I)SPMV__ELL_PF * G + (SPMV_I)v * SPMV_W);
+                SPMV_PREFETCH(pc + (SPMV_I)SPMV__ELL_PF * G + (SPMV_I)v * SPMV_W);
+            }
+            if (j < Lmin) {
+                for (v = 0; v < R; v++)
+                    acc[v] = V_fma(V_loadu(pv + v * SPMV_W), V_gather(x, pc + v * SPMV_W), acc[v]);
+            } else {
+                for (v = 0; v < nv; v++) {
+                    const int n = nr - v * SPMV_W < SPMV_W ? nr - v * SPMV_W : SPMV_W;
+                    int k = n;
+                    unsigned m;
+                    if (jd) /* rows sorted descending: the lanes still running are a prefix */
+                        for (k = 0; k < n && len[v * SPMV_W + k] > j; k++) {
+                        }
+                    if (k == 0) continue;
+                    m = V_mask_first(k);
+                    acc[v] = V_fma(V_mload(m, pv + v * SPMV_W), V_mgather(m, x, pc + v * SPMV_W), acc[v]);
+                }
+            }
+        }
+        for (v = 0; v < nv; v++) poison = V_add(poison, V_mul(acc[v], zero)); /* NaN iff a sum is not finite */
+        V_storeu(chk, poison);
+        for (l = 0; l < SPMV_W; l++) bad |= chk[l] != (SPMV_T)0;
+        if (bad) {
+            SPMV_K(ell__rows_exact)(A, alpha, x, beta, y, s, b0, b1);
+            continue;
+        }
+        for (v = 0; v < nv; v++) {
+            const SPMV_I i = b0 + (SPMV_I)v * SPMV_W;
+            const int n = b1 - i < SPMV_W ? (int)(b1 - i) : SPMV_W;
+            if (!A->perm) {
+                SPMV_T *py = y + r0 + i;
+                if (n == SPMV_W) {
+                    V_storeu(py, beta == (SPMV_T)0 ? V_mul(va, acc[v]) : V_fma(vb, V_loadu(py), V_mul(va, acc[v])));
+                } else {
+                    const unsigned fm = V_mask_first(n);
+                    V_mstore(py, fm, beta == (SPMV_T)0 ? V_mul(va, acc[v]) : V_fma(vb, V_mload(fm, py), V_mul(va, acc[v])));
+                }
+            } else { /* sell, jad: scattered through the permutation */
+                SPMV_T t[SPMV_W];
+                V_storeu(t, acc[v]);
+                for (l = 0; l < n; l++) {
+                    const SPMV_I r = A->perm[r0 + i + l];
+                    y[r] = beta == (SPMV_T)0 ? alpha * t[l] : alpha * t[l] + beta * y[r];
+                }
+            }
+        }
+    }
+}
+SPMV_KTARGET static inline void SPMV_K(ell__rows)(const SPMV_NAME(ell) *A, SPMV_T alpha, const SPMV_T *SPMV_RESTRICT x,
+                                                  SPMV_T beta, SPMV_T *SPMV_RESTRICT y, SPMV_I s, SPMV_I i0, SPMV_I i1) {
+    const int64_t bytes = (int64_t)A->slice_ptr[A->nslices] * (int64_t)(sizeof(SPMV_T) + sizeof(SPMV_I));
+    if (bytes > SPMV_ELL_BIG) SPMV_K(ell__rows_r)(A, alpha, x, beta, y, s, i0, i1, 8);
+    else SPMV_K(ell__rows_r)(A, alpha, x, beta, y, s, i0, i1, 4);
 }
 
 /* Slices of exactly W rows (sell and hll with C = W), one vector each, with no branch that

@@ -309,6 +309,68 @@ static void TF(_sweeps)(void) {
     TN(csr_free)(&A);
 }
 
+/* The fast kernel reads padding (value 0, the row's last column) and redoes a group whose
+ * sums are not finite: a row whose own entry meets x = +Inf is +Inf, never NaN (0*Inf from
+ * its padding), and the rows around it keep their values. Rows of lengths 1..9 (padding
+ * everywhere), every variant but hll/sell with c = W (their own kernel), every ISA, 1 and 3
+ * threads, matrices in cache and (SPMV_ELL_BIG lowered to 0 here) as the big ones run. */
+static void TF(_padding_inf)(void) {
+    static const int variants[] = {0, 1, 4, 5}; /* ell, ellr, jad, hyb */
+    const int64_t n = 700;
+    spmv_triplets t;
+    TN(csr) A;
+    int64_t i, k = 0, j;
+    int isa, v, q;
+    spmv_triplets_alloc(&t, n, n, 9 * n);
+    for (i = 0; i < n; i++)
+        for (j = 0; j < 1 + i % 9; j++) t.row[k] = i, t.col[k] = (i + 37 * j) % n, t.val[k++] = 1 + (double)(j % 3);
+    t.nnz = k;
+    CHECK(TN(csr_from_triplets)(&A, &t, NULL) == SPMV_OK, "[%s] padding_inf matrix", STR(TT_TAG));
+    spmv_triplets_free(&t);
+    for (isa = SPMV_ISA_GENERIC; isa < SPMV_ISA_COUNT_; isa++) {
+        if (!spmv_isa_supported((spmv_isa)isa)) continue;
+        for (v = 0; v < 4; v++)
+            for (q = 1; q <= 3; q += 2) {
+                spmv_ell_params p = spmv_ell_params_default();
+                TN(ell) E;
+                TT_VAL *x = (TT_VAL *)malloc(sizeof(TT_VAL) * (size_t)n), *y = (TT_VAL *)malloc(sizeof(TT_VAL) * (size_t)n);
+                const int64_t hot = 5 * 9 + 0; /* row 45 has 1 entry, column 45: x there = +Inf */
+                int64_t wrong = 0, first = -1;
+                p.isa = (spmv_isa)isa;
+                p.variant = variants[v];
+                if (variants[v] == 5) p.k = 4; /* hyb: padding in the ELL part, a tail beside */
+                set_threads(q);
+                if (TN(ell_from_csr)(&E, &A, &p) != SPMV_OK) {
+                    CHECK(0, "[%s] padding_inf: build variant %d", STR(TT_TAG), variants[v]);
+                    free(x), free(y);
+                    continue;
+                }
+                for (i = 0; i < n; i++) x[i] = 1;
+                x[hot] = (TT_VAL)INFINITY;
+                CHECK(TN(ell_mv)(&E, 1, x, 0, y) == SPMV_OK, "[%s] padding_inf mv", STR(TT_TAG));
+                for (i = 0; i < n; i++) { /* row i holds column 45 iff some j: (i + 37 j) % n == 45 */
+                    int64_t jj, hits = 0;
+                    long double want = 0;
+                    for (jj = 0; jj < 1 + i % 9; jj++) {
+                        if ((i + 37 * jj) % n == hot) hits = 1;
+                        else want += 1 + (long double)(jj % 3);
+                    }
+                    if (hits ? !(isinf(y[i]) && y[i] > 0) : !(y[i] == (TT_VAL)want)) {
+                        wrong++;
+                        if (first < 0) first = i;
+                    }
+                }
+                CHECK(wrong == 0, "[%s] padding_inf %s variant %d threads %d: %lld rows wrong (row %lld = %g)", STR(TT_TAG),
+                      spmv_isa_name((spmv_isa)isa), variants[v], q, (long long)wrong, (long long)first,
+                      first >= 0 ? (double)y[first] : 0.0);
+                TN(ell_free)(&E);
+                free(x), free(y);
+            }
+    }
+    set_threads(2);
+    TN(csr_free)(&A);
+}
+
 static void TF(_all)(void) {
     TF(_layouts)();
     TF(_jad_hyb_layouts)();
@@ -316,6 +378,7 @@ static void TF(_all)(void) {
     TF(_sigma_rule)();
     TF(_limits)();
     TF(_sweeps)();
+    TF(_padding_inf)();
 }
 #undef TN
 #undef TF

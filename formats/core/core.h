@@ -101,6 +101,7 @@ typedef enum spmv_status {
     SPMV_ERR_ISA,         /* requested instruction set not compiled in or not supported by the CPU */
     SPMV_ERR_CUDA,        /* a CUDA runtime or cuSPARSE call failed */
     SPMV_ERR_NODEVICE,    /* no CUDA device present */
+    SPMV_ERR_MPI,         /* an MPI call failed (spmv_mpi.h; every rank returns it) */
     SPMV_STATUS_COUNT_
 } spmv_status;
 
@@ -117,6 +118,7 @@ static inline const char *spmv_status_str(spmv_status s) {
     case SPMV_ERR_ISA: return "instruction set not available on this build or CPU";
     case SPMV_ERR_CUDA: return "CUDA error";
     case SPMV_ERR_NODEVICE: return "no CUDA device available";
+    case SPMV_ERR_MPI: return "an MPI call failed";
     default: return "unknown status";
     }
 }
