@@ -76,8 +76,14 @@ for i, (lang, code) in enumerate(re.findall(r"^```(\w+)\n(.*?)^```", readme, re.
     src = "build/readme/block%d.%s" % (i, "c" if lang == "c" else "cu")
     exe = "build/readme/block%d" % i
     open(src, "w").write(code)
+    mpi = lang == "c" and "#include <mpi.h>" in code  # the distributed layer: mpicc, run on 2 ranks
+    if mpi and subprocess.run("command -v mpicc && command -v mpirun", shell=True, capture_output=True).returncode:
+        print("SKIP: Open MPI not found: README block %d (MPI) not compiled" % i)
+        skipped += 1
+        continue
     if lang == "c":
-        cmd = ["gcc", "-std=gnu11", "-O1", "-Wall", "-Wextra", "-Werror", "-fopenmp", "-I.", src, "-o", exe, "-lm"]
+        cmd = [("mpicc" if mpi else "gcc"), "-std=gnu11", "-O1", "-Wall", "-Wextra", "-Werror", "-fopenmp", "-I.", src,
+               "-o", exe, "-lm"]
     else:
         cmd = ["g++", "-std=c++17", "-O1", "-Wall", "-Wno-unknown-pragmas", "-I.", "-DSPMV_CUDA_EMULATE", "-include",
                "tests/emu/cuda_emu.h", "-fopenmp", "-x", "c++", src, "-x", "none", "-o", exe, "-lm"]
@@ -86,7 +92,9 @@ for i, (lang, code) in enumerate(re.findall(r"^```(\w+)\n(.*?)^```", readme, re.
     if r.returncode:
         continue
     if "int main" in code:
-        r = subprocess.run([exe], capture_output=True, text=True, env=dict(os.environ, OMP_NUM_THREADS="2"), timeout=120)
+        run = ["mpirun", "--oversubscribe", "--allow-run-as-root", "-np", "2", exe] if mpi else [exe]
+        r = subprocess.run(run, capture_output=True, text=True, env=dict(os.environ, OMP_NUM_THREADS="1" if mpi else "2",
+                           OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1"), timeout=120)
         check(r.returncode == 0, "README block %d (%s) exits %d: %s" % (i, lang, r.returncode, (r.stdout + r.stderr)[-400:]))
         print("README block %d (%s): %s" % (i, lang, r.stdout.strip().splitlines()[-1] if r.stdout.strip() else ""))
     if lang == "cuda":

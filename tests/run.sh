@@ -13,6 +13,8 @@ command -v gcc >/dev/null 2>&1 || need="$need gcc"
 # only to test the installed package (tests/pkg_check.sh)
 command -v cmake >/dev/null 2>&1 || need="$need cmake"
 command -v pkg-config >/dev/null 2>&1 || need="$need pkgconf"
+# the distributed layer (spmv_mpi.h, tests/mpi_check.sh)
+command -v mpicc >/dev/null 2>&1 || need="$need libopenmpi-dev openmpi-bin"
 if [ -n "$need" ]; then
     echo "installing:$need"
     SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo

@@ -167,7 +167,8 @@ for a in eigen graphblas librsb; do # a row when built in, else a notice saying 
         check "bench: an $a row" grep -q "^a.mtx .* $a .* anchor " "$T/out"
     fi
 done
-check "bench CSV: spread and samples columns" sh -c "head -1 '$T/b.csv' | grep -q ',spmv_min_s,spread,samples\$'"
+check "bench CSV: spread, samples and in-cache columns" sh -c "head -1 '$T/b.csv' | grep -q ',spmv_min_s,spread,samples,gflops_cache\$'"
+check "bench CSV: the csr row has its in-cache rate" sh -c "awk -F, 'NR > 1 && \$5 == \"csr\" && \$NF + 0 > 0' '$T/b.csv' | grep -q ."
 check "bench CSV: every row's error at most 1e-12" python3 -c 'import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 sys.exit(0 if rows and all(r["max_rel_err"] and float(r["max_rel_err"]) <= 1e-12 for r in rows) else 1)' "$T/b.csv"

@@ -1,0 +1,539 @@
+/* dist — a matrix distributed by rows over MPI ranks (template header: included once per
+ * tag by spmv_mpi.h, after formats/instance.h has defined SPMV_NAME, SPMV_T, SPMV_I).
+ *
+ * Layout (the model of PETSc's MATMPIAIJ and hypre's ParCSR): rank p owns rows
+ * [row_start[p], row_start[p+1]) and the entries [col_start[p], col_start[p+1]) of x and y
+ * (the same ranges for a square matrix, an even split of the columns otherwise). Its rows
+ * are two blocks, each a registry format behind an spmv_<tag>_any handle:
+ *   diag  its rows x its own columns (local column indices), multiplied while the ghosts travel;
+ *   offd  its rows x the ghost columns, compressed to 0..nghost-1 in the order of `garray`
+ *         (the sorted global columns it reads from other ranks, hence grouped by owner).
+ * The plan, built once: from each owner q the ghosts in garray's run for q (recv), to each
+ * rank that needs some of ours the local indices it reads (send). A product:
+ *   post the receives, pack and post the sends, y = alpha*diag*x + beta*y, wait for the
+ *   receives, y += alpha*offd*ghosts, wait for the sends.
+ * Same bits for a fixed rank and thread count: the diag sum, then the offd sum, per row.
+ * Errors are collective: every builder combines the ranks' statuses (an allreduce of the
+ * worst) before it returns, so every rank returns the same status and none waits for a
+ * rank that gave up; MPI errors come back as statuses on a duplicated communicator
+ * (MPI_ERRORS_RETURN), never abort. */
+
+typedef struct SPMV_NAME(dist) {
+    MPI_Comm comm;                 /* duplicated from the caller's; MPI_COMM_NULL when empty */
+    int rank, size;
+    int64_t nrows, ncols;          /* global */
+    int64_t *row_start, *col_start; /* size + 1 each */
+    int64_t row0, col0, nloc, ncloc; /* this rank's first row and column, its rows and columns */
+    SPMV_NAME(any) diag, offd;
+    int64_t nghost;
+    int64_t *garray;               /* nghost global columns, ascending */
+    int nrecv, nsend;              /* neighbours */
+    int *recv_rank, *send_rank;
+    int64_t *recv_off, *send_off;  /* nrecv+1 / nsend+1 offsets into ghost / send_idx */
+    SPMV_I *send_idx;              /* local indices of x to send, per neighbour in order */
+    SPMV_T *ghost, *sendbuf;
+    MPI_Request *req;              /* nrecv + nsend */
+} SPMV_NAME(dist);
+
+static inline MPI_Datatype SPMV_NAME(dist__mpi_t)(void) { return sizeof(SPMV_T) == 4 ? MPI_FLOAT : MPI_DOUBLE; }
+
+static inline void SPMV_NAME(dist_free)(SPMV_NAME(dist) *D) {
+    if (!D) return;
+    SPMV_NAME(any_free)(&D->diag);
+    SPMV_NAME(any_free)(&D->offd);
+    spmv__free(D->row_start);
+    spmv__free(D->col_start);
+    spmv__free(D->garray);
+    spmv__free(D->recv_rank);
+    spmv__free(D->send_rank);
+    spmv__free(D->recv_off);
+    spmv__free(D->send_off);
+    spmv__free(D->send_idx);
+    spmv__free(D->ghost);
+    spmv__free(D->sendbuf);
+    spmv__free(D->req);
+    if (D->comm != MPI_COMM_NULL && D->comm != 0) MPI_Comm_free(&D->comm);
+    memset(D, 0, sizeof *D);
+    D->comm = MPI_COMM_NULL;
+}
+
+/* the owner of global index g in starts[0..size] (starts ascending) */
+static inline int SPMV_NAME(dist__owner)(const int64_t *starts, int size, int64_t g) {
+    int lo = 0, hi = size - 1;
+    while (lo < hi) {
+        int mid = lo + (hi - lo + 1) / 2;
+        if (starts[mid] <= g) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
+
+/* every rank's worst status (the enum's order: SPMV_OK is 0) and the message of the lowest
+ * rank that failed, into e on every rank */
+static inline spmv_status SPMV_NAME(dist__agree)(MPI_Comm comm, spmv_status st, spmv_error *e) {
+    int mine = (int)st, worst = 0, rank = 0, who = 0, cand;
+    char msg[sizeof e->msg];
+    if (MPI_Allreduce(&mine, &worst, 1, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS) return SPMV_ERR_MPI;
+    if (worst == 0) return SPMV_OK;
+    MPI_Comm_rank(comm, &rank);
+    cand = mine != 0 ? rank : INT32_MAX;
+    if (MPI_Allreduce(&cand, &who, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) return SPMV_ERR_MPI;
+    memset(msg, 0, sizeof msg);
+    if (rank == who) snprintf(msg, sizeof msg, "rank %d: %.230s", rank, e && e->msg[0] ? e->msg : spmv_status_str(st));
+    if (MPI_Bcast(msg, (int)sizeof msg, MPI_CHAR, who, comm) != MPI_SUCCESS) return SPMV_ERR_MPI;
+    if (e) {
+        e->line = 0;
+        memcpy(e->msg, msg, sizeof msg);
+        e->msg[sizeof e->msg - 1] = 0;
+    }
+    return (spmv_status)worst;
+}
+
+/* the builders' common start: e cleared, D empty, comm checked */
+static inline spmv_status SPMV_NAME(dist__begin)(SPMV_NAME(dist) *D, MPI_Comm comm, spmv_error *e) {
+    if (e) {
+        e->line = 0;
+        e->msg[0] = 0;
+    }
+    if (!D) return SPMV_ERR_ARG;
+    memset(D, 0, sizeof *D);
+    D->comm = MPI_COMM_NULL;
+    if (comm == MPI_COMM_NULL) {
+        SPMV__ERR(e, "no communicator");
+        return SPMV_ERR_ARG;
+    }
+    return SPMV_OK;
+}
+
+/* The rows of this rank (L: L->nrows local rows with global column indices, L->ncols the
+ * global column count, the same on every rank) into D: the blocks and the plan. Collective.
+ * row_start: size+1 global row offsets, the same on every rank (NULL: from the ranks'
+ * L->nrows in rank order). o: the blocks' format and options (NULL: csr). */
+static inline spmv_status SPMV_NAME(dist_from_local_csr)(SPMV_NAME(dist) *D, MPI_Comm comm, const SPMV_NAME(csr) *L,
+                                                         const int64_t *row_start, const spmv_opts *o, spmv_error *e) {
+    spmv_status st = SPMV_OK;
+    spmv_error le;
+    int rank = 0, size = 1, p;
+    int64_t i, k, mine[2] = {0, 0};
+    int64_t *all = NULL, *cnt = NULL, *need = NULL, *needc = NULL, *needd = NULL, *give = NULL, *givec = NULL;
+    int *sc = NULL, *sd = NULL, *rc = NULL, *rd = NULL;
+    spmv_triplets td, to;
+    memset(&le, 0, sizeof le);
+    memset(&td, 0, sizeof td);
+    memset(&to, 0, sizeof to);
+    if ((st = SPMV_NAME(dist__begin)(D, comm, e)) != SPMV_OK) return st;
+    if (MPI_Comm_dup(comm, &D->comm) != MPI_SUCCESS) {
+        D->comm = MPI_COMM_NULL;
+        SPMV__ERR(e, "MPI_Comm_dup failed");
+        return SPMV_ERR_MPI;
+    }
+    MPI_Comm_set_errhandler(D->comm, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(D->comm, &rank);
+    MPI_Comm_size(D->comm, &size);
+    D->rank = rank;
+    D->size = size;
+    /* 1. sizes, agreed: every rank's (local rows, global columns) */
+    if (!L) snprintf(le.msg, sizeof le.msg, "no local matrix (L is NULL)"), st = SPMV_ERR_ARG;
+    else if ((st = SPMV_NAME(csr_check)(L)) != SPMV_OK) snprintf(le.msg, sizeof le.msg, "local CSR malformed: %s", spmv_status_str(st));
+    if (st == SPMV_OK) mine[0] = L->nrows, mine[1] = L->ncols;
+    all = SPMV_ALLOC_N(int64_t, 2 * (size_t)size + 2);
+    D->row_start = SPMV_ALLOC_N(int64_t, (size_t)size + 1);
+    D->col_start = SPMV_ALLOC_N(int64_t, (size_t)size + 1);
+    if (st == SPMV_OK && (!all || !D->row_start || !D->col_start)) st = SPMV_ERR_ALLOC;
+    st = SPMV_NAME(dist__agree)(D->comm, st, &le);
+    if (st != SPMV_OK) goto done;
+    if (MPI_Allgather(mine, 2, MPI_INT64_T, all, 2, MPI_INT64_T, D->comm) != MPI_SUCCESS) {
+        st = SPMV_ERR_MPI;
+        goto done;
+    }
+    D->row_start[0] = 0;
+    for (p = 0; p < size; p++) D->row_start[p + 1] = D->row_start[p] + all[2 * p];
+    for (p = 1; p < size && st == SPMV_OK; p++)
+        if (all[2 * p + 1] != all[1]) {
+            snprintf(le.msg, sizeof le.msg, "ranks disagree on the column count (%lld on rank 0, %lld on rank %d)",
+                     (long long)all[1], (long long)all[2 * p + 1], p);
+            st = SPMV_ERR_ARG;
+        }
+    if (st == SPMV_OK && row_start) {
+        for (p = 0; p <= size && st == SPMV_OK; p++)
+            if (row_start[p] != D->row_start[p]) {
+                snprintf(le.msg, sizeof le.msg,
+                         "row_start[%d] = %lld, but the ranks' local rows add up to %lld there", p,
+                         (long long)row_start[p], (long long)D->row_start[p]);
+                st = SPMV_ERR_ARG;
+            }
+    }
+    st = SPMV_NAME(dist__agree)(D->comm, st, &le); /* the checks ran on every rank alike */
+    if (st != SPMV_OK) goto done;
+    D->nrows = D->row_start[size];
+    D->ncols = all[1];
+    if (D->nrows == D->ncols) memcpy(D->col_start, D->row_start, sizeof(int64_t) * ((size_t)size + 1));
+    else
+        for (p = 0; p <= size; p++) D->col_start[p] = D->ncols * p / size;
+    D->row0 = D->row_start[rank];
+    D->nloc = L->nrows;
+    D->col0 = D->col_start[rank];
+    D->ncloc = D->col_start[rank + 1] - D->col0;
+
+    /* 2. the ghosts: the columns outside [col0, col0+ncloc), sorted and unique */
+    {
+        int64_t nout = 0, ng = 0;
+        for (k = 0; k < L->nnz; k++) nout += L->col_idx[k] < D->col0 || L->col_idx[k] >= D->col0 + D->ncloc;
+        D->garray = SPMV_ALLOC_N(int64_t, (size_t)nout + 1);
+        if (!D->garray) st = SPMV_ERR_ALLOC;
+        else {
+            for (k = 0; k < L->nnz; k++)
+                if (L->col_idx[k] < D->col0 || L->col_idx[k] >= D->col0 + D->ncloc) D->garray[ng++] = L->col_idx[k];
+            qsort(D->garray, (size_t)ng, sizeof(int64_t), spmv__dist_cmp64);
+            for (i = 0, nout = 0; i < ng; i++)
+                if (i == 0 || D->garray[i] != D->garray[i - 1]) D->garray[nout++] = D->garray[i];
+            D->nghost = nout;
+        }
+    }
+    /* 3. the blocks, as triplets: local rows, local or compressed columns */
+    if (st == SPMV_OK) {
+        int64_t nd = 0, no = 0;
+        for (k = 0; k < L->nnz; k++) {
+            const int64_t c = L->col_idx[k];
+            if (c >= D->col0 && c < D->col0 + D->ncloc) nd++;
+            else no++;
+        }
+        if ((st = spmv_triplets_alloc(&td, D->nloc, D->ncloc, nd)) == SPMV_OK)
+            st = spmv_triplets_alloc(&to, D->nloc, D->nghost, no);
+        if (st == SPMV_OK) {
+            nd = no = 0;
+            for (i = 0; i < L->nrows; i++)
+                for (k = L->row_ptr[i]; k < L->row_ptr[i + 1]; k++) {
+                    const int64_t c = L->col_idx[k];
+                    if (c >= D->col0 && c < D->col0 + D->ncloc) {
+                        td.row[nd] = i, td.col[nd] = c - D->col0, td.val[nd++] = (double)L->val[k];
+                    } else {
+                        int64_t lo = 0, hi = D->nghost - 1; /* garray holds c */
+                        while (lo < hi) {
+                            int64_t mid = lo + (hi - lo) / 2;
+                            if (D->garray[mid] < c) lo = mid + 1;
+                            else hi = mid;
+                        }
+                        to.row[no] = i, to.col[no] = lo, to.val[no++] = (double)L->val[k];
+                    }
+                }
+        }
+    }
+    if (st == SPMV_OK) {
+        SPMV_NAME(csr) B;
+        spmv_opts bo = o ? *o : spmv_opts_default();
+        if ((st = SPMV_NAME(csr_from_triplets)(&B, &td, NULL)) == SPMV_OK) {
+            st = SPMV_NAME(any_from_csr)(&D->diag, &B, &bo, &le);
+            SPMV_NAME(csr_free)(&B);
+        }
+        if (st == SPMV_OK && (st = SPMV_NAME(csr_from_triplets)(&B, &to, NULL)) == SPMV_OK) {
+            /* the ghost block: few entries per row; the caller's format where it can hold them */
+            st = SPMV_NAME(any_from_csr)(&D->offd, &B, &bo, &le);
+            if (st == SPMV_ERR_LIMIT) {
+                spmv_opts co = bo;
+                co.format = SPMV_FMT_CSR;
+                co.params = NULL;
+                st = SPMV_NAME(any_from_csr)(&D->offd, &B, &co, &le);
+            }
+            SPMV_NAME(csr_free)(&B);
+        }
+    }
+    spmv_triplets_free(&td);
+    spmv_triplets_free(&to);
+    st = SPMV_NAME(dist__agree)(D->comm, st, &le);
+    if (st != SPMV_OK) goto done;
+
+    /* 4. the plan: ghosts grouped by owner (garray is sorted), then the owners told what to send */
+    cnt = SPMV_ALLOC_N(int64_t, (size_t)size);
+    need = SPMV_ALLOC_N(int64_t, (size_t)size);
+    sc = SPMV_ALLOC_N(int, (size_t)size);
+    sd = SPMV_ALLOC_N(int, (size_t)size + 1);
+    rc = SPMV_ALLOC_N(int, (size_t)size);
+    rd = SPMV_ALLOC_N(int, (size_t)size + 1);
+    if (!cnt || !need || !sc || !sd || !rc || !rd) st = SPMV_ERR_ALLOC;
+    if (st == SPMV_OK) {
+        for (p = 0; p < size; p++) cnt[p] = 0;
+        for (i = 0; i < D->nghost; i++) cnt[SPMV_NAME(dist__owner)(D->col_start, size, D->garray[i])]++;
+        for (p = 0; p < size; p++) rc[p] = (int)cnt[p];
+        D->nrecv = 0;
+        for (p = 0; p < size; p++) D->nrecv += rc[p] > 0;
+    }
+    st = SPMV_NAME(dist__agree)(D->comm, st, &le);
+    if (st != SPMV_OK) goto done;
+    if (MPI_Alltoall(rc, 1, MPI_INT, sc, 1, MPI_INT, D->comm) != MPI_SUCCESS) st = SPMV_ERR_MPI;
+    st = SPMV_NAME(dist__agree)(D->comm, st, &le);
+    if (st != SPMV_OK) goto done;
+    {
+        int64_t ns = 0;
+        rd[0] = sd[0] = 0;
+        for (p = 0; p < size; p++) rd[p + 1] = rd[p] + rc[p], sd[p + 1] = sd[p] + sc[p];
+        ns = sd[size];
+        D->nsend = 0;
+        for (p = 0; p < size; p++) D->nsend += sc[p] > 0;
+        give = SPMV_ALLOC_N(int64_t, (size_t)ns + 1);
+        D->recv_rank = SPMV_ALLOC_N(int, (size_t)D->nrecv + 1);
+        D->send_rank = SPMV_ALLOC_N(int, (size_t)D->nsend + 1);
+        D->recv_off = SPMV_ALLOC_N(int64_t, (size_t)D->nrecv + 1);
+        D->send_off = SPMV_ALLOC_N(int64_t, (size_t)D->nsend + 1);
+        D->send_idx = SPMV_ALLOC_N(SPMV_I, (size_t)ns + 1);
+        D->ghost = SPMV_ALLOC_N(SPMV_T, (size_t)D->nghost + 1);
+        D->sendbuf = SPMV_ALLOC_N(SPMV_T, (size_t)ns + 1);
+        D->req = (MPI_Request *)spmv__alloc((size_t)(D->nrecv + D->nsend) + 1, sizeof(MPI_Request));
+        if (!give || !D->recv_rank || !D->send_rank || !D->recv_off || !D->send_off || !D->send_idx || !D->ghost ||
+            !D->sendbuf || !D->req)
+            st = SPMV_ERR_ALLOC;
+        st = SPMV_NAME(dist__agree)(D->comm, st, &le);
+        if (st != SPMV_OK) goto done;
+        /* the global columns each owner must send us: garray's runs, in owner order */
+        if (MPI_Alltoallv(D->garray, rc, rd, MPI_INT64_T, give, sc, sd, MPI_INT64_T, D->comm) != MPI_SUCCESS)
+            st = SPMV_ERR_MPI;
+        st = SPMV_NAME(dist__agree)(D->comm, st, &le);
+        if (st != SPMV_OK) goto done;
+        for (k = 0; k < ns; k++) {
+            if (give[k] < D->col0 || give[k] >= D->col0 + D->ncloc) { /* cannot happen with agreed starts */
+                snprintf(le.msg, sizeof le.msg, "plan: column %lld requested from the wrong rank", (long long)give[k]);
+                st = SPMV_ERR_ARG;
+                break;
+            }
+            D->send_idx[k] = (SPMV_I)(give[k] - D->col0);
+        }
+        D->nrecv = D->nsend = 0;
+        D->recv_off[0] = D->send_off[0] = 0;
+        for (p = 0; p < size; p++) {
+            if (rc[p] > 0) {
+                D->recv_rank[D->nrecv] = p;
+                D->recv_off[++D->nrecv] = rd[p + 1];
+            }
+            if (sc[p] > 0) {
+                D->send_rank[D->nsend] = p;
+                D->send_off[++D->nsend] = sd[p + 1];
+            }
+        }
+    }
+    st = SPMV_NAME(dist__agree)(D->comm, st, &le);
+done:
+    spmv__free(all);
+    spmv__free(cnt);
+    spmv__free(need);
+    spmv__free(needc);
+    spmv__free(needd);
+    spmv__free(give);
+    spmv__free(givec);
+    spmv__free(sc);
+    spmv__free(sd);
+    spmv__free(rc);
+    spmv__free(rd);
+    if (st != SPMV_OK) {
+        SPMV_NAME(dist_free)(D);
+        if (e) *e = le;
+    }
+    return st;
+}
+
+/* y = alpha*A*x + beta*y on the owned parts: x_loc holds this rank's ncloc entries of x,
+ * y_loc its nloc entries of y (beta == 0: y is written, never read). Collective (the ghost
+ * exchange); the diag product overlaps it. SPMV_ERR_MPI when a transfer fails. */
+static inline spmv_status SPMV_NAME(dist_mv)(SPMV_NAME(dist) *D, SPMV_T alpha, const SPMV_T *x_loc, SPMV_T beta,
+                                             SPMV_T *y_loc) {
+    const MPI_Datatype T = SPMV_NAME(dist__mpi_t)();
+    spmv_status st = SPMV_OK, st2;
+    int q, ok = 1;
+    int64_t k;
+    if (!D || D->comm == MPI_COMM_NULL) return SPMV_ERR_ARG;
+    if ((D->ncloc > 0 && !x_loc) || (D->nloc > 0 && !y_loc)) return SPMV_ERR_ARG;
+    for (q = 0; q < D->nrecv; q++)
+        ok &= MPI_Irecv(D->ghost + D->recv_off[q], (int)(D->recv_off[q + 1] - D->recv_off[q]), T, D->recv_rank[q], 7,
+                        D->comm, &D->req[q]) == MPI_SUCCESS;
+    for (k = 0; k < D->send_off[D->nsend]; k++) D->sendbuf[k] = x_loc[D->send_idx[k]];
+    for (q = 0; q < D->nsend; q++)
+        ok &= MPI_Isend(D->sendbuf + D->send_off[q], (int)(D->send_off[q + 1] - D->send_off[q]), T, D->send_rank[q], 7,
+                        D->comm, &D->req[D->nrecv + q]) == MPI_SUCCESS;
+    if (D->nloc > 0) st = SPMV_NAME(any_mv)(&D->diag, alpha, x_loc, beta, y_loc);
+    if (D->nrecv > 0) ok &= MPI_Waitall(D->nrecv, D->req, MPI_STATUSES_IGNORE) == MPI_SUCCESS;
+    if (D->nloc > 0 && D->nghost > 0 && st == SPMV_OK) st = SPMV_NAME(any_mv)(&D->offd, alpha, D->ghost, (SPMV_T)1, y_loc);
+    if (D->nsend > 0) ok &= MPI_Waitall(D->nsend, D->req + D->nrecv, MPI_STATUSES_IGNORE) == MPI_SUCCESS;
+    st2 = ok ? SPMV_OK : SPMV_ERR_MPI;
+    return st != SPMV_OK ? st : st2;
+}
+
+/* balanced row ranges: rank p gets the rows whose entries start in [p*nnz/size, (p+1)*nnz/size)
+ * (rows with no entries go with the rows before them); starts[size+1] */
+static inline void SPMV_NAME(dist__balance)(const SPMV_I *row_ptr, int64_t nrows, int size, int64_t *starts) {
+    const int64_t nnz = nrows > 0 ? (int64_t)row_ptr[nrows] : 0;
+    int64_t r = 0;
+    int p;
+    starts[0] = 0;
+    for (p = 1; p < size; p++) {
+        const int64_t want = nnz > 0 ? nnz * p / size : nrows * p / size;
+        if (nnz > 0)
+            while (r < nrows && (int64_t)row_ptr[r] < want) r++;
+        else
+            r = want;
+        starts[p] = r;
+    }
+    starts[size] = nrows;
+}
+
+/* The rows [r0, r1) of A as a CSR of their own (global columns kept) */
+static inline spmv_status SPMV_NAME(dist__rows)(const SPMV_NAME(csr) *A, int64_t r0, int64_t r1, SPMV_NAME(csr) *L) {
+    const int64_t n = r1 - r0, k0 = A->row_ptr[r0], nz = (int64_t)A->row_ptr[r1] - k0;
+    SPMV_I *rp = SPMV_ALLOC_N(SPMV_I, (size_t)n + 1), *ci = SPMV_ALLOC_N(SPMV_I, (size_t)nz + 1);
+    SPMV_T *v = SPMV_ALLOC_N(SPMV_T, (size_t)nz + 1);
+    spmv_status st;
+    int64_t i;
+    if (!rp || !ci || !v) {
+        spmv__free(rp), spmv__free(ci), spmv__free(v);
+        return SPMV_ERR_ALLOC;
+    }
+    for (i = 0; i <= n; i++) rp[i] = (SPMV_I)(A->row_ptr[r0 + i] - k0);
+    if (nz) memcpy(ci, A->col_idx + k0, sizeof(SPMV_I) * (size_t)nz), memcpy(v, A->val + k0, sizeof(SPMV_T) * (size_t)nz);
+    st = SPMV_NAME(csr_wrap)(L, n, A->ncols, rp, ci, v, NULL);
+    if (st != SPMV_OK) {
+        spmv__free(rp), spmv__free(ci), spmv__free(v);
+        return st;
+    }
+    L->borrowed = 0; /* the arrays are ours: csr_free frees them */
+    return SPMV_OK;
+}
+
+/* From a matrix held by rank `root` (A ignored elsewhere): rows split by balanced entries,
+ * each rank's rows sent to it, then dist_from_local_csr. Collective. */
+static inline spmv_status SPMV_NAME(dist_from_root_csr)(SPMV_NAME(dist) *D, MPI_Comm comm, int root,
+                                                        const SPMV_NAME(csr) *A, const spmv_opts *o, spmv_error *e) {
+    const MPI_Datatype T = SPMV_NAME(dist__mpi_t)(), I = sizeof(SPMV_I) == 4 ? MPI_INT32_T : MPI_INT64_T;
+    int rank = 0, size = 1, p, bad = 0;
+    int64_t hdr[2] = {0, 0}, *starts = NULL;
+    spmv_status st = SPMV_OK;
+    spmv_error le;
+    SPMV_NAME(csr) L;
+    memset(&L, 0, sizeof L);
+    memset(&le, 0, sizeof le);
+    if ((st = SPMV_NAME(dist__begin)(D, comm, e)) != SPMV_OK) return st;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    if (root < 0 || root >= size) {
+        SPMV__ERR(e, "root %d is not a rank of the communicator (size %d)", root, size);
+        return SPMV_ERR_ARG; /* every rank sees the same root and size */
+    }
+    if (rank == root) {
+        if (!A) snprintf(le.msg, sizeof le.msg, "no matrix on the root (A is NULL)"), st = SPMV_ERR_ARG;
+        else if ((st = SPMV_NAME(csr_check)(A)) != SPMV_OK)
+            snprintf(le.msg, sizeof le.msg, "the root's CSR is malformed: %s", spmv_status_str(st));
+        if (st == SPMV_OK) hdr[0] = A->nrows, hdr[1] = A->ncols;
+    }
+    starts = SPMV_ALLOC_N(int64_t, (size_t)size + 1);
+    if (!starts && st == SPMV_OK) st = SPMV_ERR_ALLOC;
+    {   /* on a duplicate, so that no message of ours meets the caller's */
+        MPI_Comm c2;
+        SPMV_I *rp = NULL, *ci = NULL;
+        SPMV_T *v = NULL;
+        int64_t *nzs = SPMV_ALLOC_N(int64_t, (size_t)size + 1), n = 0, nz = 0, i;
+        if (!nzs && st == SPMV_OK) st = SPMV_ERR_ALLOC;
+        if (MPI_Comm_dup(comm, &c2) != MPI_SUCCESS) {
+            spmv__free(nzs), spmv__free(starts);
+            return SPMV_ERR_MPI;
+        }
+        MPI_Comm_set_errhandler(c2, MPI_ERRORS_RETURN);
+        /* 1. the root's verdict, then the split and every rank's entry count */
+        st = SPMV_NAME(dist__agree)(c2, st, &le);
+        if (st == SPMV_OK) {
+            if (rank == root) {
+                SPMV_NAME(dist__balance)(A->row_ptr, A->nrows, size, starts);
+                for (p = 0; p < size; p++) nzs[p] = (int64_t)A->row_ptr[starts[p + 1]] - A->row_ptr[starts[p]];
+            }
+            bad |= MPI_Bcast(hdr, 2, MPI_INT64_T, root, c2) != MPI_SUCCESS;
+            bad |= MPI_Bcast(starts, size + 1, MPI_INT64_T, root, c2) != MPI_SUCCESS;
+            bad |= MPI_Bcast(nzs, size, MPI_INT64_T, root, c2) != MPI_SUCCESS;
+            if (bad) st = SPMV_ERR_MPI;
+        }
+        /* 2. every rank's arrays, allocated and agreed before anything is sent */
+        if (st == SPMV_OK) {
+            n = starts[rank + 1] - starts[rank];
+            nz = nzs[rank];
+            rp = SPMV_ALLOC_N(SPMV_I, (size_t)n + 1);
+            ci = SPMV_ALLOC_N(SPMV_I, (size_t)nz + 1);
+            v = SPMV_ALLOC_N(SPMV_T, (size_t)nz + 1);
+            if (!rp || !ci || !v) st = SPMV_ERR_ALLOC;
+        }
+        st = SPMV_NAME(dist__agree)(c2, st, &le);
+        /* 3. the rows: the root copies its own and sends the others theirs */
+        if (st == SPMV_OK) {
+            if (rank == root) {
+                for (p = 0; p < size && !bad; p++) {
+                    const int64_t r0 = starts[p], r1 = starts[p + 1], k0 = A->row_ptr[r0];
+                    if (p == root) {
+                        for (i = 0; i <= n; i++) rp[i] = A->row_ptr[r0 + i];
+                        if (nz) memcpy(ci, A->col_idx + k0, sizeof(SPMV_I) * (size_t)nz);
+                        if (nz) memcpy(v, A->val + k0, sizeof(SPMV_T) * (size_t)nz);
+                        continue;
+                    }
+                    bad |= MPI_Send(A->row_ptr + r0, (int)(r1 - r0 + 1), I, p, 11, c2) != MPI_SUCCESS;
+                    bad |= MPI_Send(A->col_idx + k0, (int)nzs[p], I, p, 12, c2) != MPI_SUCCESS;
+                    bad |= MPI_Send(A->val + k0, (int)nzs[p], T, p, 13, c2) != MPI_SUCCESS;
+                }
+            } else {
+                bad |= MPI_Recv(rp, (int)(n + 1), I, root, 11, c2, MPI_STATUS_IGNORE) != MPI_SUCCESS;
+                bad |= MPI_Recv(ci, (int)nz, I, root, 12, c2, MPI_STATUS_IGNORE) != MPI_SUCCESS;
+                bad |= MPI_Recv(v, (int)nz, T, root, 13, c2, MPI_STATUS_IGNORE) != MPI_SUCCESS;
+            }
+            if (bad) st = SPMV_ERR_MPI;
+            if (st == SPMV_OK) {
+                for (i = n; i >= 0; i--) rp[i] -= rp[0];
+                st = SPMV_NAME(csr_wrap)(&L, n, hdr[1], rp, ci, v, NULL);
+                if (st == SPMV_OK) L.borrowed = 0; /* ours now: csr_free frees them */
+            }
+        }
+        if (st != SPMV_OK || !L.row_ptr) spmv__free(rp), spmv__free(ci), spmv__free(v);
+        st = SPMV_NAME(dist__agree)(c2, st, &le);
+        MPI_Comm_free(&c2);
+        spmv__free(nzs);
+    }
+    if (st == SPMV_OK) st = SPMV_NAME(dist_from_local_csr)(D, comm, &L, starts, o, &le);
+    if (L.row_ptr) SPMV_NAME(csr_free)(&L);
+    spmv__free(starts);
+    if (st != SPMV_OK && e) *e = le;
+    return st;
+}
+
+/* From a Matrix Market file that every rank can read: each rank reads it and keeps its rows
+ * (balanced by entries, the same split on every rank). Collective; a rank that cannot read
+ * the file makes every rank return its status. */
+static inline spmv_status SPMV_NAME(dist_from_mm)(SPMV_NAME(dist) *D, MPI_Comm comm, const char *path,
+                                                  const spmv_opts *o, spmv_error *e) {
+    spmv_triplets t;
+    spmv_error le;
+    spmv_status st;
+    SPMV_NAME(csr) A, L;
+    int64_t *starts = NULL;
+    int rank = 0, size = 1;
+    MPI_Comm c2;
+    memset(&A, 0, sizeof A);
+    memset(&L, 0, sizeof L);
+    memset(&le, 0, sizeof le);
+    if ((st = SPMV_NAME(dist__begin)(D, comm, e)) != SPMV_OK) return st;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    st = path ? spmv_mm_read(path, &t, &le) : SPMV_ERR_ARG;
+    if (!path) snprintf(le.msg, sizeof le.msg, "no file name");
+    if (st == SPMV_OK) {
+        st = SPMV_NAME(csr_from_triplets)(&A, &t, NULL);
+        spmv_triplets_free(&t);
+    }
+    if (st == SPMV_OK && !(starts = SPMV_ALLOC_N(int64_t, (size_t)size + 1))) st = SPMV_ERR_ALLOC;
+    if (st == SPMV_OK) {
+        SPMV_NAME(dist__balance)(A.row_ptr, A.nrows, size, starts);
+        st = SPMV_NAME(dist__rows)(&A, starts[rank], starts[rank + 1], &L);
+    }
+    SPMV_NAME(csr_free)(&A);
+    if (MPI_Comm_dup(comm, &c2) != MPI_SUCCESS) st = SPMV_ERR_MPI;
+    else {
+        MPI_Comm_set_errhandler(c2, MPI_ERRORS_RETURN);
+        st = SPMV_NAME(dist__agree)(c2, st, &le);
+        MPI_Comm_free(&c2);
+    }
+    if (st == SPMV_OK) st = SPMV_NAME(dist_from_local_csr)(D, comm, &L, starts, o, &le);
+    if (L.row_ptr) SPMV_NAME(csr_free)(&L);
+    spmv__free(starts);
+    if (st != SPMV_OK && e) *e = le;
+    return st;
+}
