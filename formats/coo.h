@@ -173,10 +173,13 @@ SPMV_KTARGET static inline void SPMV_K(coo__range)(const SPMV_NAME(coo) *A, SPMV
     while (k < e) {
         SPMV_I r = row[k], s = k;
         SPMV_T sum;
-        /* rows are sorted: row[k+W-1] == r says the W entries from k are all r (one test per
-           W entries of a long row instead of one per entry) */
-        while (e - k >= SPMV_W && row[k + SPMV_W - 1] == r) k += SPMV_W;
-        while (k < e && row[k] == r) k++;
+        /* short rows end in the first scalar steps; then, rows being sorted, row[k+W-1] == r
+           says the W entries from k are all r (one test per W entries of a long row) */
+        while (k < e && row[k] == r && k - s < 8) k++;
+        if (k - s == 8) {
+            while (e - k >= SPMV_W && row[k + SPMV_W - 1] == r) k += SPMV_W;
+            while (k < e && row[k] == r) k++;
+        }
         sum = SPMV_K(coo__dot)(A->val + s, A->col + s, x, k - s);
         if (s == b) {
             crow[0] = r;
