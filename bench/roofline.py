@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Roofline picture from a `spmv bench` CSV, as a dependency-free SVG: one panel per matrix.
 
-usage: python3 bench/roofline.py OUT.svg FILE.csv [--matrices a,b] [--isa avx512] [--title TEXT]
+usage: python3 bench/roofline.py OUT.svg FILE.csv [--matrices "a;b"] [--isa avx512] [--title TEXT]
 
 Each format row is a point at its arithmetic intensity (flops per byte moved: 2 nnz over the
 format's bytes plus x and y, = gflops / gbs) and its measured GFLOP/s beyond the cache (filled
@@ -56,7 +56,7 @@ def main(argv):
     i = 3
     while i < len(argv):
         if argv[i] == "--matrices" and i + 1 < len(argv):
-            mats = set(argv[i + 1].split(","))
+            mats = set(argv[i + 1].split(";"))
             i += 2
         elif argv[i] == "--isa" and i + 1 < len(argv):
             isa = argv[i + 1]
