@@ -375,7 +375,7 @@ SPMV_KTARGET static inline void SPMV_K(dia__rows_exact)(const SPMV_NAME(dia) *A,
  * Plain DIA streams one run per diagonal, more runs than the hardware prefetchers follow:
  * the group fetches each run's line SPMV__DIA_PF groups ahead itself. hdia keeps the
  * diagonal-outer kernel above: a hack's diagonals are one contiguous run, which that order
- * reads front to back (the group order here read it in two strided passes and lost 20-27%
+ * reads front to back (the group order here read it in two strided passes and lost 19-27%
  * beyond the cache, gen:stencil3d n=100/27 and n=150/7, AMD EPYC, 2 threads). */
 #ifndef SPMV__DIA_R
 #define SPMV__DIA_R 4

@@ -335,18 +335,18 @@ done:
  * exchange); the diag product overlaps it. SPMV_ERR_MPI when a transfer fails. */
 static inline spmv_status SPMV_NAME(dist_mv)(SPMV_NAME(dist) *D, SPMV_T alpha, const SPMV_T *x_loc, SPMV_T beta,
                                              SPMV_T *y_loc) {
-    const MPI_Datatype T = SPMV_NAME(dist__mpi_t)();
+    const MPI_Datatype VT = SPMV_NAME(dist__mpi_t)();
     spmv_status st = SPMV_OK, st2;
     int q, ok = 1;
     int64_t k;
     if (!D || D->comm == MPI_COMM_NULL) return SPMV_ERR_ARG;
     if ((D->ncloc > 0 && !x_loc) || (D->nloc > 0 && !y_loc)) return SPMV_ERR_ARG;
     for (q = 0; q < D->nrecv; q++)
-        ok &= MPI_Irecv(D->ghost + D->recv_off[q], (int)(D->recv_off[q + 1] - D->recv_off[q]), T, D->recv_rank[q], 7,
+        ok &= MPI_Irecv(D->ghost + D->recv_off[q], (int)(D->recv_off[q + 1] - D->recv_off[q]), VT, D->recv_rank[q], 7,
                         D->comm, &D->req[q]) == MPI_SUCCESS;
     for (k = 0; k < D->send_off[D->nsend]; k++) D->sendbuf[k] = x_loc[D->send_idx[k]];
     for (q = 0; q < D->nsend; q++)
-        ok &= MPI_Isend(D->sendbuf + D->send_off[q], (int)(D->send_off[q + 1] - D->send_off[q]), T, D->send_rank[q], 7,
+        ok &= MPI_Isend(D->sendbuf + D->send_off[q], (int)(D->send_off[q + 1] - D->send_off[q]), VT, D->send_rank[q], 7,
                         D->comm, &D->req[D->nrecv + q]) == MPI_SUCCESS;
     if (D->nloc > 0) st = SPMV_NAME(any_mv)(&D->diag, alpha, x_loc, beta, y_loc);
     if (D->nrecv > 0) ok &= MPI_Waitall(D->nrecv, D->req, MPI_STATUSES_IGNORE) == MPI_SUCCESS;
@@ -400,7 +400,7 @@ static inline spmv_status SPMV_NAME(dist__rows)(const SPMV_NAME(csr) *A, int64_t
  * each rank's rows sent to it, then dist_from_local_csr. Collective. */
 static inline spmv_status SPMV_NAME(dist_from_root_csr)(SPMV_NAME(dist) *D, MPI_Comm comm, int root,
                                                         const SPMV_NAME(csr) *A, const spmv_opts *o, spmv_error *e) {
-    const MPI_Datatype T = SPMV_NAME(dist__mpi_t)(), I = sizeof(SPMV_I) == 4 ? MPI_INT32_T : MPI_INT64_T;
+    const MPI_Datatype VT = SPMV_NAME(dist__mpi_t)(), IT = sizeof(SPMV_I) == 4 ? MPI_INT32_T : MPI_INT64_T;
     int rank = 0, size = 1, p, bad = 0;
     int64_t hdr[2] = {0, 0}, *starts = NULL;
     spmv_status st = SPMV_OK;
@@ -467,14 +467,14 @@ static inline spmv_status SPMV_NAME(dist_from_root_csr)(SPMV_NAME(dist) *D, MPI_
                         if (nz) memcpy(v, A->val + k0, sizeof(SPMV_T) * (size_t)nz);
                         continue;
                     }
-                    bad |= MPI_Send(A->row_ptr + r0, (int)(r1 - r0 + 1), I, p, 11, c2) != MPI_SUCCESS;
-                    bad |= MPI_Send(A->col_idx + k0, (int)nzs[p], I, p, 12, c2) != MPI_SUCCESS;
-                    bad |= MPI_Send(A->val + k0, (int)nzs[p], T, p, 13, c2) != MPI_SUCCESS;
+                    bad |= MPI_Send(A->row_ptr + r0, (int)(r1 - r0 + 1), IT, p, 11, c2) != MPI_SUCCESS;
+                    bad |= MPI_Send(A->col_idx + k0, (int)nzs[p], IT, p, 12, c2) != MPI_SUCCESS;
+                    bad |= MPI_Send(A->val + k0, (int)nzs[p], VT, p, 13, c2) != MPI_SUCCESS;
                 }
             } else {
-                bad |= MPI_Recv(rp, (int)(n + 1), I, root, 11, c2, MPI_STATUS_IGNORE) != MPI_SUCCESS;
-                bad |= MPI_Recv(ci, (int)nz, I, root, 12, c2, MPI_STATUS_IGNORE) != MPI_SUCCESS;
-                bad |= MPI_Recv(v, (int)nz, T, root, 13, c2, MPI_STATUS_IGNORE) != MPI_SUCCESS;
+                bad |= MPI_Recv(rp, (int)(n + 1), IT, root, 11, c2, MPI_STATUS_IGNORE) != MPI_SUCCESS;
+                bad |= MPI_Recv(ci, (int)nz, IT, root, 12, c2, MPI_STATUS_IGNORE) != MPI_SUCCESS;
+                bad |= MPI_Recv(v, (int)nz, VT, root, 13, c2, MPI_STATUS_IGNORE) != MPI_SUCCESS;
             }
             if (bad) st = SPMV_ERR_MPI;
             if (st == SPMV_OK) {
