@@ -136,6 +136,8 @@ if want tests; then
             env SPMV_TEST_FORMATS=$g build/cuda/test_cuda_formats
     done
     runtest tests "$(budget TESTS 60)" test_cuda_auto build/cuda/test_cuda_auto
+    # device handles from several host threads (the README's thread-safety list)
+    runtest tests "$(budget TESTS 60)" test_cuda_threads build/cuda/test_cuda_threads
     # SURAA with dynamic parallelism (nvcc -rdc=true -DSPMV_SURAA_DP; the default build's
     # suraa runs in test_cuda_formats)
     runtest tests "$(budget TESTS 60)" test_cuda_suraa_rdc build/cuda/test_cuda_suraa_rdc

@@ -91,17 +91,18 @@ static inline int th_gpu_listed(void) {
 #endif
 }
 
-/* counting allocator: th_alloc_fail_at = k makes the k-th allocation fail */
+/* counting allocator: th_alloc_fail_at = k makes the k-th allocation fail (the counters are
+ * atomic: the thread tests allocate from several threads at once) */
 static long th_alloc_count, th_alloc_fail_at = -1, th_alloc_live;
 static inline void *th_alloc(size_t align, size_t size) {
     void *p;
-    if (++th_alloc_count == th_alloc_fail_at) return NULL;
+    if (__atomic_add_fetch(&th_alloc_count, 1, __ATOMIC_RELAXED) == th_alloc_fail_at) return NULL;
     p = aligned_alloc(align, size);
-    if (p) th_alloc_live++;
+    if (p) __atomic_add_fetch(&th_alloc_live, 1, __ATOMIC_RELAXED);
     return p;
 }
 static inline void th_free(void *p) {
-    if (p) th_alloc_live--;
+    if (p) __atomic_sub_fetch(&th_alloc_live, 1, __ATOMIC_RELAXED);
     free(p);
 }
 #if !defined(TH_NO_ALLOC_HOOKS) && !defined(SPMV_ALIGNED_ALLOC) && !defined(SPMV_FREE)

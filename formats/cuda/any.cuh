@@ -264,7 +264,7 @@ static inline spmv_status SPMV_NAME(any_dev__tune)(const SPMV_NAME(csr) *A, spmv
     free(hx);
     for (i = 0; st == SPMV_OK && spmv_any_dev_candidate(f, i, &base, &cand); i++) {
         SPMV_NAME(any_dev) D;
-        double t;
+        double t = 0;
         spmv_status cs = SPMV_NAME(any_dev__build)(&D, A, f, &cand, s);
         if (cs == SPMV_ERR_ARG || cs == SPMV_ERR_LIMIT) continue; /* this candidate does not fit A */
         if (cs != SPMV_OK) {

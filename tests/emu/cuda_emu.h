@@ -22,6 +22,8 @@
  *    ThreadSanitizer), two blocks writing the same address without an atomic are reported as
  *    a data race whatever the timing: tests/emu/test_emu_race.cu shows it. Its reports name the
  *    racing accesses exactly; their call stacks can be mixed up between the fibers of a block.
+ *    Several host threads may launch at once: their grids run one after another (one pool of
+ *    runners, as one stream), each host thread with its own error and allocation state.
  *  - cudaMalloc/cudaFree/cudaMemcpy* on host memory, with a table of live blocks:
  *    freeing an unknown pointer is an error, spmv_emu_live_blocks() finds leaks, and
  *    spmv_emu_fail_malloc_after(k) makes the (k+1)-th cudaMalloc fail, for the tests
@@ -503,6 +505,12 @@ inline void run(unsigned grid, unsigned block, const char *name, std::function<v
         s.child_launches++;
         return;
     }
+#ifdef SPMV_EMU_CONCURRENT
+    /* launches from several host threads run one grid at a time (the runners are one pool), as
+       on one stream; each host thread keeps its own state (errors, allocation table) */
+    static std::mutex launch_mu;
+    std::lock_guard<std::mutex> launch_lk(launch_mu);
+#endif
     pending() = 0;
     run_grid(grid, block, name, body);
     for (size_t i = 0; i < s.children.size(); i++) { /* children may queue more children */
