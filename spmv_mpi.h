@@ -18,7 +18,11 @@
  * any_from_csr. Every builder is collective and returns the same status on every rank (an
  * allreduce of the ranks' statuses; the message of the lowest failing rank in err);
  * SPMV_ERR_MPI when MPI itself fails. Compile with mpicc (Open MPI: `mpicc -fopenmp -I. ...`);
- * formats/mpi/dist.h holds the layout and the plan. */
+ * formats/mpi/dist.h holds the layout and the plan.
+ * GPUs: include spmv_cuda.cuh first (a .cu file, nvcc with the MPI include path), then
+ *   spmv_d_dist_dev G;  spmv_d_dist_dev_from_dist(&G, &D, &opts, &err, stream);  // blocks uploaded
+ *   spmv_d_dist_dev_mv(&G, 1.0, x_dev, 0.0, y_dev, stream);  spmv_d_dist_dev_free(&G);
+ * (formats/mpi/dist_cuda.cuh: the ghosts go through host buffers). */
 #ifndef SPMV_MPI_H_INCLUDED
 #define SPMV_MPI_H_INCLUDED
 #include "spmv.h"
@@ -33,6 +37,9 @@ static int spmv__dist_cmp64(const void *a, const void *b) {
 #define SPMV_I int32_t
 #define SPMV_NAME(x) SPMV_CAT(spmv_s_, x)
 #include "formats/mpi/dist.h"
+#ifdef SPMV_CUDA_CUH_INCLUDED
+#include "formats/mpi/dist_cuda.cuh"
+#endif
 #undef SPMV_NAME
 #undef SPMV_T
 #undef SPMV_I
@@ -40,6 +47,9 @@ static int spmv__dist_cmp64(const void *a, const void *b) {
 #define SPMV_I int32_t
 #define SPMV_NAME(x) SPMV_CAT(spmv_d_, x)
 #include "formats/mpi/dist.h"
+#ifdef SPMV_CUDA_CUH_INCLUDED
+#include "formats/mpi/dist_cuda.cuh"
+#endif
 #undef SPMV_NAME
 #undef SPMV_T
 #undef SPMV_I
@@ -50,6 +60,9 @@ static int spmv__dist_cmp64(const void *a, const void *b) {
 #define SPMV_I SPMV_IDX
 #define SPMV_NAME(x) SPMV_CAT(SPMV_CAT3(spmv_, SPMV_TAG, _), x)
 #include "formats/mpi/dist.h"
+#ifdef SPMV_CUDA_CUH_INCLUDED
+#include "formats/mpi/dist_cuda.cuh"
+#endif
 #undef SPMV_NAME
 #undef SPMV_T
 #undef SPMV_I

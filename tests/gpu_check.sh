@@ -138,6 +138,11 @@ if want tests; then
     runtest tests "$(budget TESTS 60)" test_cuda_auto build/cuda/test_cuda_auto
     # device handles from several host threads (the README's thread-safety list)
     runtest tests "$(budget TESTS 60)" test_cuda_threads build/cuda/test_cuda_threads
+    # the distributed layer's device side on 2 ranks sharing the GPU (where Open MPI is there)
+    if [ -x build/cuda/mpi_cuda_nvcc ] && command -v mpirun > /dev/null 2>&1; then
+        runtest tests "$(budget TESTS 60)" test_mpi_cuda env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+            mpirun --oversubscribe --allow-run-as-root -np 2 build/cuda/mpi_cuda_nvcc
+    fi
     # SURAA with dynamic parallelism (nvcc -rdc=true -DSPMV_SURAA_DP; the default build's
     # suraa runs in test_cuda_formats)
     runtest tests "$(budget TESTS 60)" test_cuda_suraa_rdc build/cuda/test_cuda_suraa_rdc

@@ -1,5 +1,6 @@
 #!/bin/sh
-# The distributed layer's test (tests/mpi/test_mpi.c) under mpirun -np 1, 2, 3, 4 (Open MPI;
+# The distributed layer's tests (tests/mpi/test_mpi.c; the device side in the CUDA emulation,
+# tests/mpi/test_mpi_cuda.cu) under mpirun -np 1, 2, 3, 4 (Open MPI;
 # --oversubscribe: 4 ranks on 2 cores; --allow-run-as-root: CI runs as root), each run under a
 # time limit: a hang on any rank is a failure, not a wait. Ends with one RESULT line.
 prog=build/tests/test_mpi
@@ -25,6 +26,22 @@ for np in 1 2 3 4; do
     [ "$rc" != 0 ] && [ "$f" = 0 ] && { f=1; echo "FAIL: mpirun -np $np exited $rc"; }
     pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
     echo "np $np: $res"
+done
+# the device side in the CUDA emulation (tests/mpi/test_mpi_cuda.cu) on 1-3 ranks
+for np in 1 2 3; do
+    [ -x build/tests-cuemu/test_mpi_cuda ] || break
+    out=build/logs/mpi.cuda.np$np.out
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout -k 10 240 mpirun --oversubscribe \
+        --allow-run-as-root --bind-to none -np $np env OMP_NUM_THREADS=1 build/tests-cuemu/test_mpi_cuda > "$out" 2>&1
+    rc=$?
+    res=$(grep '^RESULT' "$out" | tail -1)
+    grep '^FAIL' "$out" | head -20
+    if [ -z "$res" ]; then fail=$((fail + 1)); echo "FAIL: device side, mpirun -np $np: no result (exit $rc)"; tail -5 "$out"; continue; fi
+    p=$(echo "$res" | sed 's/.*passed=\([0-9]*\).*/\1/'); f=$(echo "$res" | sed 's/.*failed=\([0-9]*\).*/\1/')
+    s=$(echo "$res" | sed 's/.*skipped=\([0-9]*\).*/\1/')
+    [ "$rc" != 0 ] && [ "$f" = 0 ] && { f=1; echo "FAIL: device side, mpirun -np $np exited $rc"; }
+    pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
+    echo "device side, np $np: $res"
 done
 # the distributed CG example: its true residual checked on 3 ranks, 2 threads each
 if [ -x build/examples/cg_mpi ]; then

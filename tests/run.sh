@@ -36,6 +36,8 @@ export SPMV_MATRICES="${SPMV_MATRICES:-$(pwd)/../shared/matrices}"
 rm -rf build/logs; mkdir -p build/logs
 targets="check"
 if command -v nvcc >/dev/null 2>&1; then targets="check cuda"; fi
+# the distributed layer's device side by nvcc (needs Open MPI's compiler flags)
+if command -v nvcc >/dev/null 2>&1 && command -v mpicxx >/dev/null 2>&1; then targets="$targets build/cuda/mpi_cuda_nvcc"; fi
 start=$(date +%s)
 ninja -k 0 -j "${SPMV_TEST_JOBS:-3}" $targets > build/ninja.log 2>&1
 nrc=$?

@@ -1,0 +1,101 @@
+/* The distributed layer's device side (formats/mpi/dist_cuda.cuh) under mpirun -np 1..3
+ * (tests/mpi_check.sh), in the CPU emulation of the CUDA model (natively where a GPU is): each
+ * rank's blocks uploaded in several device formats, the product on device vectors against the
+ * serial long-double product of the rank's rows, alpha/beta pairs with beta = 0, ranks without
+ * rows; the builder's bad input answered alike on every rank. One RESULT line (rank 0). */
+#include "../harness.h"
+#include <mpi.h>
+#include "spmv_cuda.cuh"
+#include "spmv_mpi.h"
+#include "../harness.h"
+#include "../cuda/cuda_harness.h"
+
+static int rank_, size_;
+
+static void one(const char *name, const spmv_d_csr *A, spmv_format f) {
+    static const double ab[][2] = {{1, 0}, {1.5, 0.5}};
+    spmv_d_dist D;
+    spmv_d_dist_dev G;
+    spmv_opts o = spmv_opts_default();
+    spmv_error e;
+    spmv_status st;
+    double *x = NULL, *y = NULL, *xd = NULL, *yd = NULL;
+    int64_t i, k;
+    st = spmv_d_dist_from_root_csr(&D, MPI_COMM_WORLD, 0, rank_ == 0 ? A : NULL, NULL, &e);
+    CHECK(st == SPMV_OK, "rank %d %s: host build: %s (%s)", rank_, name, spmv_status_str(st), e.msg);
+    if (st != SPMV_OK) return;
+    o.format = f;
+    st = spmv_d_dist_dev_from_dist(&G, &D, &o, &e, 0);
+    CHECK(st == SPMV_OK, "rank %d %s %s: upload: %s (%s)", rank_, name, spmv_format_name(f), spmv_status_str(st), e.msg);
+    x = (double *)malloc(sizeof(double) * (size_t)(D.ncloc + 1));
+    y = (double *)malloc(sizeof(double) * (size_t)(D.nloc + 1));
+    for (i = 0; i < D.ncloc; i++) x[i] = 1.0 + (double)((D.col0 + i) % 9) / 5.0;
+    if (st == SPMV_OK) {
+        cuda_ok(cudaMalloc((void **)&xd, sizeof(double) * (size_t)(D.ncloc + 1)), "cudaMalloc x");
+        cuda_ok(cudaMalloc((void **)&yd, sizeof(double) * (size_t)(D.nloc + 1)), "cudaMalloc y");
+        cuda_ok(cudaMemcpy(xd, x, sizeof(double) * (size_t)D.ncloc, cudaMemcpyHostToDevice), "copy x");
+        for (int j = 0; j < 2; j++) {
+            int64_t bad = 0;
+            for (i = 0; i < D.nloc; i++) y[i] = 0.25 * (double)((D.row0 + i) % 4);
+            cuda_ok(cudaMemcpy(yd, y, sizeof(double) * (size_t)D.nloc, cudaMemcpyHostToDevice), "copy y");
+            st = spmv_d_dist_dev_mv(&G, ab[j][0], xd, ab[j][1], yd, 0);
+            cuda_ok(cudaMemcpy(y, yd, sizeof(double) * (size_t)D.nloc, cudaMemcpyDeviceToHost), "copy y back");
+            for (i = 0; st == SPMV_OK && i < D.nloc; i++) {
+                const int64_t r = D.row0 + i;
+                long double s = 0, sa = 0, want;
+                for (k = A->row_ptr[r]; k < A->row_ptr[r + 1]; k++) {
+                    const long double p = (long double)A->val[k] * (1.0L + (long double)(A->col_idx[k] % 9) / 5.0L);
+                    s += p, sa += fabsl(p);
+                }
+                want = ab[j][0] * s + (ab[j][1] == 0 ? 0 : ab[j][1] * 0.25L * (long double)(r % 4));
+                if (!(fabsl((long double)y[i] - want) <= 1e-12L * (sa * fabsl((long double)ab[j][0]) + 1))) bad++;
+            }
+            CHECK(st == SPMV_OK && bad == 0, "rank %d %s %s alpha %g beta %g: %s, %lld rows wrong", rank_, name,
+                  spmv_format_name(f), ab[j][0], ab[j][1], spmv_status_str(st), (long long)bad);
+        }
+        cudaFree(xd), cudaFree(yd);
+        CHECK(spmv_d_dist_dev_free(&G) == SPMV_OK, "rank %d: dist_dev_free", rank_);
+    }
+    free(x), free(y);
+    spmv_d_dist_free(&D);
+}
+
+int main(int argc, char **argv) {
+    static const char *gens[] = {"stencil2d:n=23", "random:rows=300,cols=300,nnzr=5,seed=8", "band:n=2000,bw=5,seed=4",
+                                 "stencil2d:n=1"};
+    static const spmv_format fs[] = {SPMV_FMT_CSR, SPMV_FMT_CSR_VECTOR, SPMV_FMT_COO, SPMV_FMT_SELL, SPMV_FMT_HYB,
+                                     SPMV_FMT_AXTCH1};
+    int sums[3], mine[3];
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+    MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    if (spmv_cuda_device_count() == 0) {
+        int listed = th_gpu_listed();
+        CHECK(!listed, "nvidia-smi lists a GPU but CUDA sees none");
+        check_skip("no CUDA device: the distributed device products were not run");
+    } else {
+        for (size_t g = 0; g < sizeof gens / sizeof gens[0]; g++) {
+            spmv_triplets t;
+            spmv_error e;
+            spmv_d_csr A;
+            if (spmv_gen(gens[g], &t, &e) != SPMV_OK || spmv_d_csr_from_triplets(&A, &t, NULL) != SPMV_OK) {
+                CHECK(0, "gen %s", gens[g]);
+                continue;
+            }
+            spmv_triplets_free(&t);
+            for (size_t f = 0; f < sizeof fs / sizeof fs[0]; f++) one(gens[g], &A, fs[f]);
+            spmv_d_csr_free(&A);
+        }
+        { /* a NULL host matrix: every rank the same status */
+            spmv_d_dist_dev G;
+            spmv_error e;
+            const spmv_status st = spmv_d_dist_dev_from_dist(&G, NULL, NULL, &e, 0);
+            CHECK(st == SPMV_ERR_ARG && e.msg[0], "rank %d: NULL host matrix: %s", rank_, spmv_status_str(st));
+        }
+    }
+    mine[0] = check_passed_, mine[1] = check_failed_, mine[2] = check_skipped_;
+    MPI_Reduce(mine, sums, 3, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (rank_ == 0) printf("RESULT test_mpi_cuda_np%d passed=%d failed=%d skipped=%d\n", size_, sums[0], sums[1], sums[2]);
+    MPI_Finalize();
+    return 0;
+}
