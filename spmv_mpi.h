@@ -13,6 +13,7 @@
  *   // or spmv_d_dist_from_local_csr(&D, comm, &myrows, row_start, &opts, &err)
  *   //   x_loc: D.ncloc entries (global columns D.col0 ...), y_loc: D.nloc (rows D.row0 ...)
  *   spmv_d_dist_mv(&D, 1.0, x_loc, 0.0, y_loc);
+ *   spmv_d_dist_select(&D, &opts, &err);   // optional: the automatic selection per rank
  *   spmv_d_dist_free(&D);
  * opts (spmv_opts): the blocks' format (default csr), ISA and parameters, as for
  * any_from_csr. Every builder is collective and returns the same status on every rank (an

@@ -537,3 +537,39 @@ static inline spmv_status SPMV_NAME(dist_from_mm)(SPMV_NAME(dist) *D, MPI_Comm c
     if (st != SPMV_OK && e) *e = le;
     return st;
 }
+
+/* The automatic selection (formats/auto.h) on each rank's diagonal block, the block that
+ * carries most of the work: each rank keeps the format its own rows favour (ranks may differ);
+ * the off-diagonal block keeps its format. o: the selection's options (NULL: the defaults;
+ * expected_calls = the products the solver will run). Collective: every rank returns the same
+ * status; on failure the blocks are unchanged. */
+static inline spmv_status SPMV_NAME(dist_select)(SPMV_NAME(dist) *D, const spmv_opts *o, spmv_error *e) {
+    spmv_status st;
+    spmv_error le;
+    SPMV_NAME(csr) B;
+    SPMV_NAME(auto) M;
+    memset(&le, 0, sizeof le);
+    memset(&M, 0, sizeof M);
+    if (e) {
+        e->line = 0;
+        e->msg[0] = 0;
+    }
+    if (!D || D->comm == MPI_COMM_NULL) return SPMV_ERR_ARG; /* the same on every rank */
+    st = SPMV_NAME(any_to_csr)(&D->diag, &B);
+    if (st == SPMV_OK) {
+        st = SPMV_NAME(auto_from_csr)(&M, &B, o, &le);
+        SPMV_NAME(csr_free)(&B);
+    }
+    st = SPMV_NAME(dist__agree)(D->comm, st, &le);
+    if (st != SPMV_OK) {
+        SPMV_NAME(auto_free)(&M);
+        if (e) *e = le;
+        return st;
+    }
+    SPMV_NAME(any_free)(&D->diag);
+    D->diag = M.h; /* the chosen format's object moves into the block */
+    memset(&M.h, 0, sizeof M.h);
+    SPMV_NAME(auto_free)(&M);
+    return SPMV_OK;
+}
+

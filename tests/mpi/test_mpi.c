@@ -159,6 +159,19 @@ static void one_matrix(const char *name, const spmv_d_csr *A, int all_formats) {
         spmv_d_csr_free(&L);
         free(rs);
     }
+    { /* the automatic selection on each rank's diagonal block */
+        spmv_opts o = spmv_opts_default();
+        o.expected_calls = 50;
+        st = spmv_d_dist_from_root_csr(&D, MPI_COMM_WORLD, 0, rank_ == 0 ? A : NULL, NULL, &e);
+        if (st == SPMV_OK) {
+            st = spmv_d_dist_select(&D, &o, &e);
+            agreed(st, name);
+            CHECK(st == SPMV_OK, "rank %d %s: dist_select: %s (%s)", rank_, name, spmv_status_str(st), e.msg);
+            snprintf(what, sizeof what, "%s after dist_select (%s)", name, spmv_format_name(D.diag.fmt));
+            if (st == SPMV_OK) mv_ok(&D, A, 1.5, 0.5, what);
+            spmv_d_dist_free(&D);
+        }
+    }
     if (!all_formats) return;
     for (f = 0; f < SPMV_FMT_COUNT_; f++) { /* every host format as the blocks' engine */
         spmv_opts o = spmv_opts_default();
