@@ -12,7 +12,8 @@ pass=0; fail=0; skip=0
 ok() { pass=$((pass + 1)); echo "ok: $*"; }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 if DESTDIR=$stage PREFIX=/usr/local sh formats/pkg/install.sh > build/pkg-build/install.log 2>&1 &&
-    [ -f "$stage/usr/local/include/spmv/spmv.h" ] && [ -f "$stage/usr/local/include/spmv/formats/core/version.h" ] &&
+    [ -f "$stage/usr/local/include/spmv/spmv.h" ] && [ -f "$stage/usr/local/include/spmv/spmv_mpi.h" ] &&
+    [ -f "$stage/usr/local/include/spmv/formats/core/version.h" ] && [ -f "$stage/usr/local/include/spmv/formats/mpi/dist.h" ] &&
     [ -f "$stage/usr/local/lib/pkgconfig/spmv.pc" ] && [ -f "$stage/usr/local/lib/cmake/spmv/spmvConfig.cmake" ] &&
     ! [ -e "$stage/usr/local/include/spmv/formats/pkg" ]; then
     ok "install into DESTDIR=$stage PREFIX=/usr/local"
@@ -41,6 +42,15 @@ if command -v pkg-config > /dev/null 2>&1; then
 else
     skip=$((skip + 1)); echo "SKIP: pkg-config not found"
 fi
+# the distributed layer from the installed headers, with mpicc (tests/run.sh installs Open MPI)
+if command -v mpicc > /dev/null 2>&1 && command -v pkg-config > /dev/null 2>&1; then
+    printf '#include <mpi.h>\n#include <spmv/spmv.h>\n#include <spmv/spmv_mpi.h>\nint main(int c, char **v) {\n    spmv_d_dist D; spmv_error e; int r;\n    MPI_Init(&c, &v);\n    r = spmv_d_dist_from_mm(&D, MPI_COMM_WORLD, "/nonexistent.mtx", NULL, &e) == SPMV_ERR_IO;\n    MPI_Finalize();\n    if (r) printf("ok: the MPI layer from the installed headers\\n");\n    return !r;\n}\n' > build/pkg-build/mpi_consumer.c
+    if PKG_CONFIG_PATH="$stage/usr/local/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$stage" sh -c \
+        'mpicc -O1 build/pkg-build/mpi_consumer.c $(pkg-config --cflags --libs spmv) -o build/pkg-build/mpi_consumer' > build/pkg-build/mpi.log 2>&1 &&
+        OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 60 mpirun --oversubscribe --allow-run-as-root -np 2 \
+        build/pkg-build/mpi_consumer 2>&1 | grep -q '^ok:'; then ok "MPI consumer (spmv_mpi.h installed, mpicc, 2 ranks)"
+    else bad "MPI consumer (build/pkg-build/mpi.log)"; cat build/pkg-build/mpi.log; fi
+else skip=$((skip + 1)); echo "SKIP: mpicc not found: the installed MPI layer not built"; fi
 if command -v cmake > /dev/null 2>&1; then
     if cmake -S tests/pkg/cmake -B build/pkg-build/cmake -DCMAKE_PREFIX_PATH="$stage/usr/local" > build/pkg-build/cmake.log 2>&1 &&
         cmake --build build/pkg-build/cmake >> build/pkg-build/cmake.log 2>&1 &&

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Installs spmv: `ninja install` runs this (PREFIX, default /usr/local, and DESTDIR taken from the
 # environment: DESTDIR=/tmp/x PREFIX=/usr/local ninja install).
-#   $DESTDIR$PREFIX/include/spmv/     spmv.h, spmv_cuda.cuh, formats/ (#include <spmv/spmv.h>)
+#   $DESTDIR$PREFIX/include/spmv/     spmv.h, spmv_cuda.cuh, spmv_mpi.h, formats/ (#include <spmv/spmv.h>)
 #   $DESTDIR$PREFIX/bin/              spmv, and spmv-cuda where it was built
 #   $DESTDIR$PREFIX/lib/pkgconfig/    spmv.pc (pkg-config --cflags spmv)
 #   $DESTDIR$PREFIX/lib/cmake/spmv/   spmvConfig.cmake, spmvConfigVersion.cmake (find_package(spmv))
@@ -16,7 +16,7 @@ v() { sed -n "s/^#define SPMV_VERSION_$1 \([0-9]*\).*/\1/p" formats/core/version
 version=$(v MAJOR).$(v MINOR).$(v PATCH)
 inc=$root/include/spmv
 mkdir -p "$inc" "$root/bin" "$root/lib/pkgconfig" "$root/lib/cmake/spmv"
-cp spmv.h spmv_cuda.cuh "$inc/"
+cp spmv.h spmv_cuda.cuh spmv_mpi.h "$inc/"
 # the headers only (the packaging files stay behind)
 find formats -type f \( -name '*.h' -o -name '*.cuh' \) | while read -r f; do
     mkdir -p "$inc/$(dirname "$f")"
