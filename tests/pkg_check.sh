@@ -63,6 +63,12 @@ if command -v cmake > /dev/null 2>&1; then
         OMP_NUM_THREADS=2 build/pkg-build/example/spmv_example > build/pkg-build/example.out 2>&1 && grep -q '^ok:' build/pkg-build/example.out; then
         ok "examples/cmake built against the installed package and run: $(cat build/pkg-build/example.out)"
     else bad "examples/cmake (build/pkg-build/example.log)"; tail -20 build/pkg-build/example.log build/pkg-build/example.out 2>/dev/null; fi
+    # the source tree as a subproject (the top-level CMakeLists.txt): add_subdirectory + spmv::spmv
+    mkdir -p build/pkg-build/sub
+    printf 'cmake_minimum_required(VERSION 3.16)\nproject(sub C)\nadd_subdirectory("%s" spmv)\nadd_executable(sub "%s/examples/cmake/main.c")\ntarget_link_libraries(sub PRIVATE spmv::spmv)\n' "$(pwd)" "$(pwd)" > build/pkg-build/sub/CMakeLists.txt
+    if cmake -S build/pkg-build/sub -B build/pkg-build/sub/b > build/pkg-build/sub.log 2>&1 && cmake --build build/pkg-build/sub/b >> build/pkg-build/sub.log 2>&1 &&
+        OMP_NUM_THREADS=2 build/pkg-build/sub/b/sub 2>&1 | grep -q '^ok:'; then ok "add_subdirectory(spmv) + spmv::spmv (the top-level CMakeLists.txt)"
+    else bad "add_subdirectory (build/pkg-build/sub.log)"; tail -20 build/pkg-build/sub.log; fi
     # a newer major version than installed must not be found
     mkdir -p build/pkg-build/cmake2
     printf 'cmake_minimum_required(VERSION 3.16)\nproject(v2 C)\nfind_package(spmv 1.0 QUIET)\nif(spmv_FOUND)\n  message(FATAL_ERROR "spmv 1.0 found")\nendif()\n' > build/pkg-build/cmake2/CMakeLists.txt
