@@ -10,9 +10,15 @@
 #include "spmv.h"
 #include "spmv_mpi.h"
 
-static int cmp(const void *a, const void *b) {
-    const double u = *(const double *)a, v = *(const double *)b;
-    return u < v ? -1 : u > v;
+#include "mpi_common.h"
+
+typedef struct pa_ctx {
+    Mat M;
+    Vec x, y;
+} pa_ctx;
+static void pa_mult(void *c) {
+    pa_ctx *p = (pa_ctx *)c;
+    MatMult(p->M, p->x, p->y);
 }
 
 int main(int argc, char **argv) {
@@ -28,25 +34,17 @@ int main(int argc, char **argv) {
         Mat M;
         Vec x, y;
         PetscInt *rp, *ci, k, n, nz;
-        double *t, med;
-        int reps = 1, s;
+        pa_ctx c;
+        double med;
         if (!strcmp(argv[i], "--samples") && i + 1 < argc) {
             ns = atoi(argv[++i]);
             if (ns < 1) ns = 1;
             continue;
         }
-        memset(&A, 0, sizeof A);
-        if (rank == 0) {
-            spmv_triplets tr;
-            st = !strncmp(argv[i], "gen:", 4) ? spmv_gen(argv[i] + 4, &tr, &e) : spmv_mm_read(argv[i], &tr, &e);
-            if (st == SPMV_OK) {
-                st = spmv_d_csr_from_triplets(&A, &tr, NULL);
-                spmv_triplets_free(&tr);
-            }
-        }
+        st = mb_root_matrix(argv[i], rank, &A, &e);
         /* the same split as spmv's: its distributed matrix, whose blocks give back each rank's rows */
         st = spmv_d_dist_from_root_csr(&D, PETSC_COMM_WORLD, 0, rank == 0 && st == SPMV_OK ? &A : NULL, NULL, &e);
-        if (rank == 0) spmv_d_csr_free(&A);
+        spmv_d_csr_free(&A);
         if (st != SPMV_OK) {
             if (rank == 0) fprintf(stderr, "%s: %s (%s)\n", argv[i], spmv_status_str(st), e.msg);
             continue;
@@ -82,28 +80,8 @@ int main(int argc, char **argv) {
         }
         MatCreateVecs(M, &x, &y);
         VecSet(x, 1.0);
-        MatMult(M, x, y);
-        {
-            double t0, dt;
-            MPI_Barrier(PETSC_COMM_WORLD);
-            t0 = MPI_Wtime();
-            MatMult(M, x, y);
-            dt = MPI_Wtime() - t0;
-            reps = dt > 0 && dt < 0.02 ? (int)(0.02 / dt) + 1 : 1;
-            MPI_Bcast(&reps, 1, MPI_INT, 0, PETSC_COMM_WORLD);
-        }
-        t = (double *)malloc(sizeof(double) * (size_t)ns);
-        for (s = 0; s < ns; s++) {
-            double t0;
-            int r;
-            MPI_Barrier(PETSC_COMM_WORLD);
-            t0 = MPI_Wtime();
-            for (r = 0; r < reps; r++) MatMult(M, x, y);
-            MPI_Barrier(PETSC_COMM_WORLD);
-            t[s] = (MPI_Wtime() - t0) / reps;
-        }
-        qsort(t, (size_t)ns, sizeof(double), cmp);
-        med = t[ns / 2];
+        c.M = M, c.x = x, c.y = y;
+        med = mb_median_time(pa_mult, &c, ns);
         {
             double nzl = (double)nz, nzs = 0;
             MPI_Reduce(&nzl, &nzs, 1, MPI_DOUBLE, MPI_SUM, 0, PETSC_COMM_WORLD);
@@ -111,7 +89,7 @@ int main(int argc, char **argv) {
                 printf("%s ranks=%d petsc MatMult (MPIAIJ) rows=%lld nnz=%.0f spmv_s=%.6g gflops=%.3f\n", argv[i], size,
                        (long long)D.nrows, nzs, med, 2 * nzs / med * 1e-9);
         }
-        free(t), free(rp), free(ci);
+        free(rp), free(ci);
         VecDestroy(&x), VecDestroy(&y), MatDestroy(&M);
         spmv_d_dist_free(&D);
     }

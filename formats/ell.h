@@ -704,9 +704,10 @@ SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(ell__rows_r)(const SPMV_NAME
         SPMV_I j, L = 0, Lmin;
         int v, l, bad = 0;
         for (l = 0; l < nr; l++) L = len[l] > L ? len[l] : L;
-        Lmin = nr == G ? L : 0; /* a partial group: masks on its rows from the first column */
-        for (l = 0; l < nr && Lmin > 0; l++) Lmin = len[l] < Lmin ? len[l] : Lmin;
-        if (!jd) Lmin = nr == G ? L : 0; /* padding is safe to read: no masks but the rows' */
+        /* columns below Lmin run unmasked: none in a partial group (its missing rows are not
+           read), all of a full ELL group (padding is safe to read), jad's shortest row */
+        Lmin = nr < G ? 0 : L;
+        for (l = 0; jd && l < nr; l++) Lmin = len[l] < Lmin ? len[l] : Lmin;
         for (v = 0; v < R; v++) acc[v] = zero;
         for (j = 0; j < L; j++) {
             const SPMV_I cb = SPMV__ELL_CB(j);

@@ -115,7 +115,7 @@ static inline spmv_status SPMV_NAME(dist_from_local_csr)(SPMV_NAME(dist) *D, MPI
     spmv_error le;
     int rank = 0, size = 1, p;
     int64_t i, k, mine[2] = {0, 0};
-    int64_t *all = NULL, *cnt = NULL, *need = NULL, *needc = NULL, *needd = NULL, *give = NULL, *givec = NULL;
+    int64_t *all = NULL, *give = NULL;
     int *sc = NULL, *sd = NULL, *rc = NULL, *rd = NULL;
     spmv_triplets td, to;
     memset(&le, 0, sizeof le);
@@ -244,17 +244,14 @@ static inline spmv_status SPMV_NAME(dist_from_local_csr)(SPMV_NAME(dist) *D, MPI
     if (st != SPMV_OK) goto done;
 
     /* 4. the plan: ghosts grouped by owner (garray is sorted), then the owners told what to send */
-    cnt = SPMV_ALLOC_N(int64_t, (size_t)size);
-    need = SPMV_ALLOC_N(int64_t, (size_t)size);
     sc = SPMV_ALLOC_N(int, (size_t)size);
     sd = SPMV_ALLOC_N(int, (size_t)size + 1);
     rc = SPMV_ALLOC_N(int, (size_t)size);
     rd = SPMV_ALLOC_N(int, (size_t)size + 1);
-    if (!cnt || !need || !sc || !sd || !rc || !rd) st = SPMV_ERR_ALLOC;
+    if (!sc || !sd || !rc || !rd) st = SPMV_ERR_ALLOC;
     if (st == SPMV_OK) {
-        for (p = 0; p < size; p++) cnt[p] = 0;
-        for (i = 0; i < D->nghost; i++) cnt[SPMV_NAME(dist__owner)(D->col_start, size, D->garray[i])]++;
-        for (p = 0; p < size; p++) rc[p] = (int)cnt[p];
+        for (p = 0; p < size; p++) rc[p] = 0;
+        for (i = 0; i < D->nghost; i++) rc[SPMV_NAME(dist__owner)(D->col_start, size, D->garray[i])]++;
         D->nrecv = 0;
         for (p = 0; p < size; p++) D->nrecv += rc[p] > 0;
     }
@@ -313,12 +310,7 @@ static inline spmv_status SPMV_NAME(dist_from_local_csr)(SPMV_NAME(dist) *D, MPI
     st = SPMV_NAME(dist__agree)(D->comm, st, &le);
 done:
     spmv__free(all);
-    spmv__free(cnt);
-    spmv__free(need);
-    spmv__free(needc);
-    spmv__free(needd);
     spmv__free(give);
-    spmv__free(givec);
     spmv__free(sc);
     spmv__free(sd);
     spmv__free(rc);
