@@ -33,9 +33,9 @@
  * branch in the vector loop). A pass over the tile's flags then files the logged sums: a
  * lane's first flag closes its "red" top part (a piece of a segment opened in an earlier
  * lane), each later flag a segment opened and closed inside the lane. The segment left open
- * at the bottom of lane i takes the red parts of lanes i+1 .. i+seg_offset[i]+1: the fast
- * segmented sum, a log-step segmented scan of the red parts (restarting after each flagged
- * lane) read at lane i+seg_offset[i]+1, or a one-lane shift when every lane has a flag. A
+ * at the bottom of lane i takes the red parts of lanes i+1 .. i+seg_offset[i]+1 (the fast
+ * segmented sum), summed in one pass over the lanes from the right that restarts at each
+ * flagged lane (the CPU kernel reads no seg_offset: the flags imply it). A
  * tile whose only flag is the forced one is a plain reduction. Rows are written
  * y[r] = alpha*sum + beta*y[r] (y not read when beta == 0) exactly once, by the thread
  * owning the row's first nonzero; a row continuing from the thread's previous tile is
@@ -50,22 +50,25 @@
  *    ordinary prefix scan, subtracts prefixes that include other rows' sums: NaN/Inf in one
  *    row then poison the following rows of the tile, and a small row next to a large one
  *    loses its digits to cancellation (measured: 17 of the 65 real test matrices up to 300k
- *    nonzeros then miss the 1e-5 float / 1e-12 double row-relative tolerance). The scan
- *    here is segmented (lanes only add within their own segment): out[i] =
- *    scan[i + seg_offset[i] + 1] involves no other row.
+ *    nonzeros then miss the 1e-5 float / 1e-12 double row-relative tolerance). The sum
+ *    here is segmented (lanes only add within their own segment): lane i's total
+ *    involves no other row.
  *  - the paper packs y_offset, seg_offset and the lane's bit_flag into one 32-bit word per
  *    lane (sigma <= 32 - ybits - sbits); here bit_flag is stored in step order (one lane
  *    mask per step, what a SIMD kernel consumes) and y_offset|seg_offset in 16-bit slots:
  *    the same w*s flag bits, sigma up to 256 within the slot and tile-size limits.
  *  - empty_offset keeps one entry per segment of a flagged tile (the paper's pseudocode
  *    indexes it by segment number), found through empty_ptr.
- *  - sigma is fixed per object (default 16, the paper's CPU value); spmv_<tag>_csr5_tune
- *    times a few values on the actual matrix. */
+ *  - sigma is fixed per object, default 32, not the paper's 16: the paper's tile was
+ *    4 x 16 (AVX2, double); at omega 8 (AVX-512) a tile's fixed work (lane descriptors,
+ *    the pass over the lanes) is paid per 8*sigma entries, and sigma 32 ran 1.05-1.21x
+ *    faster than 16 in cache on 6 matrices (stencil, FEM, circuit, mesh, two power-law
+ *    graphs; 2026-11-26, AMD EPYC, 2 threads). spmv_<tag>_csr5_tune times a few values. */
 
 #if defined(SPMV_PART_TYPES)
 #ifndef SPMV_CSR5_COMMON
 #define SPMV_CSR5_COMMON
-#define SPMV_CSR5_SIGMA_DEFAULT 16
+#define SPMV_CSR5_SIGMA_DEFAULT 32
 #define SPMV_CSR5_SIGMA_MAX 256
 #define SPMV_CSR5_TILE_MAX 4096 /* omega*sigma: bounds a kernel's per-tile stack buffer */
 #define SPMV__CSR5U_int32_t uint32_t
@@ -111,6 +114,13 @@ static inline int spmv__csr5_ctz(unsigned v) {
         n++;
     }
     return n;
+#endif
+}
+static inline int spmv__csr5_ctz64(uint64_t v) {
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(v);
+#else
+    return (uint32_t)v ? spmv__csr5_ctz((unsigned)(uint32_t)v) : 32 + spmv__csr5_ctz((unsigned)(v >> 32));
 #endif
 }
 /* bits needed to store 0..v (at least 1) */
@@ -364,37 +374,6 @@ static inline spmv_status SPMV_NAME(csr5_to_csr)(const SPMV_NAME(csr5) *A, SPMV_
 #endif /* SPMV_PART_TYPES */
 
 #if defined(SPMV_PART_KERNELS)
-/* v shifted up by d lanes, zeros shifted in */
-SPMV_KTARGET static inline spmv_v SPMV_K(csr5__up)(spmv_v v, int d) {
-#if SPMV_CAT(SPMV__ISAID_, SPMV_ISA_TOK) == 1
-    /* portable vectors are arrays: one unaligned reload beats d lane moves */
-    SPMV_T b[2 * SPMV_W];
-    V_storeu(b, V_zero());
-    V_storeu(b + SPMV_W, v);
-    return V_loadu(b + SPMV_W - d);
-#else
-    int k;
-    for (k = 0; k < d; k++) v = V_shift_up(v, (SPMV_T)0);
-    return v;
-#endif
-}
-
-/* Segmented inclusive scan across lanes (Hillis-Steele, log2 W steps): a lane whose bit is
- * set in `head` (lane 0 always) starts a segment; each lane ends up with the sum of its
- * segment's lanes up to itself. Lanes only ever add values of their own segment, so one
- * segment's NaN, Inf or magnitude never reaches another. */
-SPMV_KTARGET static inline spmv_v SPMV_K(csr5__segscan)(spmv_v v, unsigned head) {
-    const unsigned lm = V_mask_first(SPMV_W);
-    unsigned f = (head | 1u) & lm; /* lanes whose window already reaches their head */
-    int d;
-    for (d = 1; d < SPMV_W; d <<= 1) {
-        unsigned add = ~f & lm & ~V_mask_first(d);
-        if (add) v = V_blend(add, v, V_add(v, SPMV_K(csr5__up)(v, d)));
-        f = (f | (f << d)) & lm;
-    }
-    return v;
-}
-
 /* sum val[k]*x[col[k]], k < n */
 SPMV_KTARGET static inline SPMV_T SPMV_K(csr5__dot)(const SPMV_T *val, const SPMV_I *col, const SPMV_T *x, SPMV_I n) {
     spmv_v acc = V_zero();
@@ -432,10 +411,9 @@ SPMV_KTARGET static inline void SPMV_K(csr5__tiles)(const SPMV_NAME(csr5) *A, SP
     const SPMV_I T = (SPMV_I)SPMV_W * s;
     const unsigned ymask = (1u << yb) - 1u, lm = V_mask_first(SPMV_W);
     const SPMV_NAME(csr5_uidx) top = SPMV__CSR5_TOP(SPMV_NAME(csr5_uidx));
-    SPMV_T seg[SPMV_CSR5_TILE_MAX];     /* the tile's segment sums, in segment (= row) order */
+    SPMV_T seg[SPMV_CSR5_TILE_MAX + 1]; /* the tile's segment sums, in segment (= row) order; +1: spare */
     SPMV_T ab[SPMV_CSR5_TILE_MAX];      /* running lane sums before each step */
-    SPMV_T lb[SPMV_W + 1];
-    SPMV_I gix[SPMV_W];
+    SPMV_T lb[SPMV_W], la[SPMV_W];
     int sid[SPMV_W];
     SPMV_I crow = -1, t;
     SPMV_T carry = 0;
@@ -492,11 +470,12 @@ SPMV_KTARGET static inline void SPMV_K(csr5__tiles)(const SPMV_NAME(csr5) *A, SP
              * piece of a segment opened in an earlier lane), each later one a segment opened
              * and closed inside the lane; both sums are the ones logged at the flag */
             {
+                /* 64 flags per loop: each loop exit is a mispredicted branch */
                 unsigned done = 0;
-                for (k = 0; k < fw; k++) {
-                    uint32_t wd = d[k];
+                for (k = 0; k < fw; k += 2) {
+                    uint64_t wd = (uint64_t)d[k] | (k + 1 < fw ? (uint64_t)d[k + 1] << 32 : 0);
                     while (wd) {
-                        const int e = k * 32 + spmv__csr5_ctz(wd), i = e & (SPMV_W - 1);
+                        const int e = k * 32 + spmv__csr5_ctz64(wd), i = e & (SPMV_W - 1);
                         const unsigned li = 1u << i;
                         wd &= wd - 1;
                         *((done & li) ? &seg[sid[i]] : &lb[i]) = ab[e];
@@ -507,30 +486,21 @@ SPMV_KTARGET static inline void SPMV_K(csr5__tiles)(const SPMV_NAME(csr5) *A, SP
             }
             /* lanes without a flag are middle parts of a segment: all of the lane is red */
             red = V_blend(seen, acc, V_loadu(lb));
-            /* fast segmented sum: the segment left open at the bottom of lane i (its last
-             * one) gets the red parts of lanes i+1 .. i+seg_offset[i]+1, i.e. up to and
-             * including the next flagged lane's top part */
-            if (seen == lm) { /* every lane flagged: lane i gets the red of lane i+1 */
-                V_storeu(lb, red);
-                lb[SPMV_W] = 0;
-                acc = V_add(acc, V_loadu(lb + 1));
-                V_storeu(lb, acc);
-                for (k = 0; k < SPMV_W; k++) seg[sid[k]] = lb[k];
-            } else { /* segmented scan, restarting after each flagged lane, read at the end */
-                unsigned bs = seen;
-                for (k = 0; k < SPMV_W; k++) {
-                    const int gi = k + (int)((d[fw + (k >> 1)] >> ((k & 1) * 16 + yb)) & ((1u << (16 - yb)) - 1u)) + 1;
-                    gix[k] = (SPMV_I)(k == SPMV_W - 1 ? SPMV_W : (gi > SPMV_W - 1 ? SPMV_W - 1 : gi));
+            /* the segment left open at the bottom of lane i (its last one) takes the red
+             * parts of lanes i+1 .. up to and including the next flagged lane's top part:
+             * one pass from the right, a running sum that restarts at each flagged lane
+             * (a select, not a product: no other row's NaN or Inf reaches it). Scalar, not
+             * the paper's vector scan: 2W-2 flops per tile, fewer micro-ops than the scan's
+             * log2 W shift-blend-add levels and the read-back by offset. */
+            V_storeu(lb, red);
+            V_storeu(la, acc);
+            {
+                SPMV_T run = 0;
+                for (k = SPMV_W - 1; k >= 0; k--) {
+                    const int fl = (int)((seen >> k) & 1u);
+                    seg[fl ? sid[k] : SPMV_CSR5_TILE_MAX] = la[k] + run; /* unflagged: a spare slot */
+                    run = lb[k] + (fl ? (SPMV_T)0 : run);
                 }
-                V_storeu(lb, SPMV_K(csr5__segscan)(red, (seen << 1) & lm));
-                lb[SPMV_W] = 0;
-                acc = V_add(acc, V_gather(lb, gix));
-                V_storeu(lb, acc);
-                do {
-                    const int i = spmv__csr5_ctz(bs);
-                    bs &= bs - 1;
-                    seg[sid[i]] = lb[i];
-                } while (bs);
             }
         }
         /* segment 0: continues the carried row, or closes it and opens a new one */
@@ -652,7 +622,7 @@ static inline spmv_status SPMV_NAME(csr5_mv)(const SPMV_NAME(csr5) *A, SPMV_T al
  * that does not fit the omega (SPMV_ERR_LIMIT) is skipped. */
 static inline spmv_status SPMV_NAME(csr5_tune)(const SPMV_NAME(csr) *A, spmv_csr5_params *best,
                                                double *seconds_spent) {
-    static const int cand[] = {16, 4, 8, 12, 24, 32, 48, 64};
+    static const int cand[] = {32, 16, 4, 8, 12, 24, 48, 64};
     spmv_csr5_params base;
     if (seconds_spent) *seconds_spent = 0;
     if (!A || !best) return SPMV_ERR_ARG;
