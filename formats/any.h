@@ -86,6 +86,8 @@ typedef struct spmv_opts {
     int tune;             /* any_*: 1 searches the format's parameters on A first (handle's tune_s) */
     int deterministic;    /* 1: same bits every run: device formats adding with atomics are refused
                            * (any_dev) or left out (auto), auto's choice is made without timing */
+    int transpose;        /* any_*: 1 builds the format from A^T (a parallel transpose, counted in
+                           * the build's time): the handle's products are then y = alpha*A^T*x + beta*y */
     /* the automatic selection (auto_from_csr, auto_dev_from_csr) */
     double expected_calls; /* products the handle will run (>= 1) */
     double budget;         /* selection cost cap, in SpMVs of the fastest product timed (>= 0) */
@@ -115,6 +117,7 @@ static inline spmv_status spmv_opts_check(const spmv_opts *o, spmv_error *e) {
     else if ((int)o->isa < 0 || o->isa >= SPMV_ISA_COUNT_) bad = "isa out of range";
     else if (o->tune != 0 && o->tune != 1) bad = "tune must be 0 or 1";
     else if (o->deterministic != 0 && o->deterministic != 1) bad = "deterministic must be 0 or 1";
+    else if (o->transpose != 0 && o->transpose != 1) bad = "transpose must be 0 or 1";
     else if (!(o->expected_calls >= 1 && o->expected_calls < 1e18)) bad = "expected_calls must be a number >= 1";
     else if (!(o->budget >= 0 && o->budget < 1e18)) bad = "budget must be a number of SpMVs >= 0";
     else if (!(o->min_seconds >= 0 && o->min_seconds < 1e6)) bad = "min_seconds must be >= 0 (and finite)";
@@ -222,7 +225,9 @@ static inline void spmv_format_describe(spmv_format f, char *buf, size_t len) {
 
 typedef struct SPMV_NAME(any) {
     spmv_format fmt;
-    double tune_s; /* seconds the build spent tuning (opts.tune) */
+    double tune_s;        /* seconds the build spent tuning (opts.tune) */
+    int64_t nrows, ncols; /* of the matrix the handle holds (A^T's with opts.transpose) */
+    int transposed;       /* built with opts.transpose */
     union {
         char none_;
 #define SPMV_FORMAT(n, ID, fam, host, ...) SPMV__IF(host)(SPMV_NAME(fam) n;)
@@ -259,6 +264,19 @@ static inline spmv_status SPMV_NAME(any_from_csr)(SPMV_NAME(any) *M, const SPMV_
     st = spmv_any_params_init(fmt, NULL, &p, e);
     if (st != SPMV_OK) return st;
     p.isa = opts.isa;
+    if (opts.transpose) { /* the format is built from A^T, which is then dropped */
+        SPMV_NAME(csr) At;
+        spmv_opts o2 = opts;
+        if ((st = SPMV_NAME(csr_transpose)(&At, A)) != SPMV_OK) {
+            SPMV__ERR(e, "transposing A: %s", spmv_status_str(st));
+            return st;
+        }
+        o2.transpose = 0;
+        st = SPMV_NAME(any_from_csr)(M, &At, &o2, e);
+        SPMV_NAME(csr_free)(&At);
+        if (st == SPMV_OK) M->transposed = 1;
+        return st;
+    }
     switch (fmt) {
 #define SPMV_FORMAT(n, ID, fam, host, ...)                                                                      \
     SPMV__IF(host)(case SPMV_CAT(SPMV_FMT_, ID) :                                                               \
@@ -273,6 +291,8 @@ static inline spmv_status SPMV_NAME(any_from_csr)(SPMV_NAME(any) *M, const SPMV_
     if (st == SPMV_OK) {
         M->fmt = fmt;
         M->tune_s = spent;
+        M->nrows = A->nrows;
+        M->ncols = A->ncols;
     } else {
         memset(M, 0, sizeof *M);
         if (e && !e->msg[0])
@@ -293,6 +313,52 @@ static inline spmv_status SPMV_NAME(any_mv)(SPMV_NAME(any) *M, SPMV_T alpha, con
 #undef SPMV_FORMAT
     default: return SPMV_ERR_ARG;
     }
+}
+
+/* y = alpha*B^T*x + beta*y where B is the matrix the handle holds (A, or A^T when built with
+ * opts.transpose): x has B's nrows values, y its ncols. Native on csr and csr_merge
+ * (csr_mvt: no A^T, no atomics); the other formats give SPMV_ERR_UNSUPPORTED: build them
+ * with opts.transpose instead, which runs their own forward kernel on A^T. */
+static inline spmv_status SPMV_NAME(any_mvt)(SPMV_NAME(any) *M, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
+                                             SPMV_T *y) {
+    if (!M) return SPMV_ERR_ARG;
+    if (M->fmt == SPMV_FMT_CSR || M->fmt == SPMV_FMT_CSR_MERGE) return SPMV_NAME(csr_mvt)(&M->u.csr, alpha, x, beta, y);
+    return spmv_format_compiled(M->fmt) ? SPMV_ERR_UNSUPPORTED : SPMV_ERR_ARG;
+}
+
+/* Y = alpha*B*X + beta*Y with k vectors (layouts and leading dimensions: formats/csr_ops.h).
+ * Native on csr and csr_merge (the matrix read once per block of vectors); every other
+ * format runs one product per vector: column-major vectors in place, row-major ones through
+ * two vectors of scratch (a strided copy in and out per vector; SPMV_ERR_ALLOC when they
+ * cannot be had). */
+static inline spmv_status SPMV_NAME(any_mm)(SPMV_NAME(any) *M, int64_t k, SPMV_T alpha, const SPMV_T *X, int64_t ldx,
+                                            SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay) {
+    SPMV_T *xs = NULL, *ys = NULL;
+    spmv_status st = SPMV_OK;
+    int64_t j, i;
+    if (!M || !spmv_format_compiled(M->fmt)) return SPMV_ERR_ARG;
+    if (spmv__mm_args_bad(M->ncols, M->nrows, k, X, ldx, Y, ldy, lay, sizeof(SPMV_T))) return SPMV_ERR_ARG;
+    if (M->fmt == SPMV_FMT_CSR || M->fmt == SPMV_FMT_CSR_MERGE)
+        return SPMV_NAME(csr_mm)(&M->u.csr, k, alpha, X, ldx, beta, Y, ldy, lay);
+    if (M->nrows == 0) return SPMV_OK;
+    if (lay == SPMV_COL_MAJOR) {
+        for (j = 0; j < k && st == SPMV_OK; j++) st = SPMV_NAME(any_mv)(M, alpha, X + j * ldx, beta, Y + j * ldy);
+        return st;
+    }
+    xs = SPMV_ALLOC_N(SPMV_T, M->ncols);
+    ys = SPMV_ALLOC_N(SPMV_T, M->nrows);
+    if (!xs || !ys) st = SPMV_ERR_ALLOC;
+    for (j = 0; j < k && st == SPMV_OK; j++) {
+        for (i = 0; i < M->ncols; i++) xs[i] = X[i * ldx + j];
+        if (beta != (SPMV_T)0)
+            for (i = 0; i < M->nrows; i++) ys[i] = Y[i * ldy + j];
+        st = SPMV_NAME(any_mv)(M, alpha, xs, beta, ys);
+        if (st == SPMV_OK)
+            for (i = 0; i < M->nrows; i++) Y[i * ldy + j] = ys[i];
+    }
+    spmv__free(xs);
+    spmv__free(ys);
+    return st;
 }
 
 /* Does the format embed x? Then any_update_x + any_mv_kernel is the kernel-only path;

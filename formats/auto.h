@@ -678,6 +678,8 @@ static inline spmv_status SPMV_NAME(auto__borrow)(SPMV_NAME(any) *H, const SPMV_
     H->u.csr.params = cp;
     H->u.csr.borrowed = 1;
     H->fmt = SPMV_FMT_CSR;
+    H->nrows = A->nrows;
+    H->ncols = A->ncols;
     return SPMV_OK;
 }
 
@@ -756,6 +758,8 @@ static inline spmv_status SPMV_NAME(auto__to_csr)(SPMV_NAME(any) *H, const SPMV_
         E->val = NULL;
         SPMV_NAME(any_free)(H);
         H->fmt = SPMV_FMT_CSR;
+        H->nrows = A->nrows;
+        H->ncols = A->ncols;
         H->u.csr = C;
         SPMV_NAME(csr__plan)(&H->u.csr);
         return SPMV_OK;
@@ -1072,7 +1076,22 @@ static inline spmv_status SPMV_NAME(auto_from_csr)(SPMV_NAME(auto) *M, const SPM
         e->line = 0;
         e->msg[0] = 0;
     }
-    st = SPMV_NAME(auto__select)(M, A, o);
+    if (o && o->transpose == 1 && A && M) { /* choose for A^T, the matrix the handle will hold */
+        SPMV_NAME(csr) At;
+        spmv_opts o2 = *o;
+        o2.transpose = 0;
+        o2.borrow = 0; /* A^T is dropped below: the handle must own its arrays */
+        if ((st = SPMV_NAME(csr_transpose)(&At, A)) != SPMV_OK) {
+            memset(M, 0, sizeof *M);
+            SPMV__ERR(e, "transposing A: %s", spmv_status_str(st));
+            return st;
+        }
+        st = SPMV_NAME(auto__select)(M, &At, &o2);
+        SPMV_NAME(csr_free)(&At);
+        if (st == SPMV_OK) M->h.transposed = 1;
+    } else {
+        st = SPMV_NAME(auto__select)(M, A, o);
+    }
     if (st != SPMV_OK) SPMV__ERR(e, "%s", M ? M->rep.why : "no handle (M is NULL)");
     return st;
 }
@@ -1081,6 +1100,14 @@ static inline spmv_status SPMV_NAME(auto_from_csr)(SPMV_NAME(auto) *M, const SPM
 static inline spmv_status SPMV_NAME(auto_mv)(SPMV_NAME(auto) *M, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
                                              SPMV_T *y) {
     return M ? SPMV_NAME(any_mv)(&M->h, alpha, x, beta, y) : SPMV_ERR_ARG;
+}
+static inline spmv_status SPMV_NAME(auto_mvt)(SPMV_NAME(auto) *M, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
+                                              SPMV_T *y) {
+    return M ? SPMV_NAME(any_mvt)(&M->h, alpha, x, beta, y) : SPMV_ERR_ARG;
+}
+static inline spmv_status SPMV_NAME(auto_mm)(SPMV_NAME(auto) *M, int64_t k, SPMV_T alpha, const SPMV_T *X, int64_t ldx,
+                                             SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay) {
+    return M ? SPMV_NAME(any_mm)(&M->h, k, alpha, X, ldx, beta, Y, ldy, lay) : SPMV_ERR_ARG;
 }
 static inline spmv_format SPMV_NAME(auto_format)(const SPMV_NAME(auto) *M) { return M ? M->h.fmt : SPMV_FMT_COUNT_; }
 static inline size_t SPMV_NAME(auto_bytes)(const SPMV_NAME(auto) *M) { return M ? SPMV_NAME(any_bytes)(&M->h) : 0; }

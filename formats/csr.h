@@ -695,3 +695,6 @@ static inline spmv_status SPMV_NAME(tune__xy)(const SPMV_NAME(csr) *A, SPMV_T **
     return SPMV_OK;
 }
 #endif /* SPMV_PART_API */
+
+/* the transpose product, the transpose and SpMM: the same three parts */
+#include "csr_ops.h"

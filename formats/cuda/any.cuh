@@ -320,6 +320,18 @@ static inline spmv_status SPMV_NAME(any_dev_from_csr)(SPMV_NAME(any_dev) *D, con
                   opts.format == SPMV_FMT_CSR || opts.format == SPMV_FMT_CSR_MERGE ? "; csr_vector is deterministic" : "");
         return SPMV_ERR_ARG;
     }
+    if (opts.transpose) { /* the format is built from A^T (transposed on the host) */
+        SPMV_NAME(csr) At;
+        spmv_opts o2 = opts;
+        o2.transpose = 0;
+        if ((st = SPMV_NAME(csr_transpose)(&At, A)) != SPMV_OK) {
+            SPMV__ERR(e, "transposing A: %s", spmv_status_str(st));
+            return st;
+        }
+        st = SPMV_NAME(any_dev_from_csr)(D, &At, &o2, e, s);
+        SPMV_NAME(csr_free)(&At);
+        return st;
+    }
     st = spmv_any_dev_params_init(opts.format, opts.params, &p, e);
     if (st != SPMV_OK) return st;
     if (opts.tune) {

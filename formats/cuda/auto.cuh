@@ -438,7 +438,20 @@ static inline spmv_status SPMV_NAME(auto_dev_from_csr)(SPMV_NAME(auto_dev) *D, c
         e->line = 0;
         e->msg[0] = 0;
     }
-    st = SPMV_NAME(auto_dev__select)(D, A, o, s);
+    if (o && o->transpose == 1 && A && D) { /* choose for A^T, the matrix the handle will hold */
+        SPMV_NAME(csr) At;
+        spmv_opts o2 = *o;
+        o2.transpose = 0;
+        if ((st = SPMV_NAME(csr_transpose)(&At, A)) != SPMV_OK) {
+            memset(D, 0, sizeof *D);
+            SPMV__ERR(e, "transposing A: %s", spmv_status_str(st));
+            return st;
+        }
+        st = SPMV_NAME(auto_dev__select)(D, &At, &o2, s);
+        SPMV_NAME(csr_free)(&At);
+    } else {
+        st = SPMV_NAME(auto_dev__select)(D, A, o, s);
+    }
     if (st != SPMV_OK) SPMV__ERR(e, "%s", D ? D->rep.why : "no handle (D is NULL)");
     return st;
 }

@@ -1,0 +1,303 @@
+/* csr_ops — the products solvers need beyond y = alpha*A*x + beta*y, on CSR (the other
+ * formats reach them through the handle, formats/any.h).
+ *
+ *   spmv_d_csr T;
+ *   spmv_d_csr_transpose(&T, &A);                  // T = A^T, a new CSR (parallel)
+ *   spmv_d_csr_mvt(&A, alpha, x, beta, y);         // y[ncols] = alpha*A^T*x[nrows] + beta*y
+ *   spmv_d_csr_mm(&A, k, alpha, X, ldx, beta, Y, ldy, SPMV_ROW_MAJOR);  // Y = alpha*A*X + beta*Y
+ *
+ * Transpose product without A^T (csr_mvt). No atomics: each thread scatters its rows (the
+ * nnz-balanced split of the forward product) into a private buffer that spans only the
+ * columns its rows touch (found per call), then the buffers are summed per column in thread
+ * order and y[j] = alpha*sum + beta*y[j] (y not read when beta == 0). The same bits for a
+ * given thread count. Cost per call: the matrix once, x once, and the buffers written,
+ * zeroed and read once each: about ncols values per thread on a matrix whose columns are
+ * spread over all rows (a random graph), about ncols in all on a banded one. When the
+ * buffers would exceed SPMV_MVT_BUF_RATIO times (nnz + ncols) values, fewer threads run.
+ * Allocation failure: SPMV_ERR_ALLOC before y is touched.
+ * The other way is csr_transpose once (about 1-3 products' time, the same bytes again) and
+ * the forward kernel on A^T: faster per product on most matrices, the choice of a handle
+ * built with opts.transpose (any.h).
+ *
+ * csr_transpose: per-thread column counts over the forward split, a prefix over (column,
+ * thread), then each thread places its rows in order, so T's columns come out sorted and
+ * the result does not depend on the thread count. T gets A's params (isa, algo).
+ *
+ * SpMM (csr_mm): k vectors at once; X is ncols x k, Y nrows x k, in the given layout:
+ * SPMV_ROW_MAJOR (element (i, j) at X[i*ldx + j], ldx >= k) or SPMV_COL_MAJOR (X[j*ldx + i],
+ * ldx >= ncols; ldy >= nrows). Row-major: each row's entries are read once per block of up
+ * to 4 vectors of W values of the k (k <= 4W: the matrix is read once), the last vector of a
+ * block masked, so no k is a cliff. Column-major: a block of up to 8 columns of X summed
+ * per entry in scalars, the matrix read once per 8 vectors. Y written as alpha*sum +
+ * beta*Y (Y not read when beta == 0). X and Y must not overlap (SPMV_ERR_ARG). */
+
+#if defined(SPMV_PART_TYPES)
+#ifndef SPMV_CSR_OPS_COMMON
+#define SPMV_CSR_OPS_COMMON
+typedef enum spmv_layout { SPMV_ROW_MAJOR = 0, SPMV_COL_MAJOR = 1 } spmv_layout;
+#ifndef SPMV_MVT_BUF_RATIO
+#define SPMV_MVT_BUF_RATIO 4
+#endif
+/* 1 when the dense k-vector blocks X (rows_x x k) and Y (rows_y x k) are bad: NULL where
+ * needed, ld too small, or overlapping memory */
+static inline int spmv__mm_args_bad(int64_t rows_x, int64_t rows_y, int64_t k, const void *X, int64_t ldx,
+                                    const void *Y, int64_t ldy, spmv_layout lay, size_t tsize) {
+    int64_t ex, ey;
+    if (k < 1 || ((int)lay != SPMV_ROW_MAJOR && (int)lay != SPMV_COL_MAJOR)) return 1;
+    if (lay == SPMV_ROW_MAJOR ? (ldx < k || ldy < k) : (ldx < (rows_x > 1 ? rows_x : 1) || ldy < (rows_y > 1 ? rows_y : 1)))
+        return 1;
+    if ((rows_y > 0 && !Y) || (rows_x > 0 && !X)) return 1;
+    if (rows_x == 0 || rows_y == 0) return 0;
+    /* the spans [first, last] in elements */
+    ex = lay == SPMV_ROW_MAJOR ? (rows_x - 1) * ldx + k : (k - 1) * ldx + rows_x;
+    ey = lay == SPMV_ROW_MAJOR ? (rows_y - 1) * ldy + k : (k - 1) * ldy + rows_y;
+    return (uintptr_t)X < (uintptr_t)Y + (uintptr_t)ey * tsize && (uintptr_t)Y < (uintptr_t)X + (uintptr_t)ex * tsize;
+}
+#endif
+
+/* rows [r0, r1) of thread t of n in the forward product's split */
+static inline void SPMV_NAME(csr__rows_of)(const SPMV_NAME(csr) *A, int t, int n, SPMV_I *r0, SPMV_I *r1) {
+    if (n <= 1) {
+        *r0 = 0;
+        *r1 = A->nrows;
+    } else if (A->part_nt == n && A->part_rp == A->row_ptr && A->params.algo != SPMV_CSR_MERGE) {
+        *r0 = A->part[t];
+        *r1 = A->part[t + 1];
+    } else {
+        *r0 = SPMV_NAME(csr__split)(A->row_ptr, A->nrows, t, n);
+        *r1 = SPMV_NAME(csr__split)(A->row_ptr, A->nrows, t + 1, n);
+    }
+}
+
+/* T = A^T (a new CSR with A's params); on failure T is left empty */
+static inline spmv_status SPMV_NAME(csr_transpose)(SPMV_NAME(csr) *T, const SPMV_NAME(csr) *A) {
+    int nt;
+    SPMV_I *cnt = NULL;
+    spmv_status st;
+    if (!T) return SPMV_ERR_ARG;
+    memset(T, 0, sizeof *T);
+    if ((st = SPMV_NAME(csr_check)(A)) != SPMV_OK) return st;
+    nt = SPMV_NAME(csr__threads)(A);
+    /* the count arrays: nt * ncols indices, kept within a few times the matrix */
+    if (nt > 1 && (int64_t)nt * A->ncols > (int64_t)SPMV_MVT_BUF_RATIO * ((int64_t)A->nnz + A->ncols))
+        nt = (int)(SPMV_MVT_BUF_RATIO * ((int64_t)A->nnz + A->ncols) / (A->ncols > 0 ? A->ncols : 1));
+    if (nt < 1) nt = 1;
+    T->row_ptr = SPMV_ALLOC_N(SPMV_I, (size_t)A->ncols + 1);
+    T->col_idx = SPMV_ALLOC_N(SPMV_I, A->nnz);
+    T->val = SPMV_ALLOC_N(SPMV_T, A->nnz);
+    cnt = SPMV_ALLOC_N(SPMV_I, (size_t)nt * (size_t)A->ncols + 1);
+    if (!T->row_ptr || !T->col_idx || !T->val || !cnt) {
+        spmv__free(cnt);
+        SPMV_NAME(csr_free)(T);
+        return SPMV_ERR_ALLOC;
+    }
+    {
+        const SPMV_I nc = A->ncols;
+        SPMV_I *rp = T->row_ptr;
+SPMV_OMP(parallel num_threads(nt) if (nt > 1))
+        {
+            const int tid = spmv__tid(), n = spmv__nthr();
+            SPMV_I r0, r1, r, k, j;
+            SPMV_I *c = cnt + (size_t)tid * (size_t)nc;
+            SPMV_NAME(csr__rows_of)(A, tid, n, &r0, &r1);
+            memset(c, 0, sizeof(SPMV_I) * (size_t)nc);
+            for (k = A->row_ptr[r0]; k < A->row_ptr[r1]; k++) c[A->col_idx[k]]++;
+SPMV_OMP(barrier)
+            /* per column: the counts become each thread's offset inside the column */
+SPMV_OMP(for schedule(static))
+            for (j = 0; j < nc; j++) {
+                SPMV_I s = 0;
+                int q;
+                for (q = 0; q < n; q++) {
+                    SPMV_I *p = cnt + (size_t)q * (size_t)nc + j, v = *p;
+                    *p = s;
+                    s += v;
+                }
+                rp[j + 1] = s;
+            }
+SPMV_OMP(single)
+            {
+                rp[0] = 0;
+                for (j = 0; j < nc; j++) rp[j + 1] += rp[j];
+            }
+            for (r = r0; r < r1; r++)
+                for (k = A->row_ptr[r]; k < A->row_ptr[r + 1]; k++) {
+                    const SPMV_I col = A->col_idx[k], p = rp[col] + c[col]++;
+                    T->col_idx[p] = r;
+                    T->val[p] = A->val[k];
+                }
+        }
+    }
+    spmv__free(cnt);
+    T->nrows = A->ncols;
+    T->ncols = A->nrows;
+    T->nnz = A->nnz;
+    T->params = A->params;
+    SPMV_NAME(csr__plan)(T);
+    return SPMV_OK;
+}
+
+/* y = alpha*A^T*x + beta*y: x has nrows values, y ncols (see the top of the file) */
+static inline spmv_status SPMV_NAME(csr_mvt)(const SPMV_NAME(csr) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
+                                             SPMV_T *y) {
+    enum { MAXT = 1024 };
+    SPMV_I lo[MAXT], hi[MAXT];
+    size_t off[MAXT + 1];
+    SPMV_T *buf = NULL;
+    int nt, fail = 0;
+    if (!A || spmv__mv_args_bad(A->ncols, A->nrows, A->nnz, x, y, sizeof(SPMV_T))) return SPMV_ERR_ARG;
+    if (A->ncols == 0) return SPMV_OK;
+    nt = SPMV_NAME(csr__threads)(A);
+    if (nt > MAXT) nt = MAXT;
+    if (nt > 1 && (int64_t)nt * A->ncols > (int64_t)SPMV_MVT_BUF_RATIO * ((int64_t)A->nnz + A->ncols))
+        nt = (int)(SPMV_MVT_BUF_RATIO * ((int64_t)A->nnz + A->ncols) / A->ncols);
+    if (nt < 1) nt = 1;
+SPMV_OMP(parallel num_threads(nt) if (nt > 1))
+    {
+        const int tid = spmv__tid(), n = spmv__nthr();
+        const SPMV_I *SPMV_RESTRICT rp = A->row_ptr;
+        const SPMV_I *SPMV_RESTRICT ci = A->col_idx;
+        const SPMV_T *SPMV_RESTRICT va = A->val;
+        SPMV_I r0, r1, r, k, j, a = A->ncols, b = -1;
+        SPMV_NAME(csr__rows_of)(A, tid, n, &r0, &r1);
+        /* the columns this thread's rows touch: its buffer's span */
+        for (k = rp[r0]; k < rp[r1]; k++) {
+            const SPMV_I c = ci[k];
+            a = c < a ? c : a;
+            b = c > b ? c : b;
+        }
+        lo[tid] = a;
+        hi[tid] = b;
+SPMV_OMP(barrier)
+SPMV_OMP(single)
+        {
+            int q;
+            off[0] = 0;
+            for (q = 0; q < n; q++) off[q + 1] = off[q] + (hi[q] >= lo[q] ? (size_t)(hi[q] - lo[q] + 1) : 0);
+            buf = SPMV_ALLOC_N(SPMV_T, off[n]);
+            fail = !buf;
+            nt = n;
+        }
+        if (!fail) {
+            SPMV_T *SPMV_RESTRICT bb = buf + off[tid];
+            if (b >= a) memset(bb, 0, sizeof(SPMV_T) * (off[tid + 1] - off[tid]));
+            for (r = r0; r < r1; r++) {
+                const SPMV_T xr = x[r];
+                for (k = rp[r]; k < rp[r + 1]; k++) bb[ci[k] - a] += va[k] * xr;
+            }
+SPMV_OMP(barrier)
+            /* y[j] = alpha * (the threads' sums in thread order) + beta * y[j] */
+SPMV_OMP(for schedule(static))
+            for (j = 0; j < A->ncols; j++) {
+                SPMV_T s = 0;
+                int q;
+                for (q = 0; q < n; q++)
+                    if (j >= lo[q] && j <= hi[q]) s += buf[off[q] + (size_t)(j - lo[q])];
+                y[j] = beta == (SPMV_T)0 ? alpha * s : alpha * s + beta * y[j];
+            }
+        }
+    }
+    spmv__free(buf);
+    return fail ? SPMV_ERR_ALLOC : SPMV_OK;
+}
+#endif /* SPMV_PART_TYPES */
+
+#if defined(SPMV_PART_KERNELS)
+/* Row-major SpMM, rows [r0, r1), the k-columns [j0, j0 + NV*W) of which the last vector
+ * holds `last` lanes (NV a literal at every call: the accumulators stay in registers). */
+SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(csr__mm_rm)(const SPMV_NAME(csr) *A, SPMV_I r0, SPMV_I r1,
+                                                            const SPMV_T *X, int64_t ldx, SPMV_T *Y, int64_t ldy,
+                                                            int64_t j0, const int NV, unsigned mlast, SPMV_T alpha,
+                                                            SPMV_T beta) {
+    const SPMV_I *SPMV_RESTRICT rp = A->row_ptr;
+    const SPMV_I *SPMV_RESTRICT ci = A->col_idx;
+    const SPMV_T *SPMV_RESTRICT va = A->val;
+    const spmv_v vb = V_set1(beta), valpha = V_set1(alpha);
+    SPMV_I r, k;
+    int b;
+    for (r = r0; r < r1; r++) {
+        spmv_v acc[4];
+        SPMV_T *yr = Y + (int64_t)r * ldy + j0;
+        for (b = 0; b < NV; b++) acc[b] = V_zero();
+        for (k = rp[r]; k < rp[r + 1]; k++) {
+            const spmv_v v = V_set1(va[k]);
+            const SPMV_T *xr = X + (int64_t)ci[k] * ldx + j0;
+            for (b = 0; b + 1 < NV; b++) acc[b] = V_fma(v, V_loadu(xr + b * SPMV_W), acc[b]);
+            acc[NV - 1] = V_fma(v, V_mload(mlast, xr + (NV - 1) * SPMV_W), acc[NV - 1]);
+        }
+        for (b = 0; b < NV; b++) {
+            const unsigned m = b + 1 < NV ? V_mask_first(SPMV_W) : mlast;
+            spmv_v o = V_mul(valpha, acc[b]);
+            if (beta != (SPMV_T)0) o = V_fma(vb, V_mload(m, yr + b * SPMV_W), o);
+            V_mstore(yr + b * SPMV_W, m, o);
+        }
+    }
+}
+
+/* Column-major SpMM, rows [r0, r1), columns [j0, j0 + nb) of X and Y, nb <= 8 */
+SPMV_KTARGET static inline void SPMV_K(csr__mm_cm)(const SPMV_NAME(csr) *A, SPMV_I r0, SPMV_I r1, const SPMV_T *X,
+                                                   int64_t ldx, SPMV_T *Y, int64_t ldy, int64_t j0, int nb,
+                                                   SPMV_T alpha, SPMV_T beta) {
+    const SPMV_I *SPMV_RESTRICT rp = A->row_ptr;
+    const SPMV_I *SPMV_RESTRICT ci = A->col_idx;
+    const SPMV_T *SPMV_RESTRICT va = A->val;
+    const SPMV_T *xc[8];
+    SPMV_I r, k;
+    int b;
+    for (b = 0; b < nb; b++) xc[b] = X + (j0 + b) * ldx;
+    for (r = r0; r < r1; r++) {
+        SPMV_T s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        for (k = rp[r]; k < rp[r + 1]; k++) {
+            const SPMV_T v = va[k];
+            const SPMV_I c = ci[k];
+            for (b = 0; b < nb; b++) s[b] += v * xc[b][c];
+        }
+        for (b = 0; b < nb; b++) {
+            SPMV_T *yp = Y + (j0 + b) * ldy + r;
+            *yp = beta == (SPMV_T)0 ? alpha * s[b] : alpha * s[b] + beta * *yp;
+        }
+    }
+}
+
+SPMV_KTARGET static inline void SPMV_K(csr__mm)(const SPMV_NAME(csr) *A, int64_t kk, SPMV_T alpha, const SPMV_T *X,
+                                                int64_t ldx, SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay) {
+    int nt = SPMV_NAME(csr__threads)(A);
+SPMV_OMP(parallel num_threads(nt) if (nt > 1))
+    {
+        SPMV_I r0, r1;
+        int64_t j0;
+        SPMV_NAME(csr__rows_of)(A, spmv__tid(), spmv__nthr(), &r0, &r1);
+        if (lay == SPMV_COL_MAJOR) {
+            for (j0 = 0; j0 < kk; j0 += 8)
+                SPMV_K(csr__mm_cm)(A, r0, r1, X, ldx, Y, ldy, j0, kk - j0 < 8 ? (int)(kk - j0) : 8, alpha, beta);
+        } else {
+            /* blocks of 4 vectors; the remainder (1-4 vectors, the last one masked) in one block */
+            for (j0 = 0; j0 < kk;) {
+                const int64_t left = kk - j0;
+                const int nv = left >= 4 * SPMV_W ? 4 : (int)((left + SPMV_W - 1) / SPMV_W);
+                const int64_t width = left >= 4 * SPMV_W ? 4 * SPMV_W : left;
+                const unsigned ml = V_mask_first((int)(width - (int64_t)(nv - 1) * SPMV_W));
+                switch (nv) {
+                case 1: SPMV_K(csr__mm_rm)(A, r0, r1, X, ldx, Y, ldy, j0, 1, ml, alpha, beta); break;
+                case 2: SPMV_K(csr__mm_rm)(A, r0, r1, X, ldx, Y, ldy, j0, 2, ml, alpha, beta); break;
+                case 3: SPMV_K(csr__mm_rm)(A, r0, r1, X, ldx, Y, ldy, j0, 3, ml, alpha, beta); break;
+                default: SPMV_K(csr__mm_rm)(A, r0, r1, X, ldx, Y, ldy, j0, 4, ml, alpha, beta); break;
+                }
+                j0 += width;
+            }
+        }
+    }
+}
+#endif /* SPMV_PART_KERNELS */
+
+#if defined(SPMV_PART_API)
+/* Y = alpha*A*X + beta*Y with k vectors (see the top of the file). beta == 0: Y not read. */
+static inline spmv_status SPMV_NAME(csr_mm)(const SPMV_NAME(csr) *A, int64_t k, SPMV_T alpha, const SPMV_T *X,
+                                            int64_t ldx, SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay) {
+    spmv_status st;
+    if (!A || spmv__mm_args_bad(A->ncols, A->nrows, k, X, ldx, Y, ldy, lay, sizeof(SPMV_T))) return SPMV_ERR_ARG;
+    if (A->nrows == 0) return SPMV_OK;
+    SPMV_DISPATCH(st, A->params.isa, 0, SPMV_NAME(csr__mm), (A, k, alpha, X, ldx, beta, Y, ldy, lay));
+    return st;
+}
+#endif /* SPMV_PART_API */

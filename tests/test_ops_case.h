@@ -1,0 +1,329 @@
+/* Per-type body of tests/test_ops.c, included once per (TT_TAG, TT_VAL, TT_IDX). */
+#define TN(x) SPMV_CAT(SPMV_CAT3(spmv_, TT_TAG, _), x)
+#define TF(x) SPMV_CAT3(test_, TT_TAG, x)
+#define TOL (sizeof(TT_VAL) == 4 ? 1e-5L : 1e-12L)
+
+/* y0 -> y against alpha*op(A)*x + beta*y0 in long double; op = A^T when tr. One CHECK. */
+static void TF(_cmp)(const char *what, const TN(csr) * A, int tr, TT_VAL alpha, const TT_VAL *x, TT_VAL beta,
+                     const TT_VAL *y0, const TT_VAL *y) {
+    const int64_t no = tr ? A->ncols : A->nrows;
+    long double *ref = (long double *)calloc((size_t)no + 1, sizeof(long double));
+    long double *sc = (long double *)calloc((size_t)no + 1, sizeof(long double));
+    int64_t r, k, bad = -1;
+    for (r = 0; r < A->nrows; r++)
+        for (k = A->row_ptr[r]; k < A->row_ptr[r + 1]; k++) {
+            const int64_t i = tr ? A->col_idx[k] : r, j = tr ? r : A->col_idx[k];
+            const long double p = (long double)A->val[k] * (long double)x[j];
+            ref[i] += p;
+            sc[i] += p < 0 ? -p : p;
+        }
+    for (r = 0; r < no && bad < 0; r++) {
+        long double want = (long double)alpha * ref[r] + (beta != 0 ? (long double)beta * y0[r] : 0.0L);
+        long double got = y[r], lim = TOL * (fabsl((long double)alpha) * sc[r] + (beta != 0 ? fabsl((long double)beta * y0[r]) : 0)) + 1e-30L;
+        if (isnan(want) ? !isnan(got) : isinf(want) ? got != want : !(fabsl(got - want) <= lim)) bad = r;
+    }
+    CHECK(bad < 0, "[%s] %s: %lld x %lld, row %lld wrong", STR(TT_TAG), what, (long long)A->nrows, (long long)A->ncols,
+          (long long)bad);
+    free(ref);
+    free(sc);
+}
+
+/* a matrix of the edge-case list */
+static int TF(_make)(int which, TN(csr) * A, const char **name) {
+    spmv_triplets t;
+    int64_t i;
+    spmv_status st;
+    switch (which) {
+    case 0: *name = "0 x 0"; spmv_triplets_alloc(&t, 0, 0, 0); break;
+    case 1: *name = "0 x 7"; spmv_triplets_alloc(&t, 0, 7, 0); break;
+    case 2: *name = "7 x 0"; spmv_triplets_alloc(&t, 7, 0, 0); break;
+    case 3: *name = "random 50 x 80"; th_make_random(&t, 50, 80, 400); break;
+    case 4: *name = "random 80 x 50, empty rows"; th_make_random(&t, 80, 50, 60); break;
+    case 5: /* a dense row and a dense column, an explicit zero */
+        *name = "dense row + column";
+        spmv_triplets_alloc(&t, 300, 200, 500);
+        for (i = 0; i < 200; i++) t.row[i] = 5, t.col[i] = i, t.val[i] = th_rval();
+        for (i = 0; i < 300; i++) t.row[200 + i] = i, t.col[200 + i] = 7, t.val[200 + i] = th_rval();
+        t.val[3] = 0;
+        t.nnz = 500;
+        break;
+    case 6: *name = "random 3000 x 2000 (threads)"; th_make_random(&t, 3000, 2000, 30000); break;
+    default:
+        *name = "band 20000 x 20000";
+        {
+            int64_t n = 20000, m = 0, d;
+            spmv_triplets_alloc(&t, n, n, n * 5);
+            for (i = 0; i < n; i++)
+                for (d = -2; d <= 2; d++)
+                    if (i + d >= 0 && i + d < n) t.row[m] = i, t.col[m] = i + d, t.val[m] = th_rval(), m++;
+            t.nnz = m;
+        }
+        break;
+    }
+    st = TN(csr_from_triplets)(A, &t, NULL);
+    spmv_triplets_free(&t);
+    CHECK(st == SPMV_OK, "[%s] %s: csr", STR(TT_TAG), *name);
+    return st == SPMV_OK;
+}
+
+static void TF(_vec)(TT_VAL *v, int64_t n, int nonfinite) {
+    int64_t i;
+    for (i = 0; i < n; i++) v[i] = (TT_VAL)th_rval();
+    if (nonfinite && n > 3) {
+        v[1] = (TT_VAL)INFINITY;
+        v[n - 2] = (TT_VAL)NAN;
+    }
+}
+
+/* transpose, csr_mvt, any_mvt, the built-from-A^T handles of every format */
+static void TF(_transpose)(const char *name, const TN(csr) * A, int formats) {
+    static const TT_VAL ab[4][2] = {{1, 0}, {2, -0.5}, {-1, 1}, {-3, 0}};
+    const int64_t m = A->nrows, n = A->ncols;
+    TT_VAL *x = (TT_VAL *)malloc(sizeof(TT_VAL) * (size_t)(m + n + 1));
+    TT_VAL *y0 = (TT_VAL *)malloc(sizeof(TT_VAL) * (size_t)(m + n + 1));
+    TT_VAL *y = (TT_VAL *)malloc(sizeof(TT_VAL) * (size_t)(m + n + 1));
+    TT_VAL *y2 = (TT_VAL *)malloc(sizeof(TT_VAL) * (size_t)(m + n + 1));
+    TN(csr) T, TT;
+    char what[256];
+    int p, nf, f;
+    spmv_status st = TN(csr_transpose)(&T, A);
+    CHECK(st == SPMV_OK && T.nrows == n && T.ncols == m && T.nnz == A->nnz, "[%s] %s: transpose %s", STR(TT_TAG), name,
+          spmv_status_str(st));
+    if (st != SPMV_OK) goto out;
+    CHECK(TN(csr_check)(&T) == SPMV_OK, "[%s] %s: A^T is a valid CSR (sorted columns)", STR(TT_TAG), name);
+    st = TN(csr_transpose)(&TT, &T);
+    CHECK(st == SPMV_OK && !memcmp(TT.row_ptr, A->row_ptr, sizeof(TT_IDX) * (size_t)(m + 1)) &&
+              (A->nnz == 0 || (!memcmp(TT.col_idx, A->col_idx, sizeof(TT_IDX) * (size_t)A->nnz) &&
+                               !memcmp(TT.val, A->val, sizeof(TT_VAL) * (size_t)A->nnz))),
+          "[%s] %s: (A^T)^T == A bit for bit", STR(TT_TAG), name);
+    if (st == SPMV_OK) TN(csr_free)(&TT);
+    for (nf = 0; nf < 2; nf++)
+        for (p = 0; p < 4; p++) {
+            const TT_VAL al = ab[p][0], be = ab[p][1];
+            int64_t i;
+            TF(_vec)(x, m, nf);
+            TF(_vec)(y0, n, 0);
+            for (i = 0; i < n; i++) y[i] = be == 0 ? (TT_VAL)NAN : y0[i]; /* beta 0: y not read */
+            st = TN(csr_mvt)(A, al, x, be, y);
+            snprintf(what, sizeof what, "%s: csr_mvt alpha %g beta %g%s", name, (double)al, (double)be, nf ? " Inf/NaN in x" : "");
+            CHECK(st == SPMV_OK, "[%s] %s: %s", STR(TT_TAG), what, spmv_status_str(st));
+            TF(_cmp)(what, A, 1, al, x, be, y0, y);
+            /* the same bits again (fixed thread count), and A^T's forward product agrees */
+            for (i = 0; i < n; i++) y2[i] = be == 0 ? (TT_VAL)NAN : y0[i];
+            TN(csr_mvt)(A, al, x, be, y2);
+            CHECK(n == 0 || !memcmp(y, y2, sizeof(TT_VAL) * (size_t)n), "[%s] %s: repeatable", STR(TT_TAG), what);
+            if (!formats) continue;
+            /* every host format built from A^T (opts.transpose): its own forward kernel */
+            for (f = 0; f < SPMV_FMT_COUNT_; f++) {
+                TN(any) M;
+                spmv_opts o = th_opts((spmv_format)f, SPMV_ISA_AUTO, NULL);
+                spmv_error e;
+                if (!(spmv_format_flags((spmv_format)f) & SPMV_FF_HOST) || (p && f % 4 != p)) continue;
+                o.transpose = 1;
+                st = TN(any_from_csr)(&M, A, &o, &e);
+                if (st == SPMV_ERR_LIMIT) continue; /* the format's own limits (tested with the format) */
+                CHECK(st == SPMV_OK && M.transposed && M.nrows == n && M.ncols == m, "[%s] %s: %s from A^T: %s",
+                      STR(TT_TAG), name, spmv_format_name((spmv_format)f), e.msg);
+                if (st != SPMV_OK) continue;
+                for (i = 0; i < n; i++) y[i] = be == 0 ? (TT_VAL)NAN : y0[i];
+                st = TN(any_mv)(&M, al, x, be, y);
+                snprintf(what, sizeof what, "%s: %s built from A^T, alpha %g beta %g%s", name,
+                         spmv_format_name((spmv_format)f), (double)al, (double)be, nf ? " Inf/NaN in x" : "");
+                CHECK(st == SPMV_OK, "[%s] %s: %s", STR(TT_TAG), what, spmv_status_str(st));
+                TF(_cmp)(what, A, 1, al, x, be, y0, y);
+                /* any_mvt: native on the csr rows (B^T x with B = A^T: A x); the others refuse */
+                st = TN(any_mvt)(&M, 1, y0, 0, y2);
+                if (f == SPMV_FMT_CSR || f == SPMV_FMT_CSR_MERGE) {
+                    snprintf(what, sizeof what, "%s: any_mvt on %s built from A^T (= A x)", name, spmv_format_name((spmv_format)f));
+                    CHECK(st == SPMV_OK, "[%s] %s", STR(TT_TAG), what);
+                    TF(_cmp)(what, A, 0, 1, y0, 0, y0, y2);
+                } else {
+                    CHECK(st == SPMV_ERR_UNSUPPORTED, "[%s] %s: any_mvt on %s: %s (want unsupported)", STR(TT_TAG), name,
+                          spmv_format_name((spmv_format)f), spmv_status_str(st));
+                }
+                TN(any_free)(&M);
+            }
+        }
+    /* bad arguments: x and y overlapping, NULLs */
+    if (m > 0 && n > 0 && A->nnz > 0) {
+        CHECK(TN(csr_mvt)(A, 1, x, 0, x) == SPMV_ERR_ARG, "[%s] %s: mvt with y on x refused", STR(TT_TAG), name);
+        CHECK(TN(csr_mvt)(A, 1, NULL, 0, y) == SPMV_ERR_ARG && TN(csr_mvt)(NULL, 1, x, 0, y) == SPMV_ERR_ARG,
+              "[%s] %s: mvt NULLs refused", STR(TT_TAG), name);
+    }
+    TN(csr_free)(&T);
+out:
+    free(x);
+    free(y0);
+    free(y);
+    free(y2);
+}
+
+/* SpMM: csr native and the fallback of a few other formats, both layouts, k sweep */
+static void TF(_mm)(const char *name, const TN(csr) * A, const int *ks, int nk, int others) {
+    static const spmv_format fb[] = {SPMV_FMT_SELL, SPMV_FMT_COO, SPMV_FMT_ELL, SPMV_FMT_BCSR};
+    const int64_t m = A->nrows, n = A->ncols;
+    int ik, lay, h;
+    for (ik = 0; ik < nk; ik++)
+        for (lay = 0; lay < 2; lay++)
+            for (h = -1; h < (others ? 4 : 0); h++) {
+                const int64_t k = ks[ik];
+                const int64_t ldx = lay == SPMV_ROW_MAJOR ? k + 3 : n + 5, ldy = lay == SPMV_ROW_MAJOR ? k + 2 : m + 3;
+                const size_t nx = (size_t)(lay == SPMV_ROW_MAJOR ? (n > 0 ? n : 1) * ldx : k * ldx);
+                const size_t ny = (size_t)(lay == SPMV_ROW_MAJOR ? (m > 0 ? m : 1) * ldy : k * ldy);
+                TT_VAL *X = (TT_VAL *)malloc(sizeof(TT_VAL) * nx), *Y = (TT_VAL *)malloc(sizeof(TT_VAL) * ny);
+                TT_VAL *Y0 = (TT_VAL *)malloc(sizeof(TT_VAL) * ny);
+                TT_VAL *xc = (TT_VAL *)malloc(sizeof(TT_VAL) * (size_t)(n + 1));
+                TT_VAL *yc = (TT_VAL *)malloc(sizeof(TT_VAL) * (size_t)(m + 1));
+                TT_VAL *y0c = (TT_VAL *)malloc(sizeof(TT_VAL) * (size_t)(m + 1));
+                const TT_VAL al = h < 0 ? (TT_VAL)1.5 : (TT_VAL)1, be = (k % 2) ? (TT_VAL)0 : (TT_VAL)-0.25;
+                TN(any) M;
+                spmv_status st;
+                int64_t i, j, bad = -1;
+                size_t q;
+                char what[256];
+                for (q = 0; q < nx; q++) X[q] = (TT_VAL)th_rval();
+                for (q = 0; q < ny; q++) Y0[q] = (TT_VAL)th_rval();
+                for (q = 0; q < ny; q++) Y[q] = be == 0 ? (TT_VAL)NAN : Y0[q];
+                if (h < 0) {
+                    st = TN(csr_mm)(A, k, al, X, ldx, be, Y, ldy, (spmv_layout)lay);
+                    snprintf(what, sizeof what, "%s: csr_mm k=%lld %s", name, (long long)k, lay ? "col-major" : "row-major");
+                } else {
+                    spmv_opts o = th_opts(fb[h], SPMV_ISA_AUTO, NULL);
+                    st = TN(any_from_csr)(&M, A, &o, NULL);
+                    if (st != SPMV_OK) goto next;
+                    st = TN(any_mm)(&M, k, al, X, ldx, be, Y, ldy, (spmv_layout)lay);
+                    TN(any_free)(&M);
+                    snprintf(what, sizeof what, "%s: any_mm on %s k=%lld %s", name, spmv_format_name(fb[h]), (long long)k,
+                             lay ? "col-major" : "row-major");
+                }
+                CHECK(st == SPMV_OK, "[%s] %s: %s", STR(TT_TAG), what, spmv_status_str(st));
+                /* each column against the reference; the padding between rows untouched */
+                for (j = 0; j < k && bad < 0; j++) {
+                    int before = check_failed_;
+                    for (i = 0; i < n; i++) xc[i] = X[lay == SPMV_ROW_MAJOR ? i * ldx + j : j * ldx + i];
+                    for (i = 0; i < m; i++) {
+                        const size_t at = (size_t)(lay == SPMV_ROW_MAJOR ? i * ldy + j : j * ldy + i);
+                        yc[i] = Y[at];
+                        y0c[i] = Y0[at];
+                    }
+                    TF(_cmp)(what, A, 0, al, xc, be, y0c, yc);
+                    if (check_failed_ != before) bad = j;
+                }
+                if (lay == SPMV_ROW_MAJOR && k + 2 > k && m > 0)
+                    for (i = 0; i < m && bad < 0; i++)
+                        if (memcmp(&Y[i * ldy + k], &Y0[i * ldy + k], sizeof(TT_VAL) * 2) && be != 0) bad = i;
+                CHECK(bad < 0, "[%s] %s: every column right, the gaps untouched", STR(TT_TAG), what);
+            next:
+                free(X);
+                free(Y);
+                free(Y0);
+                free(xc);
+                free(yc);
+                free(y0c);
+            }
+}
+
+static void TF(_mm_errors)(const TN(csr) * A) {
+    TT_VAL *X = (TT_VAL *)calloc((size_t)(A->ncols + A->nrows + 1) * 8, sizeof(TT_VAL));
+    TT_VAL *Y = (TT_VAL *)calloc((size_t)A->nrows * 8 + 1, sizeof(TT_VAL));
+    TN(any) M;
+    spmv_opts o = th_opts(SPMV_FMT_SELL, SPMV_ISA_AUTO, NULL);
+    CHECK(TN(csr_mm)(A, 0, 1, X, 1, 0, Y, 1, SPMV_ROW_MAJOR) == SPMV_ERR_ARG, "[%s] mm k = 0 refused", STR(TT_TAG));
+    CHECK(TN(csr_mm)(A, 4, 1, X, 3, 0, Y, 4, SPMV_ROW_MAJOR) == SPMV_ERR_ARG, "[%s] mm ldx < k refused", STR(TT_TAG));
+    CHECK(TN(csr_mm)(A, 4, 1, X, 4, 0, Y, 3, SPMV_ROW_MAJOR) == SPMV_ERR_ARG, "[%s] mm ldy < k refused", STR(TT_TAG));
+    CHECK(TN(csr_mm)(A, 2, 1, X, A->ncols - 1, 0, Y, A->nrows, SPMV_COL_MAJOR) == SPMV_ERR_ARG,
+          "[%s] mm col-major ldx < ncols refused", STR(TT_TAG));
+    CHECK(TN(csr_mm)(A, 2, 1, X, A->ncols, 0, Y, A->nrows, (spmv_layout)7) == SPMV_ERR_ARG, "[%s] mm bad layout refused",
+          STR(TT_TAG));
+    CHECK(TN(csr_mm)(A, 2, 1, X, 2, 0, X + 1, 2, SPMV_ROW_MAJOR) == SPMV_ERR_ARG, "[%s] mm X and Y overlapping refused",
+          STR(TT_TAG));
+    CHECK(TN(csr_mm)(A, 2, 1, NULL, 2, 0, Y, 2, SPMV_ROW_MAJOR) == SPMV_ERR_ARG, "[%s] mm X NULL refused", STR(TT_TAG));
+    if (TN(any_from_csr)(&M, A, &o, NULL) == SPMV_OK) {
+        CHECK(TN(any_mm)(&M, 0, 1, X, 1, 0, Y, 1, SPMV_ROW_MAJOR) == SPMV_ERR_ARG &&
+                  TN(any_mm)(&M, 2, 1, X, 2, 0, X + 1, 2, SPMV_ROW_MAJOR) == SPMV_ERR_ARG,
+              "[%s] any_mm: k = 0 and overlap refused", STR(TT_TAG));
+        TN(any_free)(&M);
+    }
+    {
+        spmv_opts ob = spmv_opts_default();
+        spmv_error e;
+        ob.transpose = 2;
+        CHECK(TN(any_from_csr)(&M, A, &ob, &e) == SPMV_ERR_ARG && strstr(e.msg, "transpose"),
+              "[%s] opts.transpose = 2 refused: %s", STR(TT_TAG), e.msg);
+    }
+    free(X);
+    free(Y);
+}
+
+static spmv_status TF(_conv_tr)(void *out, const void *in) { return TN(csr_transpose)((TN(csr) *)out, (const TN(csr) *)in); }
+static void TF(_rel_tr)(void *p) { TN(csr_free)((TN(csr) *)p); }
+
+static void TF(_real)(const char *name, const spmv_triplets *t, void *ctx) {
+    static const int ks[] = {8, 3};
+    TN(csr) A;
+    (void)ctx;
+    if (TN(csr_from_triplets)(&A, t, NULL) != SPMV_OK) {
+        CHECK(0, "[%s] %s: csr", STR(TT_TAG), name);
+        return;
+    }
+    TF(_transpose)(name, &A, 0);
+    TF(_mm)(name, &A, ks, 2, 0);
+    TN(csr_free)(&A);
+}
+
+static void TF(_all)(void) {
+    static const int ks[] = {1, 2, 3, 7, 8, 9, 16, 17, 33};
+    int w;
+    for (w = 0; w < 8; w++) {
+        TN(csr) A;
+        const char *name;
+        int th;
+        if (!TF(_make)(w, &A, &name)) continue;
+        for (th = 1; th <= 3; th++) {
+            set_threads(th);
+            TF(_transpose)(name, &A, th == 2);
+            TF(_mm)(name, &A, ks, th == 2 ? 9 : 3, th == 2 && w != 7);
+        }
+        set_threads(2);
+        { /* csr_mm's kernels of every ISA this build and CPU have (the emulated build: AVX-512) */
+            static const spmv_isa isas[] = {SPMV_ISA_GENERIC, SPMV_ISA_AVX2, SPMV_ISA_AVX512};
+            int q;
+            for (q = 0; q < 3; q++) {
+                TN(csr) B;
+                spmv_csr_params cp = spmv_csr_params_default();
+                char nm[128];
+                cp.isa = isas[q];
+                if (TN(csr_from_csr)(&B, &A, &cp) != SPMV_OK) continue;
+                snprintf(nm, sizeof nm, "%s [%s]", name, spmv_isa_name(isas[q]));
+                TF(_mm)(nm, &B, ks, 9, 0);
+                TN(csr_free)(&B);
+            }
+        }
+        if (w == 3) {
+            TN(csr) T;
+            TF(_mm_errors)(&A);
+            th_alloc_sweep("csr_transpose", TF(_conv_tr), &A, &T, sizeof T, TF(_rel_tr));
+            { /* csr_mvt: a failed buffer allocation is SPMV_ERR_ALLOC with y untouched */
+                TT_VAL x[50], y[80];
+                int i;
+                for (i = 0; i < 50; i++) x[i] = 1;
+                for (i = 0; i < 80; i++) y[i] = 7;
+                th_alloc_count = 0;
+                th_alloc_fail_at = 1;
+                CHECK(TN(csr_mvt)(&A, 1, x, 0, y) == SPMV_ERR_ALLOC && y[0] == 7 && y[79] == 7,
+                      "[%s] mvt: allocation failure reported, y untouched", STR(TT_TAG));
+                th_alloc_fail_at = -1;
+            }
+        }
+        TN(csr_free)(&A);
+    }
+    if (TT_IDX_REAL) th_real_matrices(TF(_real), NULL, 200000);
+}
+
+#undef TN
+#undef TF
+#undef TOL
+#undef TT_TAG
+#undef TT_VAL
+#undef TT_IDX
+#undef TT_IDX_REAL
