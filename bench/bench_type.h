@@ -11,6 +11,8 @@ static int BF(_cmp)(const void *a, const void *b) {
  * a format x ISA, or the auto handle. */
 typedef struct BF(_ct) {
     int kind; /* 0: anchor (index 0 = the plain loop, the "naive" row), 1: format, 2: auto */
+    int op, direct;  /* --op (tool_opts.op); direct: mvt by any_mvt on A (csr), not a build from A^T */
+    int64_t mmk;     /* --op mm: vectors per call (row-major, ld = mmk) */
     int anchor, embeds, k;            /* k: calls per timed sample */
     void *ah;                         /* anchor handle */
     BN(any) M;                        /* kind 1 */
@@ -26,6 +28,9 @@ typedef struct BF(_ct) {
 
 static void BF(_call)(BF(_ct) * c, const BT_VAL *x, BT_VAL *y, int kernel) {
     if (c->kind == 0) SPMV_CAT(spmv_anchor_mv_, BT_TAG)(c->anchor, c->ah, x, y);
+    else if (c->op == 2 && c->kind == 2) BN(auto_mm)(&c->AU, c->mmk, 1, x, c->mmk, 0, y, c->mmk, SPMV_ROW_MAJOR);
+    else if (c->op == 2) BN(any_mm)(&c->M, c->mmk, 1, x, c->mmk, 0, y, c->mmk, SPMV_ROW_MAJOR);
+    else if (c->direct) BN(any_mvt)(&c->M, 1, x, 0, y);
     else if (c->kind == 2) BN(auto_mv)(&c->AU, 1, x, 0, y);
     else if (kernel) BN(any_mv_kernel)(&c->M, 1, x, 0, y);
     else BN(any_mv)(&c->M, 1, x, 0, y);
@@ -191,12 +196,13 @@ static double BF(_cache_rate)(const BN(csr) * A, BN(any) * M) {
 static void BF(_row)(const tool_opts *o, const char *mname, const BN(csr) * Ap, const BF(_ct) * c, double t_mv,
                      double t_kern, double t_min, double spread, double t_naive, double tol, FILE *csv) {
     const BN(csr) A = *Ap;
+    const double kk = o->op == 2 ? (double)o->mm_k : 1.0;
     double bytes, gbs;
-    /* bytes a kernel must move: the format once, x once, y written once */
-    bytes = (double)c->fbytes + (double)sizeof(BT_VAL) * ((double)A.ncols + (double)A.nrows);
+    /* bytes a kernel must move: the format once, x once, y written once (k vectors each for mm) */
+    bytes = (double)c->fbytes + kk * (double)sizeof(BT_VAL) * ((double)A.ncols + (double)A.nrows);
     gbs = bytes / t_mv * 1e-9;
     {
-        double nnz = (double)A.nnz, bpn = A.nnz ? (double)c->fbytes / nnz : 0.0;
+        double nnz = kk * (double)A.nnz, bpn = A.nnz ? (double)c->fbytes / (double)A.nnz : 0.0;
         double pct = o->bw_read > 0 ? 100.0 * gbs / o->bw_read : 0.0;
         printf("%-24.24s %9lld %9lld %10lld %-9s %-16.16s %-9s %3d %8.4f %7.1f %7.3f %10.3e %10.3e %4.0f%% %7.2f "
                "%6.2f %6.2f %5.2f %5.0f%% %5.2fx %9.2e %7.2f%s\n",
@@ -206,11 +212,11 @@ static void BF(_row)(const tool_opts *o, const char *mname, const BN(csr) * Ap, 
                c->gf_cache, c->err <= tol ? "" : "  FAIL");
         if (csv)
             fprintf(csv, "\"%s\",%lld,%lld,%lld,%s,\"%s\",%s,%d,%s,%.6g,%.4g,%.6g,%.6g,%.6g,%.4f,%.4f,%.4f,%.4f,%.2f,%.4f,%.3e,,,%.6g,"
-                         "%.4f,%d,%.4f\n",
+                         "%.4f,%d,%.4f,%s\n",
                     mname, (long long)A.nrows, (long long)A.ncols, (long long)A.nnz, c->fname, c->params, c->isa_s,
                     spmv_max_threads(), STR(BT_VAL), c->t_conv, c->t_conv / t_mv, c->t_tune, t_mv, t_kern,
                     2.0 * nnz / t_mv * 1e-9, gbs, bpn, c->fill, pct, t_naive > 0 ? t_naive / t_mv : 0.0, c->err, t_min,
-                    spread, c->ns, c->gf_cache);
+                    spread, c->ns, c->gf_cache, o->op == 0 ? "mv" : o->op == 1 ? "mvt" : "mm");
     }
 }
 
@@ -237,7 +243,8 @@ static void BF(_report)(const tool_opts *o, const char *mname, const BN(csr) * A
         spread = t_mv > 0 ? (BF(_median)(ci->smp, ci->ns, 0.75) - BF(_median)(ci->smp, ci->ns, 0.25)) / t_mv : 0;
         t_min = ci->smp[0]; /* sorted by _median */
         t_kern = ci->nk ? BF(_median)(ci->ksmp, ci->nk, 0.5) : t_mv;
-        if (ci->kind == 1 && !o->no_cache) ci->gf_cache = BF(_cache_rate)(A, &ci->M);
+        if (o->op != 0) ci->gf_cache = 0; /* the in-cache slice times y = Ax only */
+        else if (ci->kind == 1 && !o->no_cache) ci->gf_cache = BF(_cache_rate)(A, &ci->M);
         else if (ci->kind == 2 && !o->no_cache) ci->gf_cache = BF(_cache_rate)(A, &ci->AU.h);
         BF(_row)(o, mname, A, ci, t_mv, t_kern, t_min, spread, R->t_naive, tol, csv);
         if (ci->kind == 2) R->t_auto = t_mv;
@@ -251,11 +258,44 @@ static void BF(_report)(const tool_opts *o, const char *mname, const BN(csr) * A
     }
 }
 
+/* the relative error of y against the reference; --op mm: its first and last columns (column
+ * j of X is x * (1 + j/8), so the reference scales) */
+static double BF(_err)(const BN(csr) * A, const BT_VAL *y, const long double *ref, const long double *scale, int64_t kk) {
+    BT_VAL *col;
+    long double *r2, *s2;
+    double e = 0, ej;
+    int64_t i, j;
+    if (kk == 1) return BN(max_rel_err)(A->nrows, y, ref, scale);
+    col = (BT_VAL *)malloc(sizeof(BT_VAL) * (size_t)(A->nrows + 1));
+    r2 = (long double *)malloc(sizeof(long double) * (size_t)(A->nrows + 1));
+    s2 = (long double *)malloc(sizeof(long double) * (size_t)(A->nrows + 1));
+    if (!col || !r2 || !s2) {
+        fprintf(stderr, "spmv: out of memory\n");
+        exit(2);
+    }
+    for (j = 0; j < kk; j += kk - 1) {
+        const long double c = 1.0L + (long double)j / 8.0L;
+        for (i = 0; i < A->nrows; i++) {
+            col[i] = y[i * kk + j];
+            r2[i] = ref[i] * c;
+            s2[i] = scale[i] * c;
+        }
+        ej = BN(max_rel_err)(A->nrows, col, r2, s2);
+        e = ej > e || ej != ej ? ej : e;
+    }
+    free(col);
+    free(r2);
+    free(s2);
+    return e;
+}
+
 /* Benchmarks every selected format x ISA, the plain loop, the anchor libraries and the auto
  * handle on one matrix, timed side by side (BF(_round_robin)); returns the number of failures. */
 static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets *trip, FILE *csv,
                       double mem_budget) {
-    BN(csr) A;
+    BN(csr) A, A0;
+    const BN(csr) *src = &A; /* what the contenders are built from (the given matrix) */
+    const int64_t kk = o->op == 2 ? o->mm_k : 1;
     spmv_csr_params rp = spmv_csr_params_default();
     spmv_status st;
     BT_VAL *x, *y;
@@ -276,8 +316,18 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
         fprintf(stderr, "spmv: %s: %s\n", mname, spmv_status_str(st));
         return 1;
     }
-    x = (BT_VAL *)malloc(sizeof(BT_VAL) * (size_t)(A.ncols + 1));
-    y = (BT_VAL *)malloc(sizeof(BT_VAL) * (size_t)(A.nrows + 1));
+    if (o->op == 1) { /* --op mvt: the product is A^T x; the reference and the sizes are A^T's */
+        A0 = A;
+        st = BN(csr_transpose)(&A, &A0);
+        if (st != SPMV_OK) {
+            fprintf(stderr, "spmv: %s: transpose: %s\n", mname, spmv_status_str(st));
+            BN(csr_free)(&A0);
+            return 1;
+        }
+        src = &A0;
+    }
+    x = (BT_VAL *)malloc(sizeof(BT_VAL) * (size_t)(A.ncols * kk + 1));
+    y = (BT_VAL *)malloc(sizeof(BT_VAL) * (size_t)(A.nrows * kk + 1));
     ref = (long double *)malloc(sizeof(long double) * (size_t)(A.nrows + 1));
     scale = (long double *)malloc(sizeof(long double) * (size_t)(A.nrows + 1));
     c = (BF(_ct) *)calloc((size_t)nmax, sizeof *c);
@@ -287,13 +337,21 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
     }
     for (i = 0; i < A.ncols; i++) x[i] = (BT_VAL)(1.0 + (double)((i * 7919) % 1000) / 1000.0);
     BN(csr_mv_ref)(&A, 1, x, 0, NULL, ref, scale);
+    if (kk > 1) { /* --op mm: X row-major, column j = x * (1 + j/8); its result is ref's multiple */
+        for (i = A.ncols - 1; i >= 0; i--) {
+            int64_t j;
+            for (j = 0; j < kk; j++) x[i * kk + j] = (BT_VAL)((double)x[i] * (1.0 + (double)j / 8.0));
+        }
+    }
+    if (o->op != 0) printf("# %s: --op %s%s: the plain loop and the anchor rows time y = Ax only, not run\n", mname,
+                           o->op == 1 ? "mvt" : "mm", o->op == 1 ? " (y = A^T x)" : "");
 
     /* baselines: the plain loop (anchor 0, the "naive" row) and the anchor libraries present */
     for (a = 0; a < spmv_anchor_count() && n < nmax; a++) {
         BF(_ct) *ci = &c[n];
         char err[256] = "";
         double t0;
-        if (!o->formats[a == 0 ? 0 : TOOL_ANCHOR_FLAG(a)]) continue;
+        if (!o->formats[a == 0 ? 0 : TOOL_ANCHOR_FLAG(a)] || o->op != 0) continue;
         if (!spmv_anchor_available(a)) continue; /* the notice is in the header */
         ci->kind = 0;
         ci->anchor = a;
@@ -354,8 +412,9 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
                 spmv_error ae;
                 char p[80];
                 if (o->threads) ao.threads = o->threads;
+                ao.transpose = o->op == 1;
                 fprintf(stderr, "  %s auto...\r", mname);
-                st = BN(auto_from_csr)(&ci->AU, &A, &ao, &ae);
+                st = BN(auto_from_csr)(&ci->AU, src, &ao, &ae);
                 if (st != SPMV_OK) {
                     fprintf(stderr, "spmv: %s: auto: %s (%s)\n", mname, spmv_status_str(st), ae.msg);
                     fails++;
@@ -377,9 +436,12 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
                 bo.format = (spmv_format)f;
                 bo.isa = (spmv_isa)isa;
                 bo.tune = o->tune != 0;
+                /* --op mvt: csr's own transpose product on A; every other format built from A^T */
+                ci->direct = o->op == 1 && (f == SPMV_FMT_CSR || f == SPMV_FMT_CSR_MERGE);
+                bo.transpose = o->op == 1 && !ci->direct;
                 fprintf(stderr, "  %s %s %s...\r", mname, fname, spmv_isa_name((spmv_isa)isa));
                 t0 = spmv_wtime();
-                st = BN(any_from_csr)(&ci->M, &A, &bo, &be);
+                st = BN(any_from_csr)(&ci->M, src, &bo, &be);
                 ci->t_tune = ci->M.tune_s;
                 ci->t_conv = spmv_wtime() - t0 - ci->t_tune; /* the search is reported on its own */
                 if (st == SPMV_ERR_LIMIT) { /* a documented size cap (ELL's padding): not a failure */
@@ -397,11 +459,15 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
                 ci->fbytes = BN(any_bytes)(&ci->M);
                 ci->fill = A.nnz ? (double)BN(any_stored)(&ci->M) / (double)A.nnz : 1.0;
                 BN(any_params_str)(&ci->M, ci->params, sizeof ci->params);
-                ci->embeds = BN(any_embeds_x)(&ci->M);
+                if (ci->direct) snprintf(ci->params + strlen(ci->params), sizeof ci->params - strlen(ci->params), ",mvt");
+                else if (o->op == 1) snprintf(ci->params + strlen(ci->params), sizeof ci->params - strlen(ci->params), ",A^T");
+                ci->embeds = o->op != 2 && BN(any_embeds_x)(&ci->M);
             }
-            for (i = 0; i < A.nrows; i++) y[i] = (BT_VAL)NAN;
+            ci->op = o->op;
+            ci->mmk = kk;
+            for (i = 0; i < A.nrows * kk; i++) y[i] = (BT_VAL)NAN;
             BF(_call)(ci, x, y, 0);
-            ci->err = BN(max_rel_err)(A.nrows, y, ref, scale);
+            ci->err = BF(_err)(&A, y, ref, scale, kk);
             if (ci->embeds) { /* the kernel alone must give the same y once x is in place */
                 BN(any_update_x)(&ci->M, x);
                 for (i = 0; i < A.nrows; i++) y[i] = (BT_VAL)NAN;
@@ -436,6 +502,7 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
     free(c);
     fprintf(stderr, "%60s\r", "");
     BN(csr_free)(&A);
+    if (o->op == 1) BN(csr_free)(&A0);
     free(x); free(y); free(ref); free(scale);
     return fails;
 }

@@ -20,6 +20,7 @@ typedef struct tool_opts {
     int isas[SPMV_ISA_COUNT_];
     char precision; /* 'd' or 's' */
     int threads, reps, tune, no_cache;
+    int op, mm_k; /* --op: 0 mv, 1 mvt (y = A^T x), 2 mm (k = mm_k vectors, row-major) */
     const char *csv;
     double bw_read, bw_triad; /* GB/s, from the stream measurement */
 } tool_opts;
@@ -35,12 +36,13 @@ static void usage(FILE *f) {
     fprintf(f,
             "usage:\n"
             "  spmv bench [--formats LIST|all] [--isa LIST|all] [--precision d|s] [--threads N] [--reps N]\n"
-            "             [--tune] [--no-cache] [--csv FILE] [MATRIX ...]\n"
+            "             [--tune] [--no-cache] [--op mv|mvt|mm:k=N] [--csv FILE] [MATRIX ...]\n"
             "  spmv stream [--threads N]\n"
             "  spmv info MATRIX\n"
             "  spmv plan [--expect N] [--budget B] [--deterministic] [--x-fixed] [--threads N] [--precision d|s]\n"
             "            MATRIX   (the automatic selection: features, shortlist, trials, choice)\n"
-            "  spmv mv [--format F|auto] [--params KEY=VAL,...] [--precision d|s] MATRIX [--x FILE] [--out FILE|-]\n"
+            "  spmv mv [--format F|auto] [--params KEY=VAL,...] [--precision d|s] [--transpose] MATRIX [--x FILE]\n"
+            "          [--out FILE|-]   (--transpose: y = A^T x)\n"
             "  spmv formats      (each format's flags and parameter keys)\n"
             "MATRIX: a Matrix Market file (.mtx or .mtx.gz) or a generator spec gen:KIND[:key=val,...]\n"
             "        (see formats/io/gen.h), e.g. gen:stencil27 or gen:rmat:scale=18,ef=16.\n"
@@ -464,13 +466,19 @@ static int cmd_bench(int argc, char **argv) {
             o.tune = 1;
         } else if (!strcmp(a, "--no-cache")) {
             o.no_cache = 1;
+        } else if (!strcmp(a, "--op")) {
+            if (v && !strcmp(v, "mv")) o.op = 0;
+            else if (v && !strcmp(v, "mvt")) o.op = 1;
+            else if (v && !strncmp(v, "mm:k=", 5) && parse_int(v + 5, 1, 4096, &o.mm_k)) o.op = 2;
+            else return arg_error("bench", a, v, "mv, mvt or mm:k=N (N from 1 to 4096)");
+            i++;
         } else if (!strcmp(a, "--csv")) {
             if (!v || !*v) return arg_error("bench", a, v, "a file name");
             o.csv = v;
             i++;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "spmv bench: unknown option '%s' (options: --formats, --isa, --precision, --threads, --reps, "
-                            "--tune, --no-cache, --csv; spmv help)\n", a);
+                            "--tune, --no-cache, --op, --csv; spmv help)\n", a);
             return 2;
         } else if (!*a) {
             return arg_error("bench", "MATRIX", a, "a Matrix Market file or gen:SPEC");
@@ -496,7 +504,7 @@ static int cmd_bench(int argc, char **argv) {
         }
         fprintf(csv, "matrix,rows,cols,nnz,format,params,isa,threads,precision,convert_s,convert_spmvs,tune_s,spmv_s,"
                      "kernel_s,gflops,gbs,bytes_per_nnz,fill,pct_bw,x_naive,max_rel_err,x_cusparse,x_cusparse_alg2,spmv_min_s,"
-                     "spread,samples,gflops_cache\n");
+                     "spread,samples,gflops_cache,op\n");
     }
     measure_stream(&o.bw_read, &o.bw_triad, 0);
     printf("# spmv bench: precision %s, %d threads, ISAs:", o.precision == 'd' ? "double" : "float",
@@ -729,7 +737,7 @@ static int cmd_mv(int argc, char **argv) {
     const char *fmt_s = "csr", *xfile = NULL, *out = NULL, *mat = NULL, *params = NULL;
     char prec = 'd';
     spmv_opts bo = spmv_opts_default(); /* the build of --format (not auto) */
-    int is_auto;
+    int is_auto, transpose = 0;
     spmv_triplets t;
     spmv_error e;
     double *x = NULL, *y = NULL;
@@ -747,6 +755,8 @@ static int cmd_mv(int argc, char **argv) {
         } else if (!strcmp(a, "--params")) {
             if (!v) return arg_error("mv", a, v, "KEY=VAL,... of the format; spmv formats lists the keys");
             params = argv[++i];
+        } else if (!strcmp(a, "--transpose")) {
+            transpose = 1;
         } else if (!strcmp(a, "--out")) {
             if (!v || !*v) return arg_error("mv", a, v, "a file name, or - for standard output");
             out = argv[++i];
@@ -754,7 +764,7 @@ static int cmd_mv(int argc, char **argv) {
             if (!v || !((v[0] == 'd' || v[0] == 's') && !v[1])) return arg_error("mv", a, v, PREC_ALLOWED);
             prec = argv[++i][0];
         } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "spmv mv: unknown option '%s' (options: --format, --params, --precision, --x, --out)\n", a);
+            fprintf(stderr, "spmv mv: unknown option '%s' (options: --format, --params, --precision, --transpose, --x, --out)\n", a);
             return 2;
         } else if (mat) {
             fprintf(stderr, "spmv mv: unexpected argument '%s' (one MATRIX only)\n", a);
@@ -788,6 +798,13 @@ static int cmd_mv(int argc, char **argv) {
         }
     }
     if (load_matrix(mat, &t)) return 1;
+    if (transpose) { /* y = A^T x: the format is built from A^T (the library's opts.transpose) */
+        int64_t *sw = t.row, d = t.nrows;
+        t.row = t.col;
+        t.col = sw;
+        t.nrows = t.ncols;
+        t.ncols = d;
+    }
     if (check_product_size("mv", mat, &t, prec)) {
         spmv_triplets_free(&t);
         return 1;

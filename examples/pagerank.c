@@ -6,13 +6,15 @@
  * generator behind the webgraph preset), or a Matrix Market file; every stored entry (i, j)
  * is an edge i -> j (values ignored, duplicates counted once). PageRank with damping
  * d = 0.85: x = d (P x + (dangling mass) / n) + (1 - d) / n, where P = A^T D^-1 is the
- * column-stochastic transition matrix (column i holds 1/outdegree(i) at i's successors),
- * built here as CSR, and a dangling vertex (no out-edges) spreads its score evenly. From
+ * column-stochastic transition matrix (column i holds 1/outdegree(i) at i's successors), and
+ * a dangling vertex (no out-edges) spreads its score evenly. The program keeps S = D^-1 A
+ * (the adjacency's rows scaled by 1/outdegree) and never forms P: the handles are built with
+ * opts.transpose = 1, so their product is S^T x = P x in whatever format suits S^T. From
  * x = 1/n, iterate until ||x_k - x_k-1||_1 < 1e-10; the iteration is a contraction by d in
  * the L1 norm, so the last iterate is within d/(1-d) * 1e-10 = 5.7e-10 of the fixed point
  * and at most 1 + ceil(log(1e-10 / 2) / log(d)) = 147 iterations are needed: that is the
- * expected_calls the auto handle (spmv_d_auto, borrow = 1: P lives on) plans for (the
- * default graph, half of it dangling, needs 29).
+ * expected_calls the auto handle (spmv_d_auto) plans for (the default graph, half of it
+ * dangling, needs 29).
  * Built with nvcc, the same iteration also runs on the GPU through the device auto handle
  * (spmv_d_auto_dev; the vector update stays on the host, x and y cross the bus once per
  * iteration: simple, not fast) when one is present, and its scores are compared with the
@@ -37,26 +39,20 @@
 
 typedef struct graph {
     int64_t n, edges, ndangling;
-    spmv_d_csr P;            /* transition matrix: P[j][i] = 1/outdeg(i) for each edge i -> j */
-    int32_t *rp, *ci;        /* P's arrays (P wraps them) */
-    double *v;
+    spmv_d_csr S;            /* D^-1 A: S[i][j] = 1/outdeg(i) for each edge i -> j; P = S^T */
     unsigned char *dangling; /* 1: no out-edges */
 } graph;
 
 static void graph_free(graph *g) {
-    spmv_d_csr_free(&g->P); /* a wrap: leaves the arrays */
-    free(g->rp);
-    free(g->ci);
-    free(g->v);
+    spmv_d_csr_free(&g->S);
     free(g->dangling);
     memset(g, 0, sizeof *g);
 }
 
-/* P from the adjacency triplets t; 0 on success, 1 (with a message) on error */
+/* S = D^-1 A from the adjacency triplets t; 0 on success, 1 (with a message) on error */
 static int graph_build(const spmv_triplets *t, const char *name, graph *g) {
-    spmv_d_csr adj;
     spmv_status st;
-    int64_t i, j, k;
+    int64_t i, k;
     memset(g, 0, sizeof *g);
     if (t->nrows != t->ncols || t->nrows == 0) {
         fprintf(stderr, "%s: PageRank needs a square, non-empty adjacency matrix, this one is %lld x %lld\n", name,
@@ -64,45 +60,25 @@ static int graph_build(const spmv_triplets *t, const char *name, graph *g) {
         return 1;
     }
     /* CSR of the adjacency: duplicates merged, columns sorted; row length = out-degree */
-    if ((st = spmv_d_csr_from_triplets(&adj, t, NULL)) != SPMV_OK) {
+    if ((st = spmv_d_csr_from_triplets(&g->S, t, NULL)) != SPMV_OK) {
         fprintf(stderr, "%s: adjacency to CSR: %s\n", name, spmv_status_str(st));
         return 1;
     }
-    g->n = adj.nrows;
-    g->edges = adj.nnz;
+    g->n = g->S.nrows;
+    g->edges = g->S.nnz;
     g->dangling = (unsigned char *)calloc((size_t)g->n, 1);
-    g->rp = (int32_t *)calloc((size_t)g->n + 1, sizeof(int32_t));
-    g->ci = (int32_t *)malloc(((size_t)adj.nnz + 1) * sizeof(int32_t));
-    g->v = (double *)malloc(((size_t)adj.nnz + 1) * sizeof(double));
-    if (!g->dangling || !g->rp || !g->ci || !g->v) {
+    if (!g->dangling) {
         fprintf(stderr, "%s: out of memory\n", name);
-        spmv_d_csr_free(&adj);
         graph_free(g);
         return 1;
     }
-    /* the transpose by counting (rows of P = columns of the adjacency); walking the
-       adjacency's rows in order leaves each row of P sorted */
-    for (k = 0; k < adj.nnz; k++) g->rp[adj.col_idx[k] + 1]++;
-    for (j = 0; j < g->n; j++) g->rp[j + 1] += g->rp[j];
     for (i = 0; i < g->n; i++) {
-        const int64_t deg = adj.row_ptr[i + 1] - adj.row_ptr[i];
+        const int64_t deg = g->S.row_ptr[i + 1] - g->S.row_ptr[i];
         if (deg == 0) {
             g->dangling[i] = 1;
             g->ndangling++;
         }
-        for (k = adj.row_ptr[i]; k < adj.row_ptr[i + 1]; k++) { /* rp[j]: the next free slot of row j */
-            const int32_t slot = g->rp[adj.col_idx[k]]++;
-            g->ci[slot] = (int32_t)i;
-            g->v[slot] = 1.0 / (double)deg;
-        }
-    }
-    for (j = g->n; j > 0; j--) g->rp[j] = g->rp[j - 1]; /* back to the row starts */
-    g->rp[0] = 0;
-    spmv_d_csr_free(&adj);
-    if ((st = spmv_d_csr_wrap(&g->P, g->n, g->n, g->rp, g->ci, g->v, NULL)) != SPMV_OK) {
-        fprintf(stderr, "%s: transition matrix: %s\n", name, spmv_status_str(st));
-        graph_free(g);
-        return 1;
+        for (k = g->S.row_ptr[i]; k < g->S.row_ptr[i + 1]; k++) g->S.val[k] = 1.0 / (double)deg;
     }
     return 0;
 }
@@ -162,7 +138,7 @@ static spmv_opts pr_opts(int *maxit) {
     /* ||x_k+1 - x_k||_1 <= d^k ||x_1 - x_0||_1 <= 2 d^k */
     const int bound = 1 + (int)ceil(log(TOL / 2) / log(DAMP));
     o.expected_calls = bound;
-    o.borrow = 1;
+    o.transpose = 1; /* the handle holds S^T = P, built from S */
     *maxit = bound + 20; /* rounding margin */
     return o;
 }
@@ -174,7 +150,7 @@ static int pagerank_host(const graph *g, double *x, int verbose) {
     double secs = 0;
     spmv_error err;
     const spmv_opts o = pr_opts(&maxit);
-    spmv_status st = spmv_d_auto_from_csr(&M, &g->P, &o, &err);
+    spmv_status st = spmv_d_auto_from_csr(&M, &g->S, &o, &err);
     if (st != SPMV_OK) {
         fprintf(stderr, "format selection: %s (%s)\n", spmv_status_str(st), err.msg);
         return 1;
@@ -225,7 +201,7 @@ static int pagerank_device(const graph *g, double *x, int verbose) {
     spmv_status st;
     memset(&c, 0, sizeof c);
     c.n = g->n;
-    if ((st = spmv_d_auto_dev_from_csr(&c.D, &g->P, &o, &err)) != SPMV_OK) {
+    if ((st = spmv_d_auto_dev_from_csr(&c.D, &g->S, &o, &err)) != SPMV_OK) {
         dev_fail("device format selection", st);
         fprintf(stderr, "  %s\n", err.msg);
         return 1;

@@ -329,32 +329,43 @@ static inline spmv_status SPMV_NAME(any_mvt)(SPMV_NAME(any) *M, SPMV_T alpha, co
 /* Y = alpha*B*X + beta*Y with k vectors (layouts and leading dimensions: formats/csr_ops.h).
  * Native on csr and csr_merge (the matrix read once per block of vectors); every other
  * format runs one product per vector: column-major vectors in place, row-major ones through
- * two vectors of scratch (a strided copy in and out per vector; SPMV_ERR_ALLOC when they
- * cannot be had). */
+ * a column-major copy of X (and of Y when beta != 0) made once, k * (ncols + nrows) values of
+ * scratch (SPMV_ERR_ALLOC when it cannot be had, Y untouched). */
 static inline spmv_status SPMV_NAME(any_mm)(SPMV_NAME(any) *M, int64_t k, SPMV_T alpha, const SPMV_T *X, int64_t ldx,
                                             SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay) {
     SPMV_T *xs = NULL, *ys = NULL;
     spmv_status st = SPMV_OK;
     int64_t j, i;
+    const int64_t m = M ? M->nrows : 0, n = M ? M->ncols : 0;
     if (!M || !spmv_format_compiled(M->fmt)) return SPMV_ERR_ARG;
-    if (spmv__mm_args_bad(M->ncols, M->nrows, k, X, ldx, Y, ldy, lay, sizeof(SPMV_T))) return SPMV_ERR_ARG;
+    if (spmv__mm_args_bad(n, m, k, X, ldx, Y, ldy, lay, sizeof(SPMV_T))) return SPMV_ERR_ARG;
     if (M->fmt == SPMV_FMT_CSR || M->fmt == SPMV_FMT_CSR_MERGE)
         return SPMV_NAME(csr_mm)(&M->u.csr, k, alpha, X, ldx, beta, Y, ldy, lay);
-    if (M->nrows == 0) return SPMV_OK;
+    if (m == 0) return SPMV_OK;
     if (lay == SPMV_COL_MAJOR) {
         for (j = 0; j < k && st == SPMV_OK; j++) st = SPMV_NAME(any_mv)(M, alpha, X + j * ldx, beta, Y + j * ldy);
         return st;
     }
-    xs = SPMV_ALLOC_N(SPMV_T, M->ncols);
-    ys = SPMV_ALLOC_N(SPMV_T, M->nrows);
-    if (!xs || !ys) st = SPMV_ERR_ALLOC;
-    for (j = 0; j < k && st == SPMV_OK; j++) {
-        for (i = 0; i < M->ncols; i++) xs[i] = X[i * ldx + j];
-        if (beta != (SPMV_T)0)
-            for (i = 0; i < M->nrows; i++) ys[i] = Y[i * ldy + j];
-        st = SPMV_NAME(any_mv)(M, alpha, xs, beta, ys);
-        if (st == SPMV_OK)
-            for (i = 0; i < M->nrows; i++) Y[i * ldy + j] = ys[i];
+    xs = SPMV_ALLOC_N(SPMV_T, (size_t)(n > 0 ? n : 1) * (size_t)k);
+    ys = SPMV_ALLOC_N(SPMV_T, (size_t)m * (size_t)k);
+    if (!xs || !ys) {
+        spmv__free(xs);
+        spmv__free(ys);
+        return SPMV_ERR_ALLOC;
+    }
+SPMV_OMP(parallel for schedule(static) if (n * k >= 65536))
+    for (i = 0; i < n; i++)
+        for (j = 0; j < k; j++) xs[j * n + i] = X[i * ldx + j];
+    if (beta != (SPMV_T)0) {
+SPMV_OMP(parallel for schedule(static) if (m * k >= 65536))
+        for (i = 0; i < m; i++)
+            for (j = 0; j < k; j++) ys[j * m + i] = Y[i * ldy + j];
+    }
+    for (j = 0; j < k && st == SPMV_OK; j++) st = SPMV_NAME(any_mv)(M, alpha, xs + j * n, beta, ys + j * m);
+    if (st == SPMV_OK) {
+SPMV_OMP(parallel for schedule(static) if (m * k >= 65536))
+        for (i = 0; i < m; i++)
+            for (j = 0; j < k; j++) Y[i * ldy + j] = ys[j * m + i];
     }
     spmv__free(xs);
     spmv__free(ys);

@@ -754,6 +754,7 @@ static inline spmv_status SPMV_NAME(auto__to_csr)(SPMV_NAME(any) *H, const SPMV_
         C.nnz = A->nnz;
         C.params = spmv_csr_params_default();
         C.params.isa = E->params.isa; /* resolved */
+        C.cols_sorted = A->cols_sorted;
         E->col = NULL;
         E->val = NULL;
         SPMV_NAME(any_free)(H);

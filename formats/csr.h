@@ -96,6 +96,7 @@ typedef struct SPMV_NAME(csr) {
     const SPMV_I *part_rp;
     SPMV_I part[SPMV_CSR_PARTS + 1];
     int rows_kind; /* the row sum the kernels use (csr__plan): SPMV_CSR_RK_* */
+    int cols_sorted; /* 1: columns ascend in every row (the library's converters); csr_wrap: 0 */
 } SPMV_NAME(csr);
 typedef SPMV_NAME(csr) SPMV_NAME(csr_merge);
 typedef SPMV_NAME(csr) SPMV_NAME(csr_scalar);
@@ -332,6 +333,7 @@ static inline spmv_status SPMV_NAME(csr_from_coo)(SPMV_NAME(csr) *A, const SPMV_
     A->ncols = S.ncols;
     A->nnz = S.nnz;
     A->params = prm;
+    A->cols_sorted = 1;
     SPMV_NAME(csr__plan)(A);
     if (!sorted) SPMV_NAME(coo_free)(&S);
     return SPMV_OK;
@@ -380,6 +382,7 @@ static inline spmv_status SPMV_NAME(csr_from_csr)(SPMV_NAME(csr) *A, const SPMV_
     A->ncols = B->ncols;
     A->nnz = B->nnz;
     A->params = prm;
+    A->cols_sorted = B->cols_sorted;
     SPMV_NAME(csr__plan)(A);
     return SPMV_OK;
 }

@@ -92,7 +92,9 @@ static void TF(_transpose)(const char *name, const TN(csr) * A, int formats) {
     if (st != SPMV_OK) goto out;
     CHECK(TN(csr_check)(&T) == SPMV_OK, "[%s] %s: A^T is a valid CSR (sorted columns)", STR(TT_TAG), name);
     st = TN(csr_transpose)(&TT, &T);
-    CHECK(st == SPMV_OK && !memcmp(TT.row_ptr, A->row_ptr, sizeof(TT_IDX) * (size_t)(m + 1)) &&
+    /* bit for bit back when A's rows were sorted (A^T's always are) */
+    CHECK(st == SPMV_OK && TT.cols_sorted && T.cols_sorted, "[%s] %s: transposes are sorted", STR(TT_TAG), name);
+    if (A->cols_sorted) CHECK(st == SPMV_OK && !memcmp(TT.row_ptr, A->row_ptr, sizeof(TT_IDX) * (size_t)(m + 1)) &&
               (A->nnz == 0 || (!memcmp(TT.col_idx, A->col_idx, sizeof(TT_IDX) * (size_t)A->nnz) &&
                                !memcmp(TT.val, A->val, sizeof(TT_VAL) * (size_t)A->nnz))),
           "[%s] %s: (A^T)^T == A bit for bit", STR(TT_TAG), name);
@@ -242,6 +244,17 @@ static void TF(_mm_errors)(const TN(csr) * A) {
         CHECK(TN(any_mm)(&M, 0, 1, X, 1, 0, Y, 1, SPMV_ROW_MAJOR) == SPMV_ERR_ARG &&
                   TN(any_mm)(&M, 2, 1, X, 2, 0, X + 1, 2, SPMV_ROW_MAJOR) == SPMV_ERR_ARG,
               "[%s] any_mm: k = 0 and overlap refused", STR(TT_TAG));
+        { /* the row-major fallback's scratch not there: SPMV_ERR_ALLOC, Y untouched */
+            int64_t q, same = 1;
+            for (q = 0; q < A->nrows * 2; q++) Y[q] = 5;
+            th_alloc_count = 0;
+            th_alloc_fail_at = 2;
+            CHECK(TN(any_mm)(&M, 2, 1, X, 2, 0, Y, 2, SPMV_ROW_MAJOR) == SPMV_ERR_ALLOC,
+                  "[%s] any_mm: allocation failure reported", STR(TT_TAG));
+            th_alloc_fail_at = -1;
+            for (q = 0; q < A->nrows * 2; q++) same &= Y[q] == 5;
+            CHECK(same, "[%s] any_mm: Y untouched after the allocation failure", STR(TT_TAG));
+        }
         TN(any_free)(&M);
     }
     {
@@ -316,6 +329,28 @@ static void TF(_all)(void) {
             }
         }
         TN(csr_free)(&A);
+    }
+    { /* csr_wrap of rows with their columns in reverse order (allowed: not sorted) */
+        TN(csr) A, W;
+        const char *name;
+        if (TF(_make)(6, &A, &name)) {
+            TT_IDX *ci = (TT_IDX *)malloc(sizeof(TT_IDX) * (size_t)(A.nnz + 1));
+            TT_VAL *va = (TT_VAL *)malloc(sizeof(TT_VAL) * (size_t)(A.nnz + 1));
+            int64_t r, k;
+            for (r = 0; r < A.nrows; r++)
+                for (k = A.row_ptr[r]; k < A.row_ptr[r + 1]; k++) {
+                    const int64_t q = A.row_ptr[r + 1] - 1 - (k - A.row_ptr[r]);
+                    ci[q] = A.col_idx[k];
+                    va[q] = A.val[k];
+                }
+            CHECK(TN(csr_wrap)(&W, A.nrows, A.ncols, A.row_ptr, ci, va, NULL) == SPMV_OK && !W.cols_sorted,
+                  "[%s] wrap of unsorted rows", STR(TT_TAG));
+            TF(_transpose)("random 3000 x 2000, columns reversed (wrap)", &W, 0);
+            TN(csr_free)(&W);
+            free(ci);
+            free(va);
+            TN(csr_free)(&A);
+        }
     }
     if (TT_IDX_REAL) th_real_matrices(TF(_real), NULL, 200000);
 }

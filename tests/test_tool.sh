@@ -42,6 +42,14 @@ expect 0 "" "$bin" mv "$A"
 check "mv writes y to standard output" [ "$(cat "$T/out")" = "$Y" ]
 expect 0 "" "$bin" mv "$A" --out -
 check "mv --out - is standard output" [ "$(cat "$T/out")" = "$Y" ]
+# --transpose: y = A^T x, on a square and a 2 x 3 matrix (x = ones: y = the column sums)
+expect 0 "" "$bin" mv --transpose "$A"
+check "mv --transpose: the column sums of A" [ "$(sed 1d "$T/out" | tr '\n' ' ')" = "3 1 0.5 2 4 " ]
+printf '%%%%MatrixMarket matrix coordinate real general\n2 3 3\n1 1 1\n1 3 2\n2 2 3\n' > "$T/r.mtx"
+expect 0 "" "$bin" mv --transpose --format sell "$T/r.mtx"
+check "mv --transpose --format sell on 2 x 3: 3 values" [ "$(sed 1d "$T/out" | tr '\n' ' ')" = "3 1 1 3 2 " ]
+printf '%%%%MatrixMarket matrix array real general\n3 1\n1\n1\n1\n' > "$T/x3.mtx"
+expect 1 "x has 3 entries" "$bin" mv --transpose "$T/r.mtx" --x "$T/x3.mtx"
 echo prev > "$T/log"
 "$bin" mv "$A" >> "$T/log" 2> "$T/err"
 check "mv >> log keeps what log held" [ "$(cat "$T/log")" = "prev
@@ -167,8 +175,14 @@ for a in eigen graphblas librsb; do # a row when built in, else a notice saying 
         check "bench: an $a row" grep -q "^a.mtx .* $a .* anchor " "$T/out"
     fi
 done
-check "bench CSV: spread, samples and in-cache columns" sh -c "head -1 '$T/b.csv' | grep -q ',spmv_min_s,spread,samples,gflops_cache\$'"
-check "bench CSV: the csr row has its in-cache rate" sh -c "awk -F, 'NR > 1 && \$5 == \"csr\" && \$NF + 0 > 0' '$T/b.csv' | grep -q ."
+check "bench CSV: spread, samples, in-cache and op columns" sh -c "head -1 '$T/b.csv' | grep -q ',spmv_min_s,spread,samples,gflops_cache,op\$'"
+check "bench CSV: the csr row has its in-cache rate" sh -c "awk -F, 'NR > 1 && \$5 == \"csr\" && \$(NF-1) + 0 > 0 && \$NF == \"mv\"' '$T/b.csv' | grep -q ."
+# --op: the transpose product and SpMM, checked against the reference like mv (no FAIL rows)
+expect 0 "" "$bin" bench --formats csr,sell,coo --no-cache --op mvt --csv "$T/t.csv" "$T/r.mtx"
+check "bench --op mvt: rows, no FAIL, op column" sh -c "! grep -q FAIL '$T/out' && [ \$(awk -F, 'NR > 1 && \$NF == \"mvt\"' '$T/t.csv' | wc -l) -ge 3 ]"
+expect 0 "" "$bin" bench --formats csr,sell --no-cache --op mm:k=5 gen:stencil3d:n=12,pts=7
+check "bench --op mm:k=5: rows, no FAIL" sh -c "! grep -q FAIL '$T/out' && grep -q ' sell ' '$T/out'"
+expect 2 "mm:k=N" "$bin" bench --op mm:k=0 "$T/r.mtx"
 check "bench CSV: every row's error at most 1e-12" python3 -c 'import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 sys.exit(0 if rows and all(r["max_rel_err"] and float(r["max_rel_err"]) <= 1e-12 for r in rows) else 1)' "$T/b.csv"
