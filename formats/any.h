@@ -228,6 +228,12 @@ typedef struct SPMV_NAME(any) {
     double tune_s;        /* seconds the build spent tuning (opts.tune) */
     int64_t nrows, ncols; /* of the matrix the handle holds (A^T's with opts.transpose) */
     int transposed;       /* built with opts.transpose */
+    /* any_update_values: for each slot of the format's value arrays the position of its
+     * entry in A's CSR order (-1: padding), made at the first update; a sample of A's
+     * pattern to refuse another matrix */
+    SPMV_I *vmap[2];
+    int64_t vmap_n[2];
+    uint64_t vmap_print;
     union {
         char none_;
 #define SPMV_FORMAT(n, ID, fam, host, ...) SPMV__IF(host)(SPMV_NAME(fam) n;)
@@ -353,19 +359,26 @@ static inline spmv_status SPMV_NAME(any_mm)(SPMV_NAME(any) *M, int64_t k, SPMV_T
         spmv__free(ys);
         return SPMV_ERR_ALLOC;
     }
+    /* (the inner index declared in the loop: private to each thread) */
 SPMV_OMP(parallel for schedule(static) if (n * k >= 65536))
-    for (i = 0; i < n; i++)
-        for (j = 0; j < k; j++) xs[j * n + i] = X[i * ldx + j];
+    for (i = 0; i < n; i++) {
+        int64_t q;
+        for (q = 0; q < k; q++) xs[q * n + i] = X[i * ldx + q];
+    }
     if (beta != (SPMV_T)0) {
 SPMV_OMP(parallel for schedule(static) if (m * k >= 65536))
-        for (i = 0; i < m; i++)
-            for (j = 0; j < k; j++) ys[j * m + i] = Y[i * ldy + j];
+        for (i = 0; i < m; i++) {
+            int64_t q;
+            for (q = 0; q < k; q++) ys[q * m + i] = Y[i * ldy + q];
+        }
     }
     for (j = 0; j < k && st == SPMV_OK; j++) st = SPMV_NAME(any_mv)(M, alpha, xs + j * n, beta, ys + j * m);
     if (st == SPMV_OK) {
 SPMV_OMP(parallel for schedule(static) if (m * k >= 65536))
-        for (i = 0; i < m; i++)
-            for (j = 0; j < k; j++) Y[i * ldy + j] = ys[j * m + i];
+        for (i = 0; i < m; i++) {
+            int64_t q;
+            for (q = 0; q < k; q++) Y[i * ldy + q] = ys[q * m + i];
+        }
     }
     spmv__free(xs);
     spmv__free(ys);
@@ -464,6 +477,8 @@ static inline spmv_status SPMV_NAME(any_to_csr)(const SPMV_NAME(any) *M, SPMV_NA
 
 static inline void SPMV_NAME(any_free)(SPMV_NAME(any) *M) {
     if (!M) return;
+    spmv__free(M->vmap[0]);
+    spmv__free(M->vmap[1]);
     switch (M->fmt) {
 #define SPMV_FORMAT(n, ID, fam, host, ...)                                                                      \
     SPMV__IF(host)(case SPMV_CAT(SPMV_FMT_, ID) : SPMV_NAME(SPMV_CAT(fam, _free))(&M->u.n); break;)
@@ -473,4 +488,139 @@ static inline void SPMV_NAME(any_free)(SPMV_NAME(any) *M) {
     }
     memset(M, 0, sizeof *M);
 }
+/* the value arrays of the handle's format (up to 2) */
+static inline int SPMV_NAME(any__values)(SPMV_NAME(any) *M, SPMV_T **v, int64_t *n) {
+    switch (M->fmt) {
+#define SPMV_FORMAT(n_, ID, fam, host, ...)                                                                     \
+    SPMV__IF(host)(case SPMV_CAT(SPMV_FMT_, ID) : return SPMV_NAME(SPMV_CAT(fam, __values))(&M->u.n_, v, n);)
+#include "registry.h"
+#undef SPMV_FORMAT
+    default: return 0;
+    }
+}
+/* a fingerprint of A's pattern: sizes and 64 sampled rows' starts and columns */
+static inline uint64_t SPMV_NAME(any__print)(const SPMV_NAME(csr) *A) {
+    uint64_t h = 1469598103934665603ull;
+    int64_t i;
+#define SPMV__MIX(v) (h = (h ^ (uint64_t)(v)) * 1099511628211ull)
+    SPMV__MIX(A->nrows);
+    SPMV__MIX(A->ncols);
+    SPMV__MIX(A->nnz);
+    for (i = 0; i < 64 && A->nrows > 0; i++) {
+        const int64_t r = (int64_t)((double)A->nrows * (double)i / 64.0);
+        SPMV__MIX(A->row_ptr[r]);
+        if (A->row_ptr[r] < A->row_ptr[r + 1]) SPMV__MIX(A->col_idx[A->row_ptr[r + 1] - 1]);
+    }
+#undef SPMV__MIX
+    return h;
+}
+/* The map of M's value slots to A's CSR positions: the same format built (same parameters,
+ * ISA, transpose) from A's pattern with each entry's position + 1 as its value, read back
+ * from its value arrays (0: padding). Positions above the value type's exact integers
+ * (2^24 for float) are found in two builds, low and high bits. */
+static inline spmv_status SPMV_NAME(any__vmap)(SPMV_NAME(any) *M, const SPMV_NAME(csr) *A) {
+#ifdef SPMV_VMAP_EXACT /* tests: the two-build path on small matrices */
+    const int64_t exact = SPMV_VMAP_EXACT;
+#else
+    const int64_t exact = sizeof(SPMV_T) == 4 ? ((int64_t)1 << 24) - 1 : ((int64_t)1 << 52);
+#endif
+    const int two = (int64_t)A->nnz >= exact, sh = 12;
+    SPMV_NAME(csr) Tg;
+    SPMV_NAME(any) T;
+    SPMV_T *mv[2], *tv[2];
+    int64_t mn[2], tn[2], k, s;
+    int na, a, pass;
+    char prm[160];
+    spmv_opts o = spmv_opts_default();
+    spmv_status st = SPMV_OK;
+    na = SPMV_NAME(any__values)(M, mv, mn);
+    memset(&Tg, 0, sizeof Tg);
+    Tg.nrows = A->nrows;
+    Tg.ncols = A->ncols;
+    Tg.nnz = A->nnz;
+    Tg.row_ptr = A->row_ptr;
+    Tg.col_idx = A->col_idx;
+    Tg.params = A->params;
+    Tg.cols_sorted = A->cols_sorted;
+    Tg.borrowed = 1;
+    Tg.val = SPMV_ALLOC_N(SPMV_T, A->nnz);
+    for (a = 0; a < na; a++) M->vmap[a] = SPMV_ALLOC_N(SPMV_I, mn[a]);
+    if (!Tg.val || (na > 0 && !M->vmap[0]) || (na > 1 && !M->vmap[1])) st = SPMV_ERR_ALLOC;
+    SPMV_NAME(any_params_str)(M, prm, sizeof prm);
+    o.format = M->fmt;
+    o.isa = SPMV_NAME(any_isa)(M);
+    o.params = prm;
+    o.transpose = M->transposed;
+    SPMV_NAME(csr__plan)(&Tg);
+    for (pass = 0; pass < 1 + two && st == SPMV_OK; pass++) {
+        for (k = 0; k < A->nnz; k++) Tg.val[k] = (SPMV_T)(two ? (pass ? (k >> sh) + 1 : (k & ((1 << sh) - 1)) + 1) : k + 1);
+        if ((st = SPMV_NAME(any_from_csr)(&T, &Tg, &o, NULL)) != SPMV_OK) break;
+        if (SPMV_NAME(any__values)(&T, tv, tn) != na || tn[0] != mn[0] || (na > 1 && tn[1] != mn[1])) {
+            st = SPMV_ERR_ARG; /* not the layout of M: A is not the matrix M was built from */
+        } else {
+            for (a = 0; a < na; a++)
+                for (s = 0; s < mn[a]; s++) {
+                    const int64_t v = (int64_t)tv[a][s];
+                    if (!two) M->vmap[a][s] = (SPMV_I)(v - 1);
+                    else if (!pass) M->vmap[a][s] = (SPMV_I)(v - 1);
+                    else if (v > 0 && M->vmap[a][s] >= 0) M->vmap[a][s] = (SPMV_I)(M->vmap[a][s] | ((v - 1) << sh));
+                    else M->vmap[a][s] = -1;
+                }
+        }
+        SPMV_NAME(any_free)(&T);
+    }
+    spmv__free(Tg.val);
+    if (st != SPMV_OK) {
+        for (a = 0; a < 2; a++) {
+            spmv__free(M->vmap[a]);
+            M->vmap[a] = NULL;
+        }
+        return st;
+    }
+    for (a = 0; a < na; a++) M->vmap_n[a] = mn[a];
+    M->vmap_print = SPMV_NAME(any__print)(A);
+    return SPMV_OK;
+}
+
+/* New values on the same pattern: A is the matrix M was built from (the same row_ptr and
+ * col_idx; for a handle built with opts.transpose, A itself, not A^T) holding the new
+ * values. csr (not transposed) copies them; every other format, and a transposed csr,
+ * scatters them through a map of its value slots made at the first call (one or two
+ * conversions' time, SPMV_I per slot kept in M). SPMV_ERR_ARG when A's sizes or a sample
+ * of its pattern differ from the first call's (a different matrix with the same sizes and
+ * sampled rows is not detected); SPMV_ERR_ALLOC when the map cannot be made (M unchanged).
+ * Not thread-safe with products on M. */
+static inline spmv_status SPMV_NAME(any_update_values)(SPMV_NAME(any) *M, const SPMV_NAME(csr) *A) {
+    SPMV_T *v[2];
+    int64_t n[2], s;
+    int na, a;
+    spmv_status st;
+    if (!M || !A || !spmv_format_compiled(M->fmt) || (A->nnz > 0 && (!A->val || !A->col_idx)) || !A->row_ptr)
+        return SPMV_ERR_ARG;
+    if ((M->transposed ? A->ncols : A->nrows) != M->nrows || (M->transposed ? A->nrows : A->ncols) != M->ncols)
+        return SPMV_ERR_ARG;
+    if ((M->fmt == SPMV_FMT_CSR || M->fmt == SPMV_FMT_CSR_MERGE) && !M->transposed) {
+        SPMV_NAME(csr) *C = &M->u.csr;
+        if (C->nnz != A->nnz || C->borrowed) return SPMV_ERR_ARG; /* a borrowed CSR's values are the caller's */
+        if (C->row_ptr[C->nrows] != A->row_ptr[A->nrows]) return SPMV_ERR_ARG;
+        spmv__par_copy(C->val, A->val, (size_t)A->nnz * sizeof(SPMV_T));
+        return SPMV_OK;
+    }
+    if (!M->vmap[0]) {
+        if ((st = SPMV_NAME(any__vmap)(M, A)) != SPMV_OK) return st;
+    } else if (SPMV_NAME(any__print)(A) != M->vmap_print) {
+        return SPMV_ERR_ARG;
+    }
+    na = SPMV_NAME(any__values)(M, v, n);
+    for (a = 0; a < na; a++) {
+        const SPMV_I *mp = M->vmap[a];
+        SPMV_T *dst = v[a];
+        const SPMV_T *src = A->val;
+SPMV_OMP(parallel for schedule(static) if (n[a] >= SPMV_PAR_MIN_NNZ))
+        for (s = 0; s < n[a]; s++)
+            if (mp[s] >= 0) dst[s] = src[mp[s]];
+    }
+    return SPMV_OK;
+}
+
 #undef SPMV__HEADER

@@ -1110,6 +1110,10 @@ static inline spmv_status SPMV_NAME(auto_mm)(SPMV_NAME(auto) *M, int64_t k, SPMV
                                              SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay) {
     return M ? SPMV_NAME(any_mm)(&M->h, k, alpha, X, ldx, beta, Y, ldy, lay) : SPMV_ERR_ARG;
 }
+/* new values on the same pattern (any_update_values on the chosen format) */
+static inline spmv_status SPMV_NAME(auto_update_values)(SPMV_NAME(auto) *M, const SPMV_NAME(csr) *A) {
+    return M ? SPMV_NAME(any_update_values)(&M->h, A) : SPMV_ERR_ARG;
+}
 static inline spmv_format SPMV_NAME(auto_format)(const SPMV_NAME(auto) *M) { return M ? M->h.fmt : SPMV_FMT_COUNT_; }
 static inline size_t SPMV_NAME(auto_bytes)(const SPMV_NAME(auto) *M) { return M ? SPMV_NAME(any_bytes)(&M->h) : 0; }
 static inline spmv_status SPMV_NAME(auto_to_csr)(const SPMV_NAME(auto) *M, SPMV_NAME(csr) *B) {

@@ -244,6 +244,13 @@ static inline void SPMV_NAME(axt_free)(SPMV_NAME(axt) *A) {
 /* what _mv_kernel streams: ax and the header */
 /* stored value slots (entries + padding or fill): the bench's fill = stored / nnz */
 static inline int64_t SPMV_NAME(axt_stored)(const SPMV_NAME(axt) *A) { return A->ngroups * A->params.thw; }
+/* the value arrays (for _update_values' map, formats/any.h): up to 2, their lengths in slots */
+/* (ax interleaves the x copies: their slots map to no entry) */
+static inline int SPMV_NAME(axt__values)(SPMV_NAME(axt) *A, SPMV_T **v, int64_t *n) {
+    v[0] = A->ax;
+    n[0] = A->ngroups * 2 * (int64_t)A->params.thw;
+    return 1;
+}
 static inline size_t SPMV_NAME(axt_kernel_bytes)(const SPMV_NAME(axt) *A) {
     size_t slots = (size_t)A->ngroups * (size_t)A->params.thw, b = 2 * slots * sizeof(SPMV_T);
     if (A->brp) b += ((size_t)A->nrows + 1) * sizeof(SPMV_I);

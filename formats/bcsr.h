@@ -130,6 +130,12 @@ static inline size_t SPMV_NAME(bcsr_bytes)(const SPMV_NAME(bcsr) *A) {
 static inline int64_t SPMV_NAME(bcsr_stored)(const SPMV_NAME(bcsr) *A) {
     return (int64_t)A->nblocks * A->bs * A->bs;
 }
+/* the value arrays (for _update_values' map, formats/any.h): up to 2, their lengths in slots */
+static inline int SPMV_NAME(bcsr__values)(SPMV_NAME(bcsr) *A, SPMV_T **v, int64_t *n) {
+    v[0] = A->val;
+    n[0] = (int64_t)A->nblocks * A->bs * A->bs;
+    return 1;
+}
 /* stored values per entry (1 = no fill); 0 for an empty matrix */
 static inline double SPMV_NAME(bcsr_fill_ratio)(const SPMV_NAME(bcsr) *A) {
     return A->nnz > 0 ? (double)A->nblocks * (double)A->bs * (double)A->bs / (double)A->nnz : 0.0;

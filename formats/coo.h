@@ -37,6 +37,12 @@ static inline void SPMV_NAME(coo_free)(SPMV_NAME(coo) *A) {
 
 /* stored value slots (entries + padding or fill): the bench's fill = stored / nnz */
 static inline int64_t SPMV_NAME(coo_stored)(const SPMV_NAME(coo) *A) { return A->nnz; }
+/* the value arrays (for _update_values' map, formats/any.h): up to 2, their lengths in slots */
+static inline int SPMV_NAME(coo__values)(SPMV_NAME(coo) *A, SPMV_T **v, int64_t *n) {
+    v[0] = A->val;
+    n[0] = A->nnz;
+    return 1;
+}
 static inline size_t SPMV_NAME(coo_bytes)(const SPMV_NAME(coo) *A) {
     return (size_t)A->nnz * (2 * sizeof(SPMV_I) + sizeof(SPMV_T));
 }

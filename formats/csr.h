@@ -274,6 +274,12 @@ static inline spmv_status SPMV_NAME(csr_wrap)(SPMV_NAME(csr) *A, int64_t nrows, 
 
 /* stored value slots (entries + padding or fill): the bench's fill = stored / nnz */
 static inline int64_t SPMV_NAME(csr_stored)(const SPMV_NAME(csr) *A) { return A->nnz; }
+/* the value arrays (for _update_values' map, formats/any.h): up to 2, their lengths in slots */
+static inline int SPMV_NAME(csr__values)(SPMV_NAME(csr) *A, SPMV_T **v, int64_t *n) {
+    v[0] = A->val;
+    n[0] = A->nnz;
+    return 1;
+}
 static inline size_t SPMV_NAME(csr_bytes)(const SPMV_NAME(csr) *A) {
     return ((size_t)A->nrows + 1) * sizeof(SPMV_I) + (size_t)A->nnz * (sizeof(SPMV_I) + sizeof(SPMV_T));
 }

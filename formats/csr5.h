@@ -165,6 +165,12 @@ static inline void SPMV_NAME(csr5_free)(SPMV_NAME(csr5) *A) {
 
 /* stored value slots (entries + padding or fill): the bench's fill = stored / nnz */
 static inline int64_t SPMV_NAME(csr5_stored)(const SPMV_NAME(csr5) *A) { return A->nnz; }
+/* the value arrays (for _update_values' map, formats/any.h): up to 2, their lengths in slots */
+static inline int SPMV_NAME(csr5__values)(SPMV_NAME(csr5) *A, SPMV_T **v, int64_t *n) {
+    v[0] = A->val;
+    n[0] = A->nnz;
+    return 1;
+}
 static inline size_t SPMV_NAME(csr5_bytes)(const SPMV_NAME(csr5) *A) {
     size_t neo = A->empty_ptr ? (size_t)A->empty_ptr[A->ntiles] : 0;
     return ((size_t)A->nrows + 1) * sizeof(SPMV_I) + (size_t)A->nnz * (sizeof(SPMV_I) + sizeof(SPMV_T)) +

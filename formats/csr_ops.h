@@ -274,6 +274,7 @@ SPMV_KTARGET static inline void SPMV_K(csr__mm_cm)(const SPMV_NAME(csr) *A, SPMV
 SPMV_KTARGET static inline void SPMV_K(csr__mm)(const SPMV_NAME(csr) *A, int64_t kk, SPMV_T alpha, const SPMV_T *X,
                                                 int64_t ldx, SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay) {
     int nt = SPMV_NAME(csr__threads)(A);
+    (void)nt; /* unused without OpenMP */
 SPMV_OMP(parallel num_threads(nt) if (nt > 1))
     {
         SPMV_I r0, r1;

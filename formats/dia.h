@@ -104,6 +104,12 @@ static inline int64_t SPMV_NAME(dia__padded)(const SPMV_NAME(dia) *A) {
 }
 /* stored value slots (entries + padding or fill): the bench's fill = stored / nnz */
 static inline int64_t SPMV_NAME(dia_stored)(const SPMV_NAME(dia) *A) { return SPMV_NAME(dia__padded)(A); }
+/* the value arrays (for _update_values' map, formats/any.h): up to 2, their lengths in slots */
+static inline int SPMV_NAME(dia__values)(SPMV_NAME(dia) *A, SPMV_T **v, int64_t *n) {
+    v[0] = A->val;
+    n[0] = SPMV_NAME(dia__padded)(A);
+    return 1;
+}
 static inline size_t SPMV_NAME(dia_bytes)(const SPMV_NAME(dia) *A) {
     return ((size_t)A->nhacks + 1 + (size_t)A->ndiags) * sizeof(SPMV_I) +
            (size_t)SPMV_NAME(dia__padded)(A) * sizeof(SPMV_T) + (size_t)A->ndiags * (size_t)SPMV_NAME(dia__mw)(A) * 8u;

@@ -166,6 +166,14 @@ static inline void SPMV_NAME(ell_free)(SPMV_NAME(ell) *A) {
 static inline int64_t SPMV_NAME(ell_stored)(const SPMV_NAME(ell) *A) {
     return (A->slice_ptr ? (int64_t)A->slice_ptr[A->nslices] : 0) + (int64_t)A->ntail;
 }
+/* the value arrays (for _update_values' map, formats/any.h): up to 2, their lengths in slots */
+static inline int SPMV_NAME(ell__values)(SPMV_NAME(ell) *A, SPMV_T **v, int64_t *n) {
+    v[0] = A->val;
+    n[0] = A->slice_ptr ? (int64_t)A->slice_ptr[A->nslices] : 0;
+    v[1] = A->tval;
+    n[1] = A->ntail;
+    return 2;
+}
 static inline size_t SPMV_NAME(ell_bytes)(const SPMV_NAME(ell) *A) {
     size_t np = A->slice_ptr ? (size_t)A->slice_ptr[A->nslices] : 0;
     return ((size_t)A->nslices + 1) * sizeof(SPMV_I) + np * (sizeof(SPMV_I) + sizeof(SPMV_T)) +

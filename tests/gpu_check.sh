@@ -10,7 +10,7 @@
 #   device     nvidia-smi, driver, clocks, nvcc: what ran where
 #   build      ninja cuda (rebuilt here when the binaries do not see the GPU); a failure stops
 #   tests      test_cuda_csr, test_cuda_formats in groups of formats (SPMV_TEST_GROUPS; every
-#              format x s/d/dl/sl, edge cases, presets, real matrices), test_cuda_auto,
+#              format x s/d/dl/sl, edge cases, presets, real matrices), test_cuda_auto, test_cuda_ops,
 #              test_cuda_suraa_rdc (SURAA with dynamic parallelism)
 #   prodgrid   the quick test rebuilt with the production grid cap (65535 blocks; the tests
 #              cap at 37 to make the grid-stride loops loop)
@@ -138,6 +138,8 @@ if want tests; then
     runtest tests "$(budget TESTS 60)" test_cuda_auto build/cuda/test_cuda_auto
     # device handles from several host threads (the README's thread-safety list)
     runtest tests "$(budget TESTS 60)" test_cuda_threads build/cuda/test_cuda_threads
+    # the device transpose products (csr_dev_mvt with atomics, every format from A^T)
+    runtest tests "$(budget TESTS 60)" test_cuda_ops build/cuda/test_cuda_ops
     # the distributed layer's device side on 2 ranks sharing the GPU (where Open MPI is there)
     if [ -x build/cuda/mpi_cuda_nvcc ] && command -v mpirun > /dev/null 2>&1; then
         runtest tests "$(budget TESTS 60)" test_mpi_cuda env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \

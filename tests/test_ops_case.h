@@ -268,6 +268,87 @@ static void TF(_mm_errors)(const TN(csr) * A) {
     free(Y);
 }
 
+/* any_update_values on every host format (as built, and from A^T), and on the auto handle */
+static void TF(_update)(const char *name, const TN(csr) * A, int every) {
+    const int64_t m = A->nrows, n = A->ncols;
+    TT_VAL *x = (TT_VAL *)malloc(sizeof(TT_VAL) * (size_t)(m + n + 1));
+    TT_VAL *y = (TT_VAL *)malloc(sizeof(TT_VAL) * (size_t)(m + n + 1));
+    TN(csr) B, C;
+    int f, tr, round;
+    spmv_status st;
+    if (TN(csr_from_csr)(&B, A, NULL) != SPMV_OK || TN(csr_from_csr)(&C, A, NULL) != SPMV_OK) {
+        CHECK(0, "[%s] %s: copies", STR(TT_TAG), name);
+        free(x);
+        free(y);
+        return;
+    }
+    TF(_vec)(x, m + n, 0);
+    for (f = 0; f <= SPMV_FMT_COUNT_; f++)
+        for (tr = 0; tr < 2; tr++) {
+            TN(any) M;
+            TN(auto) U;
+            spmv_opts o = th_opts((spmv_format)(f < SPMV_FMT_COUNT_ ? f : 0), SPMV_ISA_AUTO, NULL);
+            const int is_auto = f == SPMV_FMT_COUNT_;
+            const char *fn = is_auto ? "auto" : spmv_format_name((spmv_format)f);
+            char what[256];
+            if (!is_auto && !(spmv_format_flags((spmv_format)f) & SPMV_FF_HOST)) continue;
+            if (!every && !is_auto && f != SPMV_FMT_CSR && f != SPMV_FMT_SELL && f != SPMV_FMT_HYB && f != SPMV_FMT_AXTUH)
+                continue;
+            o.transpose = tr;
+            o.expected_calls = 5;
+            st = is_auto ? TN(auto_from_csr)(&U, A, &o, NULL) : TN(any_from_csr)(&M, A, &o, NULL);
+            if (st == SPMV_ERR_LIMIT) continue;
+            CHECK(st == SPMV_OK, "[%s] %s: %s build", STR(TT_TAG), name, fn);
+            if (st != SPMV_OK) continue;
+            for (round = 0; round < 2; round++) { /* the first update makes the map, the second reuses it */
+                int64_t k;
+                for (k = 0; k < B.nnz; k++) B.val[k] = (TT_VAL)th_rval();
+                if (B.nnz > 2) B.val[1] = 0; /* an entry becoming zero keeps its slot */
+                st = is_auto ? TN(auto_update_values)(&U, &B) : TN(any_update_values)(&M, &B);
+                snprintf(what, sizeof what, "%s: %s%s after update %d", name, fn, tr ? " from A^T" : "", round + 1);
+                CHECK(st == SPMV_OK, "[%s] %s: %s", STR(TT_TAG), what, spmv_status_str(st));
+                st = is_auto ? TN(auto_mv)(&U, (TT_VAL)1.5, x, 0, y) : TN(any_mv)(&M, (TT_VAL)1.5, x, 0, y);
+                CHECK(st == SPMV_OK, "[%s] %s: product %s", STR(TT_TAG), what, spmv_status_str(st));
+                TF(_cmp)(what, &B, tr, (TT_VAL)1.5, x, 0, y, y);
+            }
+            if (!is_auto && f != SPMV_FMT_CSR && f != SPMV_FMT_CSR_MERGE && m > 64 && A->nnz > 64) {
+                /* a matrix with other sizes, or another pattern, is refused; the values stay */
+                TN(csr) W;
+                TN(csr_wrap)(&W, m, n + 1, A->row_ptr, A->col_idx, A->val, NULL);
+                CHECK(TN(any_update_values)(&M, &W) == SPMV_ERR_ARG, "[%s] %s: %s: other sizes refused", STR(TT_TAG), name, fn);
+                TN(csr_free)(&W);
+            }
+            if (is_auto) TN(auto_free)(&U);
+            else TN(any_free)(&M);
+        }
+    /* allocation failure while making the map: SPMV_ERR_ALLOC, the handle's values unchanged */
+    {
+        TN(any) M;
+        spmv_opts o = th_opts(SPMV_FMT_SELL, SPMV_ISA_AUTO, NULL);
+        if (TN(any_from_csr)(&M, A, &o, NULL) == SPMV_OK) {
+            long k;
+            int64_t q;
+            for (q = 0; q < C.nnz; q++) C.val[q] = (TT_VAL)th_rval();
+            for (k = 1; k < 6; k++) {
+                th_alloc_count = 0;
+                th_alloc_fail_at = k;
+                st = TN(any_update_values)(&M, &C);
+                th_alloc_fail_at = -1;
+                if (st == SPMV_OK) break;
+                CHECK(st == SPMV_ERR_ALLOC && !M.vmap[0], "[%s] %s: update with allocation %ld failing: %s", STR(TT_TAG),
+                      name, k, spmv_status_str(st));
+                TN(any_mv)(&M, 1, x, 0, y);
+                TF(_cmp)("product after a failed update (the old values)", A, 0, 1, x, 0, y, y);
+            }
+            TN(any_free)(&M);
+        }
+    }
+    TN(csr_free)(&B);
+    TN(csr_free)(&C);
+    free(x);
+    free(y);
+}
+
 static spmv_status TF(_conv_tr)(void *out, const void *in) { return TN(csr_transpose)((TN(csr) *)out, (const TN(csr) *)in); }
 static void TF(_rel_tr)(void *p) { TN(csr_free)((TN(csr) *)p); }
 
@@ -281,6 +362,7 @@ static void TF(_real)(const char *name, const spmv_triplets *t, void *ctx) {
     }
     TF(_transpose)(name, &A, 0);
     TF(_mm)(name, &A, ks, 2, 0);
+    if (A.nnz <= 20000) TF(_update)(name, &A, 0);
     TN(csr_free)(&A);
 }
 
@@ -328,6 +410,7 @@ static void TF(_all)(void) {
                 th_alloc_fail_at = -1;
             }
         }
+        if (w >= 3) TF(_update)(name, &A, w == 3 || w == 5);
         TN(csr_free)(&A);
     }
     { /* csr_wrap of rows with their columns in reverse order (allowed: not sorted) */

@@ -150,6 +150,18 @@ static inline spmv_status SPMV_NAME(any_dev_mv_kernel)(const SPMV_NAME(any_dev) 
 }
 
 /* What a solver pays per product: embeds-x formats scatter x first. */
+/* y = alpha*B^T*x + beta*y, B the matrix the handle holds: the csr rows natively (with atomics:
+ * the last bits may vary from run to run); the others
+ * SPMV_ERR_UNSUPPORTED (build them with opts.transpose). x: B's nrows values, y: its ncols. */
+static inline spmv_status SPMV_NAME(any_dev_mvt)(const SPMV_NAME(any_dev) *D, SPMV_T alpha, const SPMV_T *x,
+                                                 SPMV_T beta, SPMV_T *y, cudaStream_t s = 0) {
+    if (!D) return SPMV_ERR_ARG;
+    if (D->fmt == SPMV_FMT_CSR || D->fmt == SPMV_FMT_CSR_MERGE || D->fmt == SPMV_FMT_CSR_SCALAR ||
+        D->fmt == SPMV_FMT_CSR_VECTOR)
+        return SPMV_NAME(csr_dev_mvt)(&D->u.csr, alpha, x, beta, y, s);
+    return (int)D->fmt >= 0 && D->fmt < SPMV_FMT_COUNT_ ? SPMV_ERR_UNSUPPORTED : SPMV_ERR_ARG;
+}
+
 static inline spmv_status SPMV_NAME(any_dev_mv)(const SPMV_NAME(any_dev) *D, SPMV_T alpha, const SPMV_T *x,
                                                 SPMV_T beta, SPMV_T *y, cudaStream_t s = 0) {
     if (!D) return SPMV_ERR_ARG;

@@ -385,6 +385,51 @@ static inline spmv_status SPMV_NAME(csr_dev_mv)(const SPMV_NAME(csr_dev) *D, SPM
                                              x, beta, y, s);
 }
 
+/* y = alpha*A^T*x + beta*y on the device without A^T: y (ncols) scaled first, then TPR
+ * threads per row (from the mean row length) add val*alpha*x[row] into y[col] with
+ * atomics, so the last bits of y may vary from run to run (like the registry's atomics
+ * rows; an exact alternative is a handle built with opts.transpose). x has nrows values,
+ * y ncols, both device pointers; asynchronous on s. */
+#ifndef SPMV_CUDA_CSR_MVT
+#define SPMV_CUDA_CSR_MVT
+template <typename T, typename I, int TPR>
+__global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
+    spmv_cuda__csr_mvt(int64_t nrows, const I *__restrict__ rp, const I *__restrict__ ci, const T *__restrict__ val,
+                       T alpha, const T *__restrict__ x, T *__restrict__ y) {
+    const int64_t nthr = spmv_cuda_gsize() / TPR;
+    const int lane = (int)(spmv_cuda_gtid() % TPR);
+    for (int64_t r = spmv_cuda_gtid() / TPR; r < nrows; r += nthr) {
+        const T xr = alpha * x[r];
+        for (I k = rp[r] + lane; k < rp[r + 1]; k += TPR) atomicAdd(y + ci[k], val[k] * xr);
+    }
+}
+template <typename T, typename I>
+static inline spmv_status spmv_cuda__csr_mvt_run(int64_t nrows, int64_t ncols, int64_t nnz, const I *rp, const I *ci,
+                                                 const T *val, T alpha, const T *x, T beta, T *y, cudaStream_t s) {
+    spmv_status st;
+    if ((ncols > 0 && !y) || (nnz > 0 && (!x || !rp || !ci || !val))) return SPMV_ERR_ARG;
+    if ((st = spmv_cuda_scale<T>(ncols, beta, y, s)) != SPMV_OK || nnz == 0) return st;
+    {
+        const int tpr = spmv_csr_dev_auto_tpr(nrows, nnz);
+        const unsigned grid = spmv_cuda_grid(nrows * tpr, SPMV_CUDA_BLOCK);
+        switch (tpr) {
+        case 2: SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, (spmv_cuda__csr_mvt<T, I, 2>))(nrows, rp, ci, val, alpha, x, y); break;
+        case 4: SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, (spmv_cuda__csr_mvt<T, I, 4>))(nrows, rp, ci, val, alpha, x, y); break;
+        case 8: SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, (spmv_cuda__csr_mvt<T, I, 8>))(nrows, rp, ci, val, alpha, x, y); break;
+        case 16: SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, (spmv_cuda__csr_mvt<T, I, 16>))(nrows, rp, ci, val, alpha, x, y); break;
+        default: SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, (spmv_cuda__csr_mvt<T, I, 32>))(nrows, rp, ci, val, alpha, x, y); break;
+        }
+    }
+    return spmv_cuda_status(cudaGetLastError());
+}
+#endif
+static inline spmv_status SPMV_NAME(csr_dev_mvt)(const SPMV_NAME(csr_dev) *D, SPMV_T alpha, const SPMV_T *x,
+                                                 SPMV_T beta, SPMV_T *y, cudaStream_t s = 0) {
+    if (!D) return SPMV_ERR_ARG;
+    return spmv_cuda__csr_mvt_run<SPMV_T, SPMV_I>((int64_t)D->nrows, (int64_t)D->ncols, (int64_t)D->nnz, D->row_ptr,
+                                                  D->col_idx, D->val, alpha, x, beta, y, s);
+}
+
 /* ---- registry contract (rows csr, csr_merge, csr_scalar, csr_vector) ----
  * One device object for the four rows; the row sets the kernel (params.algo):
  * csr = auto (vector with threads per row from the mean row length, merge-path when the

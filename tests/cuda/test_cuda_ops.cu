@@ -1,0 +1,127 @@
+/* The transpose product on the device (formats/cuda/csr.cuh, formats/cuda/any.cuh): every
+ * device format built from A^T (opts.transpose) and the auto handle built that way, the csr
+ * rows' own csr_dev_mvt (atomics, no A^T) and any_dev_mvt's refusal on the other formats; each
+ * product against the long-double reference of A^T x, with alpha/beta pairs and NaN in y
+ * where beta = 0, on rectangular and skewed matrices. Runs in the CUDA emulation in the suite
+ * and natively in tests/gpu_check.sh. */
+#include "../harness.h"
+#include "spmv_cuda.cuh"
+#include "../harness.h"
+#include "cuda_harness.h"
+
+static const double AB[3][2] = {{1, 0}, {2.5, -0.5}, {-3, 0}};
+
+/* max over the columns of |y - want| / (|want| + scale), want = alpha*A^T x + beta*y0 */
+static double err_t(const spmv_d_csr *A, double alpha, const double *x, double beta, const double *y0, const double *y) {
+    const int64_t n = A->ncols;
+    long double *r = (long double *)calloc((size_t)n + 1, sizeof(long double));
+    long double *s = (long double *)calloc((size_t)n + 1, sizeof(long double));
+    double w = 0;
+    for (int64_t i = 0; i < A->nrows; i++)
+        for (int64_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++) {
+            const long double p = (long double)A->val[k] * x[i];
+            r[A->col_idx[k]] += p;
+            s[A->col_idx[k]] += fabsl(p);
+        }
+    for (int64_t j = 0; j < n; j++) {
+        const long double want = alpha * r[j] + (beta != 0 ? (long double)beta * y0[j] : 0.0L);
+        const long double sc = fabsl((long double)alpha) * s[j] + (beta != 0 ? fabsl((long double)beta * y0[j]) : 0.0L);
+        const double e = (double)(fabsl((long double)y[j] - want) / (fabsl(want) + sc + 1e-300L));
+        if (!(e <= w)) w = e;
+    }
+    free(r);
+    free(s);
+    return w;
+}
+
+static void one_matrix(const char *mname, const spmv_triplets *t) {
+    spmv_d_csr A;
+    const int64_t m = t->nrows, n = t->ncols;
+    double *x = (double *)malloc(sizeof(double) * (size_t)(m + 1)), *y0 = (double *)malloc(sizeof(double) * (size_t)(n + 1));
+    double *yh = (double *)malloc(sizeof(double) * (size_t)(n + 1)), *xd = NULL, *yd = NULL;
+    if (spmv_d_csr_from_triplets(&A, t, NULL) != SPMV_OK) {
+        CHECK(0, "%s: to CSR", mname);
+        goto out;
+    }
+    for (int64_t i = 0; i < m; i++) x[i] = th_rval();
+    for (int64_t j = 0; j < n; j++) y0[j] = th_rval();
+    if (!cuda_ok(cudaMalloc((void **)&xd, sizeof(double) * (size_t)(m + 1)), "cudaMalloc x") ||
+        !cuda_ok(cudaMalloc((void **)&yd, sizeof(double) * (size_t)(n + 1)), "cudaMalloc y") ||
+        !cuda_ok(cudaMemcpy(xd, x, sizeof(double) * (size_t)m, cudaMemcpyHostToDevice), "copy x"))
+        goto out;
+    for (int f = 0; f <= SPMV_FMT_COUNT_ && !gpu_dead; f++) { /* f == COUNT: the auto handle */
+        const int is_auto = f == SPMV_FMT_COUNT_;
+        spmv_opts o = spmv_opts_default();
+        spmv_d_any_dev D;
+        spmv_d_auto_dev U;
+        spmv_error e;
+        spmv_status st;
+        const char *fn = is_auto ? "auto" : spmv_format_name((spmv_format)f);
+        if (!is_auto && !(spmv_format_flags((spmv_format)f) & SPMV_FF_CUDA)) continue;
+        o.transpose = 1;
+        if (is_auto) {
+            o.expected_calls = 10;
+            st = spmv_d_auto_dev_from_csr(&U, &A, &o, &e, 0);
+        } else {
+            o.format = (spmv_format)f;
+            st = spmv_d_any_dev_from_csr(&D, &A, &o, &e, 0);
+        }
+        if (st == SPMV_ERR_LIMIT) continue; /* a size cap (a skewed or padded matrix) */
+        CHECK(st == SPMV_OK, "%s %s from A^T: %s (%s)", mname, fn, spmv_status_str(st), e.msg);
+        if (st != SPMV_OK) continue;
+        for (int p = 0; p < 3; p++) {
+            for (int64_t j = 0; j < n; j++) yh[j] = AB[p][1] == 0 ? NAN : y0[j];
+            cuda_ok(cudaMemcpy(yd, yh, sizeof(double) * (size_t)n, cudaMemcpyHostToDevice), "copy y");
+            st = is_auto ? spmv_d_auto_dev_mv(&U, AB[p][0], xd, AB[p][1], yd, 0)
+                         : spmv_d_any_dev_mv(&D, AB[p][0], xd, AB[p][1], yd, 0);
+            if (st == SPMV_OK) st = spmv_cuda_status(cudaMemcpy(yh, yd, sizeof(double) * (size_t)n, cudaMemcpyDeviceToHost));
+            const double er = st == SPMV_OK ? err_t(&A, AB[p][0], x, AB[p][1], y0, yh) : 1;
+            CHECK(st == SPMV_OK && er <= 1e-12, "%s %s from A^T, alpha %g beta %g: %s, error %.3g", mname, fn, AB[p][0],
+                  AB[p][1], spmv_status_str(st), er);
+        }
+        if (is_auto) {
+            spmv_d_auto_dev_free(&U);
+            continue;
+        }
+        (void)spmv_d_any_dev_free(&D);
+        /* the handle on A itself: any_dev_mvt, native on the csr rows */
+        o.transpose = 0;
+        if (spmv_d_any_dev_from_csr(&D, &A, &o, &e, 0) != SPMV_OK) continue;
+        const int native = f == SPMV_FMT_CSR || f == SPMV_FMT_CSR_MERGE || f == SPMV_FMT_CSR_SCALAR || f == SPMV_FMT_CSR_VECTOR;
+        for (int p = 0; p < 3 && native; p++) {
+            for (int64_t j = 0; j < n; j++) yh[j] = AB[p][1] == 0 ? NAN : y0[j];
+            cuda_ok(cudaMemcpy(yd, yh, sizeof(double) * (size_t)n, cudaMemcpyHostToDevice), "copy y");
+            st = spmv_d_any_dev_mvt(&D, AB[p][0], xd, AB[p][1], yd, 0);
+            if (st == SPMV_OK) st = spmv_cuda_status(cudaMemcpy(yh, yd, sizeof(double) * (size_t)n, cudaMemcpyDeviceToHost));
+            const double er = st == SPMV_OK ? err_t(&A, AB[p][0], x, AB[p][1], y0, yh) : 1;
+            CHECK(st == SPMV_OK && er <= 1e-12, "%s %s any_dev_mvt, alpha %g beta %g: %s, error %.3g", mname, fn, AB[p][0],
+                  AB[p][1], spmv_status_str(st), er);
+        }
+        if (!native)
+            CHECK(spmv_d_any_dev_mvt(&D, 1.0, xd, 0.0, yd, 0) == SPMV_ERR_UNSUPPORTED, "%s %s: any_dev_mvt refused", mname, fn);
+        (void)spmv_d_any_dev_free(&D);
+    }
+out:
+    if (xd) cudaFree(xd);
+    if (yd) cudaFree(yd);
+    free(x), free(y0), free(yh);
+    spmv_d_csr_free(&A);
+}
+
+int main(void) {
+    static const char *gens[] = {"random:rows=300,cols=500,nnzr=6,seed=2", "random:rows=700,cols=200,nnzr=3,seed=3",
+                                 "onerow:n=2000,len=1500,row=7", "stencil2d:n=30"};
+    if (th_cuda_no_device(spmv_cuda_device_count(), "the device transpose products were not run"))
+        return check_finish("test_cuda_ops");
+    for (size_t g = 0; g < sizeof gens / sizeof gens[0]; g++) {
+        spmv_triplets t;
+        spmv_error e;
+        if (spmv_gen(gens[g], &t, &e) != SPMV_OK) {
+            CHECK(0, "gen %s", gens[g]);
+            continue;
+        }
+        one_matrix(gens[g], &t);
+        spmv_triplets_free(&t);
+    }
+    return check_finish("test_cuda_ops");
+}
