@@ -150,6 +150,24 @@ template <class T> int eigen_mv(const handle *h, const T *x, T *y) {
     yv.noalias() = A * xv;
     return 0;
 }
+// y = A^T x; Y = A X with k vectors, X and Y row-major (ld = k)
+template <class T> int eigen_op(const handle *h, int op, int k, const T *x, T *y) {
+    using Sp = Eigen::SparseMatrix<T, Eigen::RowMajor, int>;
+    using Vec = Eigen::Matrix<T, Eigen::Dynamic, 1>;
+    using Mat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+    Eigen::Map<const Sp> A(h->nrows, h->ncols, h->nnz, h->rp, h->ci, static_cast<const T *>(h->val));
+    Eigen::setNbThreads(h->nthreads);
+    if (op == 1) {
+        Eigen::Map<const Vec> xv(x, h->nrows);
+        Eigen::Map<Vec> yv(y, h->ncols);
+        yv.noalias() = A.transpose() * xv;
+    } else {
+        Eigen::Map<const Mat> X(x, h->ncols, k);
+        Eigen::Map<Mat> Y(y, h->nrows, k);
+        Y.noalias() = A * X;
+    }
+    return 0;
+}
 #endif
 
 // ---------------------------------------------------------------------------------------------
@@ -244,7 +262,8 @@ template <> struct gb_types<float> {
 struct gb_impl {
     GrB_Matrix A = nullptr;
     GrB_Vector X = nullptr, Y = nullptr;
-    GrB_Descriptor desc = nullptr;
+    GrB_Vector Xt = nullptr, Yt = nullptr; // y = A^T x: x of nrows, y of ncols
+    GrB_Descriptor desc = nullptr, desct = nullptr; // desct: the same, transposing A
 };
 
 void gb_destroy(gb_impl *g) {
@@ -252,7 +271,10 @@ void gb_destroy(gb_impl *g) {
     if (g->A) GrB_Matrix_free(&g->A);
     if (g->X) GrB_Vector_free(&g->X);
     if (g->Y) GrB_Vector_free(&g->Y);
+    if (g->Xt) GrB_Vector_free(&g->Xt);
+    if (g->Yt) GrB_Vector_free(&g->Yt);
     if (g->desc) GrB_Descriptor_free(&g->desc);
+    if (g->desct) GrB_Descriptor_free(&g->desct);
     delete g;
 }
 
@@ -321,6 +343,11 @@ template <class T> bool gb_create(handle *h, char *err, size_t errlen) {
     GB_TRY(GrB_Matrix_wait(g->A, GrB_MATERIALIZE));
     GB_TRY(GrB_Vector_new(&g->X, gb_types<T>::type(), (GrB_Index)h->ncols));
     GB_TRY(GrB_Vector_new(&g->Y, gb_types<T>::type(), (GrB_Index)n));
+    GB_TRY(GrB_Vector_new(&g->Xt, gb_types<T>::type(), (GrB_Index)n));
+    GB_TRY(GrB_Vector_new(&g->Yt, gb_types<T>::type(), (GrB_Index)h->ncols));
+    GB_TRY(GrB_Descriptor_new(&g->desct));
+    GB_TRY(GxB_Desc_set_INT32(g->desct, (GrB_Desc_Field)GxB_NTHREADS, nt));
+    GB_TRY(GrB_Descriptor_set(g->desct, GrB_INP0, GrB_TRAN));
 #undef GB_TRY
     {
         size_t bytes = 0;
@@ -338,31 +365,35 @@ fail:
     return false;
 }
 
-template <class T> int gb_mv(const handle *h, const T *x, T *y) {
+// tr: y = A^T x (GrB_mxv with GrB_INP0 = GrB_TRAN), x of nrows and y of ncols values
+template <class T> int gb_mv(const handle *h, const T *x, T *y, bool tr = false) {
     gb_impl *g = static_cast<gb_impl *>(h->impl);
-    const size_t xs = sizeof(T) * (size_t)h->ncols, ys = sizeof(T) * (size_t)h->nrows;
+    const int32_t nx = tr ? h->nrows : h->ncols, ny = tr ? h->ncols : h->nrows;
+    const size_t xs = sizeof(T) * (size_t)nx, ys = sizeof(T) * (size_t)ny;
+    GrB_Vector X = tr ? g->Xt : g->X, Y = tr ? g->Yt : g->Y;
+    GrB_Descriptor desc = tr ? g->desct : g->desc;
     void *px = const_cast<T *>(x), *py = y;
     int rc = 0;
-    par_zero(y, h->nrows, h->nthreads);
+    par_zero(y, ny, h->nthreads);
     if (!gb_lend(px, xs)) return -2;
     if (!gb_lend(py, ys)) {
         gb_unlend(px);
         return -2;
     }
-    GrB_Info info = GxB_Vector_pack_Full(g->X, &px, xs, false, nullptr);
+    GrB_Info info = GxB_Vector_pack_Full(X, &px, xs, false, nullptr);
     if (info == GrB_SUCCESS) {
-        info = GxB_Vector_pack_Full(g->Y, &py, ys, false, nullptr);
+        info = GxB_Vector_pack_Full(Y, &py, ys, false, nullptr);
         if (info == GrB_SUCCESS) {
-            info = GrB_mxv(g->Y, nullptr, gb_types<T>::plus(), gb_types<T>::semiring(), g->A, g->X, g->desc);
-            if (info == GrB_SUCCESS) info = GrB_Vector_wait(g->Y, GrB_MATERIALIZE);
+            info = GrB_mxv(Y, nullptr, gb_types<T>::plus(), gb_types<T>::semiring(), g->A, X, desc);
+            if (info == GrB_SUCCESS) info = GrB_Vector_wait(Y, GrB_MATERIALIZE);
             GrB_Index size = 0;
             bool iso = false;
             void *out = nullptr;
-            if (info == GrB_SUCCESS) info = GxB_Vector_unpack_Full(g->Y, &out, &size, &iso, nullptr);
+            if (info == GrB_SUCCESS) info = GxB_Vector_unpack_Full(Y, &out, &size, &iso, nullptr);
             if (info == GrB_SUCCESS && out != y) {
                 // not computed in place: GraphBLAS's own array holds the result
                 if (iso) {
-                    for (int32_t r = 0; r < h->nrows; r++) y[r] = static_cast<T *>(out)[0];
+                    for (int32_t r = 0; r < ny; r++) y[r] = static_cast<T *>(out)[0];
                 } else {
                     std::memcpy(y, out, ys);
                 }
@@ -370,7 +401,7 @@ template <class T> int gb_mv(const handle *h, const T *x, T *y) {
             }
             if (info != GrB_SUCCESS) {
                 rc = (int)info;
-                GrB_Vector_clear(g->Y);  // frees through gb_free: y itself is kept
+                GrB_Vector_clear(Y);  // frees through gb_free: y itself is kept
             }
         } else {
             rc = (int)info;
@@ -378,8 +409,8 @@ template <class T> int gb_mv(const handle *h, const T *x, T *y) {
         void *back = nullptr;
         GrB_Index size = 0;
         bool iso = false;
-        if (GxB_Vector_unpack_Full(g->X, &back, &size, &iso, nullptr) != GrB_SUCCESS) {
-            GrB_Vector_clear(g->X);
+        if (GxB_Vector_unpack_Full(X, &back, &size, &iso, nullptr) != GrB_SUCCESS) {
+            GrB_Vector_clear(X);
             if (!rc) rc = -3;
         } else if (back != x) {
             std::free(back);
@@ -508,6 +539,16 @@ template <class T> int rsb_mv(const handle *h, const T *x, T *y) {
     if (!rsb_threads(h->nthreads)) return -2;
     const T one = 1, zero = 0;
     rsb_err_t e = rsb_spmv(RSB_TRANSPOSITION_N, &one, static_cast<const struct rsb_mtx_t *>(h->impl), x, 1, &zero, y, 1);
+    return e == RSB_ERR_NO_ERROR ? 0 : -1;
+}
+// y = A^T x (transA); Y = A X with k right-hand sides, row-major (ld = k)
+template <class T> int rsb_op(const handle *h, int op, int k, const T *x, T *y) {
+    omp_default_scope scope(h->nthreads);
+    if (!rsb_threads(h->nthreads)) return -2;
+    const T one = 1, zero = 0;
+    const struct rsb_mtx_t *A = static_cast<const struct rsb_mtx_t *>(h->impl);
+    rsb_err_t e = op == 1 ? rsb_spmv(RSB_TRANSPOSITION_T, &one, A, x, 1, &zero, y, 1)
+                          : rsb_spmm(RSB_TRANSPOSITION_N, &one, A, k, RSB_FLAG_WANT_ROW_MAJOR_ORDER, x, k, &zero, y, k);
     return e == RSB_ERR_NO_ERROR ? 0 : -1;
 }
 
@@ -643,9 +684,41 @@ template <class T> int mv(int i, void *hv, const T *x, T *y) {
     }
 }
 
+// op 1: y = A^T x; op 2: Y = A X, k vectors row-major. -3: the anchor does not offer it.
+template <class T> int op_run(int i, void *hv, int op, int k, const T *x, T *y) {
+    handle *h = static_cast<handle *>(hv);
+    if (!h || h->anchor != i || h->tag != prec<T>::tag || (op != 1 && op != 2) || k < 1) return -1;
+    const int32_t ny = op == 1 ? h->ncols : h->nrows;
+    if (ny == 0) return 0;
+    if (!y) return -1;
+    if (h->empty) {
+        par_zero(y, op == 2 ? ny * k : ny, h->nthreads);
+        return 0;
+    }
+    try {
+        switch (i) {
+#if HAVE_EIGEN
+        case A_EIGEN: return eigen_op<T>(h, op, k, x, y);
+#endif
+#if HAVE_GRAPHBLAS
+        case A_GRAPHBLAS: return op == 1 ? gb_mv<T>(h, x, y, true) : -3;
+#endif
+#if HAVE_RSB
+        case A_RSB: return rsb_op<T>(h, op, k, x, y);
+#endif
+        default: return -3;
+        }
+    } catch (...) {
+        return -1;
+    }
+}
+
 }  // namespace
 
 extern "C" {
+
+int spmv_anchor_op_d(int i, void *h, int op, int k, const double *x, double *y) { return op_run<double>(i, h, op, k, x, y); }
+int spmv_anchor_op_s(int i, void *h, int op, int k, const float *x, float *y) { return op_run<float>(i, h, op, k, x, y); }
 
 int spmv_anchor_count(void) { return A_COUNT; }
 

@@ -55,6 +55,12 @@ int spmv_anchor_mv_d(int i, void *h, const double *x, double *y);
 void *spmv_anchor_create_s(int i, int32_t nrows, int32_t ncols, const int32_t *row_ptr, const int32_t *col_idx,
                            const float *val, int nthreads, char *err, size_t errlen);
 int spmv_anchor_mv_s(int i, void *h, const float *x, float *y);
+/* op 1: y = A^T x (x nrows, y ncols); op 2: Y = A X with k vectors, X (ncols x k) and Y
+ * (nrows x k) row-major with ld = k. Eigen: A.transpose() * x, A * X; librsb: rsb_spmv with
+ * transA, rsb_spmm with k right-hand sides; GraphBLAS: GrB_mxv with GrB_INP0 = GrB_TRAN (op 1
+ * only). Returns 0, -3 when the anchor does not offer the operation, other nonzero on failure. */
+int spmv_anchor_op_d(int i, void *h, int op, int k, const double *x, double *y);
+int spmv_anchor_op_s(int i, void *h, int op, int k, const float *x, float *y);
 void spmv_anchor_free(int i, void *h);
 size_t spmv_anchor_bytes(int i, void *h);
 

@@ -27,7 +27,8 @@ typedef struct BF(_ct) {
 } BF(_ct);
 
 static void BF(_call)(BF(_ct) * c, const BT_VAL *x, BT_VAL *y, int kernel) {
-    if (c->kind == 0) SPMV_CAT(spmv_anchor_mv_, BT_TAG)(c->anchor, c->ah, x, y);
+    if (c->kind == 0 && c->op) SPMV_CAT(spmv_anchor_op_, BT_TAG)(c->anchor, c->ah, c->op, (int)c->mmk, x, y);
+    else if (c->kind == 0) SPMV_CAT(spmv_anchor_mv_, BT_TAG)(c->anchor, c->ah, x, y);
     else if (c->op == 2 && c->kind == 2) BN(auto_mm)(&c->AU, c->mmk, 1, x, c->mmk, 0, y, c->mmk, SPMV_ROW_MAJOR);
     else if (c->op == 2) BN(any_mm)(&c->M, c->mmk, 1, x, c->mmk, 0, y, c->mmk, SPMV_ROW_MAJOR);
     else if (c->direct) BN(any_mvt)(&c->M, 1, x, 0, y);
@@ -343,15 +344,16 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
             for (j = 0; j < kk; j++) x[i * kk + j] = (BT_VAL)((double)x[i] * (1.0 + (double)j / 8.0));
         }
     }
-    if (o->op != 0) printf("# %s: --op %s%s: the plain loop and the anchor rows time y = Ax only, not run\n", mname,
-                           o->op == 1 ? "mvt" : "mm", o->op == 1 ? " (y = A^T x)" : "");
+    if (o->op != 0) printf("# %s: --op %s%s: the plain loop times y = Ax only (not run); the anchors run their own "
+                           "%s\n", mname, o->op == 1 ? "mvt" : "mm", o->op == 1 ? " (y = A^T x)" : "",
+                           o->op == 1 ? "transpose product" : "product with k vectors, where they have one");
 
     /* baselines: the plain loop (anchor 0, the "naive" row) and the anchor libraries present */
     for (a = 0; a < spmv_anchor_count() && n < nmax; a++) {
         BF(_ct) *ci = &c[n];
         char err[256] = "";
         double t0;
-        if (!o->formats[a == 0 ? 0 : TOOL_ANCHOR_FLAG(a)] || o->op != 0) continue;
+        if (!o->formats[a == 0 ? 0 : TOOL_ANCHOR_FLAG(a)] || (o->op != 0 && a == 0)) continue;
         if (!spmv_anchor_available(a)) continue; /* the notice is in the header */
         ci->kind = 0;
         ci->anchor = a;
@@ -360,8 +362,9 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
         snprintf(ci->isa_s, sizeof ci->isa_s, "%s", a == 0 ? "compiler" : "anchor");
         fprintf(stderr, "  %s %s...\r", mname, ci->fname);
         t0 = spmv_wtime();
-        ci->ah = SPMV_CAT(spmv_anchor_create_, BT_TAG)(a, (int32_t)A.nrows, (int32_t)A.ncols, A.row_ptr, A.col_idx,
-                                                       A.val, spmv_max_threads(), err, sizeof err);
+        /* (--op mvt: on the given matrix, asked for its transpose product) */
+        ci->ah = SPMV_CAT(spmv_anchor_create_, BT_TAG)(a, (int32_t)src->nrows, (int32_t)src->ncols, src->row_ptr,
+                                                       src->col_idx, src->val, spmv_max_threads(), err, sizeof err);
         ci->t_conv = a == 0 ? 0 : spmv_wtime() - t0;
         if (!ci->ah) {
             fprintf(stderr, "spmv: %s: %s: %s\n", mname, ci->fname, err);
@@ -372,9 +375,17 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
         ci->fbytes = a == 0 ? BN(csr_bytes)(&A) : spmv_anchor_bytes(a, ci->ah);
         if (!ci->fbytes) ci->fbytes = BN(csr_bytes)(&A);
         ci->fill = 1;
-        for (i = 0; i < A.nrows; i++) y[i] = (BT_VAL)NAN;
+        ci->op = o->op;
+        ci->mmk = kk;
+        if (o->op != 0 && SPMV_CAT(spmv_anchor_op_, BT_TAG)(a, ci->ah, o->op, (int)kk, x, y) == -3) {
+            printf("# %s: %s has no %s: no row\n", mname, ci->fname, o->op == 1 ? "transpose product" : "SpMM");
+            spmv_anchor_free(a, ci->ah);
+            memset(ci, 0, sizeof *ci);
+            continue;
+        }
+        for (i = 0; i < A.nrows * kk; i++) y[i] = (BT_VAL)NAN;
         BF(_call)(ci, x, y, 0);
-        ci->err = BN(max_rel_err)(A.nrows, y, ref, scale);
+        ci->err = BF(_err)(&A, y, ref, scale, kk);
         if (!(ci->err <= tol)) fails++;
         live += (double)ci->fbytes;
         n++;
@@ -383,10 +394,12 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
     /* the formats, in groups that fit in memory: a group is timed (with the baselines) and freed
      * when the next conversion could pass the budget */
     for (f = 0; f <= SPMV_FMT_COUNT_; f++) {
+        int redo = 0; /* --op mvt: csr twice per ISA, built from A^T and then its own csr_mvt on A */
         for (isa = SPMV_ISA_GENERIC; isa < SPMV_ISA_COUNT_; isa++) {
             BF(_ct) *ci;
             double t0;
-            int is_auto = f == SPMV_FMT_COUNT_;
+            int is_auto = f == SPMV_FMT_COUNT_, direct = redo;
+            redo = 0;
             if (is_auto) {
                 if (!o->formats[SPMV_FMT_COUNT_ + 1] || isa != SPMV_ISA_GENERIC) break;
             } else {
@@ -436,8 +449,8 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
                 bo.format = (spmv_format)f;
                 bo.isa = (spmv_isa)isa;
                 bo.tune = o->tune != 0;
-                /* --op mvt: csr's own transpose product on A; every other format built from A^T */
-                ci->direct = o->op == 1 && (f == SPMV_FMT_CSR || f == SPMV_FMT_CSR_MERGE);
+                /* --op mvt: every format built from A^T; csr also by its own csr_mvt on A (direct) */
+                ci->direct = o->op == 1 && direct;
                 bo.transpose = o->op == 1 && !ci->direct;
                 fprintf(stderr, "  %s %s %s...\r", mname, fname, spmv_isa_name((spmv_isa)isa));
                 t0 = spmv_wtime();
@@ -477,6 +490,10 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
             if (!(ci->err <= tol)) fails++;
             live += (double)ci->fbytes;
             n++;
+            if (o->op == 1 && f == SPMV_FMT_CSR && !direct) {
+                redo = 1;
+                isa--;
+            }
         }
     }
     if (n > 0) {

@@ -105,8 +105,9 @@ if [ -x build/cuda/test_cuda_csr ] && ! nvidia-smi -L 2>/dev/null | grep -q '^GP
     fi
 fi
 # examples, compiled strictly (C11 -pedantic -Werror) by ninja; they must run (cg and
-# pagerank check their own results: the true residual, a long-double PageRank reference)
-for e in quickstart int64 cg pagerank choose_format; do
+# pagerank check their own results: the true residual, a long-double PageRank reference; cgls
+# its normal equations' residual in long double and its two transpose products' agreement)
+for e in quickstart int64 cg pagerank cgls choose_format; do
     if OMP_NUM_THREADS=2 build/examples/$e >build/logs/example.$e.log 2>&1; then passed=$((passed + 1)); else
         failed=$((failed + 1)); echo "FAIL: example $e"; tail -5 build/logs/example.$e.log; fi
 done
