@@ -426,6 +426,7 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
                 char p[80];
                 if (o->threads) ao.threads = o->threads;
                 ao.transpose = o->op == 1;
+                ao.mm_k = o->op == 2 ? (int)kk : 0;
                 fprintf(stderr, "  %s auto...\r", mname);
                 st = BN(auto_from_csr)(&ci->AU, src, &ao, &ae);
                 if (st != SPMV_OK) {
@@ -526,7 +527,7 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
 
 /* y = A*x with one format, for `spmv mv` (x and y in double; the double instantiation uses
  * them directly, the float one converts). */
-static int BF(_mv)(const spmv_triplets *trip, const spmv_opts *bo, const double *xin, double *yout) {
+static int BF(_mv)(const spmv_triplets *trip, const spmv_opts *bo, int64_t kk, const double *xin, double *yout) {
     spmv_error e;
     BN(csr) A;
     BN(any) M;
@@ -559,8 +560,8 @@ static int BF(_mv)(const spmv_triplets *trip, const spmv_opts *bo, const double 
         x = (BT_VAL *)(void *)(uintptr_t)xin; /* only read */
         y = (BT_VAL *)(void *)yout;
     } else {
-        x = (BT_VAL *)malloc(sizeof(BT_VAL) * (size_t)(A.ncols + 1));
-        y = (BT_VAL *)malloc(sizeof(BT_VAL) * (size_t)(A.nrows + 1));
+        x = (BT_VAL *)malloc(sizeof(BT_VAL) * (size_t)(A.ncols * kk + 1));
+        y = (BT_VAL *)malloc(sizeof(BT_VAL) * (size_t)(A.nrows * kk + 1));
         if (!x || !y) {
             fprintf(stderr, "spmv mv: out of memory\n");
             free(x);
@@ -570,11 +571,12 @@ static int BF(_mv)(const spmv_triplets *trip, const spmv_opts *bo, const double 
             BN(csr_free)(&A);
             return 1;
         }
-        for (i = 0; i < A.ncols; i++) x[i] = (BT_VAL)xin[i];
+        for (i = 0; i < A.ncols * kk; i++) x[i] = (BT_VAL)xin[i];
     }
-    st = BN(any_mv)(&M, 1, x, 0, y);
+    /* k vectors (column-major, as the file holds them): the handle's SpMM */
+    st = kk == 1 ? BN(any_mv)(&M, 1, x, 0, y) : BN(any_mm)(&M, kk, 1, x, A.ncols, 0, y, A.nrows, SPMV_COL_MAJOR);
     if (!same) {
-        for (i = 0; i < A.nrows; i++) yout[i] = (double)y[i];
+        for (i = 0; i < A.nrows * kk; i++) yout[i] = (double)y[i];
         free(x);
         free(y);
     }

@@ -39,10 +39,11 @@ static void usage(FILE *f) {
             "             [--tune] [--no-cache] [--op mv|mvt|mm:k=N] [--csv FILE] [MATRIX ...]\n"
             "  spmv stream [--threads N]\n"
             "  spmv info MATRIX\n"
-            "  spmv plan [--expect N] [--budget B] [--deterministic] [--x-fixed] [--threads N] [--precision d|s]\n"
+            "  spmv plan [--expect N] [--budget B] [--deterministic] [--x-fixed] [--op mv|mvt|mm:k=N] [--threads N]\n"
+            "            [--precision d|s]\n"
             "            MATRIX   (the automatic selection: features, shortlist, trials, choice)\n"
             "  spmv mv [--format F|auto] [--params KEY=VAL,...] [--precision d|s] [--transpose] MATRIX [--x FILE]\n"
-            "          [--out FILE|-]   (--transpose: y = A^T x)\n"
+            "          [--out FILE|-]   (--transpose: y = A^T x; an X of k columns: Y = A X, m x k)\n"
             "  spmv formats      (each format's flags and parameter keys)\n"
             "MATRIX: a Matrix Market file (.mtx or .mtx.gz) or a generator spec gen:KIND[:key=val,...]\n"
             "        (see formats/io/gen.h), e.g. gen:stencil27 or gen:rmat:scale=18,ef=16.\n"
@@ -648,6 +649,12 @@ static int cmd_plan(int argc, char **argv) {
             ao.deterministic = 1;
         } else if (!strcmp(a, "--x-fixed")) {
             ao.x_changes = 0;
+        } else if (!strcmp(a, "--op")) { /* mvt: choose for A^T (opts.transpose); mm:k=N: opts.mm_k */
+            if (v && !strcmp(v, "mv")) ao.transpose = 0, ao.mm_k = 0;
+            else if (v && !strcmp(v, "mvt")) ao.transpose = 1;
+            else if (v && !strncmp(v, "mm:k=", 5) && parse_int(v + 5, 1, 4096, &ao.mm_k)) ao.transpose = 0;
+            else return arg_error("plan", a, v, "mv, mvt or mm:k=N (N from 1 to 4096)");
+            i++;
         } else if (!strcmp(a, "--threads")) {
             if (!parse_int(v, 1, 4096, &threads)) return arg_error("plan", a, v, THREADS_ALLOWED);
             i++;
@@ -657,7 +664,7 @@ static int cmd_plan(int argc, char **argv) {
             i++;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "spmv plan: unknown option '%s' (options: --expect, --budget, --deterministic, --x-fixed, "
-                            "--threads, --precision)\n", a);
+                            "--op, --threads, --precision)\n", a);
             return 2;
         } else if (mat) {
             fprintf(stderr, "spmv plan: unexpected argument '%s' (one MATRIX only)\n", a);
@@ -742,7 +749,7 @@ static int cmd_mv(int argc, char **argv) {
     spmv_error e;
     double *x = NULL, *y = NULL;
     int i, rc;
-    int64_t n;
+    int64_t n, kk = 1;
     for (i = 0; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -750,7 +757,7 @@ static int cmd_mv(int argc, char **argv) {
             if (!v || !*v) return arg_error("mv", a, v, "a format name; spmv formats lists them");
             fmt_s = argv[++i];
         } else if (!strcmp(a, "--x")) {
-            if (!v || !*v) return arg_error("mv", a, v, "a Matrix Market array file holding x");
+            if (!v || !*v) return arg_error("mv", a, v, "a Matrix Market array file holding x (k columns: k vectors)");
             xfile = argv[++i];
         } else if (!strcmp(a, "--params")) {
             if (!v) return arg_error("mv", a, v, "KEY=VAL,... of the format; spmv formats lists the keys");
@@ -811,14 +818,21 @@ static int cmd_mv(int argc, char **argv) {
     }
     memset(&e, 0, sizeof e);
     if (xfile) {
-        spmv_status st = spmv_mm_read_dense(xfile, &n, &x, &e);
+        int64_t xm = 0;
+        spmv_status st = spmv_mm_read_array(xfile, &xm, &n, &x, &e);
         if (st != SPMV_OK) {
             fprintf(stderr, "spmv mv: %s: %s: %s\n", xfile, spmv_status_str(st), e.msg);
             spmv_triplets_free(&t);
             return 1;
         }
-        if (n != t.ncols) {
-            fprintf(stderr, "spmv mv: x has %lld entries, the matrix %lld columns\n", (long long)n, (long long)t.ncols);
+        /* an ncols x k array: k vectors (Y is nrows x k); a 1 x ncols row: one vector */
+        if (xm == 1 && n == t.ncols && n != 1) {
+            kk = 1;
+        } else if (xm == t.ncols && n >= 1) {
+            kk = n;
+        } else {
+            fprintf(stderr, "spmv mv: x has %lld entries (%lld x %lld), the matrix %lld columns\n", (long long)(xm * n),
+                    (long long)xm, (long long)n, (long long)t.ncols);
             spmv__free(x);
             spmv_triplets_free(&t);
             return 1;
@@ -828,7 +842,7 @@ static int cmd_mv(int argc, char **argv) {
         if (x)
             for (n = 0; n < t.ncols; n++) x[n] = 1;
     }
-    y = SPMV_ALLOC_N(double, t.nrows);
+    y = SPMV_ALLOC_N(double, t.nrows * kk);
     if (!x || !y) {
         fprintf(stderr, "spmv mv: %s: out of memory for x and y (%lld + %lld values)\n", mat, (long long)t.ncols,
                 (long long)t.nrows);
@@ -837,13 +851,14 @@ static int cmd_mv(int argc, char **argv) {
         spmv_triplets_free(&t);
         return 1;
     }
-    rc = prec == 'd' ? tool_d_mv(&t, is_auto ? NULL : &bo, x, y) : tool_s_mv(&t, is_auto ? NULL : &bo, x, y);
+    rc = prec == 'd' ? tool_d_mv(&t, is_auto ? NULL : &bo, kk, x, y) : tool_s_mv(&t, is_auto ? NULL : &bo, kk, x, y);
     if (!rc) {
         /* standard output is the process's stream (appending, pipes, sockets all work); a file
            is written beside its name and renamed into place; nothing is ever removed */
         int to_stdout = !out || !strcmp(out, "-");
-        spmv_status st = to_stdout ? spmv_mm_write_dense_fp(stdout, t.nrows, y, &e)
-                                   : spmv_mm_write_dense(out, t.nrows, y, &e);
+        spmv_status st = kk > 1 ? spmv_mm_write_array(to_stdout ? NULL : out, stdout, t.nrows, kk, y, &e)
+                         : to_stdout ? spmv_mm_write_dense_fp(stdout, t.nrows, y, &e)
+                                     : spmv_mm_write_dense(out, t.nrows, y, &e);
         if (st != SPMV_OK) {
             fprintf(stderr, "spmv mv: %s: %s\n", to_stdout ? "standard output" : out, e.msg);
             rc = 1;

@@ -95,6 +95,8 @@ typedef struct spmv_opts {
     int x_changes;         /* 0 or 1: x changes between products (formats embedding x pay a copy) */
     int threads;           /* 0..4096; 0: the current OpenMP setting */
     int borrow;            /* 0 or 1: A's arrays outlive the handle (CSR chosen: no copy) */
+    int mm_k;              /* 0..4096: the products will be SpMMs of mm_k vectors (auto: > 1 keeps
+                            * CSR, the one native SpMM kernel; 0 or 1: y = Ax) */
 } spmv_opts;
 
 static inline spmv_opts spmv_opts_default(void) {
@@ -124,6 +126,7 @@ static inline spmv_status spmv_opts_check(const spmv_opts *o, spmv_error *e) {
     else if (o->x_changes != 0 && o->x_changes != 1) bad = "x_changes must be 0 or 1";
     else if (o->borrow != 0 && o->borrow != 1) bad = "borrow must be 0 or 1";
     else if (o->threads < 0 || o->threads > 4096) bad = "threads must be 0..4096";
+    else if (o->mm_k < 0 || o->mm_k > 4096) bad = "mm_k must be 0..4096";
     if (e) {
         e->line = 0;
         snprintf(e->msg, sizeof e->msg, "%s", bad ? bad : "");
@@ -278,6 +281,25 @@ static inline spmv_status SPMV_NAME(any_from_csr)(SPMV_NAME(any) *M, const SPMV_
             return st;
         }
         o2.transpose = 0;
+        if ((fmt == SPMV_FMT_CSR || fmt == SPMV_FMT_CSR_MERGE) && !opts.tune) {
+            /* csr: the handle takes A^T's arrays (no second copy of the matrix) */
+            spmv_csr_params cp = p.csr;
+            if ((st = spmv_csr_params_parse(opts.params, &cp, e)) == SPMV_OK) st = spmv_isa_resolve(cp.isa, &cp.isa);
+            if (st == SPMV_OK && cp.algo != SPMV_CSR_ROWS && cp.algo != SPMV_CSR_MERGE) cp.algo = SPMV_CSR_ROWS;
+            if (st != SPMV_OK) {
+                SPMV_NAME(csr_free)(&At);
+                if (e && !e->msg[0]) SPMV__ERR(e, "csr from A^T: %s", spmv_status_str(st));
+                return st;
+            }
+            At.params = cp;
+            SPMV_NAME(csr__plan)(&At);
+            M->u.csr = At;
+            M->fmt = fmt;
+            M->nrows = At.nrows;
+            M->ncols = At.ncols;
+            M->transposed = 1;
+            return SPMV_OK;
+        }
         st = SPMV_NAME(any_from_csr)(M, &At, &o2, e);
         SPMV_NAME(csr_free)(&At);
         if (st == SPMV_OK) M->transposed = 1;

@@ -812,9 +812,9 @@ static inline spmv_status SPMV_NAME(auto__select)(SPMV_NAME(auto) *M, const SPMV
     R->features_s = spmv_wtime() - t0;
     spmv_auto__shortlist(R, 0);
     R->chosen_idx = 0;
-    if (opts.deterministic || opts.budget < 4 || A->nnz == 0) {
+    if (opts.deterministic || opts.budget < 4 || A->nnz == 0 || opts.mm_k > 1) {
         /* no timing: the rules (deterministic) or CSR (no budget, nothing to multiply) */
-        best_i = opts.deterministic && A->nnz ? spmv_auto__rule_choice(R, 0) : 0;
+        best_i = opts.deterministic && A->nnz && opts.mm_k <= 1 ? spmv_auto__rule_choice(R, 0) : 0;
         for (;;) {
             const double c0 = spmv_wtime();
             if (best_i == 0 && opts.borrow) st = SPMV_NAME(auto__borrow)(&M->h, A, opts.isa);
@@ -834,7 +834,11 @@ static inline spmv_status SPMV_NAME(auto__select)(SPMV_NAME(auto) *M, const SPMV
         }
         R->chosen_idx = best_i;
         R->chosen = R->cand[best_i].fmt;
-        if (opts.deterministic && A->nnz)
+        if (opts.mm_k > 1 && A->nnz)
+            snprintf(R->why, sizeof R->why,
+                     "SpMM of %d vectors: CSR, the one native kernel (the matrix read once per block of vectors; "
+                     "every other format runs %d products)", opts.mm_k, opts.mm_k);
+        else if (opts.deterministic && A->nnz)
             snprintf(R->why, sizeof R->why, "deterministic: the rules' choice (%s: %s), untimed",
                      spmv_format_name(R->chosen), R->cand[best_i].rule);
         else if (A->nnz == 0) snprintf(R->why, sizeof R->why, "no entries: CSR");

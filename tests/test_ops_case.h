@@ -257,6 +257,23 @@ static void TF(_mm_errors)(const TN(csr) * A) {
         }
         TN(any_free)(&M);
     }
+    { /* the selection for SpMM: CSR, the one native kernel, untimed; mm_k out of range refused */
+        TN(auto) U;
+        spmv_opts ao = spmv_opts_default();
+        spmv_error e;
+        ao.mm_k = 8;
+        CHECK(TN(auto_from_csr)(&U, A, &ao, &e) == SPMV_OK && U.rep.chosen == SPMV_FMT_CSR && U.rep.trials == 0 &&
+                  strstr(U.rep.why, "SpMM"),
+              "[%s] auto with mm_k = 8: csr, untimed (%s)", STR(TT_TAG), U.rep.why);
+        TN(auto_free)(&U);
+        ao.deterministic = 1;
+        CHECK(TN(auto_from_csr)(&U, A, &ao, &e) == SPMV_OK && U.rep.chosen == SPMV_FMT_CSR,
+              "[%s] auto deterministic with mm_k = 8: csr", STR(TT_TAG));
+        TN(auto_free)(&U);
+        ao.mm_k = 4097;
+        CHECK(TN(auto_from_csr)(&U, A, &ao, &e) == SPMV_ERR_ARG && strstr(e.msg, "mm_k"), "[%s] mm_k = 4097 refused: %s",
+              STR(TT_TAG), e.msg);
+    }
     {
         spmv_opts ob = spmv_opts_default();
         spmv_error e;

@@ -50,6 +50,12 @@ expect 0 "" "$bin" mv --transpose --format sell "$T/r.mtx"
 check "mv --transpose --format sell on 2 x 3: 3 values" [ "$(sed 1d "$T/out" | tr '\n' ' ')" = "3 1 1 3 2 " ]
 printf '%%%%MatrixMarket matrix array real general\n3 1\n1\n1\n1\n' > "$T/x3.mtx"
 expect 1 "x has 3 entries" "$bin" mv --transpose "$T/r.mtx" --x "$T/x3.mtx"
+# --x with k columns: Y = A X, written m x k (column-major); A = [1 0 2; 0 3 0], X = [1 2; 1 0; 1 -1]
+printf '%%%%MatrixMarket matrix array real general\n3 2\n1\n1\n1\n2\n0\n-1\n' > "$T/x32.mtx"
+expect 0 "" "$bin" mv --format sell "$T/r.mtx" --x "$T/x32.mtx"
+check "mv --x with 2 columns: a 2 x 2 Y" [ "$(sed 1d "$T/out" | tr '\n' ' ')" = "2 2 3 3 0 0 " ]
+expect 0 "" "$bin" mv "$T/r.mtx" --x "$T/x32.mtx" --out "$T/y32.mtx"
+check "mv --x with 2 columns (csr) to a file" [ "$(sed 1d "$T/y32.mtx" | tr '\n' ' ')" = "2 2 3 3 0 0 " ]
 echo prev > "$T/log"
 "$bin" mv "$A" >> "$T/log" 2> "$T/err"
 check "mv >> log keeps what log held" [ "$(cat "$T/log")" = "prev

@@ -438,6 +438,11 @@ static inline spmv_status SPMV_NAME(auto_dev_from_csr)(SPMV_NAME(auto_dev) *D, c
         e->line = 0;
         e->msg[0] = 0;
     }
+    if (o && o->mm_k > 1) {
+        if (D) memset(D, 0, sizeof *D);
+        SPMV__ERR(e, "mm_k = %d: the device has no SpMM kernel yet (0 or 1 on the device)", o->mm_k);
+        return SPMV_ERR_UNSUPPORTED;
+    }
     if (o && o->transpose == 1 && A && D) { /* choose for A^T, the matrix the handle will hold */
         SPMV_NAME(csr) At;
         spmv_opts o2 = *o;

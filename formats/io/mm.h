@@ -10,6 +10,11 @@
  *   spmv_status spmv_mm_read_dense(const char *path, int64_t *n, double **v, spmv_error *err);
  *       Array files (real | integer, general) holding an m x 1 or 1 x n vector, column-major.
  *       *v is allocated with SPMV_ALLOC_N; the caller frees it with spmv__free.
+ *   spmv_status spmv_mm_read_array(const char *path, int64_t *m, int64_t *n, double **v, spmv_error *err);
+ *       The same for an m x n array (k vectors side by side: n = k), column-major v[j*m + i].
+ *   spmv_status spmv_mm_write_array(const char *path, FILE *f, int64_t m, int64_t n, const double *v,
+ *                                   spmv_error *err);
+ *       An m x n array, column-major, to path (beside it, renamed into place) or, path NULL, f.
  *   spmv_status spmv_mm_write(const char *path, const spmv_triplets *t, spmv_error *err);
  *       Coordinate real general, 1-based, values printed as "%.17g" would in the C locale
  *       (exact round trip).
@@ -1061,8 +1066,10 @@ fail:
     return st;
 }
 
-/* ---- dense (array) vector reader ------------------------------------------- */
-static inline spmv_status spmv_mm_read_dense(const char *path, int64_t *n_out, double **v_out, spmv_error *err) {
+/* ---- dense (array) readers: a vector, or a rows x cols array (column-major, as the format
+ * stores it) ---- */
+static inline spmv_status spmv__mm_read_arr(const char *path, int vector, int64_t *m_out, int64_t *n_out,
+                                            double **v_out, spmv_error *err) {
     spmv__mm_reader rd;
     spmv__mm_header h;
     spmv_status st;
@@ -1074,8 +1081,10 @@ static inline spmv_status spmv_mm_read_dense(const char *path, int64_t *n_out, d
     memset(sz, 0, sizeof sz);
     spmv__mm_err_clear(err);
     if (n_out) *n_out = 0;
+    if (m_out) *m_out = 0;
     if (v_out) *v_out = NULL;
-    if (!path || !n_out || !v_out) return spmv__mm_err(err, 0, SPMV_ERR_ARG, "spmv_mm_read_dense: NULL argument");
+    if (!path || !n_out || !v_out || (!vector && !m_out))
+        return spmv__mm_err(err, 0, SPMV_ERR_ARG, "%s: NULL argument", vector ? "spmv_mm_read_dense" : "spmv_mm_read_array");
     st = spmv__mm_open(&rd, path, err);
     if (st != SPMV_OK) return st;
     st = spmv__mm_read_banner(&rd, &h, err);
@@ -1091,12 +1100,17 @@ static inline spmv_status spmv_mm_read_dense(const char *path, int64_t *n_out, d
     }
     st = spmv__mm_read_size(&rd, 2, sz, err);
     if (st != SPMV_OK) goto fail;
-    if (sz[0] != 1 && sz[1] != 1 && !(sz[0] == 0 || sz[1] == 0)) {
+    if (vector && sz[0] != 1 && sz[1] != 1 && !(sz[0] == 0 || sz[1] == 0)) {
         st = spmv__mm_err(err, rd.line, SPMV_ERR_PARSE, "expected a vector (m x 1 or 1 x n), got a %lld x %lld array",
                           (long long)sz[0], (long long)sz[1]);
         goto fail;
     }
-    len = (sz[0] == 0 || sz[1] == 0) ? 0 : (sz[0] == 1 ? sz[1] : sz[0]);
+    if (!vector && sz[1] > 0 && sz[0] > INT64_MAX / sz[1]) {
+        st = spmv__mm_err(err, rd.line, SPMV_ERR_OVERFLOW, "a %lld x %lld array overflows", (long long)sz[0],
+                          (long long)sz[1]);
+        goto fail;
+    }
+    len = (sz[0] == 0 || sz[1] == 0) ? 0 : vector ? (sz[0] == 1 ? sz[1] : sz[0]) : sz[0] * sz[1];
     /* a file cannot hold more than (bytes + 1) / 2 values ("1\n" each): allocate no more;
        of unknown length (a pipe), the storage grows with the data */
     alloc = len;
@@ -1162,13 +1176,27 @@ static inline spmv_status spmv_mm_read_dense(const char *path, int64_t *n_out, d
         goto fail;
     }
     spmv__mm_close(&rd);
-    *n_out = len;
+    if (vector) {
+        *n_out = len;
+    } else {
+        *m_out = sz[0];
+        *n_out = sz[1];
+    }
     *v_out = v;
     return SPMV_OK;
 fail:
     spmv__free(v);
     spmv__mm_close(&rd);
     return st;
+}
+/* a vector (m x 1 or 1 x n 'array real general'): *n values in *v (spmv__free it) */
+static inline spmv_status spmv_mm_read_dense(const char *path, int64_t *n_out, double **v_out, spmv_error *err) {
+    return spmv__mm_read_arr(path, 1, NULL, n_out, v_out, err);
+}
+/* an m x n 'array real general' (k vectors: n = k): column-major, element (i, j) at v[j*m + i] */
+static inline spmv_status spmv_mm_read_array(const char *path, int64_t *m_out, int64_t *n_out, double **v_out,
+                                             spmv_error *err) {
+    return spmv__mm_read_arr(path, 0, m_out, n_out, v_out, err);
 }
 
 /* ---- buffered writer: a temporary file renamed into place, or a stream ---------- */
@@ -1571,6 +1599,11 @@ static inline void spmv__mm_write_vec(spmv__mm_writer *w, int64_t n, const doubl
     spmv__mm_wprintf(w, "%%%%MatrixMarket matrix array real general\n%lld 1\n", (long long)n);
     for (k = 0; k < n && !w->failed; k++) spmv__mm_wvalue(w, v[k]);
 }
+static inline void spmv__mm_write_arr(spmv__mm_writer *w, int64_t m, int64_t n, const double *v) {
+    int64_t k;
+    spmv__mm_wprintf(w, "%%%%MatrixMarket matrix array real general\n%lld %lld\n", (long long)m, (long long)n);
+    for (k = 0; k < m * n && !w->failed; k++) spmv__mm_wvalue(w, v[k]);
+}
 
 static inline spmv_status spmv_mm_write(const char *path, const spmv_triplets *t, spmv_error *err) {
     spmv__mm_writer w;
@@ -1608,6 +1641,21 @@ static inline spmv_status spmv_mm_write_dense(const char *path, int64_t n, const
     st = spmv__mm_wopen(&w, path, err);
     if (st != SPMV_OK) return st;
     spmv__mm_write_vec(&w, n, v);
+    return spmv__mm_wclose(&w, path, err);
+}
+
+/* an m x n array, column-major (v[j*m + i]), to a file (written beside it, renamed into place)
+ * or a stream (path NULL: f) */
+static inline spmv_status spmv_mm_write_array(const char *path, FILE *f, int64_t m, int64_t n, const double *v,
+                                              spmv_error *err) {
+    spmv__mm_writer w;
+    spmv_status st;
+    spmv__mm_err_clear(err);
+    if ((!path && !f) || (path && !*path) || m < 0 || n < 0 || (m > 0 && n > 0 && !v))
+        return spmv__mm_err(err, 0, SPMV_ERR_ARG, "spmv_mm_write_array: no destination, negative size or NULL values");
+    st = path ? spmv__mm_wopen(&w, path, err) : spmv__mm_wopen_fp(&w, f, err);
+    if (st != SPMV_OK) return st;
+    spmv__mm_write_arr(&w, m, n, v);
     return spmv__mm_wclose(&w, path, err);
 }
 

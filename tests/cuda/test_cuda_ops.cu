@@ -113,6 +113,20 @@ int main(void) {
                                  "onerow:n=2000,len=1500,row=7", "stencil2d:n=30"};
     if (th_cuda_no_device(spmv_cuda_device_count(), "the device transpose products were not run"))
         return check_finish("test_cuda_ops");
+    { /* no device SpMM: the selection refuses mm_k > 1 with a reason */
+        spmv_triplets t;
+        spmv_error e;
+        spmv_d_csr A;
+        spmv_d_auto_dev U;
+        spmv_opts o = spmv_opts_default();
+        o.mm_k = 4;
+        if (spmv_gen("stencil2d:n=10", &t, &e) == SPMV_OK && spmv_d_csr_from_triplets(&A, &t, NULL) == SPMV_OK) {
+            CHECK(spmv_d_auto_dev_from_csr(&U, &A, &o, &e, 0) == SPMV_ERR_UNSUPPORTED && strstr(e.msg, "SpMM"),
+                  "auto_dev with mm_k = 4 refused: %s", e.msg);
+            spmv_d_csr_free(&A);
+            spmv_triplets_free(&t);
+        }
+    }
     for (size_t g = 0; g < sizeof gens / sizeof gens[0]; g++) {
         spmv_triplets t;
         spmv_error e;
