@@ -298,6 +298,31 @@ static void test_good(void) {
         for (i = 0; ok && i < 5; i++) ok = same_bits(r[i], v[i]);
         CHECK(ok, "dense .gz round trip: %s", e.msg);
         spmv__free(r);
+        { /* arrays of k columns (spmv mv --x): read column-major, written back bit for bit */
+            int64_t m2 = -1, n2 = -1;
+            double w[6] = {1, 2, 3, -4, 5e-300, 6.5};
+            p = write_text("arr.mtx", "%%MatrixMarket matrix array real general\n3 2\n1\n2\n3\n-4\n5e-300\n6.5\n");
+            st = spmv_mm_read_array(p, &m2, &n2, &r, &e);
+            ok = st == SPMV_OK && m2 == 3 && n2 == 2 && r;
+            for (i = 0; ok && i < 6; i++) ok = same_bits(r[i], w[i]);
+            CHECK(ok, "3 x 2 array: %s", e.msg);
+            spmv__free(r);
+            st = spmv_mm_read_dense(p, &n, &r, &e);
+            CHECK(st == SPMV_ERR_PARSE && strstr(e.msg, "expected a vector"), "read_dense refuses a 3 x 2 array: %s", e.msg);
+            p = tpath("arr2.mtx");
+            st = spmv_mm_write_array(p, NULL, 3, 2, w, &e);
+            r = NULL;
+            if (st == SPMV_OK) st = spmv_mm_read_array(p, &m2, &n2, &r, &e);
+            ok = st == SPMV_OK && m2 == 3 && n2 == 2;
+            for (i = 0; ok && i < 6; i++) ok = same_bits(r[i], w[i]);
+            CHECK(ok, "array round trip bit-exact: %s", e.msg);
+            spmv__free(r);
+            p = write_text("arr_short.mtx", "%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n");
+            st = spmv_mm_read_array(p, &m2, &n2, &r, &e);
+            CHECK(st == SPMV_ERR_PARSE && r == NULL && m2 == 0 && n2 == 0, "array with a value missing refused: %s", e.msg);
+            CHECK(spmv_mm_read_array(p, NULL, &n2, &r, &e) == SPMV_ERR_ARG, "read_array without m refused");
+            CHECK(spmv_mm_write_array(NULL, NULL, 2, 2, w, &e) == SPMV_ERR_ARG, "write_array without a destination refused");
+        }
     }
 
     /* write -> read round trip, exact to the bit, through a file larger than the buffer */
