@@ -33,6 +33,8 @@ typedef struct SPMV_NAME(dist) {
     SPMV_I *send_idx;              /* local indices of x to send, per neighbour in order */
     SPMV_T *ghost, *sendbuf;
     MPI_Request *req;              /* nrecv + nsend */
+    int mvt_ok;                    /* dist_mvt: 0 not asked yet, 1 every rank's blocks have a transpose
+                                      product, 2 not (agreed over the ranks at the first call) */
 } SPMV_NAME(dist);
 
 static inline MPI_Datatype SPMV_NAME(dist__mpi_t)(void) { return sizeof(SPMV_T) == 4 ? MPI_FLOAT : MPI_DOUBLE; }
@@ -348,6 +350,57 @@ static inline spmv_status SPMV_NAME(dist_mv)(SPMV_NAME(dist) *D, SPMV_T alpha, c
     return st != SPMV_OK ? st : st2;
 }
 
+/* y = alpha*A^T*x + beta*y on the owned parts: x_loc holds this rank's nloc entries of x (its
+ * rows), y_loc its ncloc entries of y (its columns; beta == 0: written, never read). The ghost
+ * exchange in reverse (hypre's and PETSc's transpose product): the off-diagonal block's
+ * transpose product gives a partial sum for each ghost column, sent to its owner, while the
+ * diagonal block's transpose product runs; the owner adds what it receives per neighbour in
+ * rank order (the same bits for a fixed rank and thread count). A failure inside a block's
+ * product (an allocation) is returned by that rank alone, as in dist_mv. The blocks' transpose
+ * products need csr or csr_merge blocks (any_mvt): with another format on any rank (a
+ * dist_select choice) every rank returns SPMV_ERR_UNSUPPORTED (agreed once, then cached).
+ * Collective; SPMV_ERR_MPI when a transfer fails. */
+static inline spmv_status SPMV_NAME(dist_mvt)(SPMV_NAME(dist) *D, SPMV_T alpha, const SPMV_T *x_loc, SPMV_T beta,
+                                              SPMV_T *y_loc) {
+    const MPI_Datatype VT = SPMV_NAME(dist__mpi_t)();
+    spmv_status st = SPMV_OK, st2;
+    int q, ok = 1;
+    int64_t k;
+    if (!D || D->comm == MPI_COMM_NULL) return SPMV_ERR_ARG;
+    if ((D->nloc > 0 && !x_loc) || (D->ncloc > 0 && !y_loc)) return SPMV_ERR_ARG;
+    if (D->mvt_ok == 0) { /* the same answer on every rank, before any transfer */
+        const int csr_d = D->diag.fmt == SPMV_FMT_CSR || D->diag.fmt == SPMV_FMT_CSR_MERGE;
+        const int csr_o = D->offd.fmt == SPMV_FMT_CSR || D->offd.fmt == SPMV_FMT_CSR_MERGE;
+        int mine = (D->nloc == 0 || csr_d) && (D->nloc == 0 || D->nghost == 0 || csr_o), all = 0;
+        if (MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, D->comm) != MPI_SUCCESS) return SPMV_ERR_MPI;
+        D->mvt_ok = all ? 1 : 2;
+    }
+    if (D->mvt_ok != 1) return SPMV_ERR_UNSUPPORTED;
+    /* the ghosts' partial sums first: they travel while the diagonal block runs */
+    if (D->nghost > 0) {
+        if (D->nloc > 0) st = SPMV_NAME(any_mvt)(&D->offd, alpha, x_loc, (SPMV_T)0, D->ghost);
+        else
+            for (k = 0; k < D->nghost; k++) D->ghost[k] = 0;
+    }
+    for (q = 0; q < D->nsend; q++) /* from the ranks that read our columns: their sums for them */
+        ok &= MPI_Irecv(D->sendbuf + D->send_off[q], (int)(D->send_off[q + 1] - D->send_off[q]), VT, D->send_rank[q], 8,
+                        D->comm, &D->req[D->nrecv + q]) == MPI_SUCCESS;
+    for (q = 0; q < D->nrecv; q++) /* to the owners of our ghosts */
+        ok &= MPI_Isend(D->ghost + D->recv_off[q], (int)(D->recv_off[q + 1] - D->recv_off[q]), VT, D->recv_rank[q], 8,
+                        D->comm, &D->req[q]) == MPI_SUCCESS;
+    if (D->ncloc > 0 && st == SPMV_OK) {
+        if (D->nloc > 0) st = SPMV_NAME(any_mvt)(&D->diag, alpha, x_loc, beta, y_loc);
+        else
+            for (k = 0; k < D->ncloc; k++) y_loc[k] = beta == (SPMV_T)0 ? (SPMV_T)0 : beta * y_loc[k];
+    }
+    if (D->nsend > 0) ok &= MPI_Waitall(D->nsend, D->req + D->nrecv, MPI_STATUSES_IGNORE) == MPI_SUCCESS;
+    if (ok && st == SPMV_OK)
+        for (k = 0; k < D->send_off[D->nsend]; k++) y_loc[D->send_idx[k]] += D->sendbuf[k];
+    if (D->nrecv > 0) ok &= MPI_Waitall(D->nrecv, D->req, MPI_STATUSES_IGNORE) == MPI_SUCCESS;
+    st2 = ok ? SPMV_OK : SPMV_ERR_MPI;
+    return st != SPMV_OK ? st : st2;
+}
+
 /* balanced row ranges: rank p gets the rows whose entries start in [p*nnz/size, (p+1)*nnz/size)
  * (rows with no entries go with the rows before them); starts[size+1] */
 static inline void SPMV_NAME(dist__balance)(const SPMV_I *row_ptr, int64_t nrows, int size, int64_t *starts) {
@@ -560,6 +613,7 @@ static inline spmv_status SPMV_NAME(dist_select)(SPMV_NAME(dist) *D, const spmv_
     }
     SPMV_NAME(any_free)(&D->diag);
     D->diag = M.h; /* the chosen format's object moves into the block */
+    D->mvt_ok = 0;  /* dist_mvt asks the ranks again */
     memset(&M.h, 0, sizeof M.h);
     SPMV_NAME(auto_free)(&M);
     return SPMV_OK;

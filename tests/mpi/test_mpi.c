@@ -7,6 +7,8 @@
  *    one (ranks without neighbours); alpha/beta pairs with beta = 0 (y not read);
  *  - every host format of the registry as the blocks' engine on the small matrices;
  *  - the same bits twice (deterministic for a fixed rank and thread count);
+ *  - the transpose product dist_mvt on csr blocks against the serial A^T x (and refused on
+ *    every rank when dist_select put another format on one);
  *  - bad input answered by the same status on every rank: column counts that disagree, a
  *    row ownership that does not add up, a column beyond the global size on one rank, a
  *    NULL matrix on one rank, a bad root, a missing file on one rank, allocation failure at
@@ -59,6 +61,40 @@ static int mv_ok(const spmv_d_dist *D, const spmv_d_csr *A, double alpha, double
           (long long)D->nloc, worst);
     free(x), free(y), free(y0);
     return ok && bad == 0;
+}
+
+/* dist_mvt's y_loc (this rank's columns) against the serial A^T x, long double */
+static int mvt_ok(spmv_d_dist *D, const spmv_d_csr *A, double alpha, double beta, const char *what) {
+    double *x = (double *)malloc(sizeof(double) * (size_t)(D->nloc + 1));
+    double *y = (double *)malloc(sizeof(double) * (size_t)(D->ncloc + 1));
+    double *y0 = (double *)malloc(sizeof(double) * (size_t)(D->ncloc + 1));
+    long double *s = (long double *)calloc((size_t)A->ncols + 1, sizeof(long double));
+    long double *sa = (long double *)calloc((size_t)A->ncols + 1, sizeof(long double));
+    int64_t i, k, bad = 0;
+    spmv_status st;
+    for (i = 0; i < D->nloc; i++) x[i] = 1.0 + (double)((D->row0 + i) % 13) / 9.0;
+    for (i = 0; i < D->ncloc; i++) y[i] = y0[i] = beta == 0 ? NAN : 0.25 - (double)((D->col0 + i) % 7) / 5.0;
+    st = spmv_d_dist_mvt(D, alpha, x, beta, y);
+    for (i = 0; i < A->nrows; i++)
+        for (k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++) {
+            const long double p = (long double)A->val[k] * (1.0 + (double)(i % 13) / 9.0);
+            s[A->col_idx[k]] += p;
+            sa[A->col_idx[k]] += fabsl(p);
+        }
+    for (i = 0; st == SPMV_OK && i < D->ncloc; i++) {
+        const int64_t c = D->col0 + i;
+        const long double want = (long double)alpha * s[c] + (beta == 0 ? 0 : (long double)beta * y0[i]);
+        if (!isfinite((double)want)) { /* Inf or NaN entries (skew_fp64_test): the same class, the same sign */
+            if (!(isnan((double)want) ? isnan(y[i]) : y[i] == (double)want)) bad++;
+        } else {
+            const double err = (double)(fabsl((long double)y[i] - want) / (fabsl(want) + sa[c] * fabs(alpha) + 1e-300));
+            if (!(err <= 1e-13)) bad++;
+        }
+    }
+    CHECK(st == SPMV_OK && bad == 0, "rank %d %s: dist_mvt %s, %lld of %lld columns wrong", rank_, what,
+          spmv_status_str(st), (long long)bad, (long long)D->ncloc);
+    free(x), free(y), free(y0), free(s), free(sa);
+    return st == SPMV_OK && bad == 0;
 }
 
 /* the product twice, bit for bit */
@@ -136,6 +172,7 @@ static void one_matrix(const char *name, const spmv_d_csr *A, int all_formats) {
         for (j = 0; j < 3; j++) {
             snprintf(what, sizeof what, "%s root csr alpha %g beta %g", name, ab[j][0], ab[j][1]);
             mv_ok(&D, A, ab[j][0], ab[j][1], what);
+            mvt_ok(&D, A, ab[j][0], ab[j][1], what);
         }
         same_bits(&D, name);
         spmv_d_dist_free(&D);
@@ -154,6 +191,7 @@ static void one_matrix(const char *name, const spmv_d_csr *A, int all_formats) {
         if (st == SPMV_OK) {
             snprintf(what, sizeof what, "%s local rows, uneven", name);
             mv_ok(&D, A, 1.5, 0.5, what);
+            mvt_ok(&D, A, 1.5, 0.5, what);
             spmv_d_dist_free(&D);
         }
         spmv_d_csr_free(&L);
@@ -169,6 +207,20 @@ static void one_matrix(const char *name, const spmv_d_csr *A, int all_formats) {
             CHECK(st == SPMV_OK, "rank %d %s: dist_select: %s (%s)", rank_, name, spmv_status_str(st), e.msg);
             snprintf(what, sizeof what, "%s after dist_select (%s)", name, spmv_format_name(D.diag.fmt));
             if (st == SPMV_OK) mv_ok(&D, A, 1.5, 0.5, what);
+            if (st == SPMV_OK) { /* the transpose product: on csr blocks, else refused on every rank */
+                int csr_here = D.nloc == 0 || D.diag.fmt == SPMV_FMT_CSR || D.diag.fmt == SPMV_FMT_CSR_MERGE, all = 0;
+                MPI_Allreduce(&csr_here, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+                if (all) mvt_ok(&D, A, 1.5, 0.5, what);
+                else {
+                    double *xx = (double *)calloc((size_t)D.nloc + 1, sizeof(double));
+                    double *yy = (double *)calloc((size_t)D.ncloc + 1, sizeof(double));
+                    st = spmv_d_dist_mvt(&D, 1.0, xx, 0.0, yy);
+                    agreed(st, what);
+                    CHECK(st == SPMV_ERR_UNSUPPORTED, "rank %d %s: dist_mvt on non-csr blocks: %s", rank_, what,
+                          spmv_status_str(st));
+                    free(xx), free(yy);
+                }
+            }
             spmv_d_dist_free(&D);
         }
     }
@@ -186,6 +238,7 @@ static void one_matrix(const char *name, const spmv_d_csr *A, int all_formats) {
         snprintf(what, sizeof what, "%s %s", name, spmv_format_name((spmv_format)f));
         mv_ok(&D, A, 1.5, 0.5, what);
         mv_ok(&D, A, 1, 0, what);
+        if (f == SPMV_FMT_CSR_MERGE) mvt_ok(&D, A, -1, 1, what);
         spmv_d_dist_free(&D);
     }
 }
