@@ -162,12 +162,12 @@ out:
 
 /* SpMM: csr native and the fallback of a few other formats, both layouts, k sweep */
 static void TF(_mm)(const char *name, const TN(csr) * A, const int *ks, int nk, int others) {
-    static const spmv_format fb[] = {SPMV_FMT_SELL, SPMV_FMT_COO, SPMV_FMT_ELL, SPMV_FMT_BCSR};
+    static const spmv_format fb[] = {SPMV_FMT_SELL, SPMV_FMT_COO, SPMV_FMT_JAD, SPMV_FMT_BCSR, SPMV_FMT_HYB, SPMV_FMT_HLL};
     const int64_t m = A->nrows, n = A->ncols;
     int ik, lay, h;
     for (ik = 0; ik < nk; ik++)
         for (lay = 0; lay < 2; lay++)
-            for (h = -1; h < (others ? 4 : 0); h++) {
+            for (h = -1; h < (others ? 6 : 0); h++) {
                 const int64_t k = ks[ik];
                 const int64_t ldx = lay == SPMV_ROW_MAJOR ? k + 3 : n + 5, ldy = lay == SPMV_ROW_MAJOR ? k + 2 : m + 3;
                 const size_t nx = (size_t)(lay == SPMV_ROW_MAJOR ? (n > 0 ? n : 1) * ldx : k * ldx);
@@ -244,16 +244,21 @@ static void TF(_mm_errors)(const TN(csr) * A) {
         CHECK(TN(any_mm)(&M, 0, 1, X, 1, 0, Y, 1, SPMV_ROW_MAJOR) == SPMV_ERR_ARG &&
                   TN(any_mm)(&M, 2, 1, X, 2, 0, X + 1, 2, SPMV_ROW_MAJOR) == SPMV_ERR_ARG,
               "[%s] any_mm: k = 0 and overlap refused", STR(TT_TAG));
-        { /* the row-major fallback's scratch not there: SPMV_ERR_ALLOC, Y untouched */
+        { /* the row-major fallback's scratch (coo: no native SpMM) not there: SPMV_ERR_ALLOC, Y untouched */
+            TN(any) Mc;
+            spmv_opts oc = th_opts(SPMV_FMT_COO, SPMV_ISA_AUTO, NULL);
             int64_t q, same = 1;
-            for (q = 0; q < A->nrows * 2; q++) Y[q] = 5;
-            th_alloc_count = 0;
-            th_alloc_fail_at = 2;
-            CHECK(TN(any_mm)(&M, 2, 1, X, 2, 0, Y, 2, SPMV_ROW_MAJOR) == SPMV_ERR_ALLOC,
-                  "[%s] any_mm: allocation failure reported", STR(TT_TAG));
-            th_alloc_fail_at = -1;
-            for (q = 0; q < A->nrows * 2; q++) same &= Y[q] == 5;
-            CHECK(same, "[%s] any_mm: Y untouched after the allocation failure", STR(TT_TAG));
+            if (TN(any_from_csr)(&Mc, A, &oc, NULL) == SPMV_OK) {
+                for (q = 0; q < A->nrows * 2; q++) Y[q] = 5;
+                th_alloc_count = 0;
+                th_alloc_fail_at = 2;
+                CHECK(TN(any_mm)(&Mc, 2, 1, X, 2, 0, Y, 2, SPMV_ROW_MAJOR) == SPMV_ERR_ALLOC,
+                      "[%s] any_mm: allocation failure reported", STR(TT_TAG));
+                th_alloc_fail_at = -1;
+                for (q = 0; q < A->nrows * 2; q++) same &= Y[q] == 5;
+                CHECK(same, "[%s] any_mm: Y untouched after the allocation failure", STR(TT_TAG));
+                TN(any_free)(&Mc);
+            }
         }
         TN(any_free)(&M);
     }
