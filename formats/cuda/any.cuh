@@ -174,6 +174,25 @@ static inline spmv_status SPMV_NAME(any_dev_mv)(const SPMV_NAME(any_dev) *D, SPM
     }
 }
 
+/* Y = alpha*B*X + beta*Y with k vectors on the device (device pointers; layouts as on the
+ * host): the csr rows natively (csr_dev_mm, no atomics); the other formats one product per
+ * vector, column-major only (row-major gives SPMV_ERR_UNSUPPORTED: no device transposes
+ * here). */
+static inline spmv_status SPMV_NAME(any_dev_mm)(const SPMV_NAME(any_dev) *D, int64_t k, SPMV_T alpha, const SPMV_T *X,
+                                                int64_t ldx, SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay,
+                                                cudaStream_t s = 0) {
+    spmv_status st = SPMV_OK;
+    if (!D || (int)D->fmt < 0 || D->fmt >= SPMV_FMT_COUNT_ || k < 1) return SPMV_ERR_ARG;
+    if (D->fmt == SPMV_FMT_CSR || D->fmt == SPMV_FMT_CSR_MERGE || D->fmt == SPMV_FMT_CSR_SCALAR ||
+        D->fmt == SPMV_FMT_CSR_VECTOR)
+        return SPMV_NAME(csr_dev_mm)(&D->u.csr, k, alpha, X, ldx, beta, Y, ldy, lay, s);
+    if (lay != SPMV_COL_MAJOR) return (int)lay == SPMV_ROW_MAJOR ? SPMV_ERR_UNSUPPORTED : SPMV_ERR_ARG;
+    if (!X || !Y || ldx < 1 || ldy < 1) return SPMV_ERR_ARG;
+    for (int64_t j = 0; j < k && st == SPMV_OK; j++) st = SPMV_NAME(any_dev_mv)(D, alpha, X + j * ldx, beta, Y + j * ldy, s);
+    return st;
+}
+
+
 /* Device bytes of the matrix (embeds-x: with the x map; CSR: without the merge scratch). */
 static inline size_t SPMV_NAME(any_dev_bytes)(const SPMV_NAME(any_dev) *D) {
     if (!D) return 0;

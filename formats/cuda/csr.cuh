@@ -392,6 +392,23 @@ static inline spmv_status SPMV_NAME(csr_dev_mv)(const SPMV_NAME(csr_dev) *D, SPM
  * y ncols, both device pointers; asynchronous on s. */
 #ifndef SPMV_CUDA_CSR_MVT
 #define SPMV_CUDA_CSR_MVT
+/* Y = alpha*A*X + beta*Y with k vectors on the device (layouts: formats/csr_ops.h): one
+ * thread per (row, vector); the threads of a row are neighbours in a warp, so they share its
+ * val/col loads and, row-major, read X's row of k values together. No atomics (the same bits
+ * every run); beta == 0: Y not read. */
+template <typename T, typename I>
+__global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
+    spmv_cuda__csr_mm(int64_t nrows, int64_t k, const I *__restrict__ rp, const I *__restrict__ ci,
+                      const T *__restrict__ val, T alpha, const T *__restrict__ X, int64_t ldx, T beta,
+                      T *__restrict__ Y, int64_t ldy, int colmajor) {
+    for (int64_t t = spmv_cuda_gtid(); t < nrows * k; t += spmv_cuda_gsize()) {
+        const int64_t r = t / k, j = t - r * k;
+        T s = 0;
+        for (I e = rp[r]; e < rp[r + 1]; e++) s += val[e] * (colmajor ? X[j * ldx + ci[e]] : X[(int64_t)ci[e] * ldx + j]);
+        T *yp = colmajor ? Y + j * ldy + r : Y + r * ldy + j;
+        *yp = beta == T(0) ? alpha * s : alpha * s + beta * *yp;
+    }
+}
 template <typename T, typename I, int TPR>
 __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
     spmv_cuda__csr_mvt(int64_t nrows, const I *__restrict__ rp, const I *__restrict__ ci, const T *__restrict__ val,
@@ -423,6 +440,20 @@ static inline spmv_status spmv_cuda__csr_mvt_run(int64_t nrows, int64_t ncols, i
     return spmv_cuda_status(cudaGetLastError());
 }
 #endif
+static inline spmv_status SPMV_NAME(csr_dev_mm)(const SPMV_NAME(csr_dev) *D, int64_t k, SPMV_T alpha, const SPMV_T *X,
+                                                int64_t ldx, SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay,
+                                                cudaStream_t s = 0) {
+    if (!D || k < 1 || ((int)lay != SPMV_ROW_MAJOR && (int)lay != SPMV_COL_MAJOR)) return SPMV_ERR_ARG;
+    if (lay == SPMV_ROW_MAJOR ? (ldx < k || ldy < k) : (ldx < (D->ncols > 1 ? D->ncols : 1) || ldy < (D->nrows > 1 ? D->nrows : 1)))
+        return SPMV_ERR_ARG;
+    if ((D->nrows > 0 && !Y) || (D->nnz > 0 && !X)) return SPMV_ERR_ARG;
+    if (D->nrows == 0) return SPMV_OK;
+    SPMV_CUDA_LAUNCH(spmv_cuda_grid((int64_t)D->nrows * k, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s,
+                     (spmv_cuda__csr_mm<SPMV_T, SPMV_I>))((int64_t)D->nrows, k, D->row_ptr, D->col_idx, D->val, alpha, X,
+                                                          ldx, beta, Y, ldy, lay == SPMV_COL_MAJOR);
+    return spmv_cuda_status(cudaGetLastError());
+}
+
 static inline spmv_status SPMV_NAME(csr_dev_mvt)(const SPMV_NAME(csr_dev) *D, SPMV_T alpha, const SPMV_T *x,
                                                  SPMV_T beta, SPMV_T *y, cudaStream_t s = 0) {
     if (!D) return SPMV_ERR_ARG;

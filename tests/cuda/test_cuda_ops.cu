@@ -1,4 +1,4 @@
-/* The transpose product on the device (formats/cuda/csr.cuh, formats/cuda/any.cuh): every
+/* The transpose product and SpMM on the device (formats/cuda/csr.cuh, formats/cuda/any.cuh): every
  * device format built from A^T (opts.transpose) and the auto handle built that way, the csr
  * rows' own csr_dev_mvt (atomics, no A^T) and any_dev_mvt's refusal on the other formats; each
  * product against the long-double reference of A^T x, with alpha/beta pairs and NaN in y
@@ -108,6 +108,69 @@ out:
     spmv_d_csr_free(&A);
 }
 
+/* SpMM on the device: csr_dev_mm (every csr row) and any_dev_mm's per-vector path (sell,
+ * coo; column-major; row-major refused) against the host reference, k = 1, 3, 8, 33, ld > k */
+static void mm_matrix(const char *mname, const spmv_triplets *t) {
+    static const int ks[] = {1, 3, 8, 33};
+    static const spmv_format fs[] = {SPMV_FMT_CSR, SPMV_FMT_CSR_VECTOR, SPMV_FMT_SELL, SPMV_FMT_COO};
+    spmv_d_csr A;
+    if (spmv_d_csr_from_triplets(&A, t, NULL) != SPMV_OK) {
+        CHECK(0, "%s: to CSR", mname);
+        return;
+    }
+    const int64_t m = A.nrows, n = A.ncols;
+    for (size_t fi = 0; fi < sizeof fs / sizeof fs[0] && !gpu_dead; fi++) {
+        spmv_opts o = spmv_opts_default();
+        spmv_d_any_dev D;
+        spmv_error e;
+        o.format = fs[fi];
+        if (spmv_d_any_dev_from_csr(&D, &A, &o, &e, 0) != SPMV_OK) continue;
+        const int native = fs[fi] == SPMV_FMT_CSR || fs[fi] == SPMV_FMT_CSR_VECTOR;
+        for (int ik = 0; ik < 4; ik++)
+            for (int lay = 0; lay < 2; lay++) {
+                const int64_t k = ks[ik], ldx = lay ? n + 3 : k + 2, ldy = lay ? m + 1 : k + 1;
+                const size_t nx = (size_t)(lay ? k * ldx : (n > 0 ? n : 1) * ldx), ny = (size_t)(lay ? k * ldy : (m > 0 ? m : 1) * ldy);
+                double *X = (double *)malloc(sizeof(double) * nx), *Y = (double *)malloc(sizeof(double) * ny);
+                double *Y0 = (double *)malloc(sizeof(double) * ny), *Xd = NULL, *Yd = NULL;
+                const double al = 1.25, be = (k % 2) ? 0.0 : -0.5;
+                for (size_t q = 0; q < nx; q++) X[q] = th_rval();
+                for (size_t q = 0; q < ny; q++) Y0[q] = th_rval(), Y[q] = be == 0 ? NAN : Y0[q];
+                cuda_ok(cudaMalloc((void **)&Xd, sizeof(double) * nx), "cudaMalloc X");
+                cuda_ok(cudaMalloc((void **)&Yd, sizeof(double) * ny), "cudaMalloc Y");
+                cuda_ok(cudaMemcpy(Xd, X, sizeof(double) * nx, cudaMemcpyHostToDevice), "copy X");
+                cuda_ok(cudaMemcpy(Yd, Y, sizeof(double) * ny, cudaMemcpyHostToDevice), "copy Y");
+                spmv_status st = spmv_d_any_dev_mm(&D, k, al, Xd, ldx, be, Yd, ldy, (spmv_layout)lay, 0);
+                if (!native && lay == SPMV_ROW_MAJOR) {
+                    CHECK(st == SPMV_ERR_UNSUPPORTED, "%s %s: device row-major SpMM refused: %s", mname,
+                          spmv_format_name(fs[fi]), spmv_status_str(st));
+                } else {
+                    double worst = 0;
+                    if (st == SPMV_OK) st = spmv_cuda_status(cudaMemcpy(Y, Yd, sizeof(double) * ny, cudaMemcpyDeviceToHost));
+                    for (int64_t j = 0; st == SPMV_OK && j < k; j++)
+                        for (int64_t i = 0; i < m; i++) {
+                            long double sum = 0, sa = 0;
+                            for (int64_t q = A.row_ptr[i]; q < A.row_ptr[i + 1]; q++) {
+                                const long double p = (long double)A.val[q] * X[lay ? j * ldx + A.col_idx[q] : A.col_idx[q] * ldx + j];
+                                sum += p;
+                                sa += fabsl(p);
+                            }
+                            const size_t at = (size_t)(lay ? j * ldy + i : i * ldy + j);
+                            const long double want = al * sum + (be != 0 ? (long double)be * Y0[at] : 0.0L);
+                            const double er = (double)(fabsl((long double)Y[at] - want) /
+                                                       (fabsl(want) + al * sa + fabsl((long double)be * Y0[at]) + 1e-300L));
+                            if (!(er <= worst)) worst = er;
+                        }
+                    CHECK(st == SPMV_OK && worst <= 1e-12, "%s %s: device SpMM k=%lld %s: %s, error %.3g", mname,
+                          spmv_format_name(fs[fi]), (long long)k, lay ? "col-major" : "row-major", spmv_status_str(st), worst);
+                }
+                cudaFree(Xd), cudaFree(Yd);
+                free(X), free(Y), free(Y0);
+            }
+        (void)spmv_d_any_dev_free(&D);
+    }
+    spmv_d_csr_free(&A);
+}
+
 int main(void) {
     static const char *gens[] = {"random:rows=300,cols=500,nnzr=6,seed=2", "random:rows=700,cols=200,nnzr=3,seed=3",
                                  "onerow:n=2000,len=1500,row=7", "stencil2d:n=30"};
@@ -135,6 +198,7 @@ int main(void) {
             continue;
         }
         one_matrix(gens[g], &t);
+        if (g != 2) mm_matrix(gens[g], &t);
         spmv_triplets_free(&t);
     }
     return check_finish("test_cuda_ops");
