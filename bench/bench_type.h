@@ -587,7 +587,8 @@ static int BF(_mv)(const spmv_triplets *trip, const spmv_opts *bo, int64_t kk, c
     return st != SPMV_OK;
 }
 /* `spmv plan`: the selection on one matrix; the report into *R (the handle is freed) */
-static spmv_status BF(_plan)(const spmv_triplets *trip, const spmv_opts *ao, spmv_auto_report *R, spmv_error *e) {
+static spmv_status BF(_plan)(const spmv_triplets *trip, const spmv_opts *ao, const char *save, const char *load,
+                             spmv_auto_report *R, spmv_error *e) {
     BN(csr) A;
     BN(auto) M;
     spmv_status st = BN(csr_from_triplets)(&A, trip, NULL);
@@ -597,7 +598,11 @@ static spmv_status BF(_plan)(const spmv_triplets *trip, const spmv_opts *ao, spm
         snprintf(e->msg, sizeof e->msg, "%s", R->why);
         return st;
     }
-    st = BN(auto_from_csr)(&M, &A, ao, e);
+    st = load ? BN(auto_from_plan)(&M, &A, load, e) : BN(auto_from_csr)(&M, &A, ao, e);
+    if (st == SPMV_OK && save) {
+        st = BN(auto_plan_save)(&M, &A, save, e);
+        if (st != SPMV_OK) snprintf(M.rep.why, sizeof M.rep.why, "saving the plan: %.150s", e->msg);
+    }
     *R = M.rep;
     BN(auto_free)(&M);
     BN(csr_free)(&A);

@@ -40,7 +40,7 @@ static void usage(FILE *f) {
             "  spmv stream [--threads N]\n"
             "  spmv info MATRIX\n"
             "  spmv plan [--expect N] [--budget B] [--deterministic] [--x-fixed] [--op mv|mvt|mm:k=N] [--threads N]\n"
-            "            [--precision d|s]\n"
+            "            [--precision d|s] [--save PLAN] [--load PLAN]   (a plan: the choice, reused on the same matrix)\n"
             "            MATRIX   (the automatic selection: features, shortlist, trials, choice)\n"
             "  spmv mv [--format F|auto] [--params KEY=VAL,...] [--precision d|s] [--transpose] MATRIX [--x FILE]\n"
             "          [--out FILE|-]   (--transpose: y = A^T x; an X of k columns: Y = A X, m x k)\n"
@@ -632,12 +632,19 @@ static int cmd_plan(int argc, char **argv) {
     spmv_triplets t;
     spmv_error e;
     spmv_status st;
-    const char *mat = NULL;
+    const char *mat = NULL, *save = NULL, *load = NULL;
     char prec = 'd';
     int i, threads = 0;
     for (i = 0; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         char *end = NULL;
+        if (!strcmp(a, "--save") || !strcmp(a, "--load")) {
+            if (!v || !*v) return arg_error("plan", a, v, "a file name");
+            if (a[2] == 's') save = v;
+            else load = v;
+            i++;
+            continue;
+        }
         if (!strcmp(a, "--expect") || !strcmp(a, "--budget")) {
             double d = v ? strtod(v, &end) : 0;
             if (!v || !*v || *end || !(d >= (a[2] == 'e' ? 1 : 0)) || !(d < 1e18))
@@ -664,7 +671,7 @@ static int cmd_plan(int argc, char **argv) {
             i++;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "spmv plan: unknown option '%s' (options: --expect, --budget, --deterministic, --x-fixed, "
-                            "--op, --threads, --precision)\n", a);
+                            "--op, --save, --load, --threads, --precision)\n", a);
             return 2;
         } else if (mat) {
             fprintf(stderr, "spmv plan: unexpected argument '%s' (one MATRIX only)\n", a);
@@ -686,7 +693,7 @@ static int cmd_plan(int argc, char **argv) {
         spmv_triplets_free(&t);
         return 1;
     }
-    st = prec == 'd' ? tool_d_plan(&t, &ao, &R, &e) : tool_s_plan(&t, &ao, &R, &e);
+    st = prec == 'd' ? tool_d_plan(&t, &ao, save, load, &R, &e) : tool_s_plan(&t, &ao, save, load, &R, &e);
     spmv_triplets_free(&t);
     if (st != SPMV_OK) {
         fprintf(stderr, "spmv plan: %s: %s (%s)\n", mat, spmv_status_str(st), e.msg);
@@ -732,6 +739,8 @@ static int cmd_plan(int argc, char **argv) {
         printf("\nchoice       %s: %s\n", spmv_format_name(R.chosen), R.why);
         printf("cost         %.3g s in all (%.3g s inspecting, budget %.3g s), %.1f products of %s, %d formats timed\n",
                R.select_s, R.features_s, R.budget_s, R.select_spmvs, spmv_format_name(R.chosen), R.trials);
+        if (load) printf("plan         loaded from %s (no inspection, no trials: the lines above are empty)\n", load);
+        if (save) printf("plan         saved to %s\n", save);
     }
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "spmv plan: error writing to standard output: %s\n", strerror(errno));

@@ -44,7 +44,12 @@
  *                   pay one conversion's allocations, and at 0.35 ms (ct2010, 336k entries)
  *                   inspection, CSR's trial and one conversion to SELL with its trial take
  *                   about 30. Above ~1M entries (a product of 0.5 ms or more) the 30 SpMVs
- *                   are the cap
+ *                   are the cap. The floor never exceeds what the best-predicted candidate
+ *                   could save over expected_calls (expected_calls * (1 - 1/prediction)
+ *                   CSR products); when no shortlisted candidate's typical conversion would
+ *                   be repaid even at twice CSR's speed (few expected products), nothing is
+ *                   timed: CSR
+ *   mm_k            > 1: the products are SpMMs of mm_k vectors: CSR (its native kernel), untimed
  *   x_changes       1 (default): x differs at every call, formats embedding x pay the copy
  *   threads         trials run with this many OpenMP threads (0: the current setting,
  *                   restored afterwards); the products should run with the same count
@@ -419,9 +424,27 @@ static inline int spmv_auto__rule_choice(const spmv_auto_report *R, int device) 
 }
 
 /* the budget in seconds: `budget` products of the fastest product timed so far, at least
- * min_seconds */
-static inline double spmv_auto__budget_s(const spmv_opts *o, double fastest_s) {
-    return o->budget * fastest_s < o->min_seconds ? o->min_seconds : o->budget * fastest_s;
+ * min_seconds, but that floor never above what the best prediction could save over the
+ * expected products (gain_s; a 15 ms floor was 550 products of a 27 us product) */
+static inline double spmv_auto__budget_s(const spmv_opts *o, double fastest_s, double gain_s) {
+    const double floor_s = o->min_seconds < gain_s ? o->min_seconds : gain_s;
+    return o->budget * fastest_s < floor_s ? floor_s : o->budget * fastest_s;
+}
+/* The most a shortlisted candidate is predicted to save over the expected products, in CSR
+ * products (speedup p: expected_calls * (1 - 1/p); 0 when none is predicted faster), and
+ * whether any candidate's typical conversion could be repaid even if it ran twice as fast as
+ * CSR (the predictions are rough: a lower one still gets its trial while products are many) */
+#define SPMV_AUTO_OPTIMISTIC 2.0
+static inline double spmv_auto__max_gain(const spmv_auto_report *R, const spmv_opts *o, int device, int *pays) {
+    double g = 0;
+    int i;
+    *pays = 0;
+    for (i = 1; i < R->ncand; i++) {
+        const double p = R->cand[i].predicted, po = p > SPMV_AUTO_OPTIMISTIC ? p : SPMV_AUTO_OPTIMISTIC;
+        if (p > 1 && o->expected_calls * (1 - 1 / p) > g) g = o->expected_calls * (1 - 1 / p);
+        if (spmv_auto_convert_prior(R->cand[i].fmt, device) < o->expected_calls * (1 - 1 / po)) *pays = 1;
+    }
+    return g;
 }
 
 /* CSR's score at product time t: its copy's typical cost (none with borrow) plus the
@@ -787,8 +810,8 @@ static inline spmv_status SPMV_NAME(auto__select)(SPMV_NAME(auto) *M, const SPMV
     SPMV_NAME(any) best, cand, spare; /* spare (has_spare): a loser whose pages take CSR's copy */
     int has_spare = 0;
     SPMV_T *x = NULL, *y = NULL;
-    double best_score, spent, reserve, overrun = 1, fastest_s, fresh0;
-    int i, best_i = 0, reps, prev_threads = 0, csr_again = 0;
+    double best_score, spent, reserve, overrun = 1, fastest_s, fresh0, gain = 0;
+    int i, best_i = 0, reps, prev_threads = 0, csr_again = 0, few = 0;
     if (!M) return SPMV_ERR_ARG;
     memset(M, 0, sizeof *M);
     R = &M->rep;
@@ -812,9 +835,14 @@ static inline spmv_status SPMV_NAME(auto__select)(SPMV_NAME(auto) *M, const SPMV
     R->features_s = spmv_wtime() - t0;
     spmv_auto__shortlist(R, 0);
     R->chosen_idx = 0;
-    if (opts.deterministic || opts.budget < 4 || A->nnz == 0 || opts.mm_k > 1) {
+    {
+        int pays = 0;
+        gain = spmv_auto__max_gain(R, &opts, 0, &pays);
+        few = !pays; /* no candidate's typical conversion is repaid: no trials at all */
+    }
+    if (opts.deterministic || opts.budget < 4 || A->nnz == 0 || opts.mm_k > 1 || few) {
         /* no timing: the rules (deterministic) or CSR (no budget, nothing to multiply) */
-        best_i = opts.deterministic && A->nnz && opts.mm_k <= 1 ? spmv_auto__rule_choice(R, 0) : 0;
+        best_i = opts.deterministic && A->nnz && opts.mm_k <= 1 && !few ? spmv_auto__rule_choice(R, 0) : 0;
         for (;;) {
             const double c0 = spmv_wtime();
             if (best_i == 0 && opts.borrow) st = SPMV_NAME(auto__borrow)(&M->h, A, opts.isa);
@@ -838,6 +866,10 @@ static inline spmv_status SPMV_NAME(auto__select)(SPMV_NAME(auto) *M, const SPMV
             snprintf(R->why, sizeof R->why,
                      "SpMM of %d vectors: CSR, the one native kernel (the matrix read once per block of vectors; "
                      "every other format runs %d products)", opts.mm_k, opts.mm_k);
+        else if (few && A->nnz)
+            snprintf(R->why, sizeof R->why,
+                     "over %.3g expected products no candidate's typical conversion would be repaid even at twice "
+                     "CSR's speed: CSR without trials", opts.expected_calls);
         else if (opts.deterministic && A->nnz)
             snprintf(R->why, sizeof R->why, "deterministic: the rules' choice (%s: %s), untimed",
                      spmv_format_name(R->chosen), R->cand[best_i].rule);
@@ -893,7 +925,7 @@ SPMV_OMP(parallel for schedule(static) if (A->nrows >= 65536))
         spmv_auto__csr_score(&opts, R->csr_spmv_s);
     R->trials = 1;
     fastest_s = R->csr_spmv_s;
-    R->budget_s = spmv_auto__budget_s(&opts, fastest_s);
+    R->budget_s = spmv_auto__budget_s(&opts, fastest_s, gain * R->csr_spmv_s);
     /* kept back for copying CSR if it wins */
     reserve = opts.borrow ? 0 : spmv_auto__prior(R, SPMV_FMT_CSR);
     for (i = 1; i < R->ncand; i++) {
@@ -911,7 +943,7 @@ SPMV_OMP(parallel for schedule(static) if (A->nrows >= 65536))
         /* should it win, the cap shrinks to budget products of its own, predicted faster, and
            CSR's copy is not made; should it lose, the cap stays and the copy is still to come
            (dblp-2010: counting the copy against the shrunk cap passed over SELL, 1.26x CSR) */
-        if (spent + need > (c->predicted > 1 ? spmv_auto__budget_s(&opts, fastest_s / c->predicted) : R->budget_s) ||
+        if (spent + need > (c->predicted > 1 ? spmv_auto__budget_s(&opts, fastest_s / c->predicted, gain * R->csr_spmv_s) : R->budget_s) ||
             spent + need + keep > R->budget_s) {
             c->skip = "budget: its expected conversion and trial would not fit";
             continue;
@@ -950,14 +982,14 @@ SPMV_OMP(parallel for schedule(static) if (A->nrows >= 65536))
                     R->cand[0].score_s = spmv_auto__csr_score(&opts, t);
                     if (best_i == 0) best_score = R->cand[0].score_s;
                     if (t < fastest_s) fastest_s = t;
-                    R->budget_s = spmv_auto__budget_s(&opts, fastest_s);
+                    R->budget_s = spmv_auto__budget_s(&opts, fastest_s, gain * R->csr_spmv_s);
                 }
             }
         }
         R->trials++;
         if (c->spmv_s < fastest_s) { /* the cap counts SpMVs of the fastest product seen */
             fastest_s = c->spmv_s;
-            R->budget_s = spmv_auto__budget_s(&opts, fastest_s); /* fastest_s only falls */
+            R->budget_s = spmv_auto__budget_s(&opts, fastest_s, gain * R->csr_spmv_s); /* fastest_s only falls */
         }
         if (c->score_s < best_score) {
             SPMV_NAME(any_free)(&best);
@@ -1118,6 +1150,126 @@ static inline spmv_status SPMV_NAME(auto_mm)(SPMV_NAME(auto) *M, int64_t k, SPMV
 static inline spmv_status SPMV_NAME(auto_update_values)(SPMV_NAME(auto) *M, const SPMV_NAME(csr) *A) {
     return M ? SPMV_NAME(any_update_values)(&M->h, A) : SPMV_ERR_ARG;
 }
+/* ---- saved choices ----
+ * A choice can be written to a small text file and reused on the same matrix: the chosen
+ * format, its parameters and ISA, and a fingerprint of A's structure (sizes, row_ptr and
+ * col_idx, index-type independent), so a solver that runs again pays no selection:
+ *   spmv_d_auto_plan_save(&M, &A, "A.plan", &err);    // after auto_from_csr
+ *   spmv_d_auto_from_plan(&M2, &A, "A.plan", &err);   // later: the same format, untimed
+ * The file is written beside its name and renamed into place (as the Matrix Market writer
+ * does). Loading: SPMV_ERR_IO when it cannot be read, SPMV_ERR_PARSE when it is not a plan
+ * (the line in err), SPMV_ERR_ARG when its fingerprint is not A's ("another matrix"); a plan
+ * whose ISA this CPU or build lacks (another machine's) is built with the best ISA here,
+ * said in rep.why. */
+static inline uint64_t SPMV_NAME(csr_fingerprint)(const SPMV_NAME(csr) *A) {
+    uint64_t h = 1469598103934665603ull;
+    int64_t i;
+#define SPMV__FP(v) (h = (h ^ (uint64_t)(int64_t)(v)) * 1099511628211ull)
+    SPMV__FP(A->nrows);
+    SPMV__FP(A->ncols);
+    SPMV__FP(A->nnz);
+    for (i = 0; i <= A->nrows && A->row_ptr; i++) SPMV__FP(A->row_ptr[i]);
+    for (i = 0; i < A->nnz && A->col_idx; i++) SPMV__FP(A->col_idx[i]);
+#undef SPMV__FP
+    return h;
+}
+static inline spmv_status SPMV_NAME(auto_plan_save)(const SPMV_NAME(auto) *M, const SPMV_NAME(csr) *A, const char *path,
+                                                    spmv_error *e) {
+    spmv__mm_writer w;
+    spmv_status st;
+    char prm[160];
+    if (e) e->line = 0, e->msg[0] = 0;
+    if (!M || !A || !path || !*path || !spmv_format_compiled(M->h.fmt)) {
+        SPMV__ERR(e, "auto_plan_save: no handle, matrix or path");
+        return SPMV_ERR_ARG;
+    }
+    SPMV_NAME(any_params_str)(&M->h, prm, sizeof prm);
+    if ((st = spmv__mm_wopen(&w, path, e)) != SPMV_OK) return st;
+    spmv__mm_wprintf(&w, "%%%%spmv plan 1\nfingerprint %016llx\nsize %lld %lld %lld\nformat %s\nparams %s\nisa %s\n"
+                         "transposed %d\n",
+                     (unsigned long long)SPMV_NAME(csr_fingerprint)(A), (long long)A->nrows, (long long)A->ncols,
+                     (long long)A->nnz, spmv_format_name(M->h.fmt), prm, spmv_isa_name(SPMV_NAME(any_isa)(&M->h)),
+                     M->h.transposed);
+    return spmv__mm_wclose(&w, path, e);
+}
+static inline spmv_status SPMV_NAME(auto_from_plan)(SPMV_NAME(auto) *M, const SPMV_NAME(csr) *A, const char *path,
+                                                    spmv_error *e) {
+    const double t0 = spmv_wtime();
+    char line[512], fmt_s[64] = "", prm[512] = "", isa_s[32] = "";
+    unsigned long long fp = 0;
+    long long nr = -1, nc = -1, nz = -1;
+    int tr = -1, have = 0, ln = 0;
+    spmv_opts o = spmv_opts_default();
+    spmv_status st;
+    FILE *f;
+    if (e) e->line = 0, e->msg[0] = 0;
+    if (!M) return SPMV_ERR_ARG;
+    memset(M, 0, sizeof *M);
+    if (!A || !path || SPMV_NAME(csr_check)(A) != SPMV_OK) {
+        SPMV__ERR(e, "auto_from_plan: no matrix or path, or a malformed matrix");
+        return SPMV_ERR_ARG;
+    }
+    f = fopen(path, "r");
+    if (!f) {
+        SPMV__ERR(e, "cannot read the plan '%s': %s", path, strerror(errno));
+        return SPMV_ERR_IO;
+    }
+    while (fgets(line, sizeof line, f)) {
+        char *nl = strchr(line, '\n');
+        ln++;
+        if (nl) *nl = 0;
+        if (ln == 1) {
+            if (strcmp(line, "%%spmv plan 1")) break;
+            have |= 1;
+        } else if (sscanf(line, "fingerprint %llx", &fp) == 1) have |= 2;
+        else if (sscanf(line, "size %lld %lld %lld", &nr, &nc, &nz) == 3) have |= 4;
+        else if (sscanf(line, "format %63s", fmt_s) == 1) have |= 8;
+        else if (!strncmp(line, "params ", 7) || !strcmp(line, "params")) {
+            snprintf(prm, sizeof prm, "%.500s", line[6] ? line + 7 : "");
+            have |= 16;
+        } else if (sscanf(line, "isa %31s", isa_s) == 1) have |= 32;
+        else if (sscanf(line, "transposed %d", &tr) == 1 && (tr == 0 || tr == 1)) have |= 64;
+        else break;
+    }
+    fclose(f);
+    if (have != 127 || spmv_format_parse(fmt_s, &o.format) != SPMV_OK || spmv_isa_parse(isa_s, &o.isa) != SPMV_OK) {
+        if (e) e->line = ln;
+        SPMV__ERR(e, "'%s' is not a plan of this version (line %d)", path, ln);
+        return SPMV_ERR_PARSE;
+    }
+    if (nr != (long long)A->nrows || nc != (long long)A->ncols || nz != (long long)A->nnz ||
+        fp != (unsigned long long)SPMV_NAME(csr_fingerprint)(A)) {
+        SPMV__ERR(e, "the plan '%s' is for another matrix (%lld x %lld, %lld entries; fingerprint %016llx)", path, nr, nc,
+                  nz, fp);
+        return SPMV_ERR_ARG;
+    }
+    o.params = prm[0] ? prm : NULL;
+    o.transpose = tr;
+    M->rep.opts = o;
+    if (!spmv_isa_supported(o.isa)) { /* another machine's ISA: the best one here */
+        o.isa = SPMV_ISA_AUTO;
+        st = SPMV_NAME(any_from_csr)(&M->h, A, &o, e);
+        if (st != SPMV_OK) { /* its parameters may belong to that ISA's width */
+            o.params = NULL;
+            st = SPMV_NAME(any_from_csr)(&M->h, A, &o, e);
+        }
+        snprintf(M->rep.why, sizeof M->rep.why, "from the plan (%.20s, made with %.20s, not available here: %s)", fmt_s,
+                 isa_s, spmv_isa_name(SPMV_NAME(any_isa)(&M->h)));
+    } else {
+        st = SPMV_NAME(any_from_csr)(&M->h, A, &o, e);
+        snprintf(M->rep.why, sizeof M->rep.why, "from the plan (%.20s %.120s %.20s), untimed", fmt_s, prm, isa_s);
+    }
+    if (st != SPMV_OK) {
+        spmv_auto_report keep = M->rep;
+        memset(M, 0, sizeof *M);
+        M->rep = keep;
+        return st;
+    }
+    M->rep.chosen = M->h.fmt;
+    M->rep.select_s = spmv_wtime() - t0;
+    return SPMV_OK;
+}
+
 static inline spmv_format SPMV_NAME(auto_format)(const SPMV_NAME(auto) *M) { return M ? M->h.fmt : SPMV_FMT_COUNT_; }
 static inline size_t SPMV_NAME(auto_bytes)(const SPMV_NAME(auto) *M) { return M ? SPMV_NAME(any_bytes)(&M->h) : 0; }
 static inline spmv_status SPMV_NAME(auto_to_csr)(const SPMV_NAME(auto) *M, SPMV_NAME(csr) *B) {

@@ -7,6 +7,7 @@
 #include "harness.h"
 #include "spmv.h"
 #include "harness.h"
+#include <unistd.h>
 
 /* format f with its defaults */
 static spmv_status th_any(spmv_d_any *M, const spmv_d_csr *A, spmv_format f) {
@@ -399,7 +400,115 @@ static void real_one(const char *name, const spmv_triplets *t, void *ctx) {
     if (t->nnz <= 20000) s_one(name, t, ctx);
 }
 
+/* saved choices: a round trip gives the same format and parameters, untimed; another matrix,
+ * a corrupt or missing file, an unwritable place and another machine's ISA each get a clear
+ * status (never a crash); and few expected products: CSR without trials */
+static void plans(void) {
+    char dir[] = "/tmp/spmv_test_plan_XXXXXX", path[256], bad[256];
+    spmv_triplets t, t2;
+    spmv_error e;
+    spmv_d_csr A, B;
+    spmv_d_auto M, M2;
+    spmv_opts o = spmv_opts_default();
+    spmv_status st;
+    FILE *f;
+    if (!mkdtemp(dir)) {
+        CHECK(0, "plans: mkdtemp");
+        return;
+    }
+    snprintf(path, sizeof path, "%s/A.plan", dir);
+    if (spmv_gen("stencil3d:n=40,pts=27", &t, &e) != SPMV_OK || spmv_d_csr_from_triplets(&A, &t, NULL) != SPMV_OK ||
+        spmv_gen("stencil3d:n=40,pts=7", &t2, &e) != SPMV_OK || spmv_d_csr_from_triplets(&B, &t2, NULL) != SPMV_OK) {
+        CHECK(0, "plans: matrices");
+        return;
+    }
+    o.expected_calls = 2000;
+    st = spmv_d_auto_from_csr(&M, &A, &o, &e);
+    CHECK(st == SPMV_OK, "plans: auto: %s", e.msg);
+    st = spmv_d_auto_plan_save(&M, &A, path, &e);
+    CHECK(st == SPMV_OK, "plans: save: %s", e.msg);
+    st = spmv_d_auto_from_plan(&M2, &A, path, &e);
+    {
+        char p1[200], p2[200];
+        spmv_d_any_params_str(&M.h, p1, sizeof p1);
+        spmv_d_any_params_str(&M2.h, p2, sizeof p2);
+        CHECK(st == SPMV_OK && M2.h.fmt == M.h.fmt && !strcmp(p1, p2) && M2.rep.trials == 0 && strstr(M2.rep.why, "plan"),
+              "plans: round trip %s %s -> %s %s (%s)", spmv_format_name(M.h.fmt), p1, spmv_format_name(M2.h.fmt), p2,
+              st == SPMV_OK ? M2.rep.why : e.msg);
+        if (st == SPMV_OK) CHECK(d_check_mv(&M2, &A, 1.0, 0.0, NULL) <= 1e-12, "plans: the loaded handle's product");
+    }
+    spmv_d_auto_free(&M2);
+    st = spmv_d_auto_from_plan(&M2, &B, path, &e);
+    CHECK(st == SPMV_ERR_ARG && strstr(e.msg, "another matrix"), "plans: another matrix refused: %s", e.msg);
+    snprintf(bad, sizeof bad, "%s/missing.plan", dir);
+    CHECK(spmv_d_auto_from_plan(&M2, &A, bad, &e) == SPMV_ERR_IO, "plans: a missing file: %s", e.msg);
+    snprintf(bad, sizeof bad, "%s/corrupt.plan", dir);
+    if ((f = fopen(bad, "w"))) {
+        fputs("%%spmv plan 1\nfingerprint zz\nformat\n", f);
+        fclose(f);
+    }
+    CHECK(spmv_d_auto_from_plan(&M2, &A, bad, &e) == SPMV_ERR_PARSE, "plans: a corrupt file: %s", e.msg);
+    if ((f = fopen(bad, "w"))) {
+        fputs("\x1f\x8b binary", f);
+        fclose(f);
+    }
+    CHECK(spmv_d_auto_from_plan(&M2, &A, bad, &e) == SPMV_ERR_PARSE, "plans: not a plan: %s", e.msg);
+    snprintf(bad, sizeof bad, "%s/no/such/dir/A.plan", dir);
+    CHECK(spmv_d_auto_plan_save(&M, &A, bad, &e) == SPMV_ERR_IO, "plans: an unwritable place: %s", e.msg);
+    { /* another machine's plan: an ISA this build does not know becomes a parse error; one it
+         knows but this CPU lacks is built with the best ISA here */
+        char txt[512];
+        snprintf(bad, sizeof bad, "%s/other.plan", dir);
+        if ((f = fopen(path, "r"))) {
+            size_t nr = fread(txt, 1, sizeof txt - 1, f);
+            txt[nr] = 0;
+            fclose(f);
+            {
+                char *i = strstr(txt, "isa ");
+                if (i) memcpy(i, "isa neon\n", 9), i[9] = 0;
+                if (i && (f = fopen(bad, "w"))) {
+                    fputs(txt, f);
+                    fputs("transposed 0\n", f);
+                    fclose(f);
+                }
+            }
+        }
+        CHECK(spmv_d_auto_from_plan(&M2, &A, bad, &e) == SPMV_ERR_PARSE, "plans: an unknown ISA: %s", e.msg);
+        if (!spmv_isa_supported(SPMV_ISA_AVX512)) { /* a plan made with AVX-512, here without it */
+            char *i = strstr(txt, "isa ");
+            if (i && (f = fopen(bad, "w"))) {
+                memcpy(i, "isa avx512\n", 11), i[11] = 0;
+                fputs(txt, f);
+                fputs("transposed 0\n", f);
+                fclose(f);
+                st = spmv_d_auto_from_plan(&M2, &A, bad, &e);
+                CHECK(st == SPMV_OK && strstr(M2.rep.why, "not available here"), "plans: an AVX-512 plan here: %s",
+                      st == SPMV_OK ? M2.rep.why : e.msg);
+                if (st == SPMV_OK) spmv_d_auto_free(&M2);
+            }
+        }
+    }
+    spmv_d_auto_free(&M);
+    /* few expected products: no candidate can repay its conversion, nothing timed */
+    o.expected_calls = 3;
+    st = spmv_d_auto_from_csr(&M, &A, &o, &e);
+    CHECK(st == SPMV_OK && M.rep.chosen == SPMV_FMT_CSR && M.rep.trials == 0 && strstr(M.rep.why, "repaid"),
+          "plans: 3 expected products: CSR untimed (%s, %d trials)", M.rep.why, M.rep.trials);
+    spmv_d_auto_free(&M);
+    spmv_d_csr_free(&A);
+    spmv_d_csr_free(&B);
+    spmv_triplets_free(&t);
+    spmv_triplets_free(&t2);
+    remove(path);
+    snprintf(bad, sizeof bad, "%s/corrupt.plan", dir);
+    remove(bad);
+    snprintf(bad, sizeof bad, "%s/other.plan", dir);
+    remove(bad);
+    rmdir(dir);
+}
+
 int main(void) {
+    plans();
     edge_cases();
     options();
     fresh_floor();
