@@ -162,6 +162,14 @@ expect 2 "--expect" "$bin" plan --expect 0 "$A"
 expect 2 "unknown option" "$bin" plan --bogus "$A"
 expect 2 "MATRIX" "$bin" plan
 expect 1 "" "$bin" plan "$T/missing.mtx"
+# saved choices: written, reused on the same matrix untimed, refused on another
+expect 0 "" "$bin" plan --save "$T/a.plan" gen:stencil3d:n=12,pts=7
+check "plan --save writes a plan" sh -c "head -1 '$T/a.plan' | grep -q '^%%spmv plan 1\$'"
+expect 0 "" "$bin" plan --load "$T/a.plan" gen:stencil3d:n=12,pts=7
+check "plan --load: the saved choice, untimed" grep -q "from the plan" "$T/out"
+expect 1 "another matrix" "$bin" plan --load "$T/a.plan" gen:stencil3d:n=13,pts=7
+expect 1 "cannot read the plan" "$bin" plan --load "$T/none.plan" gen:stencil3d:n=12,pts=7
+expect 2 "mvt" "$bin" plan --op bogus gen:stencil3d:n=12,pts=7
 expect 0 "" "$bin" plan --deterministic --expect 1000000 gen:band:n=2000,bw=2
 check "plan: deterministic choice on a band is a diagonal format" grep -q '^choice  *h\{0,1\}dia: deterministic' "$T/out"
 expect 0 "" "$bin" plan --budget 1 "$A"
