@@ -162,6 +162,9 @@ expect 2 "--expect" "$bin" plan --expect 0 "$A"
 expect 2 "unknown option" "$bin" plan --bogus "$A"
 expect 2 "MATRIX" "$bin" plan
 expect 1 "" "$bin" plan "$T/missing.mtx"
+# the automatic handle's end-to-end line (selection + N products against CSR and the oracle)
+expect 0 "" "$bin" bench --formats auto --no-cache gen:stencil3d:n=12,pts=7
+check "bench --formats auto: the end-to-end line" grep -q "^# end to end on .* N=1000: auto .*x csr, .*x the oracle" "$T/out"
 # saved choices: written, reused on the same matrix untimed, refused on another
 expect 0 "" "$bin" plan --save "$T/a.plan" gen:stencil3d:n=12,pts=7
 check "plan --save writes a plan" sh -c "head -1 '$T/a.plan' | grep -q '^%%spmv plan 1\$'"
