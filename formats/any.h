@@ -528,22 +528,6 @@ static inline int SPMV_NAME(any__values)(SPMV_NAME(any) *M, SPMV_T **v, int64_t 
     default: return 0;
     }
 }
-/* a fingerprint of A's pattern: sizes and 64 sampled rows' starts and columns */
-static inline uint64_t SPMV_NAME(any__print)(const SPMV_NAME(csr) *A) {
-    uint64_t h = 1469598103934665603ull;
-    int64_t i;
-#define SPMV__MIX(v) (h = (h ^ (uint64_t)(v)) * 1099511628211ull)
-    SPMV__MIX(A->nrows);
-    SPMV__MIX(A->ncols);
-    SPMV__MIX(A->nnz);
-    for (i = 0; i < 64 && A->nrows > 0; i++) {
-        const int64_t r = (int64_t)((double)A->nrows * (double)i / 64.0);
-        SPMV__MIX(A->row_ptr[r]);
-        if (A->row_ptr[r] < A->row_ptr[r + 1]) SPMV__MIX(A->col_idx[A->row_ptr[r + 1] - 1]);
-    }
-#undef SPMV__MIX
-    return h;
-}
 /* The map of M's value slots to A's CSR positions: the same format built (same parameters,
  * ISA, transpose) from A's pattern with each entry's position + 1 as its value, read back
  * from its value arrays (0: padding). Positions above the value type's exact integers
@@ -608,7 +592,7 @@ static inline spmv_status SPMV_NAME(any__vmap)(SPMV_NAME(any) *M, const SPMV_NAM
         return st;
     }
     for (a = 0; a < na; a++) M->vmap_n[a] = mn[a];
-    M->vmap_print = SPMV_NAME(any__print)(A);
+    M->vmap_print = SPMV_NAME(csr__print)(A, 1);
     return SPMV_OK;
 }
 
@@ -638,7 +622,7 @@ static inline spmv_status SPMV_NAME(any_update_values)(SPMV_NAME(any) *M, const 
     }
     if (!M->vmap[0]) {
         if ((st = SPMV_NAME(any__vmap)(M, A)) != SPMV_OK) return st;
-    } else if (SPMV_NAME(any__print)(A) != M->vmap_print) {
+    } else if (SPMV_NAME(csr__print)(A, 1) != M->vmap_print) {
         return SPMV_ERR_ARG;
     }
     na = SPMV_NAME(any__values)(M, v, n);

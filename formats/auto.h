@@ -1161,18 +1161,6 @@ static inline spmv_status SPMV_NAME(auto_update_values)(SPMV_NAME(auto) *M, cons
  * (the line in err), SPMV_ERR_ARG when its fingerprint is not A's ("another matrix"); a plan
  * whose ISA this CPU or build lacks (another machine's) is built with the best ISA here,
  * said in rep.why. */
-static inline uint64_t SPMV_NAME(csr_fingerprint)(const SPMV_NAME(csr) *A) {
-    uint64_t h = 1469598103934665603ull;
-    int64_t i;
-#define SPMV__FP(v) (h = (h ^ (uint64_t)(int64_t)(v)) * 1099511628211ull)
-    SPMV__FP(A->nrows);
-    SPMV__FP(A->ncols);
-    SPMV__FP(A->nnz);
-    for (i = 0; i <= A->nrows && A->row_ptr; i++) SPMV__FP(A->row_ptr[i]);
-    for (i = 0; i < A->nnz && A->col_idx; i++) SPMV__FP(A->col_idx[i]);
-#undef SPMV__FP
-    return h;
-}
 static inline spmv_status SPMV_NAME(auto_plan_save)(const SPMV_NAME(auto) *M, const SPMV_NAME(csr) *A, const char *path,
                                                     spmv_error *e) {
     spmv__mm_writer w;

@@ -55,6 +55,32 @@ static inline int spmv__mm_args_bad(int64_t rows_x, int64_t rows_y, int64_t k, c
 }
 #endif
 
+/* A fingerprint of A's structure (FNV-1a over the sizes, row_ptr and col_idx as 64-bit
+ * values, so the index type does not change it): every entry (csr_fingerprint: the saved
+ * choices of formats/auto.h), or only 64 sampled rows' starts and last columns (sample = 1:
+ * any_update_values' check on each call, O(1)) */
+static inline uint64_t SPMV_NAME(csr__print)(const SPMV_NAME(csr) *A, int sample) {
+    uint64_t h = 1469598103934665603ull;
+    int64_t i;
+#define SPMV__FP(v) (h = (h ^ (uint64_t)(int64_t)(v)) * 1099511628211ull)
+    SPMV__FP(A->nrows);
+    SPMV__FP(A->ncols);
+    SPMV__FP(A->nnz);
+    if (sample) {
+        for (i = 0; i < 64 && A->nrows > 0; i++) {
+            const int64_t r = (int64_t)((double)A->nrows * (double)i / 64.0);
+            SPMV__FP(A->row_ptr[r]);
+            if (A->row_ptr[r] < A->row_ptr[r + 1]) SPMV__FP(A->col_idx[A->row_ptr[r + 1] - 1]);
+        }
+    } else {
+        for (i = 0; i <= A->nrows && A->row_ptr; i++) SPMV__FP(A->row_ptr[i]);
+        for (i = 0; i < A->nnz && A->col_idx; i++) SPMV__FP(A->col_idx[i]);
+    }
+#undef SPMV__FP
+    return h;
+}
+static inline uint64_t SPMV_NAME(csr_fingerprint)(const SPMV_NAME(csr) *A) { return SPMV_NAME(csr__print)(A, 0); }
+
 /* rows [r0, r1) of thread t of n in the forward product's split */
 static inline void SPMV_NAME(csr__rows_of)(const SPMV_NAME(csr) *A, int t, int n, SPMV_I *r0, SPMV_I *r1) {
     if (n <= 1) {
@@ -215,34 +241,65 @@ SPMV_OMP(for schedule(static))
 #endif /* SPMV_PART_TYPES */
 
 #if defined(SPMV_PART_KERNELS)
-/* Row-major SpMM, rows [r0, r1), the k-columns [j0, j0 + NV*W) of which the last vector
- * holds `last` lanes (NV a literal at every call: the accumulators stay in registers). */
+/* The row-major SpMM pieces every native kernel (csr here, the ELL family in formats/ell.h)
+ * shares: NV vectors of W columns of X per pass, the last masked (NV a literal at every call,
+ * so the accumulators stay in registers). */
+/* acc[0..NV) += v * X's row xr (columns j0..) */
+SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(mm__acc)(spmv_v *acc, SPMV_T v, const SPMV_T *xr, const int NV,
+                                                         unsigned mlast) {
+    const spmv_v vv = V_set1(v);
+    int b;
+    for (b = 0; b + 1 < NV; b++) acc[b] = V_fma(vv, V_loadu(xr + b * SPMV_W), acc[b]);
+    acc[NV - 1] = V_fma(vv, V_mload(mlast, xr + (NV - 1) * SPMV_W), acc[NV - 1]);
+}
+/* yr[0..) = alpha*acc + beta*yr (yr not read when beta == 0) */
+SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(mm__put)(SPMV_T *yr, const spmv_v *acc, const int NV,
+                                                         unsigned mlast, SPMV_T alpha, SPMV_T beta) {
+    int b;
+    for (b = 0; b < NV; b++) {
+        const unsigned m = b + 1 < NV ? V_mask_first(SPMV_W) : mlast;
+        spmv_v o = V_mul(V_set1(alpha), acc[b]);
+        if (beta != (SPMV_T)0) o = V_fma(V_set1(beta), V_mload(m, yr + b * SPMV_W), o);
+        V_mstore(yr + b * SPMV_W, m, o);
+    }
+}
+/* KERN(args..., j0, NV, mask) over the k columns in blocks of 4 vectors, the remainder (1-4
+ * vectors, the last one masked) in one block */
+#ifndef SPMV__MM_BLOCKS
+#define SPMV__MM_BLOCKS(kk, KERN, ...)                                                                          \
+    do {                                                                                                        \
+        int64_t j0_;                                                                                            \
+        for (j0_ = 0; j0_ < (kk);) {                                                                            \
+            const int64_t left_ = (kk) - j0_;                                                                   \
+            const int nv_ = left_ >= 4 * SPMV_W ? 4 : (int)((left_ + SPMV_W - 1) / SPMV_W);                     \
+            const int64_t w_ = left_ >= 4 * SPMV_W ? 4 * SPMV_W : left_;                                        \
+            const unsigned ml_ = V_mask_first((int)(w_ - (int64_t)(nv_ - 1) * SPMV_W));                        \
+            switch (nv_) {                                                                                      \
+            case 1: KERN(__VA_ARGS__, j0_, 1, ml_); break;                                                      \
+            case 2: KERN(__VA_ARGS__, j0_, 2, ml_); break;                                                      \
+            case 3: KERN(__VA_ARGS__, j0_, 3, ml_); break;                                                      \
+            default: KERN(__VA_ARGS__, j0_, 4, ml_); break;                                                     \
+            }                                                                                                   \
+            j0_ += w_;                                                                                          \
+        }                                                                                                       \
+    } while (0)
+#endif
+
+/* Row-major SpMM, rows [r0, r1), the k-columns [j0, j0 + NV*W) */
 SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(csr__mm_rm)(const SPMV_NAME(csr) *A, SPMV_I r0, SPMV_I r1,
                                                             const SPMV_T *X, int64_t ldx, SPMV_T *Y, int64_t ldy,
-                                                            int64_t j0, const int NV, unsigned mlast, SPMV_T alpha,
-                                                            SPMV_T beta) {
+                                                            SPMV_T alpha, SPMV_T beta, int64_t j0, const int NV,
+                                                            unsigned mlast) {
     const SPMV_I *SPMV_RESTRICT rp = A->row_ptr;
     const SPMV_I *SPMV_RESTRICT ci = A->col_idx;
     const SPMV_T *SPMV_RESTRICT va = A->val;
-    const spmv_v vb = V_set1(beta), valpha = V_set1(alpha);
     SPMV_I r, k;
     int b;
     for (r = r0; r < r1; r++) {
         spmv_v acc[4];
-        SPMV_T *yr = Y + (int64_t)r * ldy + j0;
         for (b = 0; b < NV; b++) acc[b] = V_zero();
-        for (k = rp[r]; k < rp[r + 1]; k++) {
-            const spmv_v v = V_set1(va[k]);
-            const SPMV_T *xr = X + (int64_t)ci[k] * ldx + j0;
-            for (b = 0; b + 1 < NV; b++) acc[b] = V_fma(v, V_loadu(xr + b * SPMV_W), acc[b]);
-            acc[NV - 1] = V_fma(v, V_mload(mlast, xr + (NV - 1) * SPMV_W), acc[NV - 1]);
-        }
-        for (b = 0; b < NV; b++) {
-            const unsigned m = b + 1 < NV ? V_mask_first(SPMV_W) : mlast;
-            spmv_v o = V_mul(valpha, acc[b]);
-            if (beta != (SPMV_T)0) o = V_fma(vb, V_mload(m, yr + b * SPMV_W), o);
-            V_mstore(yr + b * SPMV_W, m, o);
-        }
+        for (k = rp[r]; k < rp[r + 1]; k++) SPMV_K(mm__acc)(acc, va[k], X + (int64_t)ci[k] * ldx + j0, NV, mlast);
+        SPMV_K(mm__put)(Y + (int64_t)r * ldy + j0, acc, NV, mlast, alpha, beta);
     }
 }
 
@@ -284,20 +341,7 @@ SPMV_OMP(parallel num_threads(nt) if (nt > 1))
             for (j0 = 0; j0 < kk; j0 += 8)
                 SPMV_K(csr__mm_cm)(A, r0, r1, X, ldx, Y, ldy, j0, kk - j0 < 8 ? (int)(kk - j0) : 8, alpha, beta);
         } else {
-            /* blocks of 4 vectors; the remainder (1-4 vectors, the last one masked) in one block */
-            for (j0 = 0; j0 < kk;) {
-                const int64_t left = kk - j0;
-                const int nv = left >= 4 * SPMV_W ? 4 : (int)((left + SPMV_W - 1) / SPMV_W);
-                const int64_t width = left >= 4 * SPMV_W ? 4 * SPMV_W : left;
-                const unsigned ml = V_mask_first((int)(width - (int64_t)(nv - 1) * SPMV_W));
-                switch (nv) {
-                case 1: SPMV_K(csr__mm_rm)(A, r0, r1, X, ldx, Y, ldy, j0, 1, ml, alpha, beta); break;
-                case 2: SPMV_K(csr__mm_rm)(A, r0, r1, X, ldx, Y, ldy, j0, 2, ml, alpha, beta); break;
-                case 3: SPMV_K(csr__mm_rm)(A, r0, r1, X, ldx, Y, ldy, j0, 3, ml, alpha, beta); break;
-                default: SPMV_K(csr__mm_rm)(A, r0, r1, X, ldx, Y, ldy, j0, 4, ml, alpha, beta); break;
-                }
-                j0 += width;
-            }
+            SPMV__MM_BLOCKS(kk, SPMV_K(csr__mm_rm), A, r0, r1, X, ldx, Y, ldy, alpha, beta);
         }
     }
 }

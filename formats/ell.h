@@ -879,39 +879,29 @@ SPMV_OMP(barrier)
     }
 }
 
-/* SpMM, row-major X and Y (formats/csr_ops.h's layout): each stored row's entries (its
- * slice's column-major run, or jad's diagonals) read once per block of NV vectors of W columns
- * of X, the padding skipped (rowlen), the row written through perm. NV a literal at every call. */
+/* SpMM, row-major X and Y (formats/csr_ops.h's layout and pieces): each stored row's entries
+ * (its slice's column-major run, or jad's diagonals) read once per block of NV vectors of W
+ * columns of X, the padding skipped (rowlen), the row written through perm. */
 SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(ell__mm_rows)(const SPMV_NAME(ell) *A, SPMV_I r0, SPMV_I r1,
                                                               const SPMV_T *X, int64_t ldx, SPMV_T *Y, int64_t ldy,
-                                                              int64_t j0, const int NV, unsigned mlast, SPMV_T alpha,
-                                                              SPMV_T beta) {
+                                                              SPMV_T alpha, SPMV_T beta, int64_t j0, const int NV,
+                                                              unsigned mlast) {
     const SPMV_I C = A->C;
     const SPMV_I *SPMV_RESTRICT ci = A->col;
     const SPMV_T *SPMV_RESTRICT va = A->val;
-    const spmv_v vb = V_set1(beta), valpha = V_set1(alpha);
     SPMV_I r, j;
     int b;
     for (r = r0; r < r1; r++) {
         const SPMV_I s = r / C, i = r - s * C, h = A->nrows - s * C < C ? A->nrows - s * C : C;
         const SPMV_I len = A->rowlen[r];
         const int64_t base = A->jd ? (int64_t)r : (int64_t)A->slice_ptr[s] + i;
-        SPMV_T *yr = Y + (int64_t)(A->perm ? A->perm[r] : r) * ldy + j0;
         spmv_v acc[4];
         for (b = 0; b < NV; b++) acc[b] = V_zero();
         for (j = 0; j < len; j++) {
             const int64_t p = A->jd ? (int64_t)A->jd[j] + base : base + (int64_t)j * h;
-            const spmv_v v = V_set1(va[p]);
-            const SPMV_T *xr = X + (int64_t)ci[p] * ldx + j0;
-            for (b = 0; b + 1 < NV; b++) acc[b] = V_fma(v, V_loadu(xr + b * SPMV_W), acc[b]);
-            acc[NV - 1] = V_fma(v, V_mload(mlast, xr + (NV - 1) * SPMV_W), acc[NV - 1]);
+            SPMV_K(mm__acc)(acc, va[p], X + (int64_t)ci[p] * ldx + j0, NV, mlast);
         }
-        for (b = 0; b < NV; b++) {
-            const unsigned m = b + 1 < NV ? V_mask_first(SPMV_W) : mlast;
-            spmv_v o = V_mul(valpha, acc[b]);
-            if (beta != (SPMV_T)0) o = V_fma(vb, V_mload(m, yr + b * SPMV_W), o);
-            V_mstore(yr + b * SPMV_W, m, o);
-        }
+        SPMV_K(mm__put)(Y + (int64_t)(A->perm ? A->perm[r] : r) * ldy + j0, acc, NV, mlast, alpha, beta);
     }
 }
 SPMV_KTARGET static inline void SPMV_K(ell__mm)(const SPMV_NAME(ell) *A, int64_t kk, SPMV_T alpha, const SPMV_T *X,
@@ -922,20 +912,7 @@ SPMV_OMP(parallel num_threads(nt) if (nt > 1))
     {
         const int t = spmv__tid(), n = spmv__nthr();
         const SPMV_I r0 = (SPMV_I)((int64_t)A->nrows * t / n), r1 = (SPMV_I)((int64_t)A->nrows * (t + 1) / n);
-        int64_t j0;
-        for (j0 = 0; j0 < kk;) { /* blocks of 4 vectors, the remainder (the last vector masked) in one */
-            const int64_t left = kk - j0;
-            const int nv = left >= 4 * SPMV_W ? 4 : (int)((left + SPMV_W - 1) / SPMV_W);
-            const int64_t width = left >= 4 * SPMV_W ? 4 * SPMV_W : left;
-            const unsigned ml = V_mask_first((int)(width - (int64_t)(nv - 1) * SPMV_W));
-            switch (nv) {
-            case 1: SPMV_K(ell__mm_rows)(A, r0, r1, X, ldx, Y, ldy, j0, 1, ml, alpha, beta); break;
-            case 2: SPMV_K(ell__mm_rows)(A, r0, r1, X, ldx, Y, ldy, j0, 2, ml, alpha, beta); break;
-            case 3: SPMV_K(ell__mm_rows)(A, r0, r1, X, ldx, Y, ldy, j0, 3, ml, alpha, beta); break;
-            default: SPMV_K(ell__mm_rows)(A, r0, r1, X, ldx, Y, ldy, j0, 4, ml, alpha, beta); break;
-            }
-            j0 += width;
-        }
+        SPMV__MM_BLOCKS(kk, SPMV_K(ell__mm_rows), A, r0, r1, X, ldx, Y, ldy, alpha, beta);
     }
 }
 #endif /* SPMV_PART_KERNELS */

@@ -443,10 +443,7 @@ static inline spmv_status spmv_cuda__csr_mvt_run(int64_t nrows, int64_t ncols, i
 static inline spmv_status SPMV_NAME(csr_dev_mm)(const SPMV_NAME(csr_dev) *D, int64_t k, SPMV_T alpha, const SPMV_T *X,
                                                 int64_t ldx, SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay,
                                                 cudaStream_t s = 0) {
-    if (!D || k < 1 || ((int)lay != SPMV_ROW_MAJOR && (int)lay != SPMV_COL_MAJOR)) return SPMV_ERR_ARG;
-    if (lay == SPMV_ROW_MAJOR ? (ldx < k || ldy < k) : (ldx < (D->ncols > 1 ? D->ncols : 1) || ldy < (D->nrows > 1 ? D->nrows : 1)))
-        return SPMV_ERR_ARG;
-    if ((D->nrows > 0 && !Y) || (D->nnz > 0 && !X)) return SPMV_ERR_ARG;
+    if (!D || spmv__mm_args_bad(D->ncols, D->nrows, k, X, ldx, Y, ldy, lay, sizeof(SPMV_T))) return SPMV_ERR_ARG;
     if (D->nrows == 0) return SPMV_OK;
     SPMV_CUDA_LAUNCH(spmv_cuda_grid((int64_t)D->nrows * k, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s,
                      (spmv_cuda__csr_mm<SPMV_T, SPMV_I>))((int64_t)D->nrows, k, D->row_ptr, D->col_idx, D->val, alpha, X,

@@ -324,24 +324,33 @@ done:
     return st;
 }
 
+/* One exchange of the plan, either way: receive run q of rbuf (offsets roff) from rrank[q],
+ * send run q of sbuf to srank[q]; returns 0 when an MPI call failed. */
+static inline int SPMV_NAME(dist__post)(SPMV_NAME(dist) *D, SPMV_T *rbuf, const int64_t *roff, const int *rrank, int nr,
+                                        MPI_Request *rreq, const SPMV_T *sbuf, const int64_t *soff, const int *srank,
+                                        int ns, MPI_Request *sreq, int tag) {
+    const MPI_Datatype VT = SPMV_NAME(dist__mpi_t)();
+    int q, ok = 1;
+    for (q = 0; q < nr; q++)
+        ok &= MPI_Irecv(rbuf + roff[q], (int)(roff[q + 1] - roff[q]), VT, rrank[q], tag, D->comm, &rreq[q]) == MPI_SUCCESS;
+    for (q = 0; q < ns; q++)
+        ok &= MPI_Isend(sbuf + soff[q], (int)(soff[q + 1] - soff[q]), VT, srank[q], tag, D->comm, &sreq[q]) == MPI_SUCCESS;
+    return ok;
+}
+
 /* y = alpha*A*x + beta*y on the owned parts: x_loc holds this rank's ncloc entries of x,
  * y_loc its nloc entries of y (beta == 0: y is written, never read). Collective (the ghost
  * exchange); the diag product overlaps it. SPMV_ERR_MPI when a transfer fails. */
 static inline spmv_status SPMV_NAME(dist_mv)(SPMV_NAME(dist) *D, SPMV_T alpha, const SPMV_T *x_loc, SPMV_T beta,
                                              SPMV_T *y_loc) {
-    const MPI_Datatype VT = SPMV_NAME(dist__mpi_t)();
     spmv_status st = SPMV_OK, st2;
-    int q, ok = 1;
+    int ok;
     int64_t k;
     if (!D || D->comm == MPI_COMM_NULL) return SPMV_ERR_ARG;
     if ((D->ncloc > 0 && !x_loc) || (D->nloc > 0 && !y_loc)) return SPMV_ERR_ARG;
-    for (q = 0; q < D->nrecv; q++)
-        ok &= MPI_Irecv(D->ghost + D->recv_off[q], (int)(D->recv_off[q + 1] - D->recv_off[q]), VT, D->recv_rank[q], 7,
-                        D->comm, &D->req[q]) == MPI_SUCCESS;
     for (k = 0; k < D->send_off[D->nsend]; k++) D->sendbuf[k] = x_loc[D->send_idx[k]];
-    for (q = 0; q < D->nsend; q++)
-        ok &= MPI_Isend(D->sendbuf + D->send_off[q], (int)(D->send_off[q + 1] - D->send_off[q]), VT, D->send_rank[q], 7,
-                        D->comm, &D->req[D->nrecv + q]) == MPI_SUCCESS;
+    ok = SPMV_NAME(dist__post)(D, D->ghost, D->recv_off, D->recv_rank, D->nrecv, D->req, D->sendbuf, D->send_off,
+                               D->send_rank, D->nsend, D->req + D->nrecv, 7);
     if (D->nloc > 0) st = SPMV_NAME(any_mv)(&D->diag, alpha, x_loc, beta, y_loc);
     if (D->nrecv > 0) ok &= MPI_Waitall(D->nrecv, D->req, MPI_STATUSES_IGNORE) == MPI_SUCCESS;
     if (D->nloc > 0 && D->nghost > 0 && st == SPMV_OK) st = SPMV_NAME(any_mv)(&D->offd, alpha, D->ghost, (SPMV_T)1, y_loc);
@@ -362,9 +371,8 @@ static inline spmv_status SPMV_NAME(dist_mv)(SPMV_NAME(dist) *D, SPMV_T alpha, c
  * Collective; SPMV_ERR_MPI when a transfer fails. */
 static inline spmv_status SPMV_NAME(dist_mvt)(SPMV_NAME(dist) *D, SPMV_T alpha, const SPMV_T *x_loc, SPMV_T beta,
                                               SPMV_T *y_loc) {
-    const MPI_Datatype VT = SPMV_NAME(dist__mpi_t)();
     spmv_status st = SPMV_OK, st2;
-    int q, ok = 1;
+    int ok;
     int64_t k;
     if (!D || D->comm == MPI_COMM_NULL) return SPMV_ERR_ARG;
     if ((D->nloc > 0 && !x_loc) || (D->ncloc > 0 && !y_loc)) return SPMV_ERR_ARG;
@@ -382,12 +390,10 @@ static inline spmv_status SPMV_NAME(dist_mvt)(SPMV_NAME(dist) *D, SPMV_T alpha, 
         else
             for (k = 0; k < D->nghost; k++) D->ghost[k] = 0;
     }
-    for (q = 0; q < D->nsend; q++) /* from the ranks that read our columns: their sums for them */
-        ok &= MPI_Irecv(D->sendbuf + D->send_off[q], (int)(D->send_off[q + 1] - D->send_off[q]), VT, D->send_rank[q], 8,
-                        D->comm, &D->req[D->nrecv + q]) == MPI_SUCCESS;
-    for (q = 0; q < D->nrecv; q++) /* to the owners of our ghosts */
-        ok &= MPI_Isend(D->ghost + D->recv_off[q], (int)(D->recv_off[q + 1] - D->recv_off[q]), VT, D->recv_rank[q], 8,
-                        D->comm, &D->req[q]) == MPI_SUCCESS;
+    /* the plan reversed: from the ranks that read our columns their sums for them, to the
+       owners of our ghosts ours */
+    ok = SPMV_NAME(dist__post)(D, D->sendbuf, D->send_off, D->send_rank, D->nsend, D->req + D->nrecv, D->ghost,
+                               D->recv_off, D->recv_rank, D->nrecv, D->req, 8);
     if (D->ncloc > 0 && st == SPMV_OK) {
         if (D->nloc > 0) st = SPMV_NAME(any_mvt)(&D->diag, alpha, x_loc, beta, y_loc);
         else
