@@ -7,12 +7,22 @@
 typedef struct BF(_ctx) {
     const tool_opts *o;
     const tool_dev *d;
-    const BN(csr) * A;
-    BT_VAL *dx, *dy;          /* device x (ncols) and y (nrows) */
-    BT_VAL *hy;               /* host copy of y for the check */
-    long double *ref, *scale; /* long-double reference (csr_mv_ref) */
+    const BN(csr) * A;        /* the operator: A, or A^T under --op mvt (sizes, reference, tolerances) */
+    const BN(csr) * src;      /* the matrix as given: what the rows are built from */
+    int64_t k;                /* vectors per call: 1, or N under --op mm:k=N */
+    int64_t ny;               /* values of Y: A->nrows * k */
+    int64_t ldx, ldy;         /* leading dimensions (column-major: A's ncols and nrows; row-major: k) */
+    spmv_layout lay;
+    BT_VAL *dx, *dy;          /* device X (ncols x k) and Y (nrows x k) */
+    BT_VAL *hy;               /* host copy of Y for the check */
+    long double *ref, *scale; /* long-double reference (csr_mv_ref per vector), in Y's layout */
     double *rtol;             /* per-row tolerance: the tests' max(base, 8 eps sqrt(len + 1)) */
 } BF(_ctx);
+
+/* The row of A that value i of Y belongs to. */
+static inline int64_t BF(_yrow)(const BF(_ctx) * c, int64_t i) {
+    return c->lay == SPMV_ROW_MAJOR ? i / c->k : i % (c->A->nrows ? c->A->nrows : 1);
+}
 
 /* cuSPARSE is given the int32 CSR arrays as they are. */
 static_assert(sizeof(((BN(csr) *)0)->nrows) == 4, "spmv-cuda: cuSPARSE rows need 32-bit indices");
@@ -20,7 +30,7 @@ static_assert(sizeof(((BN(csr) *)0)->nrows) == 4, "spmv-cuda: cuSPARSE rows need
 /* NaN in every entry of y (all bits set is a NaN for float and double): an entry the
  * kernel does not write then fails the check. */
 static int BF(_poison)(const BF(_ctx) * c, char *msg, size_t n) {
-    return tool_cuda(cudaMemsetAsync(c->dy, 0xff, sizeof(BT_VAL) * (size_t)c->A->nrows, c->d->stream),
+    return tool_cuda(cudaMemsetAsync(c->dy, 0xff, sizeof(BT_VAL) * (size_t)c->ny, c->d->stream),
                      "cudaMemsetAsync(y)", msg, n);
 }
 
@@ -28,17 +38,18 @@ static int BF(_poison)(const BF(_ctx) * c, char *msg, size_t n) {
  * when a row's error is above its tolerance (a sequential float sum over a long row loses
  * ~eps sqrt(length): one fixed tolerance would fail correct results). 0 or 1 (msg filled). */
 static int BF(_check)(const BF(_ctx) * c, double *err, int *over, char *msg, size_t n) {
-    int64_t r;
+    int64_t i;
     double worst = 0;
-    if (tool_cuda(cudaMemcpyAsync(c->hy, c->dy, sizeof(BT_VAL) * (size_t)c->A->nrows, cudaMemcpyDeviceToHost,
+    if (tool_cuda(cudaMemcpyAsync(c->hy, c->dy, sizeof(BT_VAL) * (size_t)c->ny, cudaMemcpyDeviceToHost,
                                   c->d->stream),
                   "download y", msg, n) ||
         tool_cuda(cudaStreamSynchronize(c->d->stream), "product", msg, n))
         return 1;
-    for (r = 0; r < c->A->nrows; r++) {
+    for (i = 0; i < c->ny; i++) {
         long double e;
-        const long double ref = c->ref[r];
-        const BT_VAL y = c->hy[r];
+        const long double ref = c->ref[i];
+        const BT_VAL y = c->hy[i];
+        const int64_t r = BF(_yrow)(c, i);
         if (isnan(ref) || isinf(ref)) {
             if (isnan(ref) ? !isnan(y) : (long double)y != ref) worst = INFINITY;
             continue;
@@ -48,7 +59,7 @@ static int BF(_check)(const BF(_ctx) * c, double *err, int *over, char *msg, siz
             continue;
         }
         e = fabsl((long double)y - ref);
-        if (c->scale[r] > 0) e /= c->scale[r];
+        if (c->scale[i] > 0) e /= c->scale[i];
         if ((double)e > worst) worst = (double)e;
         if ((double)e > c->rtol[r]) *over = 1;
     }
@@ -74,10 +85,11 @@ static int BF(_time_kernel)(const BF(_ctx) * c, const BN(any_dev) * D, int min_r
  * descriptors + buffer allocation + preprocess; the CSR upload is not counted (a cuSPARSE
  * user already holds the CSR on the device). Every status checked; failure -> ROW_ERROR. */
 static void BF(_cusparse)(const BF(_ctx) * c, const BN(csr_dev) * C, cusparseSpMVAlg_t alg, tool_row *r) {
-    const BN(csr) *A = c->A;
+    const BN(csr) *A = c->src; /* --op mvt: C holds A, the product is with A^T */
     const tool_dev *d = c->d;
     const cudaDataType vt = sizeof(BT_VAL) == 8 ? CUDA_R_64F : CUDA_R_32F;
-    const cusparseOperation_t op = CUSPARSE_OPERATION_NON_TRANSPOSE;
+    const int tr = c->o->op == 1;
+    const cusparseOperation_t op = tr ? CUSPARSE_OPERATION_TRANSPOSE : CUSPARSE_OPERATION_NON_TRANSPOSE;
     const BT_VAL one = 1, zero = 0;
     cusparseConstSpMatDescr_t mat = NULL;
     cusparseConstDnVecDescr_t vx = NULL;
@@ -88,7 +100,8 @@ static void BF(_cusparse)(const BF(_ctx) * c, const BN(csr_dev) * C, cusparseSpM
     double t0 = spmv_wtime();
     int bad, over = 0;
     r->state = ROW_ERROR;
-    snprintf(r->params, sizeof r->params, "%s", alg == CUSPARSE_SPMV_CSR_ALG2 ? "alg=csr_alg2" : "alg=default");
+    snprintf(r->params, sizeof r->params, "%s%s", alg == CUSPARSE_SPMV_CSR_ALG2 ? "alg=csr_alg2" : "alg=default",
+             tr ? ",transpose" : "");
     if (!d->sp) {
         snprintf(msg, n, "%s", d->sp_err);
         return;
@@ -96,8 +109,8 @@ static void BF(_cusparse)(const BF(_ctx) * c, const BN(csr_dev) * C, cusparseSpM
     bad = tool_sp(cusparseCreateConstCsr(&mat, A->nrows, A->ncols, A->nnz, C->row_ptr, C->col_idx, C->val,
                                          CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, vt),
                   "cusparseCreateConstCsr", msg, n) ||
-          tool_sp(cusparseCreateConstDnVec(&vx, A->ncols, c->dx, vt), "cusparseCreateConstDnVec", msg, n) ||
-          tool_sp(cusparseCreateDnVec(&vy, A->nrows, c->dy, vt), "cusparseCreateDnVec", msg, n) ||
+          tool_sp(cusparseCreateConstDnVec(&vx, tr ? A->nrows : A->ncols, c->dx, vt), "cusparseCreateConstDnVec", msg, n) ||
+          tool_sp(cusparseCreateDnVec(&vy, tr ? A->ncols : A->nrows, c->dy, vt), "cusparseCreateDnVec", msg, n) ||
           tool_sp(cusparseSpMV_bufferSize(d->sp, op, &one, mat, vx, &zero, vy, vt, alg, &bsz),
                   "cusparseSpMV_bufferSize", msg, n) ||
           (bsz > 0 && tool_cuda(cudaMalloc(&buf, bsz), "cudaMalloc(cuSPARSE buffer)", msg, n));
@@ -122,6 +135,60 @@ static void BF(_cusparse)(const BF(_ctx) * c, const BN(csr_dev) * C, cusparseSpM
     r->kern = r->mv;
     r->fbytes = (double)BN(csr_bytes)(A);
     r->bytes = r->kbytes = r->fbytes + (double)sizeof(BT_VAL) * ((double)A->ncols + (double)A->nrows);
+    r->state = !over ? ROW_OK : ROW_BADERR;
+}
+
+/* The cuSPARSE row under --op mm:k=N: cusparseSpMM (CSR, int32, ALG_DEFAULT) with X and Y dense in
+ * the bench's layout; convert = descriptors + buffer + preprocess, as for SpMV. */
+static void BF(_cusparse_mm)(const BF(_ctx) * c, const BN(csr_dev) * C, tool_row *r) {
+    const BN(csr) *A = c->A;
+    const tool_dev *d = c->d;
+    const cudaDataType vt = sizeof(BT_VAL) == 8 ? CUDA_R_64F : CUDA_R_32F;
+    const cusparseOperation_t op = CUSPARSE_OPERATION_NON_TRANSPOSE;
+    const cusparseOrder_t ord = c->lay == SPMV_ROW_MAJOR ? CUSPARSE_ORDER_ROW : CUSPARSE_ORDER_COL;
+    const cusparseSpMMAlg_t alg = CUSPARSE_SPMM_ALG_DEFAULT;
+    const BT_VAL one = 1, zero = 0;
+    cusparseConstSpMatDescr_t mat = NULL;
+    cusparseConstDnMatDescr_t mx = NULL;
+    cusparseDnMatDescr_t my = NULL;
+    void *buf = NULL;
+    size_t bsz = 0, n = sizeof r->msg;
+    char *msg = r->msg;
+    double t0 = spmv_wtime();
+    int bad, over = 0;
+    r->state = ROW_ERROR;
+    snprintf(r->params, sizeof r->params, "spmm,k=%d,%s", (int)c->k, c->lay == SPMV_ROW_MAJOR ? "row" : "col");
+    if (!d->sp) {
+        snprintf(msg, n, "%s", d->sp_err);
+        return;
+    }
+    bad = tool_sp(cusparseCreateConstCsr(&mat, A->nrows, A->ncols, A->nnz, C->row_ptr, C->col_idx, C->val,
+                                         CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, vt),
+                  "cusparseCreateConstCsr", msg, n) ||
+          tool_sp(cusparseCreateConstDnMat(&mx, A->ncols, c->k, c->ldx, c->dx, vt, ord), "cusparseCreateConstDnMat", msg, n) ||
+          tool_sp(cusparseCreateDnMat(&my, A->nrows, c->k, c->ldy, c->dy, vt, ord), "cusparseCreateDnMat", msg, n) ||
+          tool_sp(cusparseSpMM_bufferSize(d->sp, op, op, &one, mat, mx, &zero, my, vt, alg, &bsz),
+                  "cusparseSpMM_bufferSize", msg, n) ||
+          (bsz > 0 && tool_cuda(cudaMalloc(&buf, bsz), "cudaMalloc(cuSPARSE buffer)", msg, n)) ||
+          tool_sp(cusparseSpMM_preprocess(d->sp, op, op, &one, mat, mx, &zero, my, vt, alg, buf),
+                  "cusparseSpMM_preprocess", msg, n) ||
+          tool_cuda(cudaStreamSynchronize(d->stream), "cuSPARSE set-up", msg, n);
+    r->conv = spmv_wtime() - t0;
+    {
+        auto call = [&]() {
+            return tool_sp(cusparseSpMM(d->sp, op, op, &one, mat, mx, &zero, my, vt, alg, buf), "cusparseSpMM", msg, n);
+        };
+        bad = bad || BF(_poison)(c, msg, n) || call() || BF(_check)(c, &r->err, &over, msg, n) ||
+              tool_time(d, c->o->reps, c->o->min_time, call, &r->mv, msg, n);
+    }
+    if (my) cusparseDestroyDnMat(my);
+    if (mx) cusparseDestroyDnMat(mx);
+    if (mat) cusparseDestroySpMat(mat);
+    if (buf) cudaFree(buf);
+    if (bad) return;
+    r->kern = r->mv;
+    r->fbytes = (double)BN(csr_bytes)(A);
+    r->bytes = r->kbytes = r->fbytes + (double)sizeof(BT_VAL) * (double)c->k * ((double)A->ncols + (double)A->nrows);
     r->state = !over ? ROW_OK : ROW_BADERR;
 }
 
@@ -185,13 +252,20 @@ static void BF(_cusparse_bsr)(const BF(_ctx) * c, tool_row *r) {
  * on a NaN-filled y); fills the footprint columns. Does not free D. 0, or 1 (r->msg filled). */
 static int BF(_measure)(const BF(_ctx) * c, const BN(any_dev) * D, tool_row *r, int *over) {
     const tool_dev *d = c->d;
-    const double xb = (double)sizeof(BT_VAL) * (double)c->A->ncols, yb = (double)sizeof(BT_VAL) * (double)c->A->nrows;
+    const double xb = (double)sizeof(BT_VAL) * (double)c->A->ncols * (double)c->k,
+                 yb = (double)sizeof(BT_VAL) * (double)c->A->nrows * (double)c->k;
     size_t n = sizeof r->msg;
     char *msg = r->msg;
     double err2 = 0;
     int bad;
-    const int embeds = BN(any_dev_embeds_x)(D);
-    auto mv = [&]() { return tool_st(BN(any_dev_mv)(D, (BT_VAL)1, c->dx, (BT_VAL)0, c->dy, d->stream), "mv", msg, n); };
+    const int mm = c->o->op == 2;
+    const int embeds = !mm && BN(any_dev_embeds_x)(D); /* under mm the fallback scatters each vector */
+    auto mv = [&]() {
+        if (mm)
+            return tool_st(BN(any_dev_mm)(D, c->k, (BT_VAL)1, c->dx, c->ldx, (BT_VAL)0, c->dy, c->ldy, c->lay, d->stream),
+                           "mm", msg, n);
+        return tool_st(BN(any_dev_mv)(D, (BT_VAL)1, c->dx, (BT_VAL)0, c->dy, d->stream), "mv", msg, n);
+    };
     auto kern = [&]() {
         return tool_st(BN(any_dev_mv_kernel)(D, (BT_VAL)1, c->dx, (BT_VAL)0, c->dy, d->stream), "mv_kernel", msg, n);
     };
@@ -210,6 +284,38 @@ static int BF(_measure)(const BF(_ctx) * c, const BN(any_dev) * D, tool_row *r, 
     return bad;
 }
 
+/* --op mvt's second csr row: csr_dev_mvt on A as given (no A^T; atomics). convert = the upload. */
+static void BF(_csr_mvt)(const BF(_ctx) * c, tool_row *r) {
+    const tool_dev *d = c->d;
+    BN(any_dev) D;
+    spmv_opts bo = spmv_opts_default();
+    spmv_status st;
+    int over = 0, bad;
+    size_t n = sizeof r->msg;
+    char *msg = r->msg;
+    const double t0 = spmv_wtime();
+    r->state = ROW_ERROR;
+    bo.format = SPMV_FMT_CSR;
+    st = BN(any_dev_from_csr)(&D, c->src, &bo, NULL, d->stream);
+    r->conv = spmv_wtime() - t0;
+    if (tool_st(st, "csr upload", msg, n)) return;
+    BN(any_dev_params_str)(&D, r->params, sizeof r->params);
+    snprintf(r->params + strlen(r->params), sizeof r->params - strlen(r->params), ",mvt");
+    {
+        auto call = [&]() {
+            return tool_st(BN(any_dev_mvt)(&D, (BT_VAL)1, c->dx, (BT_VAL)0, c->dy, d->stream), "mvt", msg, n);
+        };
+        bad = BF(_poison)(c, msg, n) || call() || BF(_check)(c, &r->err, &over, msg, n) ||
+              tool_time(d, c->o->reps, c->o->min_time, call, &r->mv, msg, n);
+    }
+    r->kern = r->mv;
+    r->fbytes = (double)BN(any_dev_bytes)(&D);
+    r->bytes = r->kbytes = r->fbytes + (double)sizeof(BT_VAL) * ((double)c->A->ncols + (double)c->A->nrows);
+    if (!bad) bad = tool_st(BN(any_dev_free)(&D), "free", msg, n);
+    else (void)BN(any_dev_free)(&D);
+    if (!bad) r->state = !over ? ROW_OK : ROW_BADERR;
+}
+
 /* One row of a device format through the any_dev handle. */
 static void BF(_format)(const BF(_ctx) * c, spmv_format f, tool_row *r) {
     const tool_dev *d = c->d;
@@ -222,10 +328,17 @@ static void BF(_format)(const BF(_ctx) * c, spmv_format f, tool_row *r) {
     char *msg = r->msg;
     double t0;
     r->state = ROW_ERROR;
+    if (c->o->op == 2 && c->lay == SPMV_ROW_MAJOR && f != SPMV_FMT_CSR && f != SPMV_FMT_CSR_MERGE &&
+        f != SPMV_FMT_CSR_SCALAR && f != SPMV_FMT_CSR_VECTOR) {
+        r->state = ROW_SKIP; /* any_dev_mm: row-major only for the csr rows */
+        snprintf(msg, n, "no device row-major product with k vectors for this format");
+        return;
+    }
     bo.format = f;         /* the format's device defaults */
     bo.tune = c->o->tune; /* the registry's search for the format (none: kept) */
+    bo.transpose = c->o->op == 1; /* --op mvt: built from A^T (the transpose counted in convert) */
     t0 = spmv_wtime();
-    st = BN(any_dev_from_csr)(&D, c->A, &bo, &e, d->stream); /* host conversion + upload, waits */
+    st = BN(any_dev_from_csr)(&D, c->src, &bo, &e, d->stream); /* host conversion + upload, waits */
     r->tune = D.tune_s;
     r->conv = spmv_wtime() - t0 - r->tune;
     if (st != SPMV_OK) {
@@ -234,6 +347,7 @@ static void BF(_format)(const BF(_ctx) * c, spmv_format f, tool_row *r) {
         return;
     }
     BN(any_dev_params_str)(&D, r->params, sizeof r->params);
+    if (c->o->op == 1) snprintf(r->params + strlen(r->params), sizeof r->params - strlen(r->params), ",A^T");
     if (c->o->tune && r->tune > 0) fprintf(stderr, "  tune %s: %s (%.2f s)\n", r->format, r->params, r->tune);
     bad = BF(_measure)(c, &D, r, &over);
     if (!bad) bad = tool_st(BN(any_dev_free)(&D), "free", msg, n);
@@ -253,8 +367,10 @@ static void BF(_auto)(const BF(_ctx) * c, tool_row *r) {
     char *msg = r->msg;
     const double t0 = spmv_wtime();
     spmv_error e;
+    spmv_opts ao = spmv_opts_default();
     r->state = ROW_ERROR;
-    st = BN(auto_dev_from_csr)(&D, c->A, NULL, &e, c->d->stream);
+    ao.transpose = c->o->op == 1; /* --op mvt: the selection for A^T */
+    st = BN(auto_dev_from_csr)(&D, c->src, &ao, &e, c->d->stream);
     r->conv = spmv_wtime() - t0;
     if (st != SPMV_OK) {
         snprintf(msg, n, "selection: %s: %.150s", spmv_status_str(st), e.msg);
@@ -297,9 +413,11 @@ static int BF(_plan)(const spmv_triplets *t, const spmv_opts *o, cudaStream_t s,
  * failures; *fatal = 1 when the CUDA context is unusable (a sticky error). */
 static int BF(_bench)(const tool_opts *o, const tool_dev *d, const char *mname, const spmv_triplets *trip, FILE *csv,
                       int *fatal) {
-    BN(csr) A;
+    BN(csr) A, At;
     BF(_ctx) c;
     tool_row rows[TOOL_NROWS];
+    const int op = o->op;
+    char opname[32];
     spmv_status st;
     int64_t i;
     int k, fails = 0;
@@ -313,36 +431,60 @@ static int BF(_bench)(const tool_opts *o, const tool_dev *d, const char *mname, 
         snprintf(rows[k].format, sizeof rows[k].format, "%s", row_name(k));
     }
     st = BN(csr_from_triplets)(&A, trip, NULL);
+    if (st == SPMV_OK && op == 1 && (st = BN(csr_transpose)(&At, &A)) != SPMV_OK) BN(csr_free)(&A);
     if (st != SPMV_OK) {
         fprintf(stderr, "spmv-cuda: %s: %s\n", mname, spmv_status_str(st));
         return 1;
     }
+    if (op == 2) snprintf(opname, sizeof opname, "mm:k=%d%s", o->mm_k, o->mm_row ? ",row" : "");
+    else snprintf(opname, sizeof opname, "%s", op == 1 ? "mvt" : "mv");
     c.o = o;
     c.d = d;
-    c.A = &A;
-    c.rtol = (double *)malloc(sizeof(double) * ((size_t)A.nrows + 1));
+    c.src = &A;
+    c.A = op == 1 ? &At : &A; /* the operator: sizes, reference and tolerances */
+    c.k = op == 2 ? o->mm_k : 1;
+    c.lay = op == 2 && o->mm_row ? SPMV_ROW_MAJOR : SPMV_COL_MAJOR;
+    c.ldx = c.lay == SPMV_ROW_MAJOR ? c.k : (c.A->ncols > 0 ? c.A->ncols : 1);
+    c.ldy = c.lay == SPMV_ROW_MAJOR ? c.k : (c.A->nrows > 0 ? c.A->nrows : 1);
+    c.ny = c.A->nrows * c.k;
+    c.rtol = (double *)malloc(sizeof(double) * ((size_t)c.A->nrows + 1));
     if (c.rtol) {
         const double eps = sizeof(BT_VAL) == 8 ? 2.220446049250313e-16 : 1.1920928955078125e-07;
         const double base = sizeof(BT_VAL) == 8 ? 1e-12 : 1e-5;
-        for (i = 0; i < A.nrows; i++) {
-            const double t = 8 * eps * sqrt((double)(A.row_ptr[i + 1] - A.row_ptr[i]) + 1);
+        for (i = 0; i < c.A->nrows; i++) {
+            const double t = 8 * eps * sqrt((double)(c.A->row_ptr[i + 1] - c.A->row_ptr[i]) + 1);
             c.rtol[i] = t > base ? t : base;
         }
     }
     {
-        BT_VAL *x = (BT_VAL *)malloc(sizeof(BT_VAL) * ((size_t)A.ncols + 1));
-        c.hy = (BT_VAL *)malloc(sizeof(BT_VAL) * ((size_t)A.nrows + 1));
-        c.ref = (long double *)malloc(sizeof(long double) * ((size_t)A.nrows + 1));
-        c.scale = (long double *)malloc(sizeof(long double) * ((size_t)A.nrows + 1));
-        if (x && c.hy && c.ref && c.scale && c.rtol) {
-            for (i = 0; i < A.ncols; i++) x[i] = (BT_VAL)(1.0 + (double)((i * 7919) % 1000) / 1000.0);
-            BN(csr_mv_ref)(&A, (BT_VAL)1, x, (BT_VAL)0, NULL, c.ref, c.scale);
+        const int64_t nx = c.A->ncols * c.k, m = c.A->nrows;
+        BT_VAL *x = (BT_VAL *)malloc(sizeof(BT_VAL) * ((size_t)nx + 1));
+        BT_VAL *xj = (BT_VAL *)malloc(sizeof(BT_VAL) * ((size_t)c.A->ncols + 1));
+        long double *rj = (long double *)malloc(sizeof(long double) * 2 * ((size_t)m + 1));
+        c.hy = (BT_VAL *)malloc(sizeof(BT_VAL) * ((size_t)c.ny + 1));
+        c.ref = (long double *)malloc(sizeof(long double) * ((size_t)c.ny + 1));
+        c.scale = (long double *)malloc(sizeof(long double) * ((size_t)c.ny + 1));
+        if (x && xj && rj && c.hy && c.ref && c.scale && c.rtol) {
+            int64_t j;
+            /* vector j: the single-vector bench's x shifted by j (distinct columns, same range) */
+            for (j = 0; j < c.k; j++) {
+                for (i = 0; i < c.A->ncols; i++) {
+                    xj[i] = (BT_VAL)(1.0 + (double)(((i + 131 * j) * 7919) % 1000) / 1000.0);
+                    x[c.lay == SPMV_ROW_MAJOR ? i * c.k + j : j * c.A->ncols + i] = xj[i];
+                }
+                BN(csr_mv_ref)(c.A, (BT_VAL)1, xj, (BT_VAL)0, NULL, rj, rj + m + 1);
+                for (i = 0; i < m; i++) {
+                    const int64_t at = c.lay == SPMV_ROW_MAJOR ? i * c.k + j : j * m + i;
+                    c.ref[at] = rj[i];
+                    c.scale[at] = rj[m + 1 + i];
+                }
+            }
             /* +1: never a zero-size allocation */
-            if (tool_cuda(cudaMalloc((void **)&c.dx, sizeof(BT_VAL) * ((size_t)A.ncols + 1)), "cudaMalloc(x)", msg,
+            if (tool_cuda(cudaMalloc((void **)&c.dx, sizeof(BT_VAL) * ((size_t)nx + 1)), "cudaMalloc(x)", msg,
                           sizeof msg) ||
-                tool_cuda(cudaMalloc((void **)&c.dy, sizeof(BT_VAL) * ((size_t)A.nrows + 1)), "cudaMalloc(y)", msg,
+                tool_cuda(cudaMalloc((void **)&c.dy, sizeof(BT_VAL) * ((size_t)c.ny + 1)), "cudaMalloc(y)", msg,
                           sizeof msg) ||
-                tool_cuda(cudaMemcpyAsync(c.dx, x, sizeof(BT_VAL) * (size_t)A.ncols, cudaMemcpyHostToDevice,
+                tool_cuda(cudaMemcpyAsync(c.dx, x, sizeof(BT_VAL) * (size_t)nx, cudaMemcpyHostToDevice,
                                           d->stream),
                           "upload x", msg, sizeof msg) ||
                 tool_cuda(cudaStreamSynchronize(d->stream), "upload x", msg, sizeof msg)) {
@@ -354,6 +496,8 @@ static int BF(_bench)(const tool_opts *o, const tool_dev *d, const char *mname, 
             fails = 1;
         }
         free(x);
+        free(xj);
+        free(rj);
     }
 
     if (!fails && (o->formats[TOOL_CUSPARSE] || o->formats[TOOL_CUSPARSE_ALG2])) {
@@ -365,6 +509,11 @@ static int BF(_bench)(const tool_opts *o, const tool_dev *d, const char *mname, 
             if (st != SPMV_OK) {
                 rows[k].state = ROW_ERROR;
                 tool_st(st, "CSR upload", rows[k].msg, sizeof rows[k].msg);
+            } else if (op == 2) {
+                if (k == TOOL_CUSPARSE) BF(_cusparse_mm)(&c, &C, &rows[k]); /* no second SpMM row */
+                else rows[k].state = -1;
+            } else if (op == 1 && k == TOOL_CUSPARSE_ALG2) {
+                rows[k].state = -1; /* ALG2 is a non-transpose algorithm */
             } else {
                 BF(_cusparse)(&c, &C, k == TOOL_CUSPARSE ? CUSPARSE_SPMV_ALG_DEFAULT : CUSPARSE_SPMV_CSR_ALG2, &rows[k]);
             }
@@ -373,7 +522,7 @@ static int BF(_bench)(const tool_opts *o, const tool_dev *d, const char *mname, 
         for (k = TOOL_CUSPARSE; k <= TOOL_CUSPARSE_ALG2; k++)
             if (rows[k].state == ROW_ERROR && cudaDeviceSynchronize() != cudaSuccess) *fatal = 1;
     }
-    if (!fails && !*fatal && o->formats[TOOL_CUSPARSE_BSR]) {
+    if (!fails && !*fatal && o->formats[TOOL_CUSPARSE_BSR] && op == 0) {
         fprintf(stderr, "  %s cusparse_bsr...\r", mname);
         BF(_cusparse_bsr)(&c, &rows[TOOL_CUSPARSE_BSR]);
         if (rows[TOOL_CUSPARSE_BSR].state == ROW_ERROR && cudaDeviceSynchronize() != cudaSuccess) *fatal = 1;
@@ -385,7 +534,12 @@ static int BF(_bench)(const tool_opts *o, const tool_dev *d, const char *mname, 
         /* a kernel fault poisons the context: every later call would fail too */
         if (rows[k].state == ROW_ERROR && cudaDeviceSynchronize() != cudaSuccess) *fatal = 1;
     }
-    if (!fails && !*fatal && o->formats[TOOL_AUTO]) {
+    if (!fails && !*fatal && o->formats[TOOL_CSR_MVT] && op == 1) {
+        fprintf(stderr, "  %s csr mvt...%20s\r", mname, "");
+        BF(_csr_mvt)(&c, &rows[TOOL_CSR_MVT]);
+        if (rows[TOOL_CSR_MVT].state == ROW_ERROR && cudaDeviceSynchronize() != cudaSuccess) *fatal = 1;
+    }
+    if (!fails && !*fatal && o->formats[TOOL_AUTO] && op != 2) {
         fprintf(stderr, "  %s auto...%20s\r", mname, "");
         BF(_auto)(&c, &rows[TOOL_AUTO]);
         if (rows[TOOL_AUTO].state == ROW_ERROR && cudaDeviceSynchronize() != cudaSuccess) *fatal = 1;
@@ -397,16 +551,18 @@ static int BF(_bench)(const tool_opts *o, const tool_dev *d, const char *mname, 
         if (rows[k].state == ROW_ERROR || rows[k].state == ROW_BADERR) fails++;
         if (rows[k].state == ROW_ERROR || rows[k].state == ROW_SKIP)
             fprintf(stderr, "spmv-cuda: %s: %s: %s\n", mname, rows[k].format, rows[k].msg);
-        tool_print_row(d, mname, (long long)A.nrows, (long long)A.ncols, (long long)A.nnz, STR(BT_VAL), &rows[k],
-                       rows[ir_naive].state == ROW_OK ? rows[ir_naive].mv : 0.0,
+        tool_print_row(d, mname, (long long)c.A->nrows, (long long)c.A->ncols, (long long)c.A->nnz, STR(BT_VAL),
+                       &rows[k], rows[ir_naive].state == ROW_OK ? rows[ir_naive].mv : 0.0,
                        rows[TOOL_CUSPARSE].state == ROW_OK ? rows[TOOL_CUSPARSE].mv : 0.0,
-                       rows[TOOL_CUSPARSE_ALG2].state == ROW_OK ? rows[TOOL_CUSPARSE_ALG2].mv : 0.0, csv);
+                       rows[TOOL_CUSPARSE_ALG2].state == ROW_OK ? rows[TOOL_CUSPARSE_ALG2].mv : 0.0, opname,
+                       (double)c.k, csv);
     }
     fflush(stdout);
     if (csv) fflush(csv);
     if (c.dx) cudaFree(c.dx);
     if (c.dy) cudaFree(c.dy);
     BN(csr_free)(&A);
+    if (op == 1) BN(csr_free)(&At);
     free(c.hy);
     free(c.ref);
     free(c.scale);

@@ -20,7 +20,8 @@ enum {
     TOOL_CUSPARSE_BSR = 2,
     TOOL_FMT0 = 3,
     TOOL_AUTO = 3 + SPMV_FMT_COUNT_,
-    TOOL_NROWS = 4 + SPMV_FMT_COUNT_
+    TOOL_CSR_MVT = 4 + SPMV_FMT_COUNT_, /* --op mvt: csr_dev_mvt on A (atomics), no A^T */
+    TOOL_NROWS = 5 + SPMV_FMT_COUNT_
 };
 /* Calls timed per synchronization: each has its own event pair, and synchronizing only
  * once per batch keeps the GPU queue full, as in a solver's loop. */
@@ -32,6 +33,9 @@ typedef struct tool_opts {
     int reps, tune;
     double min_time; /* --min-time: each row timed for at least this long (s) */
     const char *csv;
+    int op;     /* --op: 0 mv (y = Ax), 1 mvt (y = A^T x), 2 mm (Y = AX, k vectors) */
+    int mm_k;   /* --op mm:k=N */
+    int mm_row; /* --op mm:k=N,row: X and Y row-major (default column-major) */
 } tool_opts;
 
 /* The device and what the bench measured of it; filled once by cmd_bench, read-only after. */
@@ -119,6 +123,7 @@ static const char *row_name(int i) {
     if (i == TOOL_CUSPARSE_ALG2) return "cusparse_alg2";
     if (i == TOOL_CUSPARSE_BSR) return "cusparse_bsr";
     if (i == TOOL_AUTO) return "auto";
+    if (i == TOOL_CSR_MVT) return "csr";
     return spmv_format_name((spmv_format)(i - TOOL_FMT0));
 }
 
@@ -126,15 +131,15 @@ static const char *row_name(int i) {
  * spmv_s of csr_scalar and the two cuSPARSE rows, 0 when not measured. */
 static void tool_print_row(const tool_dev *d, const char *mname, long long nrows, long long ncols, long long nnz,
                            const char *prec, const tool_row *r, double t_naive, double t_cusp, double t_alg2,
-                           FILE *csv) {
+                           const char *op, double kk, FILE *csv) {
     double gbs, pct, rpct, kpct, bpn;
     if (r->state == ROW_ERROR || r->state == ROW_SKIP) {
         printf("%-26.26s %9lld %9lld %10lld %-13s %s: %s\n", mname, nrows, ncols, nnz, r->format,
                r->state == ROW_SKIP ? "skipped" : "FAIL", r->msg);
         if (csv) /* in the CSV too, marked, without figures */
-            fprintf(csv, "\"%s\",%lld,%lld,%lld,%s,\"%s\",cuda,%d,%s,,,,,,,,,,,,,,,%s,\"%s\",%.1f,%.1f,\"%s\"\n",
+            fprintf(csv, "\"%s\",%lld,%lld,%lld,%s,\"%s\",cuda,%d,%s,,,,,,,,,,,,,,,%s,\"%s\",%.1f,%.1f,\"%s\",%s\n",
                     mname, nrows, ncols, nnz, r->format, r->params, d->sms, prec,
-                    r->state == ROW_SKIP ? "skipped" : "error", d->name, d->copy_gbs, d->read_gbs, r->msg);
+                    r->state == ROW_SKIP ? "skipped" : "error", d->name, d->copy_gbs, d->read_gbs, r->msg, op);
         return;
     }
     gbs = r->bytes / r->mv * 1e-9;
@@ -145,17 +150,17 @@ static void tool_print_row(const tool_dev *d, const char *mname, long long nrows
     printf("%-26.26s %9lld %9lld %10lld %-13s %-16.16s %4d %8.4f %7.1f %7.3f %10.3e %10.3e %7.2f %7.1f %6.2f %5.0f%% "
            "%5.0f%% %6.2fx %5.2fx %5.2fx %9.2e%s\n",
            mname, nrows, ncols, nnz, r->format, r->params, d->sms, r->conv, r->conv / r->mv, r->tune, r->mv, r->kern,
-           2.0 * (double)nnz / r->mv * 1e-9, gbs, bpn, pct, kpct, t_naive > 0 ? t_naive / r->mv : 0.0,
+           2.0 * kk * (double)nnz / r->mv * 1e-9, gbs, bpn, pct, kpct, t_naive > 0 ? t_naive / r->mv : 0.0,
            t_cusp > 0 ? t_cusp / r->mv : 0.0, t_alg2 > 0 ? t_alg2 / r->mv : 0.0, r->err,
            r->state == ROW_OK ? "" : "  FAIL");
     if (csv)
         fprintf(csv,
                 "\"%s\",%lld,%lld,%lld,%s,\"%s\",cuda,%d,%s,%.6g,%.4g,%.6g,%.6g,%.6g,%.4f,%.4f,%.4f,%.2f,%.4f,%.3e,%.4f,"
-                "%.4f,%.2f,%s,\"%s\",%.1f,%.1f,\"\"\n",
+                "%.4f,%.2f,%s,\"%s\",%.1f,%.1f,\"\",%s\n",
                 mname, nrows, ncols, nnz, r->format, r->params, d->sms, prec, r->conv, r->conv / r->mv, r->tune,
-                r->mv, r->kern, 2.0 * (double)nnz / r->mv * 1e-9, gbs, bpn, pct, t_naive > 0 ? t_naive / r->mv : 0.0,
+                r->mv, r->kern, 2.0 * kk * (double)nnz / r->mv * 1e-9, gbs, bpn, pct, t_naive > 0 ? t_naive / r->mv : 0.0,
                 r->err, t_cusp > 0 ? t_cusp / r->mv : 0.0, t_alg2 > 0 ? t_alg2 / r->mv : 0.0, rpct,
-                r->state == ROW_OK ? "ok" : "bad_error", d->name, d->copy_gbs, d->read_gbs);
+                r->state == ROW_OK ? "ok" : "bad_error", d->name, d->copy_gbs, d->read_gbs, op);
 }
 
 /* `spmv-cuda plan`: the report of one selection (spmv_auto_report, formats/auto.h). */
@@ -210,7 +215,8 @@ static void usage(FILE *f) {
     int i;
     fprintf(f,
             "usage:\n"
-            "  spmv-cuda bench [--formats LIST|all] [--precision d|s] [--reps N] [--min-time S] [--tune] [--csv FILE] [MATRIX ...]\n"
+            "  spmv-cuda bench [--formats LIST|all] [--precision d|s] [--reps N] [--min-time S] [--tune]\n"
+            "                  [--op mv|mvt|mm:k=N[,row]] [--csv FILE] [MATRIX ...]\n"
             "  spmv-cuda plan MATRIX [--expect N] [--budget B] [--deterministic] [--precision d|s]\n"
             "                        the automatic format selection on MATRIX (formats/cuda/auto.cuh): features,\n"
             "                        shortlist (prediction, rule, trials), formats left out, the choice, why, its cost;\n"
@@ -225,6 +231,13 @@ static void usage(FILE *f) {
             "--tune: each tunable format's search from the registry (csr_vector threads per row, AXC/AXTUH1\n"
             "        thw, AXTUH/AXTCH th, AXTCH1 bs, csr5 sigma, ...; fastest product alone); time in the tune_s\n"
             "        column.\n"
+            "--op mvt: y = A^T x: every format built from A^T (opts.transpose; the host transpose counted in\n"
+            "        convert), a second csr row with params ...,mvt: csr_dev_mvt on A itself (atomics: the last bits\n"
+            "        may vary), cusparse with CUSPARSE_OPERATION_TRANSPOSE, auto choosing for A^T.\n"
+            "--op mm:k=N: Y = A X with N vectors, column-major (,row: row-major; the formats other than csr\n"
+            "        have no device row-major product and are skipped); times per call of N vectors, GFLOP/s =\n"
+            "        2 N nnz / time; cusparse = cusparseSpMM (CSR, ALG_DEFAULT); csr native (csr_dev_mm), the others\n"
+            "        one product per vector (any_dev_mm); no auto row.\n"
             "--isa and --threads are accepted and ignored (compatibility with `spmv bench`).\n"
             "Formats: cusparse (cusparseSpMV, CSR, ALG_DEFAULT), cusparse_alg2 (CUSPARSE_SPMV_CSR_ALG2),\n"
             "cusparse_bsr (cusparse<t>bsrmv on bcsr's layout, column-major blocks, the block size bcsr estimates;\n"
@@ -476,6 +489,21 @@ static int cmd_bench(int argc, char **argv) {
             i++;
         } else if (!strcmp(a, "--tune")) {
             o.tune = 1;
+        } else if (!strcmp(a, "--op") && v) {
+            int k = 0, used = 0;
+            if (!strcmp(v, "mv")) o.op = 0;
+            else if (!strcmp(v, "mvt")) o.op = 1;
+            else if (sscanf(v, "mm:k=%d%n", &k, &used) == 1 && k >= 1 && k <= 4096 &&
+                     (!v[used] || !strcmp(v + used, ",row") || !strcmp(v + used, ",col"))) {
+                o.op = 2;
+                o.mm_k = k;
+                o.mm_row = !strcmp(v + used, ",row");
+            } else {
+                fprintf(stderr, "spmv-cuda bench: --op %s: expected mv, mvt or mm:k=N[,row|,col] (N from 1 to 4096)\n", v);
+                free(mats);
+                return 2;
+            }
+            i++;
         } else if (!strcmp(a, "--csv") && v) {
             o.csv = v;
             i++;
@@ -511,7 +539,7 @@ static int cmd_bench(int argc, char **argv) {
         }
         fprintf(csv, "matrix,rows,cols,nnz,format,params,isa,threads,precision,convert_s,convert_spmvs,tune_s,spmv_s,"
                      "kernel_s,gflops,gbs,bytes_per_nnz,pct_bw,x_naive,max_rel_err,x_cusparse,x_cusparse_alg2,"
-                     "pct_read_bw,status,device,copy_gbs,read_gbs,message\n");
+                     "pct_read_bw,status,device,copy_gbs,read_gbs,message,op\n");
     }
     if (!d.sp) fprintf(stderr, "spmv-cuda: %s\n", d.sp_err);
     printf("# spmv-cuda bench: precision %s, %s (%d SMs, L2 %.0f MB, %.0f GiB, driver %s); device-to-device copy\n"
@@ -529,6 +557,13 @@ static int cmd_bench(int argc, char **argv) {
     printf("%-26s %9s %9s %10s %-13s %-16s %4s %8s %7s %7s %10s %10s %7s %7s %6s %6s %6s %7s %6s %6s %9s\n", "matrix",
            "rows", "cols", "nnz", "format", "params", "SMs", "convert", "conv_mv", "tune_s", "spmv_s", "kernel_s",
            "GFLOP/s", "GB/s", "B/nnz", "%bw", "kpct", "xnaive", "xcusp", "xalg2", "err");
+    if (o.op == 1)
+        printf("# --op mvt: y = A^T x; rows, cols and nnz are A^T's; the formats are built from A^T (convert includes\n"
+               "# the host transpose); the second csr row (params ...,mvt) is csr_dev_mvt on A (atomics)\n");
+    if (o.op == 2)
+        printf("# --op mm:k=%d: Y = A X with %d vectors, %s; spmv_s per call of %d vectors, GFLOP/s = 2 k nnz / spmv_s,\n"
+               "# GB/s counts the matrix once and k x and y vectors\n",
+               o.mm_k, o.mm_k, o.mm_row ? "row-major" : "column-major", o.mm_k);
     fflush(stdout);
     for (i = 0; i < nm && !fatal; i++) {
         spmv_triplets t;

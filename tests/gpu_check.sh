@@ -21,12 +21,13 @@
 #              suraa/axtch1), then synccheck on all of them and racecheck on the DP suraa build
 #   initcheck  initcheck on test_cuda_csr
 #   bench      spmv-cuda bench, double (default set, then a 27-point stencil of ~430 MB) and
-#              float (default set), CSVs
+#              float (default set), CSVs (SPMV_GPU_BENCH_RUNS: which of d:default s:default d:big)
 #   skew       circuit5m and webgraph, every row (the collapses of one-thread-per-row kernels)
 #   real       every carried real matrix (complex ones left out), every row and auto: the
 #              device oracle and the selection
 #   presets    the three 300 MB presets
 #   tune       both precisions with --tune
+#   ops        --op mvt, --op mm:k=8 (column-major) and mm:k=8,row on the default set, double
 # Each phase's budget: SPMV_BUDGET_<PHASE> (TESTS, MEMCHECK, RACECHECK, SYNCCHECK, INITCHECK,
 # BENCH, ...), per program run. 15 minutes of device time do not hold them all: choose with
 # SPMV_GPU_PHASES and SPMV_GPU_DEADLINE (the 2026-11-26 run: bench/results/2026-11-26-h200.md).
@@ -53,7 +54,7 @@ say() { echo "$*" | tee -a "$log"; }
 # phases, to split the check over two calls: device and build always run.
 t_start=$(date +%s)
 deadline=${SPMV_GPU_DEADLINE:-540}
-phases=",${SPMV_GPU_PHASES:-tests,prodgrid,memcheck,racecheck,initcheck,bench,skew,real,presets,tune},"
+phases=",${SPMV_GPU_PHASES:-tests,prodgrid,memcheck,racecheck,initcheck,bench,ops,skew,real,presets,tune},"
 want() { case "$phases" in *",$1,"*) return 0 ;; esac; return 1; }
 budget() { # phase default
     v=$(eval echo "\${SPMV_BUDGET_$1:-}")
@@ -197,6 +198,9 @@ if [ -n "$cs" ]; then
                 env SPMV_TEST_QUICK=1 SPMV_TEST_MAX_NNZ=${SPMV_MEM_NNZ:-20000} SPMV_TEST_TAGS=${SPMV_MEM_TAGS:-s,d,dl,sl} SPMV_TEST_FORMATS=$g \
                 $cs --tool memcheck --error-exitcode 99 --print-limit 20 build/cuda/test_cuda_formats
         done
+        # the transpose, SpMM and new-values kernels
+        runtest memcheck "$(budget MEMCHECK 150)" memcheck_ops env SPMV_TEST_QUICK=1 SPMV_TEST_MAX_NNZ=${SPMV_MEM_NNZ:-20000} \
+            $cs --tool memcheck --error-exitcode 99 --print-limit 20 build/cuda/test_cuda_ops
     fi
     if want racecheck; then
         # racecheck is slow (~1000x): the kernels with shared memory, shuffles or barriers in
@@ -224,10 +228,11 @@ fi
 # double: the default set, then a 27-point stencil of ~36M nonzeros (~430 MB in CSR); float;
 # then (phase tune) both precisions with each tunable format's search
 runs=""
-want bench && runs="d:default s:default d:big"
-want presets && runs="$runs d:presets"
-want skew && runs="$runs d:skew"
+want bench && runs="${SPMV_GPU_BENCH_RUNS:-d:default s:default d:big}"
+want ops && runs="$runs d:mvt d:mm8 d:mm8row"
 want real && runs="$runs d:real"
+want skew && runs="$runs d:skew"
+want presets && runs="$runs d:presets"
 want tune && runs="$runs d:tune s:tune"
 for run in $runs; do
     p=${run%%:*}; which=${run#*:}; t0=$(date +%s)
@@ -241,6 +246,12 @@ for run in $runs; do
     # the two skewed presets of the default set, every row (the collapses and the skew cap)
     [ $which = skew ] && args="--reps 10 --min-time 0.05 gen:circuit5m gen:webgraph" && name=bench-$p-skew
     [ $which = tune ] && args="$args --tune" && name=bench-$p-tune
+    # the operations beyond y = Ax on the default set: A^T x (every format from A^T, csr_dev_mvt,
+    # cuSPARSE's transpose), SpMM with 8 vectors column-major (every format) and row-major (csr
+    # and cusparseSpMM)
+    [ $which = mvt ] && args="--reps 20 --min-time 0.05 --op mvt" && name=bench-$p-mvt
+    [ $which = mm8 ] && args="--reps 20 --min-time 0.05 --op mm:k=8" && name=bench-$p-mm8
+    [ $which = mm8row ] && args="--reps 20 --min-time 0.05 --op mm:k=8,row --formats cusparse,csr" && name=bench-$p-mm8row
     bud=$(budget BENCH 150)
     if [ "$bud" -lt 15 ]; then record "$name" notrun 0 0 0 0 "the run's deadline came first"; continue; fi
     if timeout -k 10 "$bud" build/spmv-cuda bench --precision $p --csv "$out/$name.csv" $args \
