@@ -175,9 +175,9 @@ static inline spmv_status SPMV_NAME(any_dev_mv)(const SPMV_NAME(any_dev) *D, SPM
 }
 
 /* Y = alpha*B*X + beta*Y with k vectors on the device (device pointers; layouts as on the
- * host): the csr rows natively (csr_dev_mm, no atomics); the other formats one product per
- * vector, column-major only (row-major gives SPMV_ERR_UNSUPPORTED: no device transposes
- * here). */
+ * host): the csr rows natively (csr_dev_mm: atomics only for the long rows of a skewed
+ * matrix); the other formats one product per vector, column-major only (row-major gives
+ * SPMV_ERR_UNSUPPORTED: no device transposes here). */
 static inline spmv_status SPMV_NAME(any_dev_mm)(const SPMV_NAME(any_dev) *D, int64_t k, SPMV_T alpha, const SPMV_T *X,
                                                 int64_t ldx, SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay,
                                                 cudaStream_t s = 0) {

@@ -45,6 +45,12 @@ typedef enum spmv_csr_dev_algo {
 #define SPMV_CUDA_MERGE_IPT 8
 #endif
 #define SPMV_CUDA_MERGE_TILE (SPMV_CUDA_MERGE_THREADS * SPMV_CUDA_MERGE_IPT)
+/* _mm and _mvt split the long rows (csr_dev.long_len) into chunks of this many entries, one
+ * block each: one thread per row and vector took 0.23 s for 8 vectors on gen:circuit5m (H100,
+ * 2026-11-26), two rows of ~1M entries walked by one thread each */
+#ifndef SPMV_CUDA_LONG_CHUNK
+#define SPMV_CUDA_LONG_CHUNK 4096
+#endif
 static_assert(SPMV_CUDA_MERGE_THREADS % 32 == 0 && SPMV_CUDA_MERGE_THREADS <= 1024,
               "SPMV_CUDA_MERGE_THREADS: a multiple of 32, at most 1024");
 
@@ -285,6 +291,11 @@ typedef struct SPMV_NAME(csr_dev) {
     SPMV_T *carry_val;
     int64_t *tile_row;         /* merge kernel: row where tile t starts on the merge path (ntiles+1),
                                   computed on the host at upload: no search at each tile's start */
+    int64_t long_len;          /* rows longer than this (8 x the mean + 100) are long: the merge kernel's
+                                  rule, and _mm/_mvt give them to chunked kernels; 0 = no long row */
+    int64_t nlong, nlong_chunks; /* long rows, and their chunks of SPMV_CUDA_LONG_CHUNK entries */
+    int64_t *long_rows;        /* device: the long rows, ascending (nlong; NULL when none) */
+    int64_t *long_chunk;       /* device: first chunk of each long row (nlong + 1) */
 } SPMV_NAME(csr_dev);
 
 /* Frees the device arrays (cudaFree) and zeroes *D. Safe on a zeroed or freed D (then
@@ -298,6 +309,8 @@ static inline spmv_status SPMV_NAME(csr_dev_free)(SPMV_NAME(csr_dev) *D) {
     spmv_cuda_release(&D->carry_row, &st);
     spmv_cuda_release(&D->carry_val, &st);
     spmv_cuda_release(&D->tile_row, &st);
+    spmv_cuda_release(&D->long_rows, &st);
+    spmv_cuda_release(&D->long_chunk, &st);
     memset(D, 0, sizeof *D);
     return st;
 }
@@ -359,6 +372,34 @@ static inline spmv_status SPMV_NAME(csr_to_device)(SPMV_NAME(csr_dev) *D, const 
         if (st == SPMV_OK) st = spmv_cuda_status(cudaStreamSynchronize(s)); /* tr is freed next */
         free(tr);
     }
+    if (st == SPMV_OK && A->nrows > 0) { /* the long rows (the merge rule's) and their chunks */
+        const double lim = 8.0 * (double)A->nnz / (double)A->nrows + 100.0;
+        const int64_t longest = spmv_cuda__longest_row<SPMV_I>((int64_t)A->nrows, A->row_ptr);
+        if ((double)longest > lim) {
+            int64_t r, nl = 0, *lr = NULL, *lc = NULL;
+            D->long_len = (int64_t)lim;
+            for (r = 0; r < A->nrows; r++) nl += (int64_t)(A->row_ptr[r + 1] - A->row_ptr[r]) > D->long_len;
+            lr = (int64_t *)malloc(sizeof(int64_t) * (size_t)nl);
+            lc = (int64_t *)malloc(sizeof(int64_t) * (size_t)(nl + 1));
+            st = lr && lc ? SPMV_OK : SPMV_ERR_ALLOC;
+            for (r = 0, nl = 0; st == SPMV_OK && r < A->nrows; r++) {
+                const int64_t len = (int64_t)(A->row_ptr[r + 1] - A->row_ptr[r]);
+                if (len <= D->long_len) continue;
+                lc[nl + 1] = (nl ? lc[nl] : 0) + (len + SPMV_CUDA_LONG_CHUNK - 1) / SPMV_CUDA_LONG_CHUNK;
+                lr[nl++] = r;
+            }
+            if (st == SPMV_OK) {
+                lc[0] = 0;
+                D->nlong = nl;
+                D->nlong_chunks = lc[nl];
+                st = spmv_cuda_upload(&D->long_rows, lr, (size_t)nl, s);
+                if (st == SPMV_OK) st = spmv_cuda_upload(&D->long_chunk, lc, (size_t)nl + 1, s);
+                if (st == SPMV_OK) st = spmv_cuda_status(cudaStreamSynchronize(s)); /* lr, lc freed next */
+            }
+            free(lr);
+            free(lc);
+        }
+    }
     if (st == SPMV_OK) st = spmv_cuda_status(cudaStreamSynchronize(s));
     if (st != SPMV_OK) {
         cudaError_t keep = spmv_cuda_last_error();
@@ -388,55 +429,127 @@ static inline spmv_status SPMV_NAME(csr_dev_mv)(const SPMV_NAME(csr_dev) *D, SPM
 /* y = alpha*A^T*x + beta*y on the device without A^T: y (ncols) scaled first, then TPR
  * threads per row (from the mean row length) add val*alpha*x[row] into y[col] with
  * atomics, so the last bits of y may vary from run to run (like the registry's atomics
- * rows; an exact alternative is a handle built with opts.transpose). x has nrows values,
- * y ncols, both device pointers; asynchronous on s. */
+ * rows; an exact alternative is a handle built with opts.transpose); the long rows
+ * (csr_dev.long_len) one block per chunk. x has nrows values, y ncols, both device
+ * pointers; asynchronous on s. */
 #ifndef SPMV_CUDA_CSR_MVT
 #define SPMV_CUDA_CSR_MVT
 /* Y = alpha*A*X + beta*Y with k vectors on the device (layouts: formats/csr_ops.h): one
  * thread per (row, vector); the threads of a row are neighbours in a warp, so they share its
- * val/col loads and, row-major, read X's row of k values together. No atomics (the same bits
- * every run); beta == 0: Y not read. */
+ * val/col loads and, row-major, read X's row of k values together; beta == 0: Y not read.
+ * Without long rows no atomics (the same bits every run); the long rows (csr_dev.long_len,
+ * the rule that picks the merge kernel) are left scaled by beta and summed by _mm_long, one
+ * block per chunk, with atomics like the merge kernel's carries. */
 template <typename T, typename I>
 __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
     spmv_cuda__csr_mm(int64_t nrows, int64_t k, const I *__restrict__ rp, const I *__restrict__ ci,
                       const T *__restrict__ val, T alpha, const T *__restrict__ X, int64_t ldx, T beta,
-                      T *__restrict__ Y, int64_t ldy, int colmajor) {
+                      T *__restrict__ Y, int64_t ldy, int colmajor, int64_t long_len) {
     for (int64_t t = spmv_cuda_gtid(); t < nrows * k; t += spmv_cuda_gsize()) {
         const int64_t r = t / k, j = t - r * k;
+        T *yp = colmajor ? Y + j * ldy + r : Y + r * ldy + j;
+        if (long_len > 0 && (int64_t)(rp[r + 1] - rp[r]) > long_len) { /* summed by _mm_long */
+            *yp = beta == T(0) ? T(0) : beta * *yp;
+            continue;
+        }
         T s = 0;
         for (I e = rp[r]; e < rp[r + 1]; e++) s += val[e] * (colmajor ? X[j * ldx + ci[e]] : X[(int64_t)ci[e] * ldx + j]);
-        T *yp = colmajor ? Y + j * ldy + r : Y + r * ldy + j;
         *yp = beta == T(0) ? alpha * s : alpha * s + beta * *yp;
+    }
+}
+/* Chunk c of the long rows: its row and entries [*b, *e). */
+template <typename I>
+__device__ __forceinline__ int64_t spmv_cuda__long_chunk(int64_t c, const int64_t *__restrict__ lrow,
+                                                        const int64_t *__restrict__ lch, int64_t nlong,
+                                                        const I *__restrict__ rp, int64_t *b, int64_t *e) {
+    int64_t lo = 0, hi = nlong - 1;
+    while (lo < hi) { /* the last long row whose first chunk is <= c */
+        const int64_t mid = (lo + hi + 1) >> 1;
+        if (lch[mid] <= c) lo = mid;
+        else hi = mid - 1;
+    }
+    const int64_t r = lrow[lo], end = (int64_t)rp[r + 1];
+    *b = (int64_t)rp[r] + (c - lch[lo]) * SPMV_CUDA_LONG_CHUNK;
+    *e = *b + SPMV_CUDA_LONG_CHUNK < end ? *b + SPMV_CUDA_LONG_CHUNK : end;
+    return r;
+}
+/* The long rows of Y = alpha*A*X (+ what _mm left there): one block per chunk, a block sum per
+ * vector added with one atomic per chunk and vector (a row's chunks add in any order, like the
+ * merge kernel's carries). */
+template <typename T, typename I>
+__global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
+    spmv_cuda__csr_mm_long(int64_t nchunks, const int64_t *__restrict__ lrow, const int64_t *__restrict__ lch,
+                           int64_t nlong, const I *__restrict__ rp, const I *__restrict__ ci,
+                           const T *__restrict__ val, int64_t k, T alpha, const T *__restrict__ X, int64_t ldx,
+                           T *__restrict__ Y, int64_t ldy, int colmajor) {
+    __shared__ T s_w[SPMV_CUDA_BLOCK / 32];
+    for (int64_t c = blockIdx.x; c < nchunks; c += gridDim.x) { /* block-uniform */
+        int64_t b, e;
+        const int64_t r = spmv_cuda__long_chunk<I>(c, lrow, lch, nlong, rp, &b, &e);
+        for (int64_t j = 0; j < k; j++) {
+            T s = 0;
+            for (int64_t q = b + threadIdx.x; q < e; q += blockDim.x)
+                s += val[q] * (colmajor ? X[j * ldx + ci[q]] : X[(int64_t)ci[q] * ldx + j]);
+            s = spmv_cuda_warp_sum<32>(s);
+            if (spmv_cuda_lane() == 0) s_w[threadIdx.x >> 5] = s;
+            __syncthreads();
+            if (threadIdx.x == 0) {
+                T t = 0;
+                for (int w = 0; w < (int)(blockDim.x >> 5); w++) t += s_w[w];
+                atomicAdd(colmajor ? Y + j * ldy + r : Y + r * ldy + j, alpha * t);
+            }
+            __syncthreads(); /* s_w is reused by the next vector */
+        }
     }
 }
 template <typename T, typename I, int TPR>
 __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
     spmv_cuda__csr_mvt(int64_t nrows, const I *__restrict__ rp, const I *__restrict__ ci, const T *__restrict__ val,
-                       T alpha, const T *__restrict__ x, T *__restrict__ y) {
+                       T alpha, const T *__restrict__ x, T *__restrict__ y, int64_t long_len) {
     const int64_t nthr = spmv_cuda_gsize() / TPR;
     const int lane = (int)(spmv_cuda_gtid() % TPR);
     for (int64_t r = spmv_cuda_gtid() / TPR; r < nrows; r += nthr) {
+        if (long_len > 0 && (int64_t)(rp[r + 1] - rp[r]) > long_len) continue; /* _mvt_long's */
         const T xr = alpha * x[r];
         for (I k = rp[r] + lane; k < rp[r + 1]; k += TPR) atomicAdd(y + ci[k], val[k] * xr);
     }
 }
+/* The long rows of y += alpha*A^T*x: one block per chunk. */
+template <typename T, typename I>
+__global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
+    spmv_cuda__csr_mvt_long(int64_t nchunks, const int64_t *__restrict__ lrow, const int64_t *__restrict__ lch,
+                            int64_t nlong, const I *__restrict__ rp, const I *__restrict__ ci,
+                            const T *__restrict__ val, T alpha, const T *__restrict__ x, T *__restrict__ y) {
+    for (int64_t c = blockIdx.x; c < nchunks; c += gridDim.x) {
+        int64_t b, e;
+        const int64_t r = spmv_cuda__long_chunk<I>(c, lrow, lch, nlong, rp, &b, &e);
+        const T xr = alpha * x[r];
+        for (int64_t q = b + threadIdx.x; q < e; q += blockDim.x) atomicAdd(y + ci[q], val[q] * xr);
+    }
+}
 template <typename T, typename I>
 static inline spmv_status spmv_cuda__csr_mvt_run(int64_t nrows, int64_t ncols, int64_t nnz, const I *rp, const I *ci,
-                                                 const T *val, T alpha, const T *x, T beta, T *y, cudaStream_t s) {
+                                                 const T *val, T alpha, const T *x, T beta, T *y, int64_t long_len,
+                                                 int64_t nlong, int64_t nchunks, const int64_t *lrow,
+                                                 const int64_t *lch, cudaStream_t s) {
     spmv_status st;
     if ((ncols > 0 && !y) || (nnz > 0 && (!x || !rp || !ci || !val))) return SPMV_ERR_ARG;
     if ((st = spmv_cuda_scale<T>(ncols, beta, y, s)) != SPMV_OK || nnz == 0) return st;
     {
+        /* threads per row from the mean length; the long rows (if any) go to _mvt_long */
         const int tpr = spmv_csr_dev_auto_tpr(nrows, nnz);
         const unsigned grid = spmv_cuda_grid(nrows * tpr, SPMV_CUDA_BLOCK);
         switch (tpr) {
-        case 2: SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, (spmv_cuda__csr_mvt<T, I, 2>))(nrows, rp, ci, val, alpha, x, y); break;
-        case 4: SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, (spmv_cuda__csr_mvt<T, I, 4>))(nrows, rp, ci, val, alpha, x, y); break;
-        case 8: SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, (spmv_cuda__csr_mvt<T, I, 8>))(nrows, rp, ci, val, alpha, x, y); break;
-        case 16: SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, (spmv_cuda__csr_mvt<T, I, 16>))(nrows, rp, ci, val, alpha, x, y); break;
-        default: SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, (spmv_cuda__csr_mvt<T, I, 32>))(nrows, rp, ci, val, alpha, x, y); break;
+        case 2: SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, (spmv_cuda__csr_mvt<T, I, 2>))(nrows, rp, ci, val, alpha, x, y, long_len); break;
+        case 4: SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, (spmv_cuda__csr_mvt<T, I, 4>))(nrows, rp, ci, val, alpha, x, y, long_len); break;
+        case 8: SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, (spmv_cuda__csr_mvt<T, I, 8>))(nrows, rp, ci, val, alpha, x, y, long_len); break;
+        case 16: SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, (spmv_cuda__csr_mvt<T, I, 16>))(nrows, rp, ci, val, alpha, x, y, long_len); break;
+        default: SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, (spmv_cuda__csr_mvt<T, I, 32>))(nrows, rp, ci, val, alpha, x, y, long_len); break;
         }
     }
+    if ((st = spmv_cuda_status(cudaGetLastError())) != SPMV_OK || long_len <= 0 || nchunks <= 0) return st;
+    SPMV_CUDA_LAUNCH(spmv_cuda_grid(nchunks * SPMV_CUDA_BLOCK, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s,
+                     (spmv_cuda__csr_mvt_long<T, I>))(nchunks, lrow, lch, nlong, rp, ci, val, alpha, x, y);
     return spmv_cuda_status(cudaGetLastError());
 }
 #endif
@@ -447,7 +560,13 @@ static inline spmv_status SPMV_NAME(csr_dev_mm)(const SPMV_NAME(csr_dev) *D, int
     if (D->nrows == 0) return SPMV_OK;
     SPMV_CUDA_LAUNCH(spmv_cuda_grid((int64_t)D->nrows * k, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s,
                      (spmv_cuda__csr_mm<SPMV_T, SPMV_I>))((int64_t)D->nrows, k, D->row_ptr, D->col_idx, D->val, alpha, X,
-                                                          ldx, beta, Y, ldy, lay == SPMV_COL_MAJOR);
+                                                          ldx, beta, Y, ldy, lay == SPMV_COL_MAJOR, D->long_len);
+    spmv_status st = spmv_cuda_status(cudaGetLastError());
+    if (st != SPMV_OK || D->long_len <= 0 || D->nlong_chunks <= 0) return st;
+    SPMV_CUDA_LAUNCH(spmv_cuda_grid(D->nlong_chunks * SPMV_CUDA_BLOCK, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s,
+                     (spmv_cuda__csr_mm_long<SPMV_T, SPMV_I>))(D->nlong_chunks, D->long_rows, D->long_chunk, D->nlong,
+                                                               D->row_ptr, D->col_idx, D->val, k, alpha, X, ldx, Y,
+                                                               ldy, lay == SPMV_COL_MAJOR);
     return spmv_cuda_status(cudaGetLastError());
 }
 
@@ -455,7 +574,8 @@ static inline spmv_status SPMV_NAME(csr_dev_mvt)(const SPMV_NAME(csr_dev) *D, SP
                                                  SPMV_T beta, SPMV_T *y, cudaStream_t s = 0) {
     if (!D) return SPMV_ERR_ARG;
     return spmv_cuda__csr_mvt_run<SPMV_T, SPMV_I>((int64_t)D->nrows, (int64_t)D->ncols, (int64_t)D->nnz, D->row_ptr,
-                                                  D->col_idx, D->val, alpha, x, beta, y, s);
+                                                  D->col_idx, D->val, alpha, x, beta, y, D->long_len, D->nlong,
+                                                  D->nlong_chunks, D->long_rows, D->long_chunk, s);
 }
 
 /* ---- registry contract (rows csr, csr_merge, csr_scalar, csr_vector) ----
@@ -495,18 +615,14 @@ static inline spmv_status SPMV_NAME(csr_dev_from_csr)(SPMV_NAME(csr_dev) *D, con
     case SPMV_CSR_SCALAR: D->algo = SPMV_CSR_DEV_SCALAR; break;
     case SPMV_CSR_MERGE: D->algo = SPMV_CSR_DEV_MERGE; break;
     case SPMV_CSR_VECTOR: D->algo = SPMV_CSR_DEV_VECTOR; break;
-    default: { /* rows (the host's default) and auto: choose from the row lengths */
-        const int64_t longest = spmv_cuda__longest_row<SPMV_I>((int64_t)A->nrows, A->row_ptr);
+    default: /* rows (the host's default) and auto: choose from the row lengths */
         /* H200, 2026-11-26, the 34 real matrices with the longest row above 4x the mean
            (bench/results/2026-11-26-h200-d-real.csv): the merge path was ahead of the vector
            kernel (1.25-108x) on every one above 8x the mean + 100 and behind or even (0.55-1.0x)
            on every one below; the earlier 16x + 512 kept the vector kernel on ten where it ran
            1.25-2.23x slower (cit-HepPh, astro-ph, ego-Facebook, Groebner, G38, ...) */
-        D->algo = A->nrows > 0 && (double)longest > 8.0 * (double)A->nnz / (double)A->nrows + 100.0
-                      ? SPMV_CSR_DEV_MERGE
-                      : SPMV_CSR_DEV_VECTOR;
+        D->algo = D->long_len > 0 ? SPMV_CSR_DEV_MERGE : SPMV_CSR_DEV_VECTOR; /* longest > 8 x mean + 100 */
         break;
-    }
     }
     D->threads_per_row = q.tpr;
     return SPMV_OK;
