@@ -17,14 +17,17 @@
 #ifndef SPMV_CSR_COMMON
 #define SPMV_CSR_COMMON
 /* rows, merge: CPU kernels; scalar (thread per row), vector (tpr threads per row),
- * auto (vector, or merge when the longest row is far above the mean): device kernels.
- * The host runs scalar/vector/auto as rows; the device runs rows as auto. */
+ * auto (vector, or merge when the longest row is far above the mean), split (vector for the
+ * rows up to 8x the mean + 100, the longer ones in chunks summed in a fixed order: no
+ * atomics, the same bits every run): device kernels. The host runs scalar/vector/auto/split
+ * as rows; the device runs rows as auto. */
 typedef enum spmv_csr_algo {
     SPMV_CSR_ROWS = 0,
     SPMV_CSR_MERGE = 1,
     SPMV_CSR_SCALAR = 2,
     SPMV_CSR_VECTOR = 3,
-    SPMV_CSR_AUTO = 4
+    SPMV_CSR_AUTO = 4,
+    SPMV_CSR_SPLIT = 5
 } spmv_csr_algo;
 /* How the CPU kernels sum a row: scalar loads of x (one accumulator on short rows, four on
  * long ones), or the ISA's gather instructions on rows from SPMV_CSR_SHORT entries. Scalar is
@@ -49,8 +52,8 @@ static inline spmv_csr_params spmv_csr_params_default(void) {
     return p;
 }
 static const spmv_param_key spmv__csr_keys[] = {
-    {"algo", offsetof(spmv_csr_params, algo), SPMV_PK_ENUM, 0, 4, "rows|merge|scalar|vector|auto",
-     "kernel (CPU: rows, merge; GPU: scalar, vector, merge, auto)"},
+    {"algo", offsetof(spmv_csr_params, algo), SPMV_PK_ENUM, 0, 5, "rows|merge|scalar|vector|auto|split",
+     "kernel (CPU: rows, merge; GPU: scalar, vector, merge, auto, split)"},
     {"tpr", offsetof(spmv_csr_params, tpr), SPMV_PK_POW2, 0, 32, NULL, "GPU vector kernel: threads per row (0: auto)"},
     {"dot", offsetof(spmv_csr_params, dot), SPMV_PK_ENUM, 0, 1, "scalar|gather",
      "CPU row sums: scalar loads of x, or gather instructions on long rows"},
@@ -368,7 +371,7 @@ static inline spmv_status SPMV_NAME(csr_from_csr)(SPMV_NAME(csr) *A, const SPMV_
     spmv_status st;
     if (!A) return SPMV_ERR_ARG;
     memset(A, 0, sizeof *A);
-    if ((int)prm.algo < 0 || (int)prm.algo > (int)SPMV_CSR_AUTO) return SPMV_ERR_ARG;
+    if ((int)prm.algo < 0 || (int)prm.algo > (int)SPMV_CSR_SPLIT) return SPMV_ERR_ARG;
     if (prm.algo != SPMV_CSR_MERGE) prm.algo = SPMV_CSR_ROWS;
     st = SPMV_NAME(csr_check)(B);
     if (st != SPMV_OK) return st;

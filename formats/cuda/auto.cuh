@@ -224,7 +224,14 @@ static inline spmv_status SPMV_NAME(auto_dev__select)(SPMV_NAME(auto_dev) *D, co
 
     if (opts.deterministic || opts.budget < 4 || A->nnz == 0) {
         /* no timing: the rules (deterministic) or CSR (no budget, nothing to multiply) */
-        if (opts.deterministic) { /* the csr row may pick its merge kernel (atomic carries) */
+        /* the csr row may pick its merge kernel (atomic carries): csr_vector, or on rows far above
+           the mean (the merge rule: 8x + 100, where one lane group per row collapses: 0.00-0.04x
+           cuSPARSE on circuit5m and webgraph, H100 2026-11-26) csr's split kernel */
+        const int split = opts.deterministic && (double)R->feat.row_max > 8.0 * R->feat.row_mean + 100.0;
+        if (split) {
+            R->cand[0].fmt = SPMV_FMT_CSR;
+            R->cand[0].rule = "the baseline as csr algo=split: long rows in chunks summed in order, no atomics";
+        } else if (opts.deterministic) {
             R->cand[0].fmt = SPMV_FMT_CSR_VECTOR;
             R->cand[0].rule = "the baseline as csr_vector: the csr row's merge kernel adds carries with atomics";
             for (i = 0; i < R->nleft; i++)
@@ -238,7 +245,14 @@ static inline spmv_status SPMV_NAME(auto_dev__select)(SPMV_NAME(auto_dev) *D, co
         pick = opts.deterministic && A->nnz ? spmv_auto__rule_choice(R, 1) : 0;
         for (;;) {
             const double c0 = spmv_wtime();
-            st = SPMV_NAME(any_dev__build)(&D->h, A, R->cand[pick].fmt, NULL, s);
+            if (pick == 0 && split) {
+                spmv_any_params q;
+                st = spmv_any_dev_params_init(SPMV_FMT_CSR, NULL, &q, NULL);
+                q.csr.algo = SPMV_CSR_SPLIT;
+                if (st == SPMV_OK) st = SPMV_NAME(any_dev__build)(&D->h, A, SPMV_FMT_CSR, &q, s);
+            } else {
+                st = SPMV_NAME(any_dev__build)(&D->h, A, R->cand[pick].fmt, NULL, s);
+            }
             R->cand[pick].convert_s = spmv_wtime() - c0;
             R->cand[pick].st = st;
             if (st == SPMV_OK || pick == 0 || !SPMV_NAME(auto_dev__refused)(st)) break;

@@ -25,7 +25,14 @@
  *                       small kernel adds those (atomically: one long row gets many).
  *                       The carry arrays are allocated by _csr_to_device, so one object
  *                       must not run two merge products at once (two streams).
- * All three write y[r] = alpha*dot + beta*y[r] and never read y when beta == 0; indices are
+ *  SPMV_CSR_DEV_SPLIT   (params algo=split) no atomics on skewed rows: the vector kernel on
+ *                       the rows up to D->long_len (8x the mean + 100; the long rows are
+ *                       listed at upload), the long rows in chunks of SPMV_CUDA_LONG_CHUNK
+ *                       entries, one block each writing its chunk's sum to D->long_part,
+ *                       then one thread per long row adds them in chunk order: the same
+ *                       bits every run (the deterministic selection's csr on skewed
+ *                       matrices). Like merge, one product at a time per object.
+ * All four write y[r] = alpha*dot + beta*y[r] and never read y when beta == 0; indices are
  * widened to 64 bits inside the kernels, so int32 counts near INT32_MAX do not wrap.
  * Memory: cudaMalloc only (never managed memory). Everything runs on the current device. */
 
@@ -34,7 +41,8 @@
 typedef enum spmv_csr_dev_algo {
     SPMV_CSR_DEV_VECTOR = 0,
     SPMV_CSR_DEV_SCALAR = 1,
-    SPMV_CSR_DEV_MERGE = 2
+    SPMV_CSR_DEV_MERGE = 2,
+    SPMV_CSR_DEV_SPLIT = 3
 } spmv_csr_dev_algo;
 
 /* merge-path tiles: SPMV_CUDA_MERGE_THREADS threads x SPMV_CUDA_MERGE_IPT items */
@@ -90,7 +98,8 @@ __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
 template <typename T, typename I, int TPR>
 __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
     spmv_cuda__csr_vector(int64_t nrows, const I *__restrict__ rp, const I *__restrict__ ci,
-                          const T *__restrict__ val, T alpha, const T *__restrict__ x, T beta, T *__restrict__ y) {
+                          const T *__restrict__ val, T alpha, const T *__restrict__ x, T beta, T *__restrict__ y,
+                          int64_t long_len) {
     const int lane = spmv_cuda_lane();
     const int sub = lane & (TPR - 1);
     const int64_t rows_per_warp = 32 / TPR;
@@ -98,7 +107,9 @@ __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
     for (int64_t base = warp * rows_per_warp; base < nrows; base += nwarps * rows_per_warp) {
         const int64_t r = base + lane / TPR;
         T s = T(0);
-        if (r < nrows) {
+        /* split: a long row (above long_len) is summed by _csr_long_part/_finish */
+        const int skip = r < nrows && long_len > 0 && (int64_t)(rp[r + 1] - rp[r]) > long_len;
+        if (r < nrows && !skip) {
             const int64_t k1 = (int64_t)rp[r + 1];
             /* unrolled: several independent col->x load pairs in flight per lane (the kernel
                is latency-bound on short rows otherwise) */
@@ -106,7 +117,7 @@ __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
             for (int64_t k = (int64_t)rp[r] + sub; k < k1; k += TPR) s += val[k] * x[ci[k]];
         }
         s = spmv_cuda_warp_sum<TPR>(s);
-        if (sub == 0 && r < nrows) spmv_cuda_axpby(y + r, alpha, s, beta);
+        if (sub == 0 && r < nrows && !skip) spmv_cuda_axpby(y + r, alpha, s, beta);
     }
 }
 
@@ -235,9 +246,10 @@ __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
 
 template <typename T, typename I, int TPR>
 static inline void spmv_cuda__csr_vector_launch(int64_t nrows, const I *rp, const I *ci, const T *val, T alpha,
-                                                const T *x, T beta, T *y, cudaStream_t s) {
+                                                const T *x, T beta, T *y, cudaStream_t s, int64_t long_len = 0) {
     const unsigned grid = spmv_cuda_grid(nrows * TPR, SPMV_CUDA_BLOCK);
-    SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, spmv_cuda__csr_vector<T, I, TPR>)(nrows, rp, ci, val, alpha, x, beta, y);
+    SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, spmv_cuda__csr_vector<T, I, TPR>)(nrows, rp, ci, val, alpha, x, beta, y,
+                                                                                  long_len);
 }
 
 /* Checks the arguments, launches the selected kernel, checks the launch. */
@@ -279,6 +291,56 @@ static inline spmv_status spmv_cuda__csr_mv(int64_t nrows, int64_t nnz, const I 
     }
     return spmv_cuda_status(cudaGetLastError());
 }
+/* Chunk c of the long rows: its row and entries [*b, *e). */
+template <typename I>
+__device__ __forceinline__ int64_t spmv_cuda__long_chunk(int64_t c, const int64_t *__restrict__ lrow,
+                                                        const int64_t *__restrict__ lch, int64_t nlong,
+                                                        const I *__restrict__ rp, int64_t *b, int64_t *e) {
+    int64_t lo = 0, hi = nlong - 1;
+    while (lo < hi) { /* the last long row whose first chunk is <= c */
+        const int64_t mid = (lo + hi + 1) >> 1;
+        if (lch[mid] <= c) lo = mid;
+        else hi = mid - 1;
+    }
+    const int64_t r = lrow[lo], end = (int64_t)rp[r + 1];
+    *b = (int64_t)rp[r] + (c - lch[lo]) * SPMV_CUDA_LONG_CHUNK;
+    *e = *b + SPMV_CUDA_LONG_CHUNK < end ? *b + SPMV_CUDA_LONG_CHUNK : end;
+    return r;
+}
+/* split: the block sum of each chunk of the long rows into part[c] (no alpha) */
+template <typename T, typename I>
+__global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
+    spmv_cuda__csr_long_part(int64_t nchunks, const int64_t *__restrict__ lrow, const int64_t *__restrict__ lch,
+                             int64_t nlong, const I *__restrict__ rp, const I *__restrict__ ci,
+                             const T *__restrict__ val, const T *__restrict__ x, T *__restrict__ part) {
+    __shared__ T s_w[SPMV_CUDA_BLOCK / 32];
+    for (int64_t c = blockIdx.x; c < nchunks; c += gridDim.x) { /* block-uniform */
+        int64_t b, e;
+        (void)spmv_cuda__long_chunk<I>(c, lrow, lch, nlong, rp, &b, &e);
+        T s = 0;
+        for (int64_t q = b + threadIdx.x; q < e; q += blockDim.x) s += val[q] * x[ci[q]];
+        s = spmv_cuda_warp_sum<32>(s);
+        if (spmv_cuda_lane() == 0) s_w[threadIdx.x >> 5] = s;
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            T t = 0;
+            for (int w = 0; w < (int)(blockDim.x >> 5); w++) t += s_w[w];
+            part[c] = t;
+        }
+        __syncthreads();
+    }
+}
+/* split: each long row's chunk sums added in chunk order (the same bits every run) */
+template <typename T>
+__global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
+    spmv_cuda__csr_long_finish(int64_t nlong, const int64_t *__restrict__ lrow, const int64_t *__restrict__ lch,
+                               const T *__restrict__ part, T alpha, T beta, T *__restrict__ y) {
+    for (int64_t l = spmv_cuda_gtid(); l < nlong; l += spmv_cuda_gsize()) {
+        T s = 0;
+        for (int64_t c = lch[l]; c < lch[l + 1]; c++) s += part[c];
+        spmv_cuda_axpby(y + lrow[l], alpha, s, beta);
+    }
+}
 #endif /* SPMV_CUDA_CSR_COMMON */
 
 typedef struct SPMV_NAME(csr_dev) {
@@ -296,6 +358,7 @@ typedef struct SPMV_NAME(csr_dev) {
     int64_t nlong, nlong_chunks; /* long rows, and their chunks of SPMV_CUDA_LONG_CHUNK entries */
     int64_t *long_rows;        /* device: the long rows, ascending (nlong; NULL when none) */
     int64_t *long_chunk;       /* device: first chunk of each long row (nlong + 1) */
+    SPMV_T *long_part;         /* device: split kernel's chunk sums (nlong_chunks) */
 } SPMV_NAME(csr_dev);
 
 /* Frees the device arrays (cudaFree) and zeroes *D. Safe on a zeroed or freed D (then
@@ -311,6 +374,7 @@ static inline spmv_status SPMV_NAME(csr_dev_free)(SPMV_NAME(csr_dev) *D) {
     spmv_cuda_release(&D->tile_row, &st);
     spmv_cuda_release(&D->long_rows, &st);
     spmv_cuda_release(&D->long_chunk, &st);
+    spmv_cuda_release(&D->long_part, &st);
     memset(D, 0, sizeof *D);
     return st;
 }
@@ -394,6 +458,7 @@ static inline spmv_status SPMV_NAME(csr_to_device)(SPMV_NAME(csr_dev) *D, const 
                 D->nlong_chunks = lc[nl];
                 st = spmv_cuda_upload(&D->long_rows, lr, (size_t)nl, s);
                 if (st == SPMV_OK) st = spmv_cuda_upload(&D->long_chunk, lc, (size_t)nl + 1, s);
+                if (st == SPMV_OK) st = spmv_cuda_alloc(&D->long_part, (size_t)lc[nl]);
                 if (st == SPMV_OK) st = spmv_cuda_status(cudaStreamSynchronize(s)); /* lr, lc freed next */
             }
             free(lr);
@@ -420,6 +485,32 @@ static inline spmv_status SPMV_NAME(csr_to_device)(SPMV_NAME(csr_dev) *D, const 
 static inline spmv_status SPMV_NAME(csr_dev_mv)(const SPMV_NAME(csr_dev) *D, SPMV_T alpha, const SPMV_T *x,
                                                 SPMV_T beta, SPMV_T *y, cudaStream_t s = 0) {
     if (!D) return SPMV_ERR_ARG;
+    if (D->algo == SPMV_CSR_DEV_SPLIT) { /* vector kernel on the short rows, chunks for the long */
+        const int64_t nr = (int64_t)D->nrows, nz = (int64_t)D->nnz;
+        const int tpr = D->threads_per_row ? D->threads_per_row : spmv_csr_dev_auto_tpr(nr, nz);
+        spmv_status st;
+        if (nr < 0 || (nr > 0 && (!y || !D->row_ptr)) || (nz > 0 && (!x || !D->col_idx || !D->val)) ||
+            !spmv_csr_dev__tpr_ok(tpr) || (D->nlong_chunks > 0 && !D->long_part))
+            return SPMV_ERR_ARG;
+        if (nr == 0) return SPMV_OK;
+        switch (tpr) {
+        case 2: spmv_cuda__csr_vector_launch<SPMV_T, SPMV_I, 2>(nr, D->row_ptr, D->col_idx, D->val, alpha, x, beta, y, s, D->long_len); break;
+        case 4: spmv_cuda__csr_vector_launch<SPMV_T, SPMV_I, 4>(nr, D->row_ptr, D->col_idx, D->val, alpha, x, beta, y, s, D->long_len); break;
+        case 8: spmv_cuda__csr_vector_launch<SPMV_T, SPMV_I, 8>(nr, D->row_ptr, D->col_idx, D->val, alpha, x, beta, y, s, D->long_len); break;
+        case 16: spmv_cuda__csr_vector_launch<SPMV_T, SPMV_I, 16>(nr, D->row_ptr, D->col_idx, D->val, alpha, x, beta, y, s, D->long_len); break;
+        default: spmv_cuda__csr_vector_launch<SPMV_T, SPMV_I, 32>(nr, D->row_ptr, D->col_idx, D->val, alpha, x, beta, y, s, D->long_len); break;
+        }
+        if ((st = spmv_cuda_status(cudaGetLastError())) != SPMV_OK || D->long_len <= 0 || D->nlong_chunks <= 0) return st;
+        SPMV_CUDA_LAUNCH(spmv_cuda_grid(D->nlong_chunks * SPMV_CUDA_BLOCK, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s,
+                         (spmv_cuda__csr_long_part<SPMV_T, SPMV_I>))(D->nlong_chunks, D->long_rows, D->long_chunk,
+                                                                     D->nlong, D->row_ptr, D->col_idx, D->val, x,
+                                                                     D->long_part);
+        if ((st = spmv_cuda_status(cudaGetLastError())) != SPMV_OK) return st;
+        SPMV_CUDA_LAUNCH(spmv_cuda_grid(D->nlong, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s,
+                         (spmv_cuda__csr_long_finish<SPMV_T>))(D->nlong, D->long_rows, D->long_chunk, D->long_part,
+                                                               alpha, beta, y);
+        return spmv_cuda_status(cudaGetLastError());
+    }
     return spmv_cuda__csr_mv<SPMV_T, SPMV_I>((int64_t)D->nrows, (int64_t)D->nnz, D->row_ptr, D->col_idx, D->val,
                                              (int)D->algo, D->threads_per_row, D->carry_row, D->carry_val,
                                              D->tile_row, alpha,
@@ -456,22 +547,6 @@ __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
         for (I e = rp[r]; e < rp[r + 1]; e++) s += val[e] * (colmajor ? X[j * ldx + ci[e]] : X[(int64_t)ci[e] * ldx + j]);
         *yp = beta == T(0) ? alpha * s : alpha * s + beta * *yp;
     }
-}
-/* Chunk c of the long rows: its row and entries [*b, *e). */
-template <typename I>
-__device__ __forceinline__ int64_t spmv_cuda__long_chunk(int64_t c, const int64_t *__restrict__ lrow,
-                                                        const int64_t *__restrict__ lch, int64_t nlong,
-                                                        const I *__restrict__ rp, int64_t *b, int64_t *e) {
-    int64_t lo = 0, hi = nlong - 1;
-    while (lo < hi) { /* the last long row whose first chunk is <= c */
-        const int64_t mid = (lo + hi + 1) >> 1;
-        if (lch[mid] <= c) lo = mid;
-        else hi = mid - 1;
-    }
-    const int64_t r = lrow[lo], end = (int64_t)rp[r + 1];
-    *b = (int64_t)rp[r] + (c - lch[lo]) * SPMV_CUDA_LONG_CHUNK;
-    *e = *b + SPMV_CUDA_LONG_CHUNK < end ? *b + SPMV_CUDA_LONG_CHUNK : end;
-    return r;
 }
 /* The long rows of Y = alpha*A*X (+ what _mm left there): one block per chunk, a block sum per
  * vector added with one atomic per chunk and vector (a row's chunks add in any order, like the
@@ -607,13 +682,14 @@ static inline spmv_status SPMV_NAME(csr_dev_from_csr)(SPMV_NAME(csr_dev) *D, con
     spmv_status st;
     if (!D) return SPMV_ERR_ARG;
     memset(D, 0, sizeof *D);
-    if ((int)q.algo < 0 || (int)q.algo > (int)SPMV_CSR_AUTO || (q.tpr != 0 && !spmv_csr_dev__tpr_ok(q.tpr)))
+    if ((int)q.algo < 0 || (int)q.algo > (int)SPMV_CSR_SPLIT || (q.tpr != 0 && !spmv_csr_dev__tpr_ok(q.tpr)))
         return SPMV_ERR_ARG;
     st = SPMV_NAME(csr_to_device)(D, A, s);
     if (st != SPMV_OK) return st;
     switch (q.algo) {
     case SPMV_CSR_SCALAR: D->algo = SPMV_CSR_DEV_SCALAR; break;
     case SPMV_CSR_MERGE: D->algo = SPMV_CSR_DEV_MERGE; break;
+    case SPMV_CSR_SPLIT: D->algo = SPMV_CSR_DEV_SPLIT; break;
     case SPMV_CSR_VECTOR: D->algo = SPMV_CSR_DEV_VECTOR; break;
     default: /* rows (the host's default) and auto: choose from the row lengths */
         /* H200, 2026-11-26, the 34 real matrices with the longest row above 4x the mean
@@ -652,6 +728,10 @@ static inline void SPMV_NAME(csr_dev_params_str)(const SPMV_NAME(csr_dev) *D, ch
     switch (D->algo) {
     case SPMV_CSR_DEV_SCALAR: snprintf(buf, len, "algo=scalar"); break;
     case SPMV_CSR_DEV_MERGE: snprintf(buf, len, "algo=merge,tile=%d", SPMV_CUDA_MERGE_TILE); break;
+    case SPMV_CSR_DEV_SPLIT:
+        snprintf(buf, len, "algo=split,tpr=%d,long>%lld",
+                 D->threads_per_row ? D->threads_per_row : spmv_csr_dev_auto_tpr(D->nrows, D->nnz), (long long)D->long_len);
+        break;
     default:
         snprintf(buf, len, "algo=vector,tpr=%d",
                  D->threads_per_row ? D->threads_per_row : spmv_csr_dev_auto_tpr(D->nrows, D->nnz));

@@ -190,7 +190,7 @@ template <class G> static void gpu_case(const char *name, const spmv_triplets *t
     typedef typename G::I I;
     static const int cfg[][2] = {{SPMV_CSR_DEV_SCALAR, 0}, {SPMV_CSR_DEV_VECTOR, 0}, {SPMV_CSR_DEV_VECTOR, 2},
                                  {SPMV_CSR_DEV_VECTOR, 4}, {SPMV_CSR_DEV_VECTOR, 8},  {SPMV_CSR_DEV_VECTOR, 16},
-                                 {SPMV_CSR_DEV_VECTOR, 32}};
+                                 {SPMV_CSR_DEV_VECTOR, 32}, {SPMV_CSR_DEV_SPLIT, 0}, {SPMV_CSR_DEV_SPLIT, 4}};
     static const double ab[][3] = {/* alpha, beta, NaN in y */
                                    {1, 0, 1}, {2.5, 0, 1}, {0, 0, 1}, {1, 1, 0}, {-0.5, 2, 0}, {0, 3, 0}, {1.5, -1, 0}};
     const char *tg = G::name();
@@ -278,9 +278,19 @@ template <class G> static void gpu_case(const char *name, const spmv_triplets *t
             for (r = nr; r < nr + GUARD; r++)
                 if (y[r] != (T)SENTINEL) bad++;
             CHECK(!bad, "%s %s algo=%s tpr=%d alpha=%g beta=%g%s: %zu bad rows/guards, worst row %zu: got %.17g want %.17Lg (scale %.3Lg)",
-                  tg, name, cfg[c][0] == SPMV_CSR_DEV_SCALAR ? "scalar" : "vector", cfg[c][1], ab[a][0], ab[a][1],
+                  tg, name, cfg[c][0] == SPMV_CSR_DEV_SCALAR ? "scalar" : cfg[c][0] == SPMV_CSR_DEV_SPLIT ? "split" : "vector",
+                  cfg[c][1], ab[a][0], ab[a][1],
                   ab[a][2] ? " (y NaN)" : "", bad, worst_r, nr ? (double)y[worst_r] : 0.0, nr ? ref[worst_r] : 0.0L,
                   nr ? scale[worst_r] : 0.0L);
+            if (cfg[c][0] == SPMV_CSR_DEV_SPLIT && a == 3 && nr) { /* split: the same bits again */
+                T *y2 = (T *)malloc((nr + GUARD) * sizeof(T));
+                int same = y2 && cuda_ok(cudaMemcpyAsync(yd, y0, (nr + GUARD) * sizeof(T), cudaMemcpyHostToDevice, stream), "upload y") &&
+                           G::mv(&E, alpha, xd, beta, yd, stream) == SPMV_OK &&
+                           cuda_ok(cudaMemcpyAsync(y2, yd, (nr + GUARD) * sizeof(T), cudaMemcpyDeviceToHost, stream), "download y") &&
+                           cuda_ok(cudaStreamSynchronize(stream), "synchronize") && !memcmp(y, y2, nr * sizeof(T));
+                CHECK(same, "%s %s algo=split: the same bits on a second product", tg, name);
+                free(y2);
+            }
         }
     }
     { /* the default stream works too */
