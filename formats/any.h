@@ -356,7 +356,7 @@ static inline spmv_status SPMV_NAME(any_mvt)(SPMV_NAME(any) *M, SPMV_T alpha, co
 
 /* Y = alpha*B*X + beta*Y with k vectors (layouts and leading dimensions: formats/csr_ops.h).
  * Native on csr and csr_merge (the matrix read once per block of vectors) and, row-major, on
- * ell, ellr, hll, sell and jad; every other format (and layout) runs one product per vector: column-major vectors in place, row-major ones through
+ * ell, ellr, hll, sell, jad and bcsr; every other format (and layout) runs one product per vector: column-major vectors in place, row-major ones through
  * a column-major copy of X (and of Y when beta != 0) made once, k * (ncols + nrows) values of
  * scratch (SPMV_ERR_ALLOC when it cannot be had, Y untouched). */
 static inline spmv_status SPMV_NAME(any_mm)(SPMV_NAME(any) *M, int64_t k, SPMV_T alpha, const SPMV_T *X, int64_t ldx,
@@ -373,6 +373,13 @@ static inline spmv_status SPMV_NAME(any_mm)(SPMV_NAME(any) *M, int64_t k, SPMV_T
     if (M->fmt == SPMV_FMT_ELL || M->fmt == SPMV_FMT_ELLR || M->fmt == SPMV_FMT_HLL || M->fmt == SPMV_FMT_SELL ||
         M->fmt == SPMV_FMT_JAD) { /* native row-major SpMM (formats/ell.h); else the fallback below */
         st = SPMV_NAME(ell_mm)(&M->u.ell, k, alpha, X, ldx, beta, Y, ldy, lay);
+        if (st != SPMV_ERR_UNSUPPORTED) return st;
+        st = SPMV_OK;
+    }
+#endif
+#if SPMV__USE(bcsr)
+    if (M->fmt == SPMV_FMT_BCSR) { /* native row-major SpMM (formats/bcsr.h) */
+        st = SPMV_NAME(bcsr_mm)(&M->u.bcsr, k, alpha, X, ldx, beta, Y, ldy, lay);
         if (st != SPMV_ERR_UNSUPPORTED) return st;
         st = SPMV_OK;
     }

@@ -554,6 +554,125 @@ SPMV_OMP(parallel num_threads(nt) if (nt > 1))
         if (b0 < b1) SPMV_K(bcsr__rows)(A, alpha, x, beta, y, b0, b1);
     }
 }
+
+/* SpMM, row-major X and Y (formats/csr_ops.h's pieces): each row of a block row walks the
+ * block row's blocks once per block of NV vectors of W columns of X (the blocks' values read
+ * once per pass, X's rows of the block columns from cache for the bs rows); a row whose sums
+ * are not finite is summed again from its real entries only (the bits), as bcsr_mv does, so
+ * a padded zero times an Inf in X gives what CSR gives. */
+/* a row (ri of block row br) whose sums were not finite: again from its real entries */
+SPMV_KTARGET static inline void SPMV_K(bcsr__mm_exact)(const SPMV_NAME(bcsr) *A, SPMV_I br, int64_t ri,
+                                                       const SPMV_T *X, int64_t ldx, SPMV_T *yr, SPMV_T alpha,
+                                                       SPMV_T beta, int64_t j0, int wc) {
+    const int64_t bs = A->bs, b2 = bs * bs, mw = spmv__bcsr_mw((int)bs);
+    int q;
+    for (q = 0; q < wc; q++) {
+        SPMV_T sum = 0;
+        SPMV_I k;
+        for (k = A->row_ptr[br]; k < A->row_ptr[br + 1]; k++) {
+            const int64_t xb = (int64_t)A->col_idx[k] * bs;
+            int64_t c;
+            for (c = 0; c < bs && xb + c < A->ncols; c++) {
+                const int64_t p = c * bs + ri;
+                if ((A->bits[(int64_t)k * mw + p / 64] >> (p % 64)) & 1u)
+                    sum += A->val[(int64_t)k * b2 + p] * X[(xb + c) * ldx + j0 + q];
+            }
+        }
+        yr[q] = beta == (SPMV_T)0 ? alpha * sum : alpha * sum + beta * yr[q];
+    }
+}
+/* Block rows [br0, br1), the k-columns [j0, j0 + NV*W), block size BS (a literal where bs is
+ * one of the common sizes). With BS*NV <= 16 the block row's BS rows accumulate together: each
+ * row of X under a block column is loaded once and used by the BS rows; else row by row. */
+SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(bcsr__mm_bs)(const SPMV_NAME(bcsr) *A, SPMV_I br0, SPMV_I br1,
+                                                             const SPMV_T *X, int64_t ldx, SPMV_T *Y, int64_t ldy,
+                                                             SPMV_T alpha, SPMV_T beta, int64_t j0, const int NV,
+                                                             unsigned mlast, const int BS) {
+    const int64_t b2 = (int64_t)BS * BS, ncols = A->ncols, nrows = A->nrows;
+    const SPMV_I *SPMV_RESTRICT rp = A->row_ptr, *SPMV_RESTRICT ci = A->col_idx;
+    const SPMV_T *SPMV_RESTRICT val = A->val;
+    const int wc = (NV - 1) * SPMV_W + __builtin_popcount(mlast); /* the columns of this pass */
+    SPMV_T lanes[4 * SPMV_W];
+    SPMV_I br, k;
+    int b, q, ri;
+    for (br = br0; br < br1; br++) {
+        const int64_t rb = (int64_t)br * BS, nr = nrows - rb < BS ? nrows - rb : BS;
+        if (BS * NV <= 16) {
+            spmv_v acc[16];
+            for (b = 0; b < BS * NV; b++) acc[b] = V_zero();
+            for (k = rp[br]; k < rp[br + 1]; k++) {
+                const int64_t xb = (int64_t)ci[k] * BS, ncx = ncols - xb < BS ? ncols - xb : BS;
+                const SPMV_T *pv = val + (int64_t)k * b2;
+                int64_t c;
+                for (c = 0; c < ncx; c++) {
+                    const SPMV_T *xr = X + (xb + c) * ldx + j0;
+                    spmv_v xv[4];
+                    for (b = 0; b + 1 < NV; b++) xv[b] = V_loadu(xr + b * SPMV_W);
+                    xv[NV - 1] = V_mload(mlast, xr + (NV - 1) * SPMV_W);
+                    for (ri = 0; ri < BS; ri++) { /* padded rows past nrows: zeros, never stored */
+                        const spmv_v vv = V_set1(pv[c * BS + ri]);
+                        for (b = 0; b < NV; b++) acc[ri * NV + b] = V_fma(vv, xv[b], acc[ri * NV + b]);
+                    }
+                }
+            }
+            for (ri = 0; ri < nr; ri++) {
+                int fin = 1;
+                for (b = 0; b < NV; b++) V_storeu(lanes + b * SPMV_W, acc[ri * NV + b]);
+                for (q = 0; q < wc; q++) fin &= lanes[q] - lanes[q] == 0; /* false for Inf and NaN */
+                if (fin) SPMV_K(mm__put)(Y + (rb + ri) * ldy + j0, acc + ri * NV, NV, mlast, alpha, beta);
+                else SPMV_K(bcsr__mm_exact)(A, br, ri, X, ldx, Y + (rb + ri) * ldy + j0, alpha, beta, j0, wc);
+            }
+            continue;
+        }
+        for (ri = 0; ri < nr; ri++) {
+            spmv_v acc[4];
+            int fin = 1;
+            for (b = 0; b < NV; b++) acc[b] = V_zero();
+            for (k = rp[br]; k < rp[br + 1]; k++) {
+                const int64_t xb = (int64_t)ci[k] * BS, ncx = ncols - xb < BS ? ncols - xb : BS;
+                const SPMV_T *pv = val + (int64_t)k * b2 + ri;
+                int64_t c;
+                for (c = 0; c < ncx; c++) SPMV_K(mm__acc)(acc, pv[c * BS], X + (xb + c) * ldx + j0, NV, mlast);
+            }
+            for (b = 0; b < NV; b++) V_storeu(lanes + b * SPMV_W, acc[b]);
+            for (q = 0; q < wc; q++) fin &= lanes[q] - lanes[q] == 0;
+            if (fin) SPMV_K(mm__put)(Y + (rb + ri) * ldy + j0, acc, NV, mlast, alpha, beta);
+            else SPMV_K(bcsr__mm_exact)(A, br, ri, X, ldx, Y + (rb + ri) * ldy + j0, alpha, beta, j0, wc);
+        }
+    }
+}
+/* SpMM, row-major X and Y (formats/csr_ops.h's pieces): the blocks read once per block of NV
+ * vectors of W columns of X; a row whose sums are not finite is summed again from its real
+ * entries only (the bits), as bcsr_mv does, so a padded zero times an Inf in X gives what CSR
+ * gives. */
+SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(bcsr__mm_rows)(const SPMV_NAME(bcsr) *A, SPMV_I br0, SPMV_I br1,
+                                                               const SPMV_T *X, int64_t ldx, SPMV_T *Y, int64_t ldy,
+                                                               SPMV_T alpha, SPMV_T beta, int64_t j0, const int NV,
+                                                               unsigned mlast) {
+#if defined(SPMV_GW) /* the portable kernels: one body (compile time) */
+    SPMV_K(bcsr__mm_bs)(A, br0, br1, X, ldx, Y, ldy, alpha, beta, j0, NV, mlast, (int)A->bs);
+#else
+    switch (A->bs) {
+    case 2: SPMV_K(bcsr__mm_bs)(A, br0, br1, X, ldx, Y, ldy, alpha, beta, j0, NV, mlast, 2); break;
+    case 3: SPMV_K(bcsr__mm_bs)(A, br0, br1, X, ldx, Y, ldy, alpha, beta, j0, NV, mlast, 3); break;
+    case 4: SPMV_K(bcsr__mm_bs)(A, br0, br1, X, ldx, Y, ldy, alpha, beta, j0, NV, mlast, 4); break;
+    default: SPMV_K(bcsr__mm_bs)(A, br0, br1, X, ldx, Y, ldy, alpha, beta, j0, NV, mlast, (int)A->bs); break;
+    }
+#endif
+}
+SPMV_KTARGET static inline void SPMV_K(bcsr__mm)(const SPMV_NAME(bcsr) *A, int64_t kk, SPMV_T alpha, const SPMV_T *X,
+                                                 int64_t ldx, SPMV_T beta, SPMV_T *Y, int64_t ldy) {
+    const int64_t stored = (int64_t)A->nblocks * A->bs * A->bs;
+    const int nt = stored >= SPMV_PAR_MIN_NNZ ? spmv_max_threads() : 1;
+    (void)nt;
+SPMV_OMP(parallel num_threads(nt) if (nt > 1))
+    {
+        const int t = spmv__tid(), n = spmv__nthr();
+        const SPMV_I b0 = SPMV_NAME(csr__split)(A->row_ptr, A->nbrows, t, n);
+        const SPMV_I b1 = SPMV_NAME(csr__split)(A->row_ptr, A->nbrows, t + 1, n);
+        if (b0 < b1) SPMV__MM_BLOCKS(kk, SPMV_K(bcsr__mm_rows), A, b0, b1, X, ldx, Y, ldy, alpha, beta);
+    }
+}
 #endif /* SPMV_PART_KERNELS */
 
 #if defined(SPMV_PART_API)
@@ -564,6 +683,19 @@ static inline spmv_status SPMV_NAME(bcsr_mv)(const SPMV_NAME(bcsr) *A, SPMV_T al
     if (!A || spmv__mv_args_bad(A->nrows, A->ncols, A->nnz, x, y, sizeof(SPMV_T))) return SPMV_ERR_ARG;
     if (A->nrows == 0) return SPMV_OK;
     SPMV_DISPATCH(st, A->params.isa, 0, SPMV_NAME(bcsr_run), (A, alpha, x, beta, y));
+    return st;
+}
+
+/* Y = alpha*A*X + beta*Y with k vectors, row-major (formats/csr_ops.h): native (the blocks
+ * read once per block of vectors); SPMV_ERR_UNSUPPORTED column-major, which any_mm then runs
+ * vector by vector. */
+static inline spmv_status SPMV_NAME(bcsr_mm)(const SPMV_NAME(bcsr) *A, int64_t k, SPMV_T alpha, const SPMV_T *X,
+                                             int64_t ldx, SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay) {
+    spmv_status st;
+    if (!A || spmv__mm_args_bad(A->ncols, A->nrows, k, X, ldx, Y, ldy, lay, sizeof(SPMV_T))) return SPMV_ERR_ARG;
+    if (lay != SPMV_ROW_MAJOR) return SPMV_ERR_UNSUPPORTED;
+    if (A->nrows == 0) return SPMV_OK;
+    SPMV_DISPATCH(st, A->params.isa, 0, SPMV_NAME(bcsr__mm), (A, k, alpha, X, ldx, beta, Y, ldy));
     return st;
 }
 

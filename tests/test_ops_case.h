@@ -225,6 +225,46 @@ static void TF(_mm)(const char *name, const TN(csr) * A, const int *ks, int nk, 
             }
 }
 
+/* the native row-major kernels of bcsr (padded blocks) and sell with Inf and NaN in X: a padded
+ * zero must not turn an Inf into NaN (bcsr sums such rows again from its real entries) */
+static void TF(_mm_nonfinite)(const char *name, const TN(csr) * A) {
+    /* bcsr at block sizes with and without a literal kernel; k = 33 takes the row-by-row path
+       of the large blocks (bs x vectors above 16 accumulators) */
+    static const spmv_format fs[] = {SPMV_FMT_BCSR, SPMV_FMT_BCSR, SPMV_FMT_BCSR, SPMV_FMT_BCSR, SPMV_FMT_SELL};
+    static const char *const ps[] = {"bs=2", "bs=3", "bs=5", "bs=8", NULL};
+    static const int ks[] = {3, 9, 33};
+    const int64_t m = A->nrows, n = A->ncols;
+    int h, ik;
+    if (n < 2) return;
+    for (h = 0; h < 5; h++)
+        for (ik = 0; ik < 3; ik++) {
+            const int64_t k = ks[ik], ldx = k + 1, ldy = k;
+            TT_VAL *X = (TT_VAL *)malloc(sizeof(TT_VAL) * (size_t)(n * ldx));
+            TT_VAL *Y = (TT_VAL *)malloc(sizeof(TT_VAL) * (size_t)(m * ldy + 1));
+            TT_VAL *xc = (TT_VAL *)malloc(sizeof(TT_VAL) * (size_t)n), *yc = (TT_VAL *)malloc(sizeof(TT_VAL) * (size_t)(m + 1));
+            spmv_opts o = th_opts(fs[h], SPMV_ISA_AUTO, ps[h]);
+            TN(any) M;
+            char what[200];
+            int64_t i, j, q;
+            for (q = 0; q < n * ldx; q++) X[q] = (TT_VAL)th_rval();
+            for (j = 0; j < k; j++) X[j] = (TT_VAL)INFINITY; /* row 0 of X: every column */
+            X[ldx] = (TT_VAL)NAN;                            /* row 1, column 0 */
+            if (TN(any_from_csr)(&M, A, &o, NULL) == SPMV_OK) {
+                const spmv_status st = TN(any_mm)(&M, k, (TT_VAL)1, X, ldx, (TT_VAL)0, Y, ldy, SPMV_ROW_MAJOR);
+                snprintf(what, sizeof what, "%s: any_mm on %s %s k=%lld, Inf and NaN in X", name, spmv_format_name(fs[h]),
+                         ps[h] ? ps[h] : "", (long long)k);
+                CHECK(st == SPMV_OK, "[%s] %s: %s", STR(TT_TAG), what, spmv_status_str(st));
+                for (j = 0; j < k && st == SPMV_OK; j++) {
+                    for (i = 0; i < n; i++) xc[i] = X[i * ldx + j];
+                    for (i = 0; i < m; i++) yc[i] = Y[i * ldy + j];
+                    TF(_cmp)(what, A, 0, (TT_VAL)1, xc, (TT_VAL)0, yc, yc);
+                }
+                TN(any_free)(&M);
+            }
+            free(X), free(Y), free(xc), free(yc);
+        }
+}
+
 static void TF(_mm_errors)(const TN(csr) * A) {
     TT_VAL *X = (TT_VAL *)calloc((size_t)(A->ncols + A->nrows + 1) * 8, sizeof(TT_VAL));
     TT_VAL *Y = (TT_VAL *)calloc((size_t)A->nrows * 8 + 1, sizeof(TT_VAL));
@@ -401,6 +441,7 @@ static void TF(_all)(void) {
             TF(_transpose)(name, &A, th == 2);
             TF(_mm)(name, &A, ks, th == 2 ? 9 : 3, th == 2 && w != 7);
         }
+        TF(_mm_nonfinite)(name, &A);
         set_threads(2);
         { /* csr_mm's kernels of every ISA this build and CPU have (the emulated build: AVX-512) */
             static const spmv_isa isas[] = {SPMV_ISA_GENERIC, SPMV_ISA_AVX2, SPMV_ISA_AVX512};
