@@ -329,8 +329,9 @@ static void BF(_format)(const BF(_ctx) * c, spmv_format f, tool_row *r) {
     double t0;
     r->state = ROW_ERROR;
     if (c->o->op == 2 && c->lay == SPMV_ROW_MAJOR && f != SPMV_FMT_CSR && f != SPMV_FMT_CSR_MERGE &&
-        f != SPMV_FMT_CSR_SCALAR && f != SPMV_FMT_CSR_VECTOR) {
-        r->state = ROW_SKIP; /* any_dev_mm: row-major only for the csr rows */
+        f != SPMV_FMT_CSR_SCALAR && f != SPMV_FMT_CSR_VECTOR && f != SPMV_FMT_ELL && f != SPMV_FMT_ELLR &&
+        f != SPMV_FMT_HLL && f != SPMV_FMT_SELL) {
+        r->state = ROW_SKIP; /* any_dev_mm: row-major only for the native csr and ELL rows */
         snprintf(msg, n, "no device row-major product with k vectors for this format");
         return;
     }

@@ -253,10 +253,10 @@ for run in $runs; do
     [ $which = tune ] && args="$args --tune" && name=bench-$p-tune
     # the operations beyond y = Ax on the default set: A^T x (every format from A^T, csr_dev_mvt,
     # cuSPARSE's transpose), SpMM with 8 vectors column-major (every format) and row-major (csr
-    # and cusparseSpMM)
+    # and the ELL rows, and cusparseSpMM)
     [ $which = mvt ] && args="--reps 20 --min-time 0.05 --op mvt" && name=bench-$p-mvt
     [ $which = mm8 ] && args="--reps 20 --min-time 0.05 --op mm:k=8" && name=bench-$p-mm8
-    [ $which = mm8row ] && args="--reps 20 --min-time 0.05 --op mm:k=8,row --formats cusparse,csr" && name=bench-$p-mm8row
+    [ $which = mm8row ] && args="--reps 20 --min-time 0.05 --op mm:k=8,row --formats cusparse,csr,sell,hll" && name=bench-$p-mm8row
     bud=$(budget BENCH 150)
     if [ "$bud" -lt 15 ]; then record "$name" notrun 0 0 0 0 "the run's deadline came first"; continue; fi
     if timeout -k 10 "$bud" build/spmv-cuda bench --precision $p --csv "$out/$name.csv" $args \

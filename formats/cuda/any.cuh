@@ -176,8 +176,9 @@ static inline spmv_status SPMV_NAME(any_dev_mv)(const SPMV_NAME(any_dev) *D, SPM
 
 /* Y = alpha*B*X + beta*Y with k vectors on the device (device pointers; layouts as on the
  * host): the csr rows natively (csr_dev_mm: atomics only for the long rows of a skewed
- * matrix); the other formats one product per vector, column-major only (row-major gives
- * SPMV_ERR_UNSUPPORTED: no device transposes here). */
+ * matrix), ell, ellr, hll and sell natively (ell_dev_mm, no atomics); the other formats one
+ * product per vector, column-major only (row-major gives SPMV_ERR_UNSUPPORTED: no device
+ * transposes here). */
 static inline spmv_status SPMV_NAME(any_dev_mm)(const SPMV_NAME(any_dev) *D, int64_t k, SPMV_T alpha, const SPMV_T *X,
                                                 int64_t ldx, SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay,
                                                 cudaStream_t s = 0) {
@@ -186,6 +187,13 @@ static inline spmv_status SPMV_NAME(any_dev_mm)(const SPMV_NAME(any_dev) *D, int
     if (D->fmt == SPMV_FMT_CSR || D->fmt == SPMV_FMT_CSR_MERGE || D->fmt == SPMV_FMT_CSR_SCALAR ||
         D->fmt == SPMV_FMT_CSR_VECTOR)
         return SPMV_NAME(csr_dev_mm)(&D->u.csr, k, alpha, X, ldx, beta, Y, ldy, lay, s);
+#if SPMV__USE(ell)
+    if (D->fmt == SPMV_FMT_ELL || D->fmt == SPMV_FMT_ELLR || D->fmt == SPMV_FMT_HLL || D->fmt == SPMV_FMT_SELL) {
+        st = SPMV_NAME(ell_dev_mm)(&D->u.ell, k, alpha, X, ldx, beta, Y, ldy, lay, s);
+        if (st != SPMV_ERR_UNSUPPORTED) return st;
+        st = SPMV_OK;
+    }
+#endif
     if (lay != SPMV_COL_MAJOR) return (int)lay == SPMV_ROW_MAJOR ? SPMV_ERR_UNSUPPORTED : SPMV_ERR_ARG;
     if (!X || !Y || ldx < 1 || ldy < 1) return SPMV_ERR_ARG;
     for (int64_t j = 0; j < k && st == SPMV_OK; j++) st = SPMV_NAME(any_dev_mv)(D, alpha, X + j * ldx, beta, Y + j * ldy, s);

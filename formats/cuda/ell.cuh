@@ -131,6 +131,39 @@ static inline int spmv_ellr_dev_candidate(int i, const spmv_ell_params *base, sp
     out->t = t[i];
     return 1;
 }
+/* SpMM (layouts: formats/csr_ops.h): one thread per stored row and block of up to 8 vectors,
+ * adjacent threads on adjacent rows of a slice (its column-major runs coalesced), the row's
+ * entries read once per block of vectors, the padding skipped (rowlen); no atomics. */
+template <typename T, typename I>
+__global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
+    spmv_cuda__ell_mm(int64_t nrows, int64_t k, int64_t C, const I *__restrict__ sp, const I *__restrict__ col,
+                      const T *__restrict__ val, const I *__restrict__ rowlen, const I *__restrict__ perm, T alpha,
+                      const T *__restrict__ X, int64_t ldx, T beta, T *__restrict__ Y, int64_t ldy, int colmajor) {
+    const int64_t nb = (k + 7) / 8;
+    for (int64_t t = spmv_cuda_gtid(); t < nrows * nb; t += spmv_cuda_gsize()) {
+        const int64_t g = t / nrows, r = t - g * nrows, v0 = g * 8, kb = k - v0 < 8 ? k - v0 : 8;
+        const int64_t s = r / C, r0 = s * C, i = r - r0, h = nrows - r0 < C ? nrows - r0 : C;
+        const int64_t off = (int64_t)sp[s], len = (int64_t)rowlen[r];
+        T acc[8];
+#pragma unroll
+        for (int b = 0; b < 8; b++) acc[b] = T(0);
+        for (int64_t j = 0; j < len; j++) {
+            const int64_t q = off + j * h + i;
+            const T a = val[q];
+            const int64_t c = (int64_t)col[q];
+#pragma unroll
+            for (int b = 0; b < 8; b++)
+                if (b < kb) acc[b] += a * (colmajor ? X[(v0 + b) * ldx + c] : X[c * ldx + v0 + b]);
+        }
+        const int64_t o = perm ? (int64_t)perm[r] : r;
+#pragma unroll
+        for (int b = 0; b < 8; b++)
+            if (b < kb) {
+                T *yp = colmajor ? Y + (v0 + b) * ldy + o : Y + o * ldy + v0 + b;
+                *yp = beta == T(0) ? alpha * acc[b] : alpha * acc[b] + beta * *yp;
+            }
+    }
+}
 #endif /* SPMV_CUDA_ELL_COMMON */
 
 typedef struct SPMV_NAME(ell_dev) {
@@ -269,6 +302,23 @@ static inline spmv_status SPMV_NAME(ell_dev_mv)(const SPMV_NAME(ell_dev) *D, SPM
         SPMV_CUDA_LAUNCH(spmv_cuda_grid((int64_t)D->ntail / SPMV_CUDA_COO_STEPS + 32, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s,
                          spmv_cuda__coo<SPMV_T, SPMV_I>)((int64_t)D->ntail, D->trow, D->tcol, D->tval, alpha, x, y);
     }
+    return spmv_cuda_status(cudaGetLastError());
+}
+
+/* Y = alpha*A*X + beta*Y with k vectors on the device, both layouts (formats/csr_ops.h):
+ * native for ell, ellr, hll and sell (spmv_cuda__ell_mm); SPMV_ERR_UNSUPPORTED for jad and for
+ * hyb with a tail, which any_dev_mm then runs vector by vector (column-major). */
+static inline spmv_status SPMV_NAME(ell_dev_mm)(const SPMV_NAME(ell_dev) *D, int64_t k, SPMV_T alpha, const SPMV_T *X,
+                                                int64_t ldx, SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay,
+                                                cudaStream_t s = 0) {
+    if (!D || spmv__mm_args_bad(D->ncols, D->nrows, k, X, ldx, Y, ldy, lay, sizeof(SPMV_T))) return SPMV_ERR_ARG;
+    if (D->jd || D->ntail > 0) return SPMV_ERR_UNSUPPORTED;
+    if (D->nrows == 0) return SPMV_OK;
+    if (!D->slice_ptr || !D->rowlen) return SPMV_ERR_ARG;
+    SPMV_CUDA_LAUNCH(spmv_cuda_grid((int64_t)D->nrows * ((k + 7) / 8), SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s,
+                     (spmv_cuda__ell_mm<SPMV_T, SPMV_I>))((int64_t)D->nrows, k, (int64_t)D->C, D->slice_ptr, D->col,
+                                                          D->val, D->rowlen, D->perm, alpha, X, ldx, beta, Y, ldy,
+                                                          lay == SPMV_COL_MAJOR);
     return spmv_cuda_status(cudaGetLastError());
 }
 

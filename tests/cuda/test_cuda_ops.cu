@@ -110,11 +110,12 @@ out:
     spmv_d_csr_free(&A);
 }
 
-/* SpMM on the device: csr_dev_mm (every csr row) and any_dev_mm's per-vector path (sell,
- * coo; column-major; row-major refused) against the host reference, k = 1, 3, 8, 33, ld > k */
+/* SpMM on the device: csr_dev_mm (every csr row), ell_dev_mm (sell, hll: both layouts) and
+ * any_dev_mm's per-vector path (coo, jad: column-major; row-major refused) against the host
+ * reference, k = 1, 3, 8, 9, 33, ld > k */
 static void mm_matrix(const char *mname, const spmv_triplets *t) {
-    static const int ks[] = {1, 3, 8, 33};
-    static const spmv_format fs[] = {SPMV_FMT_CSR, SPMV_FMT_CSR_VECTOR, SPMV_FMT_SELL, SPMV_FMT_COO};
+    static const int ks[] = {1, 3, 8, 9, 33};
+    static const spmv_format fs[] = {SPMV_FMT_CSR, SPMV_FMT_CSR_VECTOR, SPMV_FMT_SELL, SPMV_FMT_HLL, SPMV_FMT_COO, SPMV_FMT_JAD};
     spmv_d_csr A;
     if (spmv_d_csr_from_triplets(&A, t, NULL) != SPMV_OK) {
         CHECK(0, "%s: to CSR", mname);
@@ -127,8 +128,9 @@ static void mm_matrix(const char *mname, const spmv_triplets *t) {
         spmv_error e;
         o.format = fs[fi];
         if (spmv_d_any_dev_from_csr(&D, &A, &o, &e, 0) != SPMV_OK) continue;
-        const int native = fs[fi] == SPMV_FMT_CSR || fs[fi] == SPMV_FMT_CSR_VECTOR;
-        for (int ik = 0; ik < 4; ik++)
+        const int native = fs[fi] == SPMV_FMT_CSR || fs[fi] == SPMV_FMT_CSR_VECTOR || fs[fi] == SPMV_FMT_SELL ||
+                           fs[fi] == SPMV_FMT_HLL;
+        for (int ik = 0; ik < 5; ik++)
             for (int lay = 0; lay < 2; lay++) {
                 const int64_t k = ks[ik], ldx = lay ? n + 3 : k + 2, ldy = lay ? m + 1 : k + 1;
                 const size_t nx = (size_t)(lay ? k * ldx : (n > 0 ? n : 1) * ldx), ny = (size_t)(lay ? k * ldy : (m > 0 ? m : 1) * ldy);
