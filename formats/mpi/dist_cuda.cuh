@@ -3,19 +3,41 @@
  *
  * Built from a host spmv_<tag>_dist (its plan and its blocks, each converted back to CSR and
  * uploaded in the format of opts): the same ghost plan, device buffers for the values sent
- * and received, and host staging buffers for MPI (the exchange goes through the host: a
- * CUDA-aware MPI could take the device buffers, which this does not detect). A product on
- * stream s:
+ * and received, and host staging buffers for MPI. A product on stream s:
  *   gather the values to send on the device (a kernel), copy them to the host, wait for the
  *   stream (the copy must be complete before MPI reads it), post the receives and the sends,
  *   y = alpha*diag*x + beta*y on the device (queued on s: it runs while MPI moves the ghosts),
  *   wait for the receives, copy the ghosts to the device, y += alpha*offd*ghosts, wait for the
  *   sends. The call returns with the products queued on s (the caller synchronises as usual).
+ * With a CUDA-aware MPI (G.aware, detected at build time of G on every rank and agreed: Open
+ * MPI's MPIX_Query_cuda_support, MPICH's MPIX_GPU_query_support; the environment variable
+ * SPMV_MPI_CUDA_AWARE=0 turns it off, =1 asserts it where the library cannot say) MPI reads
+ * and writes the device buffers themselves: no host copies.
  * Errors: a CUDA failure on one rank is returned there (SPMV_ERR_CUDA); the builder agrees on
  * the status across ranks like the host builders. */
 
 #ifndef SPMV_DIST_CUDA_COMMON
 #define SPMV_DIST_CUDA_COMMON
+#if defined(OPEN_MPI) && defined(__has_include)
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h> /* MPIX_Query_cuda_support */
+#endif
+#endif
+/* 1 when this process's MPI takes device pointers (see the header comment) */
+static inline int spmv_mpi__cuda_aware_local(void) {
+    const char *e = getenv("SPMV_MPI_CUDA_AWARE");
+    if (e && (e[0] == '0' || e[0] == '1') && !e[1]) return e[0] == '1';
+#if defined(OMPI_HAVE_MPI_EXT_CUDA) && OMPI_HAVE_MPI_EXT_CUDA
+    return MPIX_Query_cuda_support() == 1;
+#elif defined(MPIX_GPU_SUPPORT_CUDA)
+    {
+        int yes = 0;
+        return MPIX_GPU_query_support(MPIX_GPU_SUPPORT_CUDA, &yes) == MPI_SUCCESS && yes == 1;
+    }
+#else
+    return 0;
+#endif
+}
 template <typename T, typename I>
 __global__ void __launch_bounds__(SPMV_CUDA_BLOCK) spmv_cuda__dist_gather(int64_t n, const I *idx, const T *x, T *out) {
     for (int64_t k = spmv_cuda_gtid(); k < n; k += spmv_cuda_gsize()) out[k] = x[idx[k]];
@@ -27,6 +49,7 @@ typedef struct SPMV_NAME(dist_dev) {
     SPMV_NAME(any_dev) diag, offd;
     SPMV_I *send_idx;         /* device */
     SPMV_T *sendbuf, *ghost;  /* device */
+    int aware;                /* 1: MPI moves the device buffers (CUDA-aware, on every rank) */
 } SPMV_NAME(dist_dev);
 
 static inline spmv_status SPMV_NAME(dist_dev_free)(SPMV_NAME(dist_dev) *G) {
@@ -92,7 +115,10 @@ static inline spmv_status SPMV_NAME(dist_dev_from_dist)(SPMV_NAME(dist_dev) *G, 
     if (st != SPMV_OK) {
         (void)SPMV_NAME(dist_dev_free)(G);
         if (e) *e = le;
+        return st;
     }
+    G->aware = spmv_mpi__cuda_aware_local(); /* one path for all: aware only if every rank is */
+    if (MPI_Allreduce(MPI_IN_PLACE, &G->aware, 1, MPI_INT, MPI_MIN, H->comm) != MPI_SUCCESS) G->aware = 0;
     return st;
 }
 
@@ -109,6 +135,31 @@ static inline spmv_status SPMV_NAME(dist_dev_mv)(SPMV_NAME(dist_dev) *G, SPMV_T 
     H = G->H;
     if ((H->ncloc > 0 && !x_dev) || (H->nloc > 0 && !y_dev)) return SPMV_ERR_ARG;
     ns = H->send_off[H->nsend];
+    if (G->aware) { /* MPI reads G->sendbuf and writes G->ghost on the device */
+        SPMV_T *sb = G->sendbuf, *gh = G->ghost;
+        if (ns > 0) {
+            SPMV_CUDA_LAUNCH(spmv_cuda_grid(ns, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s,
+                             spmv_cuda__dist_gather<SPMV_T, SPMV_I>)(ns, G->send_idx, x_dev, sb);
+            st = spmv_cuda_status(cudaGetLastError());
+            if (st == SPMV_OK) st = spmv_cuda_status(cudaStreamSynchronize(s)); /* sendbuf complete */
+        }
+        for (q = 0; q < H->nrecv; q++)
+            ok &= MPI_Irecv(gh + H->recv_off[q], (int)(H->recv_off[q + 1] - H->recv_off[q]), VT, H->recv_rank[q], 8,
+                            H->comm, &H->req[q]) == MPI_SUCCESS;
+        for (q = 0; q < H->nsend; q++)
+            ok &= MPI_Isend(sb + H->send_off[q], (int)(H->send_off[q + 1] - H->send_off[q]), VT, H->send_rank[q], 8,
+                            H->comm, &H->req[H->nrecv + q]) == MPI_SUCCESS;
+        if (st == SPMV_OK && H->nloc > 0) st = SPMV_NAME(any_dev_mv)(&G->diag, alpha, x_dev, beta, y_dev, s);
+        if (H->nrecv > 0) ok &= MPI_Waitall(H->nrecv, H->req, MPI_STATUSES_IGNORE) == MPI_SUCCESS;
+        if (st == SPMV_OK && ok && H->nloc > 0 && H->nghost > 0) {
+            st = SPMV_NAME(any_dev_mv)(&G->offd, alpha, gh, (SPMV_T)1, y_dev, s);
+            /* the next product's receives overwrite the ghosts: this one must have read them */
+            if (st == SPMV_OK) st = spmv_cuda_status(cudaStreamSynchronize(s));
+        }
+        if (H->nsend > 0) ok &= MPI_Waitall(H->nsend, H->req + H->nrecv, MPI_STATUSES_IGNORE) == MPI_SUCCESS;
+        st2 = ok ? SPMV_OK : SPMV_ERR_MPI;
+        return st != SPMV_OK ? st : st2;
+    }
     if (ns > 0) {
         SPMV_CUDA_LAUNCH(spmv_cuda_grid(ns, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s, spmv_cuda__dist_gather<SPMV_T, SPMV_I>)(
             ns, G->send_idx, x_dev, G->sendbuf);

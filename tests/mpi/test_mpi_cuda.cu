@@ -12,6 +12,7 @@
 
 static int rank_, size_;
 
+static int forced_; /* the CUDA-aware path asserted (SPMV_MPI_CUDA_AWARE=1: the emulation's device memory is host memory) */
 static void one(const char *name, const spmv_d_csr *A, spmv_format f) {
     static const double ab[][2] = {{1, 0}, {1.5, 0.5}};
     spmv_d_dist D;
@@ -27,6 +28,7 @@ static void one(const char *name, const spmv_d_csr *A, spmv_format f) {
     o.format = f;
     st = spmv_d_dist_dev_from_dist(&G, &D, &o, &e, 0);
     CHECK(st == SPMV_OK, "rank %d %s %s: upload: %s (%s)", rank_, name, spmv_format_name(f), spmv_status_str(st), e.msg);
+    if (st == SPMV_OK && forced_) CHECK(G.aware == 1, "rank %d %s: the asserted CUDA-aware path taken", rank_, name);
     x = (double *)malloc(sizeof(double) * (size_t)(D.ncloc + 1));
     y = (double *)malloc(sizeof(double) * (size_t)(D.nloc + 1));
     for (i = 0; i < D.ncloc; i++) x[i] = 1.0 + (double)((D.col0 + i) % 9) / 5.0;
@@ -50,8 +52,9 @@ static void one(const char *name, const spmv_d_csr *A, spmv_format f) {
                 want = ab[j][0] * s + (ab[j][1] == 0 ? 0 : ab[j][1] * 0.25L * (long double)(r % 4));
                 if (!(fabsl((long double)y[i] - want) <= 1e-12L * (sa * fabsl((long double)ab[j][0]) + 1))) bad++;
             }
-            CHECK(st == SPMV_OK && bad == 0, "rank %d %s %s alpha %g beta %g: %s, %lld rows wrong", rank_, name,
-                  spmv_format_name(f), ab[j][0], ab[j][1], spmv_status_str(st), (long long)bad);
+            CHECK(st == SPMV_OK && bad == 0, "rank %d %s %s%s alpha %g beta %g: %s, %lld rows wrong", rank_, name,
+                  spmv_format_name(f), G.aware ? " (CUDA-aware path)" : "", ab[j][0], ab[j][1], spmv_status_str(st),
+                  (long long)bad);
         }
         cudaFree(xd), cudaFree(yd);
         CHECK(spmv_d_dist_dev_free(&G) == SPMV_OK, "rank %d: dist_dev_free", rank_);
@@ -84,6 +87,16 @@ int main(int argc, char **argv) {
             }
             spmv_triplets_free(&t);
             for (size_t f = 0; f < sizeof fs / sizeof fs[0]; f++) one(gens[g], &A, fs[f]);
+#ifdef SPMV_CUDA_EMULATE
+            /* the CUDA-aware exchange (MPI on the device buffers) asserted: in the emulation
+               device memory is host memory, so any MPI can take it */
+            setenv("SPMV_MPI_CUDA_AWARE", "1", 1);
+            forced_ = 1;
+            one(gens[g], &A, SPMV_FMT_CSR);
+            one(gens[g], &A, SPMV_FMT_SELL);
+            forced_ = 0;
+            unsetenv("SPMV_MPI_CUDA_AWARE");
+#endif
             spmv_d_csr_free(&A);
         }
         { /* a NULL host matrix: every rank the same status */
