@@ -739,6 +739,18 @@ static int cmd_plan(int argc, char **argv) {
         printf("\nchoice       %s: %s\n", spmv_format_name(R.chosen), R.why);
         printf("cost         %.3g s in all (%.3g s inspecting, budget %.3g s), %.1f products of %s, %d formats timed\n",
                R.select_s, R.features_s, R.budget_s, R.select_spmvs, spmv_format_name(R.chosen), R.trials);
+        if (R.csr_spmv_s > 0 && R.chosen_spmv_s > 0 && !load) { /* what the user pays over expected_calls */
+            const double n = R.opts.expected_calls, gain = R.csr_spmv_s - R.chosen_spmv_s;
+            const double mine = R.select_s + n * R.chosen_spmv_s, plain = n * R.csr_spmv_s;
+            printf("end to end   %.0f products: selection + products %.3g s, plain CSR %.3g s (%.2fx); ", n, mine, plain,
+                   plain / mine);
+            if (R.chosen != SPMV_FMT_CSR && gain > 0)
+                printf("%s saves %.3g s per product: the selection is repaid after %.0f products\n",
+                       spmv_format_name(R.chosen), gain, R.select_s / gain);
+            else
+                printf("CSR kept: the selection (%.1f products of CSR) is the price of looking\n",
+                       R.select_s / R.csr_spmv_s);
+        }
         if (load) printf("plan         loaded from %s (no inspection, no trials: the lines above are empty)\n", load);
         if (save) printf("plan         saved to %s\n", save);
     }

@@ -167,6 +167,8 @@ expect 0 "" "$bin" bench --formats auto --no-cache gen:stencil3d:n=12,pts=7
 check "bench --formats auto: the end-to-end line" grep -q "^# end to end on .* N=1000: auto .*x csr, .*x the oracle" "$T/out"
 # saved choices: written, reused on the same matrix untimed, refused on another
 expect 0 "" "$bin" plan --save "$T/a.plan" gen:stencil3d:n=12,pts=7
+check "plan: the end-to-end line (selection + products against plain CSR, break-even)" \
+    grep -q "^end to end   1000 products: selection + products .* plain CSR .*x); \(CSR kept\|.* repaid after\)" "$T/out"
 check "plan --save writes a plan" sh -c "head -1 '$T/a.plan' | grep -q '^%%spmv plan 1\$'"
 expect 0 "" "$bin" plan --load "$T/a.plan" gen:stencil3d:n=12,pts=7
 check "plan --load: the saved choice, untimed" grep -q "from the plan" "$T/out"
