@@ -224,6 +224,23 @@ static inline double spmv_auto__predict_dev(const spmv_auto_features *F, const c
     return *why = "x fixed: the AXT layouts read x with the matrix", skewed ? 1.05 : 0.5;
 }
 
+/* The device skew cap (formats/cuda/core.cuh, spmv_cuda__skewed): ell, ellr, hll, sell and jad
+ * refuse a matrix whose longest row is >= SPMV_CUDA_SKEW_MIN_ELL and above SPMV_CUDA_MAX_SKEW x
+ * the mean; bcsr one whose longest row is >= SPMV_CUDA_SKEW_MIN_BCSR and above that, or above
+ * SPMV_CUDA_MAX_SKEW x the entries per warp of SPMV_CUDA_SKEW_WARPS warps. Here, so that the
+ * device selection leaves those formats out by the same numbers instead of trying them. */
+#ifndef SPMV_CUDA_MAX_SKEW
+#define SPMV_CUDA_MAX_SKEW 16
+#endif
+#define SPMV_CUDA_SKEW_MIN_ELL 64   /* longest rows below this are never refused (ELL family) */
+#define SPMV_CUDA_SKEW_MIN_BCSR 200 /* nor below this for bcsr (a warp per block row) */
+#define SPMV_CUDA_SKEW_WARPS 4096   /* bcsr: warps a GPU keeps busy (132 SMs x 32 on an H200) */
+static inline int spmv_auto__dev_skewed(const spmv_auto_features *F, int64_t min_len, int64_t lanes) {
+    if (SPMV_CUDA_MAX_SKEW <= 0 || F->nrows <= 0 || F->row_max < min_len) return 0;
+    return (double)F->row_max * (double)F->nrows > (double)SPMV_CUDA_MAX_SKEW * (double)F->nnz ||
+           (lanes > 0 && (double)F->row_max * (double)lanes > (double)SPMV_CUDA_MAX_SKEW * (double)F->nnz);
+}
+
 /* The rules: predicted speedup of format f over CSR on a matrix with features F (0: left
  * out, *why says why). They encode what the bench measured on this project's presets and
  * the 84 real matrices (README, "Automatic selection"); a row without a rule gets 1.0. */
@@ -248,6 +265,11 @@ static inline double spmv_auto_predict(const spmv_auto_features *F, spmv_format 
     if ((fl & SPMV_FF_EMBEDS_X) && o->x_changes)
         return *why = "embeds x, and x changes at every call (copy per product)", 0.0;
     if (F->nnz == 0) return *why = "no entries: CSR", 0.0;
+    if (device && (!strcmp(n, "ell") || !strcmp(n, "ellr") || !strcmp(n, "hll") || !strcmp(n, "sell") ||
+                   !strcmp(n, "jad")) && spmv_auto__dev_skewed(F, SPMV_CUDA_SKEW_MIN_ELL, 0))
+        return *why = "the longest row is far above the mean: one thread per row would walk it (the skew cap)", 0.0;
+    if (device && !strcmp(n, "bcsr") && spmv_auto__dev_skewed(F, SPMV_CUDA_SKEW_MIN_BCSR, SPMV_CUDA_SKEW_WARPS))
+        return *why = "the longest row is far above the mean or the warps' share: one warp per block row would walk it (the skew cap)", 0.0;
     if (device) return spmv_auto__predict_dev(F, n, why);
     if (!strcmp(n, "coo")) return *why = "COO moves more bytes than CSR for the same work", 0.0;
     if (!strcmp(n, "csr_scalar") || !strcmp(n, "csr_vector"))

@@ -101,12 +101,8 @@ template <typename I> static inline int64_t spmv_cuda__longest_row(int64_t nrows
  * 0.05x, and on gen:circuit5m (two rows of ~1M entries) one sell product took seconds. Such
  * uploads are refused with SPMV_ERR_LIMIT (hyb, csr, coo, csr5 and the AXT formats split
  * long rows and take them). Define SPMV_CUDA_MAX_SKEW 0 to lift the cap. */
-#ifndef SPMV_CUDA_MAX_SKEW
-#define SPMV_CUDA_MAX_SKEW 16
-#endif
-#define SPMV_CUDA_SKEW_MIN_ELL 64   /* longest rows below this are never refused (ELL family) */
-#define SPMV_CUDA_SKEW_MIN_BCSR 200 /* nor below this for bcsr (a warp per block row) */
-#define SPMV_CUDA_SKEW_WARPS 4096   /* bcsr: warps a GPU keeps busy (132 SMs x 32 on an H200) */
+/* SPMV_CUDA_MAX_SKEW, SPMV_CUDA_SKEW_MIN_ELL, _MIN_BCSR and _WARPS: formats/auto.h (the device
+ * selection leaves out what the cap would refuse, by the same numbers) */
 /* 1 when the longest row of the CSR row_ptr is >= min_len and above SPMV_CUDA_MAX_SKEW x the
  * mean, or (lanes > 0) above SPMV_CUDA_MAX_SKEW x the entries per lane when all entries are spread
  * over `lanes` workers: bcsr gives a whole block row to one warp, so a matrix of a few long rows

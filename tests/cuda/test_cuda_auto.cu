@@ -309,6 +309,15 @@ template <class G> static void run_tag(const char *mname, const spmv_triplets *t
                 CHECK(f == G::fmt(&D2) && (!(spmv_format_flags(f) & SPMV_FF_ATOMICS) || split) && D.rep.trials == 0,
                       "%s: formats %s and %s (atomics flag %u), %d trials", what, spmv_format_name(f),
                       spmv_format_name(G::fmt(&D2)), spmv_format_flags(f) & SPMV_FF_ATOMICS, D.rep.trials);
+                /* what the skew cap would refuse is left out with its reason, not tried */
+                const int capped = c.A.nrows > 0 && rmax >= SPMV_CUDA_SKEW_MIN_ELL &&
+                                   (double)rmax * (double)c.A.nrows > (double)SPMV_CUDA_MAX_SKEW * (double)c.A.nnz;
+                if (capped) {
+                    int found = 0;
+                    for (int q = 0; q < D.rep.nleft; q++)
+                        if (D.rep.left[q] == SPMV_FMT_SELL && strstr(D.rep.left_why[q], "skew cap")) found = 1;
+                    CHECK(found, "%s: sell left out by the skew cap (longest row %lld)", what, (long long)rmax);
+                }
                 /* rows far above the mean: not one lane group per row (0.00-0.04x cuSPARSE there) */
                 CHECK(!skewed || (f != SPMV_FMT_CSR_VECTOR && f != SPMV_FMT_CSR_SCALAR && (f != SPMV_FMT_CSR || split)),
                       "%s: longest row %lld of mean %.1f: %s chosen", what, (long long)rmax,
