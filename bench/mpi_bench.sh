@@ -11,7 +11,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 ninja build/mpi_bench > /dev/null || exit 1
 petsc=""
 if pkg-config --exists PETSc 2>/dev/null; then
-    mpicc -O3 -fopenmp -I. $(pkg-config --cflags PETSc) bench/petsc_anchor.c -o build/petsc_anchor \
+    mpicc -O3 -fopenmp -I. -DSPMV_HAVE_ZLIB $(pkg-config --cflags PETSc) bench/petsc_anchor.c -o build/petsc_anchor \
         $(pkg-config --libs PETSc) -lz -lm && petsc=build/petsc_anchor
 else
     echo "# PETSc not found (apt-get install petsc-dev): no PETSc rows"

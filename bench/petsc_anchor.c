@@ -42,6 +42,7 @@ int main(int argc, char **argv) {
             continue;
         }
         st = mb_root_matrix(argv[i], rank, &A, &e);
+        if (rank == 0 && st != SPMV_OK) fprintf(stderr, "%s: %s (%s)\n", argv[i], spmv_status_str(st), e.msg);
         /* the same split as spmv's: its distributed matrix, whose blocks give back each rank's rows */
         st = spmv_d_dist_from_root_csr(&D, PETSC_COMM_WORLD, 0, rank == 0 && st == SPMV_OK ? &A : NULL, NULL, &e);
         spmv_d_csr_free(&A);

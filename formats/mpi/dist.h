@@ -81,7 +81,11 @@ static inline spmv_status SPMV_NAME(dist__agree)(MPI_Comm comm, spmv_status st, 
     cand = mine != 0 ? rank : INT32_MAX;
     if (MPI_Allreduce(&cand, &who, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) return SPMV_ERR_MPI;
     memset(msg, 0, sizeof msg);
-    if (rank == who) snprintf(msg, sizeof msg, "rank %d: %.230s", rank, e && e->msg[0] ? e->msg : spmv_status_str(st));
+    if (rank == who) { /* one "rank N:" however many agreements the message went through */
+        const char *m = e && e->msg[0] ? e->msg : spmv_status_str(st);
+        if (!strncmp(m, "rank ", 5)) snprintf(msg, sizeof msg, "%.250s", m);
+        else snprintf(msg, sizeof msg, "rank %d: %.230s", rank, m);
+    }
     if (MPI_Bcast(msg, (int)sizeof msg, MPI_CHAR, who, comm) != MPI_SUCCESS) return SPMV_ERR_MPI;
     if (e) {
         e->line = 0;
