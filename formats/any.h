@@ -95,8 +95,8 @@ typedef struct spmv_opts {
     int x_changes;         /* 0 or 1: x changes between products (formats embedding x pay a copy) */
     int threads;           /* 0..4096; 0: the current OpenMP setting */
     int borrow;            /* 0 or 1: A's arrays outlive the handle (CSR chosen: no copy) */
-    int mm_k;              /* 0..4096: the products will be SpMMs of mm_k vectors (auto: > 1 keeps
-                            * CSR, the one native SpMM kernel; 0 or 1: y = Ax) */
+    int mm_k;              /* 0..4096: the products will be SpMMs of mm_k vectors (auto: > 1 times the
+                            * formats with a native SpMM on mm_k vectors; 0 or 1: y = Ax) */
 } spmv_opts;
 
 static inline spmv_opts spmv_opts_default(void) {

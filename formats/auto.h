@@ -49,7 +49,9 @@
  *                   CSR products); when no shortlisted candidate's typical conversion would
  *                   be repaid even at twice CSR's speed (few expected products), nothing is
  *                   timed: CSR
- *   mm_k            > 1: the products are SpMMs of mm_k vectors: CSR (its native kernel), untimed
+ *   mm_k            > 1: the products are SpMMs of mm_k row-major vectors: the candidates are the
+ *                   formats with a native SpMM (csr, ell, ellr, hll, sell, jad, bcsr), the trials
+ *                   and the report's times are calls of mm_k vectors (the device refuses it)
  *   x_changes       1 (default): x differs at every call, formats embedding x pay the copy
  *   threads         trials run with this many OpenMP threads (0: the current setting,
  *                   restored afterwards); the products should run with the same count
@@ -122,7 +124,8 @@ typedef struct spmv_auto_report {
     double select_s;            /* everything auto_from_csr spent */
     double select_spmvs;        /* select_s in products of the chosen format */
     double chosen_spmv_s;       /* the chosen format's trial time (0: untimed) */
-    double csr_spmv_s;          /* CSR's trial time (0: untimed) */
+    double csr_spmv_s;          /* CSR's trial time (0: untimed; mm_k > 1: a call of mm_k vectors) */
+    double csr_mv_s;            /* CSR's y = Ax, the unit of the conversion priors (0: csr_spmv_s) */
     int duel;                   /* the winner timed against CSR again, in turn: 1 kept, -1 CSR instead, 0 not run */
     int duel_idx;               /* the candidate so timed (index into cand) */
     double duel_csr_s, duel_chosen_s; /* those times (medians of duel_n samples each) */
@@ -254,6 +257,13 @@ static inline double spmv_auto_predict(const spmv_auto_features *F, spmv_format 
     const unsigned fl = spmv_format_flags(f);
     *why = "no rule for this format: tried when the budget allows";
     if (!strcmp(n, "csr")) return *why = "the baseline", 1.0;
+    /* SpMM with mm_k vectors: only the formats whose kernel reads the matrix once per block of
+       vectors (any_mm's native rows; the others run mm_k products); then the rules below */
+    if (o->mm_k > 1 && !device && !(!strcmp(n, "ell") || !strcmp(n, "ellr") || !strcmp(n, "hll") ||
+                                    !strcmp(n, "sell") || !strcmp(n, "jad") || !strcmp(n, "bcsr")))
+        return *why = !strcmp(n, "csr_merge") ? "SpMM: the same kernel as csr"
+                                              : "SpMM: no native kernel (it would run one product per vector)",
+               0.0;
     if (o->deterministic && device && (fl & SPMV_FF_ATOMICS))
         return *why = "deterministic: its device kernel adds with atomics", 0.0;
     /* AXTUH with its x copy in every product beat CSR by 1.07-1.75x on 9 of the 21 real matrices
@@ -471,8 +481,9 @@ static inline double spmv_auto__max_gain(const spmv_auto_report *R, const spmv_o
 
 /* CSR's score at product time t: its copy's typical cost (none with borrow) plus the
  * expected products */
-static inline double spmv_auto__csr_score(const spmv_opts *o, double t) {
-    return (o->borrow ? 0 : spmv_auto_convert_prior(SPMV_FMT_CSR, 0) * t) + o->expected_calls * t;
+/* t: CSR's product (a call of mm_k vectors for SpMM), mv: its y = Ax (the copy's unit) */
+static inline double spmv_auto__csr_score(const spmv_opts *o, double t, double mv) {
+    return (o->borrow ? 0 : spmv_auto_convert_prior(SPMV_FMT_CSR, 0) * mv) + o->expected_calls * t;
 }
 
 /* CSR's copy onto a losing candidate's touched pages (auto__donor), in CSR products: ct2010
@@ -518,7 +529,7 @@ static inline double spmv_auto__new_bytes(const spmv_auto_features *F, spmv_form
  * the selection 40 products), and on a VM whose freed memory went back to the host they cost
  * more again ("Huge pages", README). */
 static inline double spmv_auto__prior(const spmv_auto_report *R, spmv_format f) {
-    const double typical = spmv_auto_convert_prior(f, 0) * R->csr_spmv_s;
+    const double typical = spmv_auto_convert_prior(f, 0) * (R->csr_mv_s > 0 ? R->csr_mv_s : R->csr_spmv_s);
     const double pages = R->fresh_s_per_mb * spmv_auto__new_bytes(&R->feat, f) / 1048576.0;
     return pages > typical ? pages : typical;
 }
@@ -643,22 +654,25 @@ static inline spmv_status SPMV_NAME(auto_features)(const SPMV_NAME(csr) *A, spmv
 /* Trial time of one product: warm_n warm-ups (at least warm_s), then reps samples; the
  * minimum (interference on a shared machine only ever adds time). x_changes: the full _mv (x copied in by formats
  * embedding it); else x placed once and the kernel alone. */
+/* one timed operation: y = Ax (x_changes: with its scatter), or with k > 1 Y = AX of k
+ * row-major vectors (x: ncols x k, y: nrows x k) */
+static inline void SPMV_NAME(auto__op)(SPMV_NAME(any) *M, const SPMV_T *x, SPMV_T *y, int x_changes, int k) {
+    if (k > 1) (void)SPMV_NAME(any_mm)(M, k, 1, x, k, 0, y, k, SPMV_ROW_MAJOR);
+    else if (x_changes) SPMV_NAME(any_mv)(M, 1, x, 0, y);
+    else SPMV_NAME(any_mv_kernel)(M, 1, x, 0, y);
+}
 static inline double SPMV_NAME(auto__time)(SPMV_NAME(any) *M, const SPMV_T *x, SPMV_T *y, int x_changes, int reps,
-                                           int warm_n, double warm_s) {
+                                           int warm_n, double warm_s, int k) {
     double best = -1, w0 = spmv_wtime();
     int i;
-    if (!x_changes) SPMV_NAME(any_update_x)(M, x);
+    if (!x_changes && k <= 1) SPMV_NAME(any_update_x)(M, x);
     /* warm-up: warm_n products, and the first timing at least warm_s (sleeping OpenMP
        workers on a VM took milliseconds to wake, measured) */
-    for (i = 0; i < warm_n || (spmv_wtime() - w0 < warm_s && i < 50); i++) {
-        if (x_changes) SPMV_NAME(any_mv)(M, 1, x, 0, y);
-        else SPMV_NAME(any_mv_kernel)(M, 1, x, 0, y);
-    }
+    for (i = 0; i < warm_n || (spmv_wtime() - w0 < warm_s && i < 50); i++) SPMV_NAME(auto__op)(M, x, y, x_changes, k);
     for (i = 1; i <= reps; i++) {
         const double t0 = spmv_wtime();
         double dt;
-        if (x_changes) SPMV_NAME(any_mv)(M, 1, x, 0, y);
-        else SPMV_NAME(any_mv_kernel)(M, 1, x, 0, y);
+        SPMV_NAME(auto__op)(M, x, y, x_changes, k);
         dt = spmv_wtime() - t0;
         if (best < 0 || dt < best) best = dt;
     }
@@ -679,12 +693,12 @@ static inline double SPMV_NAME(auto__time)(SPMV_NAME(any) *M, const SPMV_T *x, S
  * 1.05; a gain inside that noise is not worth a format that may be the slower one. */
 #define SPMV_AUTO_DUEL_MARGIN 0.02
 static inline void SPMV_NAME(auto__duel)(SPMV_NAME(any) *a, SPMV_NAME(any) *b, const SPMV_T *x, SPMV_T *y,
-                                         int x_changes, int n, double *ta, double *tb) {
+                                         int x_changes, int n, double *ta, double *tb, int k) {
     double sa[SPMV_AUTO_DUEL_MAX], sb[SPMV_AUTO_DUEL_MAX];
     int i, na = 0, nb = 0;
     if (n > SPMV_AUTO_DUEL_MAX) n = SPMV_AUTO_DUEL_MAX;
     if (n < 1) n = 1;
-    if (!x_changes) {
+    if (!x_changes && k <= 1) {
         SPMV_NAME(any_update_x)(a, x);
         SPMV_NAME(any_update_x)(b, x);
     }
@@ -693,8 +707,7 @@ static inline void SPMV_NAME(auto__duel)(SPMV_NAME(any) *a, SPMV_NAME(any) *b, c
         SPMV_NAME(any) *m = is_a ? a : b;
         const double t0 = spmv_wtime();
         double dt;
-        if (x_changes) SPMV_NAME(any_mv)(m, 1, x, 0, y);
-        else SPMV_NAME(any_mv_kernel)(m, 1, x, 0, y);
+        SPMV_NAME(auto__op)(m, x, y, x_changes, k);
         dt = spmv_wtime() - t0;
         if (i < 0) continue;
         if (is_a) sa[na++] = dt;
@@ -834,6 +847,7 @@ static inline spmv_status SPMV_NAME(auto__select)(SPMV_NAME(auto) *M, const SPMV
     SPMV_T *x = NULL, *y = NULL;
     double best_score, spent, reserve, overrun = 1, fastest_s, fresh0, gain = 0;
     int i, best_i = 0, reps, prev_threads = 0, csr_again = 0, few = 0;
+    int64_t kk = 1;
     if (!M) return SPMV_ERR_ARG;
     memset(M, 0, sizeof *M);
     R = &M->rep;
@@ -862,9 +876,9 @@ static inline spmv_status SPMV_NAME(auto__select)(SPMV_NAME(auto) *M, const SPMV
         gain = spmv_auto__max_gain(R, &opts, 0, &pays);
         few = !pays; /* no candidate's typical conversion is repaid: no trials at all */
     }
-    if (opts.deterministic || opts.budget < 4 || A->nnz == 0 || opts.mm_k > 1 || few) {
+    if (opts.deterministic || opts.budget < 4 || A->nnz == 0 || few) {
         /* no timing: the rules (deterministic) or CSR (no budget, nothing to multiply) */
-        best_i = opts.deterministic && A->nnz && opts.mm_k <= 1 && !few ? spmv_auto__rule_choice(R, 0) : 0;
+        best_i = opts.deterministic && A->nnz && !few ? spmv_auto__rule_choice(R, 0) : 0;
         for (;;) {
             const double c0 = spmv_wtime();
             if (best_i == 0 && opts.borrow) st = SPMV_NAME(auto__borrow)(&M->h, A, opts.isa);
@@ -884,11 +898,7 @@ static inline spmv_status SPMV_NAME(auto__select)(SPMV_NAME(auto) *M, const SPMV
         }
         R->chosen_idx = best_i;
         R->chosen = R->cand[best_i].fmt;
-        if (opts.mm_k > 1 && A->nnz)
-            snprintf(R->why, sizeof R->why,
-                     "SpMM of %d vectors: CSR, the one native kernel (the matrix read once per block of vectors; "
-                     "every other format runs %d products)", opts.mm_k, opts.mm_k);
-        else if (few && A->nnz)
+        if (few && A->nnz)
             snprintf(R->why, sizeof R->why,
                      "over %.3g expected products no candidate's typical conversion would be repaid even at twice "
                      "CSR's speed: CSR without trials", opts.expected_calls);
@@ -905,8 +915,9 @@ static inline spmv_status SPMV_NAME(auto__select)(SPMV_NAME(auto) *M, const SPMV
     if (opts.threads > 0) omp_set_num_threads(opts.threads);
 #endif
     fresh0 = spmv_wtime();
-    x = SPMV_ALLOC_N(SPMV_T, (size_t)A->ncols + 1);
-    y = SPMV_ALLOC_N(SPMV_T, (size_t)A->nrows + 1);
+    kk = opts.mm_k > 1 ? opts.mm_k : 1; /* SpMM: the trials time calls of kk row-major vectors */
+    x = SPMV_ALLOC_N(SPMV_T, (size_t)A->ncols * (size_t)kk + 1);
+    y = SPMV_ALLOC_N(SPMV_T, (size_t)A->nrows * (size_t)kk + 1);
     memset(&best, 0, sizeof best);
     memset(&cand, 0, sizeof cand);
     memset(&spare, 0, sizeof spare);
@@ -916,13 +927,17 @@ static inline spmv_status SPMV_NAME(auto__select)(SPMV_NAME(auto) *M, const SPMV
     }
     /* first touched by both threads: serial, x and y of dblp-2010 (326k rows) took 2.6 ms of
        page faults, more than one product */
-SPMV_OMP(parallel for schedule(static) if (A->ncols >= 65536))
-    for (i = 0; i < A->ncols; i++) x[i] = (SPMV_T)1 + (SPMV_T)(i % 7) / (SPMV_T)8;
-SPMV_OMP(parallel for schedule(static) if (A->nrows >= 65536))
-    for (i = 0; i < A->nrows; i++) y[i] = 0;
+    {
+        const int64_t nx = (int64_t)A->ncols * kk, ny = (int64_t)A->nrows * kk;
+        int64_t q;
+SPMV_OMP(parallel for schedule(static) if (nx >= 65536))
+        for (q = 0; q < nx; q++) x[q] = (SPMV_T)1 + (SPMV_T)(q % 7) / (SPMV_T)8;
+SPMV_OMP(parallel for schedule(static) if (ny >= 65536))
+        for (q = 0; q < ny; q++) y[q] = 0;
+    }
     {
         /* what fresh pages cost now: under 2 MiB a thread's wake-up would dominate */
-        const double mb = (double)(A->ncols + A->nrows + 2) * sizeof(SPMV_T) / 1048576.0;
+        const double mb = (double)((A->ncols + A->nrows) * kk + 2) * sizeof(SPMV_T) / 1048576.0;
         if (mb >= 2) R->fresh_s_per_mb = (spmv_wtime() - fresh0) / mb;
     }
     /* CSR: the baseline, timed on A's own arrays (no copy: it is made only if CSR wins) */
@@ -933,18 +948,20 @@ SPMV_OMP(parallel for schedule(static) if (A->nrows >= 65536))
         /* a first product says how many samples fit: about 1.2 ms of trial per candidate
            (3 samples from 0.4 ms up: 2 ms let ct2010's 5 samples squeeze out sell's trial) */
         const double c0 = spmv_wtime();
-        SPMV_NAME(any_mv)(&best, 1, x, 0, y);
+        SPMV_NAME(auto__op)(&best, x, y, 1, (int)kk);
         spent = spmv_wtime() - c0;
         reps = spent > 0 ? (int)(1.2e-3 / spent) : 10;
         reps = reps < 3 ? 3 : reps > 10 ? 10 : reps;
     }
     /* the first product was the first warm-up */
     R->cand[0].spmv_s = R->csr_spmv_s =
-        SPMV_NAME(auto__time)(&best, x, y, 1, reps, 1, spent < 1e-3 ? 1e-3 - spent : 0);
+        SPMV_NAME(auto__time)(&best, x, y, 1, reps, 1, spent < 1e-3 ? 1e-3 - spent : 0, (int)kk);
     R->cand[0].tried = 1;
+    /* SpMM: conversions cost what they cost in products of y = Ax, whatever k */
+    R->csr_mv_s = kk > 1 ? SPMV_NAME(auto__time)(&best, x, y, 1, reps, 1, 0, 1) : R->csr_spmv_s;
     /* CSR's copy is still to be made (none with borrow): its typical cost */
     R->cand[0].score_s = best_score =
-        spmv_auto__csr_score(&opts, R->csr_spmv_s);
+        spmv_auto__csr_score(&opts, R->csr_spmv_s, R->csr_mv_s);
     R->trials = 1;
     fastest_s = R->csr_spmv_s;
     R->budget_s = spmv_auto__budget_s(&opts, fastest_s, gain * R->csr_spmv_s);
@@ -959,7 +976,7 @@ SPMV_OMP(parallel for schedule(static) if (A->nrows >= 65536))
         const double need = prior + (reps + 1) * R->csr_spmv_s / c->predicted;
         /* should it lose, will its pages take CSR's copy? */
         const double keep = !has_spare && !opts.borrow && spmv_auto__donor_likely(&R->feat, c->fmt)
-                                ? SPMV_AUTO_WARM_COPY * R->csr_spmv_s
+                                ? SPMV_AUTO_WARM_COPY * R->csr_mv_s
                                 : reserve;
         spent = spmv_wtime() - t0;
         /* should it win, the cap shrinks to budget products of its own, predicted faster, and
@@ -987,7 +1004,7 @@ SPMV_OMP(parallel for schedule(static) if (A->nrows >= 65536))
             c->skip = "conversion refused";
             continue;
         }
-        c->spmv_s = SPMV_NAME(auto__time)(&cand, x, y, opts.x_changes, reps, 1, 0); /* threads awake */
+        c->spmv_s = SPMV_NAME(auto__time)(&cand, x, y, opts.x_changes, reps, 1, 0, (int)kk); /* threads awake */
         c->tried = 1;
         c->score_s = c->convert_s + opts.expected_calls * c->spmv_s;
         if (c->spmv_s * 2 < R->csr_spmv_s && !csr_again) {
@@ -997,11 +1014,12 @@ SPMV_OMP(parallel for schedule(static) if (A->nrows >= 65536))
             SPMV_NAME(any) base;
             csr_again = 1;
             if (SPMV_NAME(auto__borrow)(&base, A, opts.isa) == SPMV_OK) {
-                const double t = SPMV_NAME(auto__time)(&base, x, y, 1, reps, 2, 0);
+                const double t = SPMV_NAME(auto__time)(&base, x, y, 1, reps, 2, 0, (int)kk);
                 SPMV_NAME(any_free)(&base); /* borrowed: frees nothing of A */
                 if (t > 0 && t < R->csr_spmv_s) {
+                    if (kk == 1) R->csr_mv_s = t;
                     R->cand[0].spmv_s = R->csr_spmv_s = t;
-                    R->cand[0].score_s = spmv_auto__csr_score(&opts, t);
+                    R->cand[0].score_s = spmv_auto__csr_score(&opts, t, R->csr_mv_s);
                     if (best_i == 0) best_score = R->cand[0].score_s;
                     if (t < fastest_s) fastest_s = t;
                     R->budget_s = spmv_auto__budget_s(&opts, fastest_s, gain * R->csr_spmv_s);
@@ -1026,7 +1044,7 @@ SPMV_OMP(parallel for schedule(static) if (A->nrows >= 65536))
             SPMV_NAME(any_free)(&spare);
             spare = cand;
             has_spare = 1;
-            reserve = spare.fmt == SPMV_FMT_CSR_MERGE ? 0 : SPMV_AUTO_WARM_COPY * R->csr_spmv_s;
+            reserve = spare.fmt == SPMV_FMT_CSR_MERGE ? 0 : SPMV_AUTO_WARM_COPY * R->csr_mv_s;
         } else {
             SPMV_NAME(any_free)(&cand);
         }
@@ -1043,9 +1061,9 @@ SPMV_OMP(parallel for schedule(static) if (A->nrows >= 65536))
         if ((2.0 * reps + 2) * slower <= room && SPMV_NAME(auto__borrow)(&base, A, opts.isa) == SPMV_OK) {
             const spmv_auto_cand *c = &R->cand[best_i];
             double sc, sb;
-            SPMV_NAME(auto__duel)(&base, &best, x, y, opts.x_changes, pairs, &R->duel_csr_s, &R->duel_chosen_s);
+            SPMV_NAME(auto__duel)(&base, &best, x, y, opts.x_changes, pairs, &R->duel_csr_s, &R->duel_chosen_s, (int)kk);
             R->duel_n = pairs;
-            sb = spmv_auto__csr_score(&opts, R->duel_csr_s);
+            sb = spmv_auto__csr_score(&opts, R->duel_csr_s, R->csr_mv_s);
             sc = c->convert_s + opts.expected_calls * R->duel_chosen_s;
             R->duel = sc < sb * (1 - SPMV_AUTO_DUEL_MARGIN) ? 1 : -1;
             R->duel_idx = best_i;
