@@ -307,6 +307,18 @@ __device__ __forceinline__ int64_t spmv_cuda__long_chunk(int64_t c, const int64_
     *e = *b + SPMV_CUDA_LONG_CHUNK < end ? *b + SPMV_CUDA_LONG_CHUNK : end;
     return r;
 }
+/* The sum of s over the block, valid in thread 0 (s_w: blockDim/32 shared slots). Every thread
+ * of the block calls it; it ends at a barrier, so s_w can be used again. */
+template <typename T> __device__ __forceinline__ T spmv_cuda__block_sum(T s, T *s_w) {
+    T t = 0;
+    s = spmv_cuda_warp_sum<32>(s);
+    if (spmv_cuda_lane() == 0) s_w[threadIdx.x >> 5] = s;
+    __syncthreads();
+    if (threadIdx.x == 0)
+        for (int w = 0; w < (int)(blockDim.x >> 5); w++) t += s_w[w];
+    __syncthreads();
+    return t;
+}
 /* split: the block sum of each chunk of the long rows into part[c] (no alpha) */
 template <typename T, typename I>
 __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
@@ -319,15 +331,8 @@ __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
         (void)spmv_cuda__long_chunk<I>(c, lrow, lch, nlong, rp, &b, &e);
         T s = 0;
         for (int64_t q = b + threadIdx.x; q < e; q += blockDim.x) s += val[q] * x[ci[q]];
-        s = spmv_cuda_warp_sum<32>(s);
-        if (spmv_cuda_lane() == 0) s_w[threadIdx.x >> 5] = s;
-        __syncthreads();
-        if (threadIdx.x == 0) {
-            T t = 0;
-            for (int w = 0; w < (int)(blockDim.x >> 5); w++) t += s_w[w];
-            part[c] = t;
-        }
-        __syncthreads();
+        s = spmv_cuda__block_sum<T>(s, s_w);
+        if (threadIdx.x == 0) part[c] = s;
     }
 }
 /* split: each long row's chunk sums added in chunk order (the same bits every run) */
@@ -565,15 +570,8 @@ __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
             T s = 0;
             for (int64_t q = b + threadIdx.x; q < e; q += blockDim.x)
                 s += val[q] * (colmajor ? X[j * ldx + ci[q]] : X[(int64_t)ci[q] * ldx + j]);
-            s = spmv_cuda_warp_sum<32>(s);
-            if (spmv_cuda_lane() == 0) s_w[threadIdx.x >> 5] = s;
-            __syncthreads();
-            if (threadIdx.x == 0) {
-                T t = 0;
-                for (int w = 0; w < (int)(blockDim.x >> 5); w++) t += s_w[w];
-                atomicAdd(colmajor ? Y + j * ldy + r : Y + r * ldy + j, alpha * t);
-            }
-            __syncthreads(); /* s_w is reused by the next vector */
+            s = spmv_cuda__block_sum<T>(s, s_w);
+            if (threadIdx.x == 0) atomicAdd(colmajor ? Y + j * ldy + r : Y + r * ldy + j, alpha * s);
         }
     }
 }
