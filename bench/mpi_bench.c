@@ -1,5 +1,9 @@
 /* mpi_bench — the distributed product's time (spmv_mpi.h), for docs/SCALING.md.
  *   mpirun -np P build/mpi_bench [--format F] [--samples N] MATRIX...   (gen:SPEC or a file)
+ *   build/mpi_bench --plan-only P1,P2,... MATRIX...   the plan the builders would make on P ranks,
+ *       computed on one process (spmv_<tag>_dist_plan_stats: no ranks run): per P one line with
+ *       the rows and entries of the largest and smallest rank, the ghost values received per
+ *       product (most on one rank, all ranks, 8-byte values: bytes) and the receives per rank
  * Rank 0 makes or reads each matrix, the rows are scattered (balanced entries), then N samples
  * (default 30), each a barrier and then enough products for >= 20 ms on rank 0's clock; prints
  * one line per matrix: ranks, threads, the median time per product, GFLOP/s, and the exchange
@@ -22,6 +26,7 @@ static void mb_dist_mv(void *c) {
 
 int main(int argc, char **argv) {
     int rank, size, i, ns = 30;
+    const char *plan_only = NULL;
     spmv_opts o = spmv_opts_default();
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -41,6 +46,40 @@ int main(int argc, char **argv) {
         if (!strcmp(argv[i], "--samples") && i + 1 < argc) {
             ns = atoi(argv[++i]);
             if (ns < 1) ns = 1;
+            continue;
+        }
+        if (!strcmp(argv[i], "--plan-only") && i + 1 < argc) {
+            plan_only = argv[++i];
+            continue;
+        }
+        if (plan_only) { /* rank 0 alone: the model of the plan for each P */
+            const char *q = plan_only;
+            if (rank != 0) continue;
+            if ((st = mb_root_matrix(argv[i], 0, &A, &e)) != SPMV_OK) {
+                fprintf(stderr, "%s: %s (%s)\n", argv[i], spmv_status_str(st), e.msg);
+                continue;
+            }
+            while (*q) {
+                char *end;
+                const long P = strtol(q, &end, 10);
+                spmv_dist_plan_stats S;
+                if (end == q || P < 1 || P > 1 << 20) {
+                    fprintf(stderr, "--plan-only: bad rank count at '%s'\n", q);
+                    break;
+                }
+                if ((st = spmv_d_dist_plan_stats(&A, (int)P, &S)) != SPMV_OK)
+                    fprintf(stderr, "%s: plan for %ld ranks: %s\n", argv[i], P, spmv_status_str(st));
+                else
+                    printf("%s plan ranks=%ld rows=%lld nnz=%lld rank_rows_max=%lld rank_nnz_max=%lld rank_nnz_min=%lld "
+                           "ghosts_max=%lld ghosts_sum=%lld halo_bytes_max=%lld recv_max=%lld recv_mean=%.2f\n",
+                           argv[i], P, (long long)A.nrows, (long long)A.nnz, (long long)S.rows_max,
+                           (long long)S.nnz_max, (long long)S.nnz_min, (long long)S.ghosts_max,
+                           (long long)S.ghosts_sum, (long long)S.ghosts_max * 8, (long long)S.msgs_max,
+                           (double)S.msgs_sum / (double)P);
+                q = *end == ',' ? end + 1 : end;
+                if (*end && *end != ',') break;
+            }
+            spmv_d_csr_free(&A);
             continue;
         }
         st = mb_root_matrix(argv[i], rank, &A, &e);

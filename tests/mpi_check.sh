@@ -50,4 +50,14 @@ if [ -x build/examples/cg_mpi ]; then
         grep -q 'ok)$' build/logs/mpi.cg.out; then pass=$((pass + 1)); echo "cg_mpi: $(cat build/logs/mpi.cg.out)"
     else fail=$((fail + 1)); echo "FAIL: examples/cg_mpi on 3 ranks"; tail -3 build/logs/mpi.cg.out; fi
 fi
+# the scaling model's plan on one process: a 10^3 7-point grid on 2 ranks has one plane (100
+# values) of ghosts per rank and one receive; on 1 rank none
+if [ -x build/mpi_bench ]; then
+    if OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout -k 10 60 mpirun --allow-run-as-root -np 1 \
+        build/mpi_bench --plan-only 1,2 gen:stencil3d:n=10,pts=7 > build/logs/mpi.plan.out 2>&1 &&
+        grep -q 'ranks=1 .* ghosts_max=0 ghosts_sum=0 .* recv_max=0' build/logs/mpi.plan.out &&
+        grep -q 'ranks=2 .* ghosts_max=100 ghosts_sum=200 halo_bytes_max=800 recv_max=1' build/logs/mpi.plan.out; then
+        pass=$((pass + 1)); echo "mpi_bench --plan-only: ok"
+    else fail=$((fail + 1)); echo "FAIL: mpi_bench --plan-only"; cat build/logs/mpi.plan.out; fi
+fi
 echo "RESULT mpi_check passed=$pass failed=$fail skipped=$skip"

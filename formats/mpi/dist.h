@@ -429,6 +429,68 @@ static inline void SPMV_NAME(dist__balance)(const SPMV_I *row_ptr, int64_t nrows
     starts[size] = nrows;
 }
 
+/* What the builders' plan would hold on `size` ranks, computed serially from the whole matrix
+ * (no rank runs): rows split by balanced entries as dist_from_root_csr does, columns owned as
+ * the builders own them (the rows' split for a square matrix, an even split otherwise); per
+ * rank its ghosts (distinct columns owned by other ranks: the values it receives per product)
+ * and its receives (their distinct owners; the sends mirror them). For the scaling model
+ * (`mpi_bench --plan-only`, docs/SCALING.md). */
+#ifndef SPMV_DIST_PLAN_STATS_T
+#define SPMV_DIST_PLAN_STATS_T
+typedef struct spmv_dist_plan_stats {
+    int size;
+    int64_t rows_max, nnz_max, nnz_min; /* per rank */
+    int64_t ghosts_max, ghosts_sum;     /* values received per product: the most on one rank, all */
+    int64_t msgs_max, msgs_sum;         /* receives per product: the most on one rank, all */
+} spmv_dist_plan_stats;
+#endif
+static inline spmv_status SPMV_NAME(dist_plan_stats)(const SPMV_NAME(csr) *A, int size, spmv_dist_plan_stats *S) {
+    int64_t *rs, *cs, r, k;
+    int32_t *mark, *omark;
+    int p;
+    spmv_status st;
+    if (!A || !S || size < 1) return SPMV_ERR_ARG;
+    if ((st = SPMV_NAME(csr_check)(A)) != SPMV_OK) return st;
+    memset(S, 0, sizeof *S);
+    S->size = size;
+    rs = (int64_t *)malloc(sizeof(int64_t) * ((size_t)size + 1));
+    cs = (int64_t *)malloc(sizeof(int64_t) * ((size_t)size + 1));
+    mark = (int32_t *)malloc(sizeof(int32_t) * ((size_t)A->ncols + 1));
+    omark = (int32_t *)malloc(sizeof(int32_t) * ((size_t)size + 1));
+    if (!rs || !cs || !mark || !omark) {
+        free(rs), free(cs), free(mark), free(omark);
+        return SPMV_ERR_ALLOC;
+    }
+    SPMV_NAME(dist__balance)(A->row_ptr, (int64_t)A->nrows, size, rs);
+    for (p = 0; p <= size; p++) cs[p] = A->nrows == A->ncols ? rs[p] : (int64_t)A->ncols * p / size;
+    for (k = 0; k < A->ncols; k++) mark[k] = -1;
+    for (p = 0; p < size; p++) omark[p] = -1;
+    S->nnz_min = INT64_MAX;
+    for (p = 0; p < size; p++) {
+        const int64_t nnz = (int64_t)A->row_ptr[rs[p + 1]] - (int64_t)A->row_ptr[rs[p]];
+        int64_t ng = 0, nm = 0;
+        for (r = rs[p]; r < rs[p + 1]; r++)
+            for (k = A->row_ptr[r]; k < A->row_ptr[r + 1]; k++) {
+                const int64_t c = (int64_t)A->col_idx[k];
+                int q;
+                if ((c >= cs[p] && c < cs[p + 1]) || mark[c] == p) continue;
+                mark[c] = p;
+                ng++;
+                q = SPMV_NAME(dist__owner)(cs, size, c);
+                if (omark[q] != p) omark[q] = p, nm++;
+            }
+        if (rs[p + 1] - rs[p] > S->rows_max) S->rows_max = rs[p + 1] - rs[p];
+        if (nnz > S->nnz_max) S->nnz_max = nnz;
+        if (nnz < S->nnz_min) S->nnz_min = nnz;
+        if (ng > S->ghosts_max) S->ghosts_max = ng;
+        if (nm > S->msgs_max) S->msgs_max = nm;
+        S->ghosts_sum += ng;
+        S->msgs_sum += nm;
+    }
+    free(rs), free(cs), free(mark), free(omark);
+    return SPMV_OK;
+}
+
 /* The rows [r0, r1) of A as a CSR of their own (global columns kept) */
 static inline spmv_status SPMV_NAME(dist__rows)(const SPMV_NAME(csr) *A, int64_t r0, int64_t r1, SPMV_NAME(csr) *L) {
     const int64_t n = r1 - r0, k0 = A->row_ptr[r0], nz = (int64_t)A->row_ptr[r1] - k0;

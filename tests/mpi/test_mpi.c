@@ -175,6 +175,19 @@ static void one_matrix(const char *name, const spmv_d_csr *A, int all_formats) {
             mvt_ok(&D, A, ab[j][0], ab[j][1], what);
         }
         same_bits(&D, name);
+        { /* the serial plan model (mpi_bench --plan-only) against the plan built on these ranks */
+            spmv_dist_plan_stats S;
+            int64_t mine[3] = {D.nghost, D.nrecv, D.nloc}, sum[3], mx[3];
+            const spmv_status ps = spmv_d_dist_plan_stats(A, size_, &S);
+            MPI_Allreduce(mine, sum, 3, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+            MPI_Allreduce(mine, mx, 3, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+            CHECK(ps == SPMV_OK && S.ghosts_sum == sum[0] && S.ghosts_max == mx[0] && S.msgs_sum == sum[1] &&
+                      S.msgs_max == mx[1] && S.rows_max == mx[2],
+                  "rank %d %s: plan model on %d ranks: ghosts %lld/%lld (built %lld/%lld), receives %lld/%lld (built "
+                  "%lld/%lld), rows %lld (built %lld)", rank_, name, size_, (long long)S.ghosts_sum, (long long)S.ghosts_max,
+                  (long long)sum[0], (long long)mx[0], (long long)S.msgs_sum, (long long)S.msgs_max, (long long)sum[1],
+                  (long long)mx[1], (long long)S.rows_max, (long long)mx[2]);
+        }
         spmv_d_dist_free(&D);
     }
     /* from the ranks' own rows: rank 0 owns the first half, the last rank the rest, others none */
