@@ -50,6 +50,33 @@ if [ -x build/examples/cg_mpi ]; then
         grep -q 'ok)$' build/logs/mpi.cg.out; then pass=$((pass + 1)); echo "cg_mpi: $(cat build/logs/mpi.cg.out)"
     else fail=$((fail + 1)); echo "FAIL: examples/cg_mpi on 3 ranks"; tail -3 build/logs/mpi.cg.out; fi
 fi
+# the tool: spmv-mpi mv on 1-3 ranks writes what the serial `spmv mv` writes (integer data: exact
+# sums in any order), y = A x and A^T x; an unreadable matrix is exit 1 on every rank, no hang;
+# bench writes its CSV row
+if [ -x build/spmv-mpi ] && [ -x build/spmv ]; then
+    T=$(mktemp -d /tmp/spmv_mpi_check.XXXXXX)
+    printf '%%%%MatrixMarket matrix coordinate real general\n6 7 12\n1 1 2\n1 6 -1\n2 2 3\n2 1 1\n3 3 4\n3 5 2\n4 4 1\n4 2 -3\n5 5 5\n5 7 1\n6 6 2\n6 3 7\n' > "$T/a.mtx"
+    printf '%%%%MatrixMarket matrix array real general\n7 1\n1\n2\n3\n-1\n4\n5\n-2\n' > "$T/x.mtx"
+    printf '%%%%MatrixMarket matrix array real general\n6 1\n1\n-2\n3\n4\n0\n5\n' > "$T/xt.mtx"
+    build/spmv mv "$T/a.mtx" --x "$T/x.mtx" --out "$T/ys.mtx" > /dev/null 2>&1
+    build/spmv mv --transpose "$T/a.mtx" --x "$T/xt.mtx" --out "$T/yts.mtx" > /dev/null 2>&1
+    for np in 1 2 3; do
+        run="timeout -k 10 60 mpirun --oversubscribe --allow-run-as-root --bind-to none -np $np build/spmv-mpi"
+        if OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 $run mv --x "$T/x.mtx" --out "$T/y.mtx" "$T/a.mtx" > /dev/null 2>&1 &&
+            OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 $run mv --transpose --x "$T/xt.mtx" --out "$T/yt.mtx" "$T/a.mtx" > /dev/null 2>&1 &&
+            cmp -s "$T/y.mtx" "$T/ys.mtx" && cmp -s "$T/yt.mtx" "$T/yts.mtx"; then pass=$((pass + 1))
+        else fail=$((fail + 1)); echo "FAIL: spmv-mpi mv on $np ranks differs from spmv mv"; fi
+        OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 $run mv "$T/none.mtx" > "$T/err" 2>&1
+        rc=$?
+        if [ $rc = 1 ] && grep -q 'cannot open' "$T/err"; then pass=$((pass + 1))
+        else fail=$((fail + 1)); echo "FAIL: spmv-mpi mv on a missing file, $np ranks: exit $rc"; fi
+    done
+    if OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout -k 10 120 mpirun --oversubscribe --allow-run-as-root \
+        --bind-to none -np 2 env OMP_NUM_THREADS=1 build/spmv-mpi bench --samples 2 --csv "$T/b.csv" gen:stencil3d:n=12,pts=7 > /dev/null 2>&1 &&
+        grep -q '^"gen:stencil3d:n=12,pts=7",1728,1728,11232,csr,1,double,2,' "$T/b.csv"; then pass=$((pass + 1)); echo "spmv-mpi: mv, mvt, errors, bench: ok"
+    else fail=$((fail + 1)); echo "FAIL: spmv-mpi bench"; cat "$T/b.csv" 2>/dev/null; fi
+    rm -rf "$T"
+fi
 # the scaling model's plan on one process: a 10^3 7-point grid on 2 ranks has one plane (100
 # values) of ghosts per rank and one receive; on 1 rank none
 if [ -x build/mpi_bench ]; then

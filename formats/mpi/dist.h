@@ -24,6 +24,7 @@ typedef struct SPMV_NAME(dist) {
     int64_t nrows, ncols;          /* global */
     int64_t *row_start, *col_start; /* size + 1 each */
     int64_t row0, col0, nloc, ncloc; /* this rank's first row and column, its rows and columns */
+    int64_t nnzloc;                /* this rank's entries (both blocks) */
     SPMV_NAME(any) diag, offd;
     int64_t nghost;
     int64_t *garray;               /* nghost global columns, ascending */
@@ -35,6 +36,10 @@ typedef struct SPMV_NAME(dist) {
     MPI_Request *req;              /* nrecv + nsend */
     int mvt_ok;                    /* dist_mvt: 0 not asked yet, 1 every rank's blocks have a transpose
                                       product, 2 not (agreed over the ranks at the first call) */
+    /* dist_mv's time on this rank, summed since the build (the caller may zero them): packing
+       and posting the sends, the two blocks' products, waiting for receives and sends; nmv calls */
+    double t_pack, t_local, t_wait;
+    int64_t nmv;
 } SPMV_NAME(dist);
 
 static inline MPI_Datatype SPMV_NAME(dist__mpi_t)(void) { return sizeof(SPMV_T) == 4 ? MPI_FLOAT : MPI_DOUBLE; }
@@ -178,6 +183,7 @@ static inline spmv_status SPMV_NAME(dist_from_local_csr)(SPMV_NAME(dist) *D, MPI
         for (p = 0; p <= size; p++) D->col_start[p] = D->ncols * p / size;
     D->row0 = D->row_start[rank];
     D->nloc = L->nrows;
+    D->nnzloc = (int64_t)L->nnz;
     D->col0 = D->col_start[rank];
     D->ncloc = D->col_start[rank + 1] - D->col0;
 
@@ -350,15 +356,25 @@ static inline spmv_status SPMV_NAME(dist_mv)(SPMV_NAME(dist) *D, SPMV_T alpha, c
     spmv_status st = SPMV_OK, st2;
     int ok;
     int64_t k;
+    double t0, t1, t2, t3, t4;
     if (!D || D->comm == MPI_COMM_NULL) return SPMV_ERR_ARG;
     if ((D->ncloc > 0 && !x_loc) || (D->nloc > 0 && !y_loc)) return SPMV_ERR_ARG;
+    t0 = spmv_wtime();
     for (k = 0; k < D->send_off[D->nsend]; k++) D->sendbuf[k] = x_loc[D->send_idx[k]];
     ok = SPMV_NAME(dist__post)(D, D->ghost, D->recv_off, D->recv_rank, D->nrecv, D->req, D->sendbuf, D->send_off,
                                D->send_rank, D->nsend, D->req + D->nrecv, 7);
+    t1 = spmv_wtime();
     if (D->nloc > 0) st = SPMV_NAME(any_mv)(&D->diag, alpha, x_loc, beta, y_loc);
+    t2 = spmv_wtime();
     if (D->nrecv > 0) ok &= MPI_Waitall(D->nrecv, D->req, MPI_STATUSES_IGNORE) == MPI_SUCCESS;
+    t3 = spmv_wtime();
     if (D->nloc > 0 && D->nghost > 0 && st == SPMV_OK) st = SPMV_NAME(any_mv)(&D->offd, alpha, D->ghost, (SPMV_T)1, y_loc);
+    t4 = spmv_wtime();
     if (D->nsend > 0) ok &= MPI_Waitall(D->nsend, D->req + D->nrecv, MPI_STATUSES_IGNORE) == MPI_SUCCESS;
+    D->t_pack += t1 - t0;
+    D->t_local += (t2 - t1) + (t4 - t3);
+    D->t_wait += (t3 - t2) + (spmv_wtime() - t4);
+    D->nmv++;
     st2 = ok ? SPMV_OK : SPMV_ERR_MPI;
     return st != SPMV_OK ? st : st2;
 }

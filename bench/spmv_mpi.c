@@ -1,0 +1,260 @@
+/* spmv-mpi — the distributed product from the command line (spmv_mpi.h), run under mpirun:
+ *   mpirun -np N build/spmv-mpi mv [--format F] [--transpose] [--x X.mtx] [--out Y.mtx] A.mtx
+ *       y = A x (or A^T x) with A's rows split over the ranks (each rank reads its rows of the
+ *       file, dist_from_mm), x read by rank 0 (a Matrix Market array; default all ones)
+ *       and scattered, y gathered and written once by rank 0 (Matrix Market array; without
+ *       --out: its size and 2-norm on standard output).
+ *   mpirun -np N build/spmv-mpi bench [--format F] [--samples S] [--csv FILE] MATRIX...
+ *       MATRIX: a file or gen:SPEC (made on rank 0 and scattered). Per matrix: the median time
+ *       of a product over S samples (default 30, each >= 20 ms), GFLOP/s, and per rank (the
+ *       busiest): ghost bytes received, messages (receives + sends), and dist_mv's time split
+ *       into packing/posting, the blocks' products and waiting. CSV columns as `spmv bench`'s
+ *       where they mean the same (matrix, rows, cols, nnz, format, threads, precision,
+ *       spmv_s, gflops) plus ranks, halo_bytes_max, msgs_max, pack_s, local_s, wait_s.
+ * Exit status: 0, 1 a failure (the same on every rank), 2 usage. */
+#include <mpi.h>
+#include "spmv.h"
+#include "spmv_mpi.h"
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include "mpi_common.h"
+
+static int rank_, size_;
+
+static void usage(void) {
+    if (rank_ == 0)
+        fprintf(stderr, "usage:\n"
+                        "  mpirun -np N spmv-mpi mv [--format F] [--transpose] [--x X.mtx] [--out Y.mtx] A.mtx\n"
+                        "  mpirun -np N spmv-mpi bench [--format F] [--samples S] [--csv FILE] MATRIX...\n");
+}
+
+/* every rank's flag: 1 when any rank has it */
+static int any_rank(int bad) {
+    int all = bad;
+    MPI_Allreduce(&bad, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    return all;
+}
+
+static int cmd_mv(int argc, char **argv) {
+    const char *xpath = NULL, *out = NULL, *apath = NULL;
+    spmv_opts o = spmv_opts_default();
+    int i, tr = 0, bad = 0, *cnt = NULL, *dsp = NULL;
+    spmv_d_dist D;
+    spmv_error e;
+    spmv_status st;
+    double *x = NULL, *y = NULL, *xl = NULL, *yl = NULL;
+    int64_t nx, ny, m = 0, n = 0;
+    for (i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--format") && i + 1 < argc) {
+            if (spmv_format_parse(argv[++i], &o.format) != SPMV_OK) {
+                if (rank_ == 0) fprintf(stderr, "spmv-mpi mv: unknown format '%s'\n", argv[i]);
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--transpose")) {
+            tr = 1;
+        } else if (!strcmp(argv[i], "--x") && i + 1 < argc) {
+            xpath = argv[++i];
+        } else if (!strcmp(argv[i], "--out") && i + 1 < argc) {
+            out = argv[++i];
+        } else if (argv[i][0] != '-' && !apath) {
+            apath = argv[i];
+        } else {
+            usage();
+            return 2;
+        }
+    }
+    if (!apath) {
+        usage();
+        return 2;
+    }
+    st = spmv_d_dist_from_mm(&D, MPI_COMM_WORLD, apath, &o, &e); /* collective: the same status everywhere */
+    if (st != SPMV_OK) {
+        if (rank_ == 0) fprintf(stderr, "spmv-mpi mv: %s: %s (%s)\n", apath, spmv_status_str(st), e.msg);
+        return 1;
+    }
+    nx = tr ? D.nrows : D.ncols; /* x's global length, y's */
+    ny = tr ? D.ncols : D.nrows;
+    if (rank_ == 0) { /* x: the file's, or ones */
+        if (xpath) {
+            st = spmv_mm_read_array(xpath, &m, &n, &x, &e);
+            if (st != SPMV_OK) fprintf(stderr, "spmv-mpi mv: %s: %s (%s)\n", xpath, spmv_status_str(st), e.msg), bad = 1;
+            else if (m != nx || n != 1)
+                fprintf(stderr, "spmv-mpi mv: %s is %lld x %lld; x must be %lld x 1\n", xpath, (long long)m,
+                        (long long)n, (long long)nx), bad = 1;
+        } else {
+            x = (double *)malloc(sizeof(double) * (size_t)(nx + 1));
+            if (!x) bad = 1, fprintf(stderr, "spmv-mpi mv: out of memory\n");
+            for (i = 0; x && i < nx; i++) x[i] = 1;
+        }
+        y = (double *)malloc(sizeof(double) * (size_t)(ny + 1));
+        cnt = (int *)malloc(sizeof(int) * (size_t)size_);
+        dsp = (int *)malloc(sizeof(int) * (size_t)size_);
+        if (!y || !cnt || !dsp) bad = 1, fprintf(stderr, "spmv-mpi mv: out of memory\n");
+        if (nx > 2147483647 || ny > 2147483647) bad = 1, fprintf(stderr, "spmv-mpi mv: vectors above 2^31 entries\n");
+    }
+    {
+        const int64_t lx = tr ? D.nloc : D.ncloc, ly = tr ? D.ncloc : D.nloc;
+        xl = (double *)malloc(sizeof(double) * (size_t)(lx + 1));
+        yl = (double *)malloc(sizeof(double) * (size_t)(ly + 1));
+        if (!xl || !yl) bad = 1;
+        if (any_rank(bad)) goto fail;
+        if (rank_ == 0) /* x's parts: rows for A^T x, columns for A x */
+            for (i = 0; i < size_; i++) {
+                const int64_t *s = tr ? D.row_start : D.col_start;
+                cnt[i] = (int)(s[i + 1] - s[i]);
+                dsp[i] = (int)s[i];
+            }
+        MPI_Scatterv(x, cnt, dsp, MPI_DOUBLE, xl, (int)lx, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+        st = tr ? spmv_d_dist_mvt(&D, 1.0, xl, 0.0, yl) : spmv_d_dist_mv(&D, 1.0, xl, 0.0, yl);
+        if (any_rank(st != SPMV_OK)) {
+            if (rank_ == 0) fprintf(stderr, "spmv-mpi mv: the product failed: %s\n", spmv_status_str(st));
+            goto fail;
+        }
+        if (rank_ == 0)
+            for (i = 0; i < size_; i++) {
+                const int64_t *s = tr ? D.col_start : D.row_start;
+                cnt[i] = (int)(s[i + 1] - s[i]);
+                dsp[i] = (int)s[i];
+            }
+        MPI_Gatherv(yl, (int)ly, MPI_DOUBLE, y, cnt, dsp, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    }
+    if (rank_ == 0) {
+        if (out) {
+            st = spmv_mm_write_array(out, NULL, ny, 1, y, &e);
+            if (st != SPMV_OK) fprintf(stderr, "spmv-mpi mv: %s: %s (%s)\n", out, spmv_status_str(st), e.msg), bad = 1;
+        } else {
+            double s2 = 0;
+            for (i = 0; i < ny; i++) s2 += y[i] * y[i];
+            printf("y: %lld values on %d ranks, 2-norm %.17g\n", (long long)ny, size_, sqrt(s2));
+        }
+    }
+    bad = any_rank(bad);
+    free(x), free(y), free(xl), free(yl), free(cnt), free(dsp);
+    spmv_d_dist_free(&D);
+    return bad;
+fail:
+    free(x), free(y), free(xl), free(yl), free(cnt), free(dsp);
+    spmv_d_dist_free(&D);
+    return 1;
+}
+
+typedef struct sm_ctx {
+    spmv_d_dist *D;
+    const double *x;
+    double *y;
+} sm_ctx;
+static void sm_mv(void *c) {
+    sm_ctx *m = (sm_ctx *)c;
+    spmv_d_dist_mv(m->D, 1.0, m->x, 0.0, m->y);
+}
+
+static int cmd_bench(int argc, char **argv) {
+    spmv_opts o = spmv_opts_default();
+    const char *csvp = NULL;
+    FILE *csv = NULL;
+    int i, ns = 30, fails = 0;
+    for (i = 0; i < argc; i++) { /* options first */
+        if (!strcmp(argv[i], "--format") && i + 1 < argc) {
+            if (spmv_format_parse(argv[++i], &o.format) != SPMV_OK) {
+                if (rank_ == 0) fprintf(stderr, "spmv-mpi bench: unknown format '%s'\n", argv[i]);
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--samples") && i + 1 < argc) {
+            ns = atoi(argv[++i]);
+            if (ns < 1) ns = 1;
+        } else if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
+            csvp = argv[++i];
+        } else if (argv[i][0] == '-') {
+            usage();
+            return 2;
+        }
+    }
+    if (rank_ == 0 && csvp) {
+        csv = fopen(csvp, "w");
+        if (!csv) fprintf(stderr, "spmv-mpi bench: %s: %s\n", csvp, strerror(errno));
+        else
+            fprintf(csv, "matrix,rows,cols,nnz,format,threads,precision,ranks,spmv_s,gflops,halo_bytes_max,msgs_max,"
+                         "pack_s,local_s,wait_s\n");
+    }
+    if (any_rank(csvp && rank_ == 0 && !csv)) return 1;
+    if (rank_ == 0)
+        printf("# spmv-mpi bench: %d ranks x %d threads; per product: median time, and on the busiest rank the "
+               "ghost bytes received, messages (receives + sends) and dist_mv's split (pack/post, products, wait)\n",
+               size_, spmv_max_threads());
+    for (i = 0; i < argc; i++) {
+        spmv_d_csr A;
+        spmv_d_dist D;
+        spmv_error e;
+        spmv_status st;
+        sm_ctx m;
+        double *x, *y, med, nnz, mine[5], mx[5];
+        int64_t k;
+        if (!strcmp(argv[i], "--format") || !strcmp(argv[i], "--samples") || !strcmp(argv[i], "--csv")) {
+            i++;
+            continue;
+        }
+        memset(&A, 0, sizeof A);
+        if (!strncmp(argv[i], "gen:", 4)) {
+            st = mb_root_matrix(argv[i], rank_, &A, &e);
+            if (rank_ == 0 && st != SPMV_OK) fprintf(stderr, "%s: %s (%s)\n", argv[i], spmv_status_str(st), e.msg);
+            st = spmv_d_dist_from_root_csr(&D, MPI_COMM_WORLD, 0, rank_ == 0 && st == SPMV_OK ? &A : NULL, &o, &e);
+            spmv_d_csr_free(&A);
+        } else {
+            st = spmv_d_dist_from_mm(&D, MPI_COMM_WORLD, argv[i], &o, &e);
+        }
+        if (st != SPMV_OK) {
+            if (rank_ == 0) fprintf(stderr, "spmv-mpi bench: %s: %s (%s)\n", argv[i], spmv_status_str(st), e.msg);
+            fails++;
+            continue;
+        }
+        x = (double *)malloc(sizeof(double) * (size_t)(D.ncloc + 1));
+        y = (double *)malloc(sizeof(double) * (size_t)(D.nloc + 1));
+        if (any_rank(!x || !y)) {
+            free(x), free(y);
+            spmv_d_dist_free(&D);
+            fails++;
+            continue;
+        }
+        for (k = 0; k < D.ncloc; k++) x[k] = 1.0 + (double)(k % 7) / 8;
+        m.D = &D, m.x = x, m.y = y;
+        {
+            const double loc = (double)D.nnzloc;
+            MPI_Allreduce(&loc, &nnz, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        }
+        D.t_pack = D.t_local = D.t_wait = 0, D.nmv = 0;
+        med = mb_median_time(sm_mv, &m, ns);
+        mine[0] = (double)D.nghost * sizeof(double);
+        mine[1] = (double)(D.nrecv + D.nsend);
+        mine[2] = D.nmv ? D.t_pack / (double)D.nmv : 0;
+        mine[3] = D.nmv ? D.t_local / (double)D.nmv : 0;
+        mine[4] = D.nmv ? D.t_wait / (double)D.nmv : 0;
+        MPI_Reduce(mine, mx, 5, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+        if (rank_ == 0) {
+            printf("%s ranks=%d threads=%d format=%s rows=%lld cols=%lld nnz=%.0f spmv_s=%.6g gflops=%.3f "
+                   "halo_bytes_max=%.0f msgs_max=%.0f pack_s=%.3g local_s=%.3g wait_s=%.3g\n",
+                   argv[i], size_, spmv_max_threads(), spmv_format_name(o.format), (long long)D.nrows,
+                   (long long)D.ncols, nnz, med, 2 * nnz / med * 1e-9, mx[0], mx[1], mx[2], mx[3], mx[4]);
+            if (csv)
+                fprintf(csv, "\"%s\",%lld,%lld,%.0f,%s,%d,double,%d,%.6g,%.4f,%.0f,%.0f,%.4g,%.4g,%.4g\n", argv[i],
+                        (long long)D.nrows, (long long)D.ncols, nnz, spmv_format_name(o.format), spmv_max_threads(),
+                        size_, med, 2 * nnz / med * 1e-9, mx[0], mx[1], mx[2], mx[3], mx[4]);
+        }
+        free(x), free(y);
+        spmv_d_dist_free(&D);
+    }
+    if (csv) fclose(csv);
+    return fails ? 1 : 0;
+}
+
+int main(int argc, char **argv) {
+    int rc = 2;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+    MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    if (argc >= 2 && !strcmp(argv[1], "mv")) rc = cmd_mv(argc - 2, argv + 2);
+    else if (argc >= 2 && !strcmp(argv[1], "bench")) rc = cmd_bench(argc - 2, argv + 2);
+    else usage();
+    MPI_Finalize();
+    return rc;
+}
