@@ -68,6 +68,14 @@ static int BF(_check)(const BF(_ctx) * c, double *err, int *over, char *msg, siz
     return 0;
 }
 
+/* The row's call on a NaN-filled y, checked against the reference (*err, *over), then timed
+ * into *t. 0, or 1 (r->msg filled). */
+template <class F>
+static int BF(_run)(const BF(_ctx) * c, F &&call, tool_row *r, double *err, int *over, double *t) {
+    return BF(_poison)(c, r->msg, sizeof r->msg) || call() || BF(_check)(c, err, over, r->msg, sizeof r->msg) ||
+           tool_time(c->d, c->o->reps, c->o->min_time, call, t, r->msg, sizeof r->msg);
+}
+
 /* Median of the product alone, x scattered in once before (what --tune compares). */
 static int BF(_time_kernel)(const BF(_ctx) * c, const BN(any_dev) * D, int min_reps, double min_total, double *t,
                             char *msg, size_t n) {
@@ -124,8 +132,7 @@ static void BF(_cusparse)(const BF(_ctx) * c, const BN(csr_dev) * C, cusparseSpM
         auto call = [&]() {
             return tool_sp(cusparseSpMV(d->sp, op, &one, mat, vx, &zero, vy, vt, alg, buf), "cusparseSpMV", msg, n);
         };
-        bad = bad || BF(_poison)(c, msg, n) || call() || BF(_check)(c, &r->err, &over, msg, n) ||
-              tool_time(d, c->o->reps, c->o->min_time, call, &r->mv, msg, n);
+        bad = bad || BF(_run)(c, call, r, &r->err, &over, &r->mv);
     }
     if (vy) cusparseDestroyDnVec(vy);
     if (vx) cusparseDestroyDnVec(vx);
@@ -178,8 +185,7 @@ static void BF(_cusparse_mm)(const BF(_ctx) * c, const BN(csr_dev) * C, tool_row
         auto call = [&]() {
             return tool_sp(cusparseSpMM(d->sp, op, op, &one, mat, mx, &zero, my, vt, alg, buf), "cusparseSpMM", msg, n);
         };
-        bad = bad || BF(_poison)(c, msg, n) || call() || BF(_check)(c, &r->err, &over, msg, n) ||
-              tool_time(d, c->o->reps, c->o->min_time, call, &r->mv, msg, n);
+        bad = bad || BF(_run)(c, call, r, &r->err, &over, &r->mv);
     }
     if (my) cusparseDestroyDnMat(my);
     if (mx) cusparseDestroyDnMat(mx);
@@ -235,8 +241,7 @@ static void BF(_cusparse_bsr)(const BF(_ctx) * c, tool_row *r) {
                                                                 (const int *)D.col_idx, bs, c->dx, &zero, c->dy),
                            "cusparse<t>bsrmv", msg, n);
         };
-        bad = bad || BF(_poison)(c, msg, n) || call() || BF(_check)(c, &r->err, &over, msg, n) ||
-              tool_time(d, c->o->reps, c->o->min_time, call, &r->mv, msg, n);
+        bad = bad || BF(_run)(c, call, r, &r->err, &over, &r->mv);
     }
     if (desc) cusparseDestroyMatDescr(desc);
     r->fbytes = (double)BN(bcsr_dev_bytes)(&D);
@@ -269,8 +274,7 @@ static int BF(_measure)(const BF(_ctx) * c, const BN(any_dev) * D, tool_row *r, 
     auto kern = [&]() {
         return tool_st(BN(any_dev_mv_kernel)(D, (BT_VAL)1, c->dx, (BT_VAL)0, c->dy, d->stream), "mv_kernel", msg, n);
     };
-    bad = BF(_poison)(c, msg, n) || mv() || BF(_check)(c, &r->err, over, msg, n) ||
-          tool_time(d, c->o->reps, c->o->min_time, mv, &r->mv, msg, n);
+    bad = BF(_run)(c, mv, r, &r->err, over, &r->mv);
     if (!bad && embeds) {
         bad = BF(_poison)(c, msg, n) || tool_st(BN(any_dev_update_x)(D, c->dx, d->stream), "update_x", msg, n) ||
               kern() || BF(_check)(c, &err2, over, msg, n) || tool_time(d, c->o->reps, c->o->min_time, kern, &r->kern, msg, n);
@@ -305,8 +309,7 @@ static void BF(_csr_mvt)(const BF(_ctx) * c, tool_row *r) {
         auto call = [&]() {
             return tool_st(BN(any_dev_mvt)(&D, (BT_VAL)1, c->dx, (BT_VAL)0, c->dy, d->stream), "mvt", msg, n);
         };
-        bad = BF(_poison)(c, msg, n) || call() || BF(_check)(c, &r->err, &over, msg, n) ||
-              tool_time(d, c->o->reps, c->o->min_time, call, &r->mv, msg, n);
+        bad = BF(_run)(c, call, r, &r->err, &over, &r->mv);
     }
     r->kern = r->mv;
     r->fbytes = (double)BN(any_dev_bytes)(&D);
@@ -328,9 +331,7 @@ static void BF(_format)(const BF(_ctx) * c, spmv_format f, tool_row *r) {
     char *msg = r->msg;
     double t0;
     r->state = ROW_ERROR;
-    if (c->o->op == 2 && c->lay == SPMV_ROW_MAJOR && f != SPMV_FMT_CSR && f != SPMV_FMT_CSR_MERGE &&
-        f != SPMV_FMT_CSR_SCALAR && f != SPMV_FMT_CSR_VECTOR && f != SPMV_FMT_ELL && f != SPMV_FMT_ELLR &&
-        f != SPMV_FMT_HLL && f != SPMV_FMT_SELL) {
+    if (c->o->op == 2 && c->lay == SPMV_ROW_MAJOR && !spmv__dev_mm_native(f)) {
         r->state = ROW_SKIP; /* any_dev_mm: row-major only for the native csr and ELL rows */
         snprintf(msg, n, "no device row-major product with k vectors for this format");
         return;

@@ -14,15 +14,6 @@
 #include <stdio.h>
 #include "mpi_common.h"
 
-typedef struct mb_ctx {
-    spmv_d_dist *D;
-    const double *x;
-    double *y;
-} mb_ctx;
-static void mb_dist_mv(void *c) {
-    mb_ctx *m = (mb_ctx *)c;
-    spmv_d_dist_mv(m->D, 1.0, m->x, 0.0, m->y);
-}
 
 int main(int argc, char **argv) {
     int rank, size, i, ns = 30;

@@ -1,4 +1,4 @@
-/* What bench/mpi_bench.c and bench/petsc_anchor.c share: the matrix made on rank 0, and the
+/* What bench/mpi_bench.c, bench/spmv_mpi.c and bench/petsc_anchor.c share: the matrix made on rank 0, and the
  * timing (a warm-up product, then per sample a barrier, enough products for >= 20 ms on rank
  * 0's clock, a barrier; the median over the samples), so that spmv's and PETSc's rows are
  * measured alike. Include after spmv.h and mpi.h. */
@@ -18,6 +18,17 @@ static spmv_status mb_root_matrix(const char *spec, int rank, spmv_d_csr *A, spm
     st = spmv_d_csr_from_triplets(A, &t, NULL);
     spmv_triplets_free(&t);
     return st;
+}
+
+/* one distributed product y = D x, the timed call of mpi_bench and spmv-mpi bench */
+typedef struct mb_ctx {
+    spmv_d_dist *D;
+    const double *x;
+    double *y;
+} mb_ctx;
+static inline void mb_dist_mv(void *c) {
+    mb_ctx *m = (mb_ctx *)c;
+    spmv_d_dist_mv(m->D, 1.0, m->x, 0.0, m->y);
 }
 
 static int mb_cmp(const void *a, const void *b) {

@@ -139,15 +139,6 @@ fail:
     return 1;
 }
 
-typedef struct sm_ctx {
-    spmv_d_dist *D;
-    const double *x;
-    double *y;
-} sm_ctx;
-static void sm_mv(void *c) {
-    sm_ctx *m = (sm_ctx *)c;
-    spmv_d_dist_mv(m->D, 1.0, m->x, 0.0, m->y);
-}
 
 static int cmd_bench(int argc, char **argv) {
     spmv_opts o = spmv_opts_default();
@@ -187,7 +178,7 @@ static int cmd_bench(int argc, char **argv) {
         spmv_d_dist D;
         spmv_error e;
         spmv_status st;
-        sm_ctx m;
+        mb_ctx m;
         double *x, *y, med, nnz, mine[5], mx[5];
         int64_t k;
         if (!strcmp(argv[i], "--format") || !strcmp(argv[i], "--samples") || !strcmp(argv[i], "--csv")) {
@@ -223,7 +214,7 @@ static int cmd_bench(int argc, char **argv) {
             MPI_Allreduce(&loc, &nnz, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
         }
         D.t_pack = D.t_local = D.t_wait = 0, D.nmv = 0;
-        med = mb_median_time(sm_mv, &m, ns);
+        med = mb_median_time(mb_dist_mv, &m, ns);
         mine[0] = (double)D.nghost * sizeof(double);
         mine[1] = (double)(D.nrecv + D.nsend);
         mine[2] = D.nmv ? D.t_pack / (double)D.nmv : 0;

@@ -149,6 +149,18 @@ static inline int spmv_format_compiled(spmv_format f) {
     default: return 0;
     }
 }
+/* Formats whose SpMM reads the matrix once per block of vectors: on the host row-major
+ * (any_mm: csr and csr_merge both layouts, the ELL rows but hyb, bcsr), on the device both
+ * layouts (any_dev_mm: the csr rows, ell, ellr, hll, sell). The others run one product per
+ * vector. */
+static inline int spmv__mm_native(spmv_format f) {
+    return f == SPMV_FMT_CSR || f == SPMV_FMT_CSR_MERGE || f == SPMV_FMT_ELL || f == SPMV_FMT_ELLR ||
+           f == SPMV_FMT_HLL || f == SPMV_FMT_SELL || f == SPMV_FMT_JAD || f == SPMV_FMT_BCSR;
+}
+static inline int spmv__dev_mm_native(spmv_format f) {
+    return f == SPMV_FMT_CSR || f == SPMV_FMT_CSR_MERGE || f == SPMV_FMT_CSR_SCALAR || f == SPMV_FMT_CSR_VECTOR ||
+           f == SPMV_FMT_ELL || f == SPMV_FMT_ELLR || f == SPMV_FMT_HLL || f == SPMV_FMT_SELL;
+}
 
 /* spmv_<name>_params_parse(s, &p, &e): "key=value,..." into p (keys: the row's table and
  * isa); spmv_<name>_params_describe(buf, n): one line per key. */

@@ -238,10 +238,15 @@ static inline double spmv_auto__predict_dev(const spmv_auto_features *F, const c
 #define SPMV_CUDA_SKEW_MIN_ELL 64   /* longest rows below this are never refused (ELL family) */
 #define SPMV_CUDA_SKEW_MIN_BCSR 200 /* nor below this for bcsr (a warp per block row) */
 #define SPMV_CUDA_SKEW_WARPS 4096   /* bcsr: warps a GPU keeps busy (132 SMs x 32 on an H200) */
+/* the cap's test on a matrix of nrows rows, nnz entries, the longest row mx (in doubles:
+ * mx * nrows can pass 2^63 with 64-bit indices) */
+static inline int spmv__skew_capped(int64_t nrows, int64_t nnz, int64_t mx, int64_t min_len, int64_t lanes) {
+    if (SPMV_CUDA_MAX_SKEW <= 0 || nrows <= 0 || mx < min_len) return 0;
+    return (double)mx * (double)nrows > (double)SPMV_CUDA_MAX_SKEW * (double)nnz ||
+           (lanes > 0 && (double)mx * (double)lanes > (double)SPMV_CUDA_MAX_SKEW * (double)nnz);
+}
 static inline int spmv_auto__dev_skewed(const spmv_auto_features *F, int64_t min_len, int64_t lanes) {
-    if (SPMV_CUDA_MAX_SKEW <= 0 || F->nrows <= 0 || F->row_max < min_len) return 0;
-    return (double)F->row_max * (double)F->nrows > (double)SPMV_CUDA_MAX_SKEW * (double)F->nnz ||
-           (lanes > 0 && (double)F->row_max * (double)lanes > (double)SPMV_CUDA_MAX_SKEW * (double)F->nnz);
+    return spmv__skew_capped(F->nrows, F->nnz, F->row_max, min_len, lanes);
 }
 
 /* The rules: predicted speedup of format f over CSR on a matrix with features F (0: left
@@ -259,9 +264,8 @@ static inline double spmv_auto_predict(const spmv_auto_features *F, spmv_format 
     if (!strcmp(n, "csr")) return *why = "the baseline", 1.0;
     /* SpMM with mm_k vectors: only the formats whose kernel reads the matrix once per block of
        vectors (any_mm's native rows; the others run mm_k products); then the rules below */
-    if (o->mm_k > 1 && !device && !(!strcmp(n, "ell") || !strcmp(n, "ellr") || !strcmp(n, "hll") ||
-                                    !strcmp(n, "sell") || !strcmp(n, "jad") || !strcmp(n, "bcsr")))
-        return *why = !strcmp(n, "csr_merge") ? "SpMM: the same kernel as csr"
+    if (o->mm_k > 1 && !device && (f == SPMV_FMT_CSR_MERGE || !spmv__mm_native(f)))
+        return *why = f == SPMV_FMT_CSR_MERGE ? "SpMM: the same kernel as csr"
                                               : "SpMM: no native kernel (it would run one product per vector)",
                0.0;
     if (o->deterministic && device && (fl & SPMV_FF_ATOMICS))

@@ -188,7 +188,7 @@ static inline spmv_status SPMV_NAME(any_dev_mm)(const SPMV_NAME(any_dev) *D, int
         D->fmt == SPMV_FMT_CSR_VECTOR)
         return SPMV_NAME(csr_dev_mm)(&D->u.csr, k, alpha, X, ldx, beta, Y, ldy, lay, s);
 #if SPMV__USE(ell)
-    if (D->fmt == SPMV_FMT_ELL || D->fmt == SPMV_FMT_ELLR || D->fmt == SPMV_FMT_HLL || D->fmt == SPMV_FMT_SELL) {
+    if (spmv__dev_mm_native(D->fmt)) { /* the ELL rows (the csr ones returned above) */
         st = SPMV_NAME(ell_dev_mm)(&D->u.ell, k, alpha, X, ldx, beta, Y, ldy, lay, s);
         if (st != SPMV_ERR_UNSUPPORTED) return st;
         st = SPMV_OK;

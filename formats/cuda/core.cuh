@@ -110,14 +110,9 @@ template <typename I> static inline int64_t spmv_cuda__longest_row(int64_t nrows
  * tests/gpu_check.sh on the H200) is as slow as its longest row even without skew */
 template <typename I>
 static inline int spmv_cuda__skewed(int64_t nrows, const I *row_ptr, int64_t min_len, int64_t lanes = 0) {
-    int64_t mx, nnz;
     if (SPMV_CUDA_MAX_SKEW <= 0 || nrows <= 0 || !row_ptr) return 0;
-    mx = spmv_cuda__longest_row<I>(nrows, row_ptr);
-    nnz = (int64_t)row_ptr[nrows] - (int64_t)row_ptr[0];
-    /* mx > MAX_SKEW * nnz / nrows, in doubles: mx * nrows can pass 2^63 with 64-bit indices */
-    if (mx < min_len) return 0;
-    return (double)mx * (double)nrows > (double)SPMV_CUDA_MAX_SKEW * (double)nnz ||
-           (lanes > 0 && (double)mx * (double)lanes > (double)SPMV_CUDA_MAX_SKEW * (double)nnz);
+    return spmv__skew_capped(nrows, (int64_t)row_ptr[nrows] - (int64_t)row_ptr[0],
+                             spmv_cuda__longest_row<I>(nrows, row_ptr), min_len, lanes);
 }
 /* ---- launch geometry --------------------------------------------------------- */
 /* Blocks for `work` threads of `block` each: at least 1, at most SPMV_CUDA_MAX_GRID. */

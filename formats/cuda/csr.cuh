@@ -252,45 +252,14 @@ static inline void spmv_cuda__csr_vector_launch(int64_t nrows, const I *rp, cons
                                                                                   long_len);
 }
 
-/* Checks the arguments, launches the selected kernel, checks the launch. */
-template <typename T, typename I>
-static inline spmv_status spmv_cuda__csr_mv(int64_t nrows, int64_t nnz, const I *rp, const I *ci, const T *val,
-                                            int algo, int tpr, int64_t *carry_row, T *carry_val,
-                                            const int64_t *tile_row, T alpha, const T *x, T beta, T *y,
-                                            cudaStream_t s) {
-    if (nrows < 0 || nnz < 0 || (nrows > 0 && (!y || !rp)) || (nnz > 0 && (!x || !ci || !val)))
-        return SPMV_ERR_ARG;
-    if (algo != SPMV_CSR_DEV_VECTOR && algo != SPMV_CSR_DEV_SCALAR && algo != SPMV_CSR_DEV_MERGE) return SPMV_ERR_ARG;
-    if (algo == SPMV_CSR_DEV_VECTOR) {
-        if (tpr == 0) tpr = spmv_csr_dev_auto_tpr(nrows, nnz);
-        if (!spmv_csr_dev__tpr_ok(tpr)) return SPMV_ERR_ARG;
-    }
-    if (algo == SPMV_CSR_DEV_MERGE && nrows > 0) {
-        const int64_t nt = spmv_csr_dev_merge_tiles(nrows, nnz);
-        if (!carry_row || !carry_val) return SPMV_ERR_ARG;
-        SPMV_CUDA_LAUNCH((unsigned)(nt < SPMV_CUDA_MAX_GRID ? nt : SPMV_CUDA_MAX_GRID), SPMV_CUDA_MERGE_THREADS, s, spmv_cuda__csr_merge<T, I>)(
-            nrows, nnz, rp, ci, val, alpha, x, beta, y, carry_row, carry_val, tile_row);
-        spmv_status st = spmv_cuda_status(cudaGetLastError());
-        if (st != SPMV_OK || nt == 1) return st;
-        SPMV_CUDA_LAUNCH(spmv_cuda_grid(nt, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s, spmv_cuda__csr_merge_fix<T>)(
-            nt, carry_row, carry_val, alpha, y);
-        return spmv_cuda_status(cudaGetLastError());
-    }
-    if (nrows == 0) return SPMV_OK; /* nothing to do, nothing launched */
-    if (algo == SPMV_CSR_DEV_SCALAR) {
-        SPMV_CUDA_LAUNCH(spmv_cuda_grid(nrows, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s, spmv_cuda__csr_scalar<T, I>)(
-            nrows, rp, ci, val, alpha, x, beta, y);
-    } else {
-        switch (tpr) {
-        case 2: spmv_cuda__csr_vector_launch<T, I, 2>(nrows, rp, ci, val, alpha, x, beta, y, s); break;
-        case 4: spmv_cuda__csr_vector_launch<T, I, 4>(nrows, rp, ci, val, alpha, x, beta, y, s); break;
-        case 8: spmv_cuda__csr_vector_launch<T, I, 8>(nrows, rp, ci, val, alpha, x, beta, y, s); break;
-        case 16: spmv_cuda__csr_vector_launch<T, I, 16>(nrows, rp, ci, val, alpha, x, beta, y, s); break;
-        default: spmv_cuda__csr_vector_launch<T, I, 32>(nrows, rp, ci, val, alpha, x, beta, y, s); break;
-        }
-    }
-    return spmv_cuda_status(cudaGetLastError());
-}
+/* The rows longer than `len` (the merge rule's 8 x mean + 100), listed at upload, in chunks of
+ * SPMV_CUDA_LONG_CHUNK entries: what the split kernel, SpMM and the transpose product hand to
+ * their chunked kernels (len 0: none) */
+template <typename T> struct spmv_cuda__long_rows {
+    int64_t len, nlong, nchunks;
+    const int64_t *rows, *chunk; /* device: the rows, the first chunk of each (nlong + 1) */
+    T *part;                     /* device: the split kernel's chunk sums (nchunks) */
+};
 /* Chunk c of the long rows: its row and entries [*b, *e). */
 template <typename I>
 __device__ __forceinline__ int64_t spmv_cuda__long_chunk(int64_t c, const int64_t *__restrict__ lrow,
@@ -345,6 +314,58 @@ __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
         for (int64_t c = lch[l]; c < lch[l + 1]; c++) s += part[c];
         spmv_cuda_axpby(y + lrow[l], alpha, s, beta);
     }
+}
+/* Checks the arguments, launches the selected kernel, checks the launch. */
+template <typename T, typename I>
+static inline spmv_status spmv_cuda__csr_mv(int64_t nrows, int64_t nnz, const I *rp, const I *ci, const T *val,
+                                            int algo, int tpr, int64_t *carry_row, T *carry_val,
+                                            const int64_t *tile_row, const spmv_cuda__long_rows<T> &lg, T alpha,
+                                            const T *x, T beta, T *y, cudaStream_t s) {
+    const int split = algo == SPMV_CSR_DEV_SPLIT && lg.len > 0 && lg.nchunks > 0;
+    if (nrows < 0 || nnz < 0 || (nrows > 0 && (!y || !rp)) || (nnz > 0 && (!x || !ci || !val)))
+        return SPMV_ERR_ARG;
+    if (algo != SPMV_CSR_DEV_VECTOR && algo != SPMV_CSR_DEV_SCALAR && algo != SPMV_CSR_DEV_MERGE &&
+        algo != SPMV_CSR_DEV_SPLIT)
+        return SPMV_ERR_ARG;
+    if (split && (!lg.rows || !lg.chunk || !lg.part)) return SPMV_ERR_ARG;
+    if (algo == SPMV_CSR_DEV_VECTOR || algo == SPMV_CSR_DEV_SPLIT) {
+        if (tpr == 0) tpr = spmv_csr_dev_auto_tpr(nrows, nnz);
+        if (!spmv_csr_dev__tpr_ok(tpr)) return SPMV_ERR_ARG;
+    }
+    if (algo == SPMV_CSR_DEV_MERGE && nrows > 0) {
+        const int64_t nt = spmv_csr_dev_merge_tiles(nrows, nnz);
+        if (!carry_row || !carry_val) return SPMV_ERR_ARG;
+        SPMV_CUDA_LAUNCH((unsigned)(nt < SPMV_CUDA_MAX_GRID ? nt : SPMV_CUDA_MAX_GRID), SPMV_CUDA_MERGE_THREADS, s, spmv_cuda__csr_merge<T, I>)(
+            nrows, nnz, rp, ci, val, alpha, x, beta, y, carry_row, carry_val, tile_row);
+        spmv_status st = spmv_cuda_status(cudaGetLastError());
+        if (st != SPMV_OK || nt == 1) return st;
+        SPMV_CUDA_LAUNCH(spmv_cuda_grid(nt, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s, spmv_cuda__csr_merge_fix<T>)(
+            nt, carry_row, carry_val, alpha, y);
+        return spmv_cuda_status(cudaGetLastError());
+    }
+    if (nrows == 0) return SPMV_OK; /* nothing to do, nothing launched */
+    if (algo == SPMV_CSR_DEV_SCALAR) {
+        SPMV_CUDA_LAUNCH(spmv_cuda_grid(nrows, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s, spmv_cuda__csr_scalar<T, I>)(
+            nrows, rp, ci, val, alpha, x, beta, y);
+    } else { /* vector; split: the vector kernel skips the long rows, then their chunks */
+        const int64_t ll = split ? lg.len : 0;
+        spmv_status st;
+        switch (tpr) {
+        case 2: spmv_cuda__csr_vector_launch<T, I, 2>(nrows, rp, ci, val, alpha, x, beta, y, s, ll); break;
+        case 4: spmv_cuda__csr_vector_launch<T, I, 4>(nrows, rp, ci, val, alpha, x, beta, y, s, ll); break;
+        case 8: spmv_cuda__csr_vector_launch<T, I, 8>(nrows, rp, ci, val, alpha, x, beta, y, s, ll); break;
+        case 16: spmv_cuda__csr_vector_launch<T, I, 16>(nrows, rp, ci, val, alpha, x, beta, y, s, ll); break;
+        default: spmv_cuda__csr_vector_launch<T, I, 32>(nrows, rp, ci, val, alpha, x, beta, y, s, ll); break;
+        }
+        if ((st = spmv_cuda_status(cudaGetLastError())) != SPMV_OK || !split) return st;
+        SPMV_CUDA_LAUNCH(spmv_cuda_grid(lg.nchunks * SPMV_CUDA_BLOCK, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s,
+                         (spmv_cuda__csr_long_part<T, I>))(lg.nchunks, lg.rows, lg.chunk, lg.nlong, rp, ci, val, x,
+                                                           lg.part);
+        if ((st = spmv_cuda_status(cudaGetLastError())) != SPMV_OK) return st;
+        SPMV_CUDA_LAUNCH(spmv_cuda_grid(lg.nlong, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s,
+                         (spmv_cuda__csr_long_finish<T>))(lg.nlong, lg.rows, lg.chunk, lg.part, alpha, beta, y);
+    }
+    return spmv_cuda_status(cudaGetLastError());
 }
 #endif /* SPMV_CUDA_CSR_COMMON */
 
@@ -482,6 +503,14 @@ static inline spmv_status SPMV_NAME(csr_to_device)(SPMV_NAME(csr_dev) *D, const 
     return SPMV_OK;
 }
 
+/* D's long rows as the kernels take them */
+static inline spmv_cuda__long_rows<SPMV_T> SPMV_NAME(csr_dev__long)(const SPMV_NAME(csr_dev) *D) {
+    spmv_cuda__long_rows<SPMV_T> lg;
+    lg.len = D->long_len, lg.nlong = D->nlong, lg.nchunks = D->nlong_chunks;
+    lg.rows = D->long_rows, lg.chunk = D->long_chunk, lg.part = D->long_part;
+    return lg;
+}
+
 /* y = alpha*D*x + beta*y on the device, ordered on stream s (asynchronous: synchronize s
  * before reading y on the host). x (ncols) and y (nrows) are device pointers; beta == 0:
  * y is not read. nrows == 0: returns SPMV_OK without launching. SPMV_ERR_ARG for NULL
@@ -490,36 +519,9 @@ static inline spmv_status SPMV_NAME(csr_to_device)(SPMV_NAME(csr_dev) *D, const 
 static inline spmv_status SPMV_NAME(csr_dev_mv)(const SPMV_NAME(csr_dev) *D, SPMV_T alpha, const SPMV_T *x,
                                                 SPMV_T beta, SPMV_T *y, cudaStream_t s = 0) {
     if (!D) return SPMV_ERR_ARG;
-    if (D->algo == SPMV_CSR_DEV_SPLIT) { /* vector kernel on the short rows, chunks for the long */
-        const int64_t nr = (int64_t)D->nrows, nz = (int64_t)D->nnz;
-        const int tpr = D->threads_per_row ? D->threads_per_row : spmv_csr_dev_auto_tpr(nr, nz);
-        spmv_status st;
-        if (nr < 0 || (nr > 0 && (!y || !D->row_ptr)) || (nz > 0 && (!x || !D->col_idx || !D->val)) ||
-            !spmv_csr_dev__tpr_ok(tpr) || (D->nlong_chunks > 0 && !D->long_part))
-            return SPMV_ERR_ARG;
-        if (nr == 0) return SPMV_OK;
-        switch (tpr) {
-        case 2: spmv_cuda__csr_vector_launch<SPMV_T, SPMV_I, 2>(nr, D->row_ptr, D->col_idx, D->val, alpha, x, beta, y, s, D->long_len); break;
-        case 4: spmv_cuda__csr_vector_launch<SPMV_T, SPMV_I, 4>(nr, D->row_ptr, D->col_idx, D->val, alpha, x, beta, y, s, D->long_len); break;
-        case 8: spmv_cuda__csr_vector_launch<SPMV_T, SPMV_I, 8>(nr, D->row_ptr, D->col_idx, D->val, alpha, x, beta, y, s, D->long_len); break;
-        case 16: spmv_cuda__csr_vector_launch<SPMV_T, SPMV_I, 16>(nr, D->row_ptr, D->col_idx, D->val, alpha, x, beta, y, s, D->long_len); break;
-        default: spmv_cuda__csr_vector_launch<SPMV_T, SPMV_I, 32>(nr, D->row_ptr, D->col_idx, D->val, alpha, x, beta, y, s, D->long_len); break;
-        }
-        if ((st = spmv_cuda_status(cudaGetLastError())) != SPMV_OK || D->long_len <= 0 || D->nlong_chunks <= 0) return st;
-        SPMV_CUDA_LAUNCH(spmv_cuda_grid(D->nlong_chunks * SPMV_CUDA_BLOCK, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s,
-                         (spmv_cuda__csr_long_part<SPMV_T, SPMV_I>))(D->nlong_chunks, D->long_rows, D->long_chunk,
-                                                                     D->nlong, D->row_ptr, D->col_idx, D->val, x,
-                                                                     D->long_part);
-        if ((st = spmv_cuda_status(cudaGetLastError())) != SPMV_OK) return st;
-        SPMV_CUDA_LAUNCH(spmv_cuda_grid(D->nlong, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s,
-                         (spmv_cuda__csr_long_finish<SPMV_T>))(D->nlong, D->long_rows, D->long_chunk, D->long_part,
-                                                               alpha, beta, y);
-        return spmv_cuda_status(cudaGetLastError());
-    }
     return spmv_cuda__csr_mv<SPMV_T, SPMV_I>((int64_t)D->nrows, (int64_t)D->nnz, D->row_ptr, D->col_idx, D->val,
                                              (int)D->algo, D->threads_per_row, D->carry_row, D->carry_val,
-                                             D->tile_row, alpha,
-                                             x, beta, y, s);
+                                             D->tile_row, SPMV_NAME(csr_dev__long)(D), alpha, x, beta, y, s);
 }
 
 /* y = alpha*A^T*x + beta*y on the device without A^T: y (ncols) scaled first, then TPR
@@ -602,9 +604,10 @@ __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
 }
 template <typename T, typename I>
 static inline spmv_status spmv_cuda__csr_mvt_run(int64_t nrows, int64_t ncols, int64_t nnz, const I *rp, const I *ci,
-                                                 const T *val, T alpha, const T *x, T beta, T *y, int64_t long_len,
-                                                 int64_t nlong, int64_t nchunks, const int64_t *lrow,
-                                                 const int64_t *lch, cudaStream_t s) {
+                                                 const T *val, T alpha, const T *x, T beta, T *y,
+                                                 const spmv_cuda__long_rows<T> &lg, cudaStream_t s) {
+    const int64_t long_len = lg.len, nlong = lg.nlong, nchunks = lg.nchunks;
+    const int64_t *lrow = lg.rows, *lch = lg.chunk;
     spmv_status st;
     if ((ncols > 0 && !y) || (nnz > 0 && (!x || !rp || !ci || !val))) return SPMV_ERR_ARG;
     if ((st = spmv_cuda_scale<T>(ncols, beta, y, s)) != SPMV_OK || nnz == 0) return st;
@@ -647,8 +650,7 @@ static inline spmv_status SPMV_NAME(csr_dev_mvt)(const SPMV_NAME(csr_dev) *D, SP
                                                  SPMV_T beta, SPMV_T *y, cudaStream_t s = 0) {
     if (!D) return SPMV_ERR_ARG;
     return spmv_cuda__csr_mvt_run<SPMV_T, SPMV_I>((int64_t)D->nrows, (int64_t)D->ncols, (int64_t)D->nnz, D->row_ptr,
-                                                  D->col_idx, D->val, alpha, x, beta, y, D->long_len, D->nlong,
-                                                  D->nlong_chunks, D->long_rows, D->long_chunk, s);
+                                                  D->col_idx, D->val, alpha, x, beta, y, SPMV_NAME(csr_dev__long)(D), s);
 }
 
 /* ---- registry contract (rows csr, csr_merge, csr_scalar, csr_vector) ----

@@ -336,7 +336,7 @@ done:
 
 /* One exchange of the plan, either way: receive run q of rbuf (offsets roff) from rrank[q],
  * send run q of sbuf to srank[q]; returns 0 when an MPI call failed. */
-static inline int SPMV_NAME(dist__post)(SPMV_NAME(dist) *D, SPMV_T *rbuf, const int64_t *roff, const int *rrank, int nr,
+static inline int SPMV_NAME(dist__post)(const SPMV_NAME(dist) *D, SPMV_T *rbuf, const int64_t *roff, const int *rrank, int nr,
                                         MPI_Request *rreq, const SPMV_T *sbuf, const int64_t *soff, const int *srank,
                                         int ns, MPI_Request *sreq, int tag) {
     const MPI_Datatype VT = SPMV_NAME(dist__mpi_t)();

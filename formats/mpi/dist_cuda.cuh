@@ -127,9 +127,8 @@ static inline spmv_status SPMV_NAME(dist_dev_from_dist)(SPMV_NAME(dist_dev) *G, 
 static inline spmv_status SPMV_NAME(dist_dev_mv)(SPMV_NAME(dist_dev) *G, SPMV_T alpha, const SPMV_T *x_dev, SPMV_T beta,
                                                  SPMV_T *y_dev, cudaStream_t s = 0) {
     const SPMV_NAME(dist) *H;
-    const MPI_Datatype VT = SPMV_NAME(dist__mpi_t)();
     spmv_status st = SPMV_OK, st2 = SPMV_OK;
-    int q, ok = 1;
+    int ok = 1;
     int64_t ns;
     if (!G || !G->H) return SPMV_ERR_ARG;
     H = G->H;
@@ -143,12 +142,8 @@ static inline spmv_status SPMV_NAME(dist_dev_mv)(SPMV_NAME(dist_dev) *G, SPMV_T 
             st = spmv_cuda_status(cudaGetLastError());
             if (st == SPMV_OK) st = spmv_cuda_status(cudaStreamSynchronize(s)); /* sendbuf complete */
         }
-        for (q = 0; q < H->nrecv; q++)
-            ok &= MPI_Irecv(gh + H->recv_off[q], (int)(H->recv_off[q + 1] - H->recv_off[q]), VT, H->recv_rank[q], 8,
-                            H->comm, &H->req[q]) == MPI_SUCCESS;
-        for (q = 0; q < H->nsend; q++)
-            ok &= MPI_Isend(sb + H->send_off[q], (int)(H->send_off[q + 1] - H->send_off[q]), VT, H->send_rank[q], 8,
-                            H->comm, &H->req[H->nrecv + q]) == MPI_SUCCESS;
+        ok = SPMV_NAME(dist__post)(H, gh, H->recv_off, H->recv_rank, H->nrecv, H->req, sb, H->send_off,
+                                   H->send_rank, H->nsend, H->req + H->nrecv, 8);
         if (st == SPMV_OK && H->nloc > 0) st = SPMV_NAME(any_dev_mv)(&G->diag, alpha, x_dev, beta, y_dev, s);
         if (H->nrecv > 0) ok &= MPI_Waitall(H->nrecv, H->req, MPI_STATUSES_IGNORE) == MPI_SUCCESS;
         if (st == SPMV_OK && ok && H->nloc > 0 && H->nghost > 0) {
@@ -170,12 +165,8 @@ static inline spmv_status SPMV_NAME(dist_dev_mv)(SPMV_NAME(dist_dev) *G, SPMV_T 
         if (st == SPMV_OK) st = spmv_cuda_status(cudaStreamSynchronize(s)); /* MPI reads the host copy next */
     }
     /* the exchange runs even after a CUDA failure here, so that no neighbour waits for us */
-    for (q = 0; q < H->nrecv; q++)
-        ok &= MPI_Irecv(H->ghost + H->recv_off[q], (int)(H->recv_off[q + 1] - H->recv_off[q]), VT, H->recv_rank[q], 8,
-                        H->comm, &H->req[q]) == MPI_SUCCESS;
-    for (q = 0; q < H->nsend; q++)
-        ok &= MPI_Isend(H->sendbuf + H->send_off[q], (int)(H->send_off[q + 1] - H->send_off[q]), VT, H->send_rank[q], 8,
-                        H->comm, &H->req[H->nrecv + q]) == MPI_SUCCESS;
+    ok = SPMV_NAME(dist__post)(H, H->ghost, H->recv_off, H->recv_rank, H->nrecv, H->req, H->sendbuf, H->send_off,
+                               H->send_rank, H->nsend, H->req + H->nrecv, 8);
     if (st == SPMV_OK && H->nloc > 0) st = SPMV_NAME(any_dev_mv)(&G->diag, alpha, x_dev, beta, y_dev, s);
     if (H->nrecv > 0) ok &= MPI_Waitall(H->nrecv, H->req, MPI_STATUSES_IGNORE) == MPI_SUCCESS;
     if (st == SPMV_OK && ok && H->nloc > 0 && H->nghost > 0) {
