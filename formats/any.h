@@ -36,12 +36,13 @@ enum {
     SPMV_FF_EMBEDS_X = 4, /* layout holds x: _update_x, _mv_kernel */
     SPMV_FF_TUNABLE = 8,  /* _tune searches a parameter */
     SPMV_FF_WIDTH = 16,   /* layout depends on the vector width ("w" key) */
-    SPMV_FF_ATOMICS = 32  /* a device kernel adds into y with atomics (order varies) */
+    SPMV_FF_ATOMICS = 32, /* a device kernel adds into y with atomics (order varies) */
+    SPMV_FF_SYMMETRIC = 64 /* symmetric matrices only (one triangle stored) */
 };
 static inline unsigned spmv_format_flags(spmv_format f) {
     static const unsigned flags[SPMV_FMT_COUNT_ + 1] = {
-#define SPMV_FORMAT(n, ID, fam, host, cuda, ex, tun, w, at)                                                     \
-    (host) * 1u + (cuda) * 2u + (ex) * 4u + (tun) * 8u + (w) * 16u + (at) * 32u,
+#define SPMV_FORMAT(n, ID, fam, host, cuda, ex, tun, w, at, sym)                                                \
+    (host) * 1u + (cuda) * 2u + (ex) * 4u + (tun) * 8u + (w) * 16u + (at) * 32u + (sym) * 64u,
 #include "registry.h"
 #undef SPMV_FORMAT
         0};
@@ -335,6 +336,9 @@ static inline spmv_status SPMV_NAME(any_from_csr)(SPMV_NAME(any) *M, const SPMV_
         M->ncols = A->ncols;
     } else {
         memset(M, 0, sizeof *M);
+        if (e && !e->msg[0] && st == SPMV_ERR_ARG && (spmv_format_flags(fmt) & SPMV_FF_SYMMETRIC) && !SPMV_NAME(csr_check)(A))
+            SPMV__ERR(e, "%s needs a symmetric matrix: square, with A(i,j) == A(j,i) for every entry (values included)",
+                      spmv_format_name(fmt));
         if (e && !e->msg[0])
             SPMV__ERR(e, "%s from CSR: %s", spmv_format_name(fmt),
                       st == SPMV_ERR_ISA ? "the ISA is not compiled in or not on this CPU" : spmv_status_str(st));
@@ -363,6 +367,7 @@ static inline spmv_status SPMV_NAME(any_mvt)(SPMV_NAME(any) *M, SPMV_T alpha, co
                                              SPMV_T *y) {
     if (!M) return SPMV_ERR_ARG;
     if (M->fmt == SPMV_FMT_CSR || M->fmt == SPMV_FMT_CSR_MERGE) return SPMV_NAME(csr_mvt)(&M->u.csr, alpha, x, beta, y);
+    if (spmv_format_flags(M->fmt) & SPMV_FF_SYMMETRIC) return SPMV_NAME(any_mv)(M, alpha, x, beta, y); /* A^T = A */
     return spmv_format_compiled(M->fmt) ? SPMV_ERR_UNSUPPORTED : SPMV_ERR_ARG;
 }
 
@@ -567,6 +572,19 @@ static inline spmv_status SPMV_NAME(any__vmap)(SPMV_NAME(any) *M, const SPMV_NAM
     spmv_opts o = spmv_opts_default();
     spmv_status st = SPMV_OK;
     na = SPMV_NAME(any__values)(M, mv, mn);
+#if SPMV__USE(sss)
+    if (M->fmt == SPMV_FMT_SSS) { /* positions as values would not be symmetric: the map directly */
+        if (!(M->vmap[0] = SPMV_ALLOC_N(SPMV_I, mn[0]))) return SPMV_ERR_ALLOC;
+        if ((st = SPMV_NAME(sss__vmap)(&M->u.sss, A, M->vmap[0])) != SPMV_OK) {
+            spmv__free(M->vmap[0]);
+            M->vmap[0] = NULL;
+            return st;
+        }
+        M->vmap_n[0] = mn[0];
+        M->vmap_print = SPMV_NAME(csr__print)(A, 1);
+        return SPMV_OK;
+    }
+#endif
     memset(&Tg, 0, sizeof Tg);
     Tg.nrows = A->nrows;
     Tg.ncols = A->ncols;

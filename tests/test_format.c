@@ -55,17 +55,97 @@ static int test_isa_on(spmv_isa isa) {
 #define TT_IDX int64_t
 #include "format_case.h"
 
-static void run_all_w(const char *name, const spmv_triplets *t, int special, int all_widths) {
+/* A family of symmetric-only formats (registry column sym) gets every matrix twice: as it
+ * is, which the converter must refuse unless it is symmetric (the check here is the test's
+ * own: the mirror of each entry looked up in a sorted copy), and, when square, made
+ * symmetric as A + A^T (the same sum in both mirrors, so exactly symmetric), which runs
+ * everything below. */
+static int test_sym_family(void) {
+    int f;
+    for (f = 0; f < SPMV_FMT_COUNT_; f++)
+        if (test_in_family((spmv_format)f) && (spmv_format_flags((spmv_format)f) & SPMV_FF_SYMMETRIC)) return 1;
+    return 0;
+}
+static int test_is_symmetric(const spmv_dl_csr *R) {
+    int64_t r, k;
+    if (R->nrows != R->ncols) return 0;
+    for (r = 0; r < R->nrows; r++)
+        for (k = R->row_ptr[r]; k < R->row_ptr[r + 1]; k++) {
+            const int64_t c = R->col_idx[k];
+            int64_t m, found = -1;
+            for (m = R->row_ptr[c]; m < R->row_ptr[c + 1]; m++)
+                if (R->col_idx[m] == r) found = m;
+            if (found < 0 || !(R->val[found] == R->val[k] || (isnan(R->val[found]) && isnan(R->val[k])))) return 0;
+        }
+    return 1;
+}
+/* the refusal of a non-symmetric t by every symmetric format of the family; 1: t symmetric */
+static int test_sym_refusal(const char *name, const spmv_triplets *t) {
+    spmv_dl_csr R;
+    int f, sym;
+    if (spmv_dl_csr_from_triplets(&R, t, NULL) != SPMV_OK) return 0;
+    sym = test_is_symmetric(&R);
+    for (f = 0; f < SPMV_FMT_COUNT_ && !sym; f++) {
+        spmv_dl_any M;
+        spmv_error e;
+        spmv_status st;
+        const spmv_opts o = th_opts((spmv_format)f, SPMV_ISA_AUTO, NULL);
+        if (!test_in_family((spmv_format)f) || !(spmv_format_flags((spmv_format)f) & SPMV_FF_SYMMETRIC)) continue;
+        st = spmv_dl_any_from_csr(&M, &R, &o, &e);
+        CHECK(st == SPMV_ERR_ARG && strstr(e.msg, "symmetric") && th_all_zero(&M, sizeof M),
+              "%s [%s]: a non-symmetric matrix gave %s '%s'", name, spmv_format_name((spmv_format)f),
+              spmv_status_str(st), e.msg);
+        if (st == SPMV_OK) spmv_dl_any_free(&M);
+    }
+    spmv_dl_csr_free(&R);
+    return sym;
+}
+/* A + A^T of a square t into u (1), 0 when t is not square. t's repeats are summed first, so
+ * that each position of u sums two values, in either order the same. */
+static int test_symmetrize(const spmv_triplets *t, spmv_triplets *u) {
+    spmv_dl_csr R;
+    int64_t r, k;
+    if (t->nrows != t->ncols || spmv_dl_csr_from_triplets(&R, t, NULL) != SPMV_OK) return 0;
+    if (spmv_triplets_alloc(u, t->nrows, t->ncols, 2 * (int64_t)R.nnz) != SPMV_OK) {
+        spmv_dl_csr_free(&R);
+        return 0;
+    }
+    for (r = 0; r < R.nrows; r++)
+        for (k = R.row_ptr[r]; k < R.row_ptr[r + 1]; k++) {
+            u->row[k] = r, u->col[k] = R.col_idx[k], u->val[k] = R.val[k];
+            u->row[R.nnz + k] = R.col_idx[k], u->col[R.nnz + k] = r, u->val[R.nnz + k] = R.val[k];
+        }
+    spmv_dl_csr_free(&R);
+    return 1;
+}
+static void run_types(const char *name, const spmv_triplets *t, int special, int all_widths) {
+    spmv_triplets u;
+    char nm[160];
+    if (test_sym_family()) {
+        if (test_sym_refusal(name, t)) {
+            snprintf(nm, sizeof nm, "%s (symmetric)", name);
+        } else {
+            if (!test_symmetrize(t, &u)) return; /* not square: the refusal was the test */
+            snprintf(nm, sizeof nm, "%s + its transpose", name);
+            test_s_run(nm, &u, special, all_widths);
+            test_d_run(nm, &u, special, all_widths);
+            test_dl_run(nm, &u, special, all_widths);
+            spmv_triplets_free(&u);
+            return;
+        }
+        name = nm;
+    }
     test_s_run(name, t, special, all_widths);
     test_d_run(name, t, special, all_widths);
     test_dl_run(name, t, special, all_widths);
 }
+static void run_all_w(const char *name, const spmv_triplets *t, int special, int all_widths) {
+    run_types(name, t, special, all_widths);
+}
 static void run_all(const char *name, const spmv_triplets *t, int special) { run_all_w(name, t, special, 1); }
 static void run_real(const char *name, const spmv_triplets *t, void *ctx) {
     (void)ctx;
-    test_s_run(name, t, 0, 0);
-    test_d_run(name, t, 0, 0);
-    test_dl_run(name, t, 0, 0);
+    run_types(name, t, 0, 0);
 }
 
 /* sizes of the two large edge cases: a quarter under the sanitizers (still above the
@@ -157,8 +237,11 @@ static void generated(void) {
 }
 
 /* The matrix of the params and allocation-failure tests for format f: R, or, when f's
- * documented size cap refuses R (DIA on a random matrix), the banded Rb. */
+ * documented size cap refuses R (DIA on a random matrix), the banded Rb; for a symmetric
+ * format the symmetric Rs (band_matrix + its transpose). */
+static spmv_d_csr test_Rs;
 static const spmv_d_csr *fit_matrix(spmv_format f, const spmv_d_csr *R, const spmv_d_csr *Rb) {
+    if (spmv_format_flags(f) & SPMV_FF_SYMMETRIC) return &test_Rs;
 #if SPMV_CAT(SPMV_LIMITED_, TEST_FAMILY)
     return test_d_limited(R, f, "", SPMV_ISA_AUTO) ? Rb : R;
 #else
@@ -167,11 +250,15 @@ static const spmv_d_csr *fit_matrix(spmv_format f, const spmv_d_csr *R, const sp
 #endif
 }
 static int band_matrix(spmv_d_csr *Rb) {
-    spmv_triplets t;
+    spmv_triplets t, u;
     spmv_error e;
     int ok;
     memset(&t, 0, sizeof t);
     ok = spmv_gen("band:n=300,bw=3,seed=2", &t, &e) == SPMV_OK && spmv_d_csr_from_triplets(Rb, &t, NULL) == SPMV_OK;
+    if (ok && !test_Rs.row_ptr) {
+        ok = test_symmetrize(&t, &u) && spmv_d_csr_from_triplets(&test_Rs, &u, NULL) == SPMV_OK;
+        spmv_triplets_free(&u);
+    }
     spmv_triplets_free(&t);
     return ok;
 }
@@ -397,6 +484,7 @@ int main(void) {
         check_skip("portable kernels: %ld (format x type) runs on real matrices above %lld nonzeros not run in this "
                    "build (SPMV_TEST_GENERIC_MAX_NNZ; AVX2 and AVX-512 ran them)",
                    test_generic_skipped, (long long)test_generic_cap);
+    spmv_d_csr_free(&test_Rs);
     CHECK(th_alloc_live == 0, "allocations still live at exit: %ld", th_alloc_live);
     return check_finish("test_format_" STR(TEST_FAMILY));
 }
