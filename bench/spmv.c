@@ -765,7 +765,7 @@ static int cmd_mv(int argc, char **argv) {
     const char *fmt_s = "csr", *xfile = NULL, *out = NULL, *mat = NULL, *params = NULL;
     char prec = 'd';
     spmv_opts bo = spmv_opts_default(); /* the build of --format (not auto) */
-    int is_auto, transpose = 0;
+    int is_auto, transpose = 0, tri = 0;
     spmv_triplets t;
     spmv_error e;
     double *x = NULL, *y = NULL;
@@ -825,7 +825,18 @@ static int cmd_mv(int argc, char **argv) {
             return 2;
         }
     }
-    if (load_matrix(mat, &t)) return 1;
+    if (!is_auto && (spmv_format_flags(bo.format) & SPMV_FF_SYMMETRIC) && strncmp(mat, "gen:", 4)) {
+        /* a symmetric file read as stored (one triangle) straight into the symmetric format */
+        spmv_status st;
+        memset(&e, 0, sizeof e);
+        st = spmv_mm_read_opts(mat, &t, SPMV_MM_ONE_TRIANGLE, &tri, &e);
+        if (st != SPMV_OK) {
+            fprintf(stderr, "spmv: %s: %s%s%s\n", mat, spmv_status_str(st), e.msg[0] ? ": " : "", e.msg);
+            return 1;
+        }
+    } else if (load_matrix(mat, &t)) {
+        return 1;
+    }
     if (transpose) { /* y = A^T x: the format is built from A^T (the library's opts.transpose) */
         int64_t *sw = t.row, d = t.nrows;
         t.row = t.col;
@@ -872,7 +883,7 @@ static int cmd_mv(int argc, char **argv) {
         spmv_triplets_free(&t);
         return 1;
     }
-    rc = prec == 'd' ? tool_d_mv(&t, is_auto ? NULL : &bo, kk, x, y) : tool_s_mv(&t, is_auto ? NULL : &bo, kk, x, y);
+    rc = prec == 'd' ? tool_d_mv(&t, is_auto ? NULL : &bo, tri, kk, x, y) : tool_s_mv(&t, is_auto ? NULL : &bo, tri, kk, x, y);
     if (!rc) {
         /* standard output is the process's stream (appending, pipes, sockets all work); a file
            is written beside its name and renamed into place; nothing is ever removed */

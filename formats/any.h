@@ -346,6 +346,47 @@ static inline spmv_status SPMV_NAME(any_from_csr)(SPMV_NAME(any) *M, const SPMV_
     return st;
 }
 
+/* A symmetric format (o->format with the registry's sym flag: sss) straight from one triangle
+ * of a symmetric matrix (t as spmv_mm_read_opts gives it with SPMV_MM_ONE_TRIANGLE; entries of
+ * either triangle stand for both), never forming the full matrix. o->transpose and o->tune
+ * have nothing to do here (A^T = A; sss has no parameters beyond the ISA). SPMV_ERR_ARG for
+ * a format that is not symmetric, a rectangular t or a bad index (e says why). */
+static inline spmv_status SPMV_NAME(any_from_triangle)(SPMV_NAME(any) *M, const spmv_triplets *t, const spmv_opts *o,
+                                                       spmv_error *e) {
+    const spmv_opts opts = o ? *o : spmv_opts_default();
+    spmv_any_params p;
+    spmv_status st;
+    if (e) {
+        e->line = 0;
+        e->msg[0] = 0;
+    }
+    if (!M) return SPMV_ERR_ARG;
+    memset(M, 0, sizeof *M);
+    if ((st = spmv_opts_check(&opts, e)) != SPMV_OK) return st;
+    if (!(spmv_format_flags(opts.format) & SPMV_FF_SYMMETRIC) || !spmv_format_compiled(opts.format)) {
+        SPMV__ERR(e, "format %s does not store one triangle (sss does)", spmv_format_name(opts.format));
+        return SPMV_ERR_ARG;
+    }
+    if (!t || t->nrows != t->ncols) {
+        SPMV__ERR(e, "one triangle of a square matrix expected");
+        return SPMV_ERR_ARG;
+    }
+    if ((st = spmv_any_params_init(opts.format, opts.params, &p, e)) != SPMV_OK) return st;
+    if (opts.isa != SPMV_ISA_AUTO) p.isa = opts.isa;
+#if SPMV__USE(sss)
+    if (opts.format == SPMV_FMT_SSS) st = SPMV_NAME(sss_from_triangle)(&M->u.sss, t, &p.sss);
+#endif
+    if (st != SPMV_OK) {
+        memset(M, 0, sizeof *M);
+        SPMV__ERR(e, "%s from one triangle: %s", spmv_format_name(opts.format), spmv_status_str(st));
+        return st;
+    }
+    M->fmt = opts.format;
+    M->nrows = t->nrows;
+    M->ncols = t->ncols;
+    return SPMV_OK;
+}
+
 /* y = alpha*A*x + beta*y for any x (formats embedding x copy it in first, so M is not const). */
 static inline spmv_status SPMV_NAME(any_mv)(SPMV_NAME(any) *M, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
                                             SPMV_T *y) {
@@ -573,14 +614,18 @@ static inline spmv_status SPMV_NAME(any__vmap)(SPMV_NAME(any) *M, const SPMV_NAM
     spmv_status st = SPMV_OK;
     na = SPMV_NAME(any__values)(M, mv, mn);
 #if SPMV__USE(sss)
-    if (M->fmt == SPMV_FMT_SSS) { /* positions as values would not be symmetric: the map directly */
-        if (!(M->vmap[0] = SPMV_ALLOC_N(SPMV_I, mn[0]))) return SPMV_ERR_ALLOC;
-        if ((st = SPMV_NAME(sss__vmap)(&M->u.sss, A, M->vmap[0])) != SPMV_OK) {
+    if (M->fmt == SPMV_FMT_SSS) { /* positions as values would not be symmetric: the maps directly */
+        M->vmap[0] = SPMV_ALLOC_N(SPMV_I, mn[0]);
+        M->vmap[1] = SPMV_ALLOC_N(SPMV_I, A->nnz); /* each entry's mirror, for the symmetry check */
+        st = M->vmap[0] && M->vmap[1] ? SPMV_NAME(sss__vmap)(&M->u.sss, A, M->vmap[0], M->vmap[1]) : SPMV_ERR_ALLOC;
+        if (st != SPMV_OK) {
             spmv__free(M->vmap[0]);
-            M->vmap[0] = NULL;
+            spmv__free(M->vmap[1]);
+            M->vmap[0] = M->vmap[1] = NULL;
             return st;
         }
         M->vmap_n[0] = mn[0];
+        M->vmap_n[1] = A->nnz;
         M->vmap_print = SPMV_NAME(csr__print)(A, 1);
         return SPMV_OK;
     }
@@ -640,6 +685,9 @@ static inline spmv_status SPMV_NAME(any__vmap)(SPMV_NAME(any) *M, const SPMV_NAM
  * conversions' time, SPMV_I per slot kept in M). SPMV_ERR_ARG when A's sizes or a sample
  * of its pattern differ from the first call's (a different matrix with the same sizes and
  * sampled rows is not detected); SPMV_ERR_ALLOC when the map cannot be made (M unchanged).
+ * A symmetric format (sss) needs A's columns strictly ascending in every row and checks
+ * that the new values are symmetric (SPMV_ERR_ARG otherwise, M unchanged): one more read
+ * of the values and an SPMV_I per entry for the map of mirrors.
  * Not thread-safe with products on M. */
 static inline spmv_status SPMV_NAME(any_update_values)(SPMV_NAME(any) *M, const SPMV_NAME(csr) *A) {
     SPMV_T *v[2];
@@ -661,6 +709,16 @@ static inline spmv_status SPMV_NAME(any_update_values)(SPMV_NAME(any) *M, const 
         if ((st = SPMV_NAME(any__vmap)(M, A)) != SPMV_OK) return st;
     } else if (SPMV_NAME(csr__print)(A, 1) != M->vmap_print) {
         return SPMV_ERR_ARG;
+    }
+    if (spmv_format_flags(M->fmt) & SPMV_FF_SYMMETRIC) { /* the new values must stay symmetric */
+        const SPMV_I *mir = M->vmap[1];
+        const SPMV_T *src = A->val;
+        int bad = 0;
+        if (A->nnz != M->vmap_n[1]) return SPMV_ERR_ARG;
+SPMV_OMP(parallel for schedule(static) reduction(| : bad) if (A->nnz >= SPMV_PAR_MIN_NNZ))
+        for (s = 0; s < (int64_t)A->nnz; s++)
+            bad |= !(src[s] == src[mir[s]] || (src[s] != src[s] && src[mir[s]] != src[mir[s]]));
+        if (bad) return SPMV_ERR_ARG;
     }
     na = SPMV_NAME(any__values)(M, v, n);
     for (a = 0; a < na; a++) {

@@ -90,6 +90,8 @@ typedef struct spmv_auto_features {
     double csr_bytes;        /* CSR + x + y */
     double llc_bytes;        /* last-level cache a core sees (cpuid, else sysconf, else 32 MiB) */
     int value_bytes, index_bytes;
+    int symmetric; /* 1: square, and the sampled rows' entries match their mirrors (values
+                      included); the symmetric formats' converters check every entry */
 } spmv_auto_features;
 
 /* one shortlisted format */
@@ -155,7 +157,7 @@ static inline double spmv_auto_convert_prior(spmv_format f, int device) {
         {"ellr", 26, 15},     {"hll", 13, 11},     {"sell", 14, 10},  {"jad", 15, 9},     {"hyb", 19, 14},
         {"dia", 39, 16},      {"hdia", 72, 25},    {"bcsr", 35, 27},  {"axc", 23, 30},    {"axtuh1", 24, 20},
         {"axtuh", 31, 18},    {"axtch1", 20, 13},  {"axtch", 24, 15}, {"csr_scalar", 5, 5}, {"csr_vector", 5, 5},
-        {"suraa", 11, 23}};
+        {"suraa", 11, 23},    {"sss", 10, 12}};
     const char *n = spmv_format_name(f);
     size_t i;
     for (i = 0; i < sizeof t / sizeof t[0]; i++)
@@ -270,6 +272,8 @@ static inline double spmv_auto_predict(const spmv_auto_features *F, spmv_format 
                0.0;
     if (o->deterministic && device && (fl & SPMV_FF_ATOMICS))
         return *why = "deterministic: its device kernel adds with atomics", 0.0;
+    if ((fl & SPMV_FF_SYMMETRIC) && !F->symmetric)
+        return *why = "stores one triangle: for symmetric matrices (this one is not, or its columns are unsorted)", 0.0;
     /* AXTUH with its x copy in every product beat CSR by 1.07-1.75x on 9 of the 21 real matrices
        with CSR + x + y <= 1 MB, mean row <= 12, >= 10k entries (bench, 2026-11-23), and on none
        outside that corner; the trial (which pays the copy) decides */
@@ -286,6 +290,9 @@ static inline double spmv_auto_predict(const spmv_auto_features *F, spmv_format 
         return *why = "the longest row is far above the mean or the warps' share: one warp per block row would walk it (the skew cap)", 0.0;
     if (device) return spmv_auto__predict_dev(F, n, why);
     if (!strcmp(n, "coo")) return *why = "COO moves more bytes than CSR for the same work", 0.0;
+    if (!strcmp(n, "sss")) /* half the bytes; in cache the mirrored adds (a scatter into y) cost more than they save */
+        return big ? (*why = "symmetric, beyond the cache: one triangle is half of CSR's bytes", 1.4)
+                   : (*why = "symmetric, in cache: the mirrored adds cost about what the bytes save", 0.9);
     if (!strcmp(n, "csr_scalar") || !strcmp(n, "csr_vector"))
         return *why = "the device csr row already picks between these by row length", 0.0;
     if (!strcmp(n, "dia")) {
@@ -652,6 +659,17 @@ static inline spmv_status SPMV_NAME(auto_features)(const SPMV_NAME(csr) *A, spmv
 #else
     (void)adj;
 #endif
+    if (m == n && A->cols_sorted) { /* 256 rows spread over A, each entry against its mirror */
+        const int64_t st = m / 256 > 1 ? m / 256 : 1;
+        int ok = 1;
+        for (r = st / 2; r < m && ok; r += st)
+            for (k = A->row_ptr[r]; k < A->row_ptr[r + 1] && ok; k++) {
+                const SPMV_I c = A->col_idx[k];
+                const SPMV_I q = c == (SPMV_I)r ? (SPMV_I)k : SPMV_NAME(csr__find)(A->row_ptr, A->col_idx, c, (SPMV_I)r);
+                ok = q >= 0 && (A->val[q] == A->val[k] || (A->val[q] != A->val[q] && A->val[k] != A->val[k]));
+            }
+        F->symmetric = ok;
+    }
     return SPMV_OK;
 }
 

@@ -29,7 +29,10 @@
  * to 4 vectors of W values of the k (k <= 4W: the matrix is read once), the last vector of a
  * block masked, so no k is a cliff. Column-major: a block of up to 8 columns of X summed
  * per entry in scalars, the matrix read once per 8 vectors. Y written as alpha*sum +
- * beta*Y (Y not read when beta == 0). X and Y must not overlap (SPMV_ERR_ARG). */
+ * beta*Y (Y not read when beta == 0). X and Y must not overlap (SPMV_ERR_ARG).
+ *
+ * csr_is_symmetric(&A): 1 when A is symmetric, values included (the test sss's converter
+ * makes), 0 when not, a negative status for a malformed A. */
 
 #if defined(SPMV_PART_TYPES)
 #ifndef SPMV_CSR_OPS_COMMON
@@ -238,6 +241,81 @@ SPMV_OMP(for schedule(static))
     spmv__free(buf);
     return fail ? SPMV_ERR_ALLOC : SPMV_OK;
 }
+/* position of column c in row r of a CSR with ascending columns, -1 when absent */
+static inline SPMV_I SPMV_NAME(csr__find)(const SPMV_I *rp, const SPMV_I *ci, SPMV_I r, SPMV_I c) {
+    SPMV_I lo = rp[r], hi = rp[r + 1];
+    while (lo < hi) {
+        SPMV_I m = lo + (hi - lo) / 2;
+        if (ci[m] < c) lo = m + 1;
+        else hi = m;
+    }
+    return lo < rp[r + 1] && ci[lo] == c ? lo : -1;
+}
+
+/* Is C (columns strictly ascending in every row) symmetric, values included? 1 yes, 0 no. */
+static inline int SPMV_NAME(csr__symmetric)(const SPMV_NAME(csr) *C) {
+    int64_t up = 0, low = 0;
+    int bad = 0;
+    SPMV_I r;
+    if (C->nrows != C->ncols) return 0;
+SPMV_OMP(parallel for schedule(dynamic, 256) reduction(| : bad) reduction(+ : up, low) if (C->nnz >= SPMV_PAR_MIN_NNZ))
+    for (r = 0; r < C->nrows; r++) {
+        SPMV_I k;
+        for (k = C->row_ptr[r]; k < C->row_ptr[r + 1] && !bad; k++) {
+            const SPMV_I c = C->col_idx[k];
+            SPMV_I m;
+            if (c < r) {
+                low++;
+                continue;
+            }
+            if (c == r) continue;
+            up++;
+            m = SPMV_NAME(csr__find)(C->row_ptr, C->col_idx, c, r);
+            if (m < 0 || !(C->val[m] == C->val[k] || (C->val[m] != C->val[m] && C->val[k] != C->val[k]))) bad = 1;
+        }
+    }
+    return !bad && up == low;
+}
+
+/* Strictly ascending columns in every row (no duplicates)? */
+static inline int SPMV_NAME(csr__canonical)(const SPMV_NAME(csr) *C) {
+    SPMV_I r, k;
+    if (!C->cols_sorted) {
+        for (r = 0; r < C->nrows; r++)
+            for (k = C->row_ptr[r] + 1; k < C->row_ptr[r + 1]; k++)
+                if (C->col_idx[k] <= C->col_idx[k - 1]) return 0;
+        return 1;
+    }
+    for (r = 0; r < C->nrows; r++) /* sorted, but a wrapped or hand-made CSR may repeat a column */
+        for (k = C->row_ptr[r] + 1; k < C->row_ptr[r + 1]; k++)
+            if (C->col_idx[k] == C->col_idx[k - 1]) return 0;
+    return 1;
+}
+
+/* Is A symmetric: square, and A(i,j) == A(j,i) for every entry, values included (NaN equals
+ * NaN; repeated entries summed first)? 1 yes, 0 no; SPMV_ERR_ARG (negative) for a malformed
+ * A, SPMV_ERR_ALLOC when the sorted copy an unsorted A needs cannot be had. O(nnz log(row)),
+ * parallel; what the symmetric formats (sss) check before building. */
+static inline int SPMV_NAME(csr_is_symmetric)(const SPMV_NAME(csr) *A) {
+    SPMV_NAME(csr) C;
+    SPMV_NAME(coo) S;
+    spmv_coo_params cp = spmv_coo_params_default();
+    spmv_csr_params rp = spmv_csr_params_default();
+    spmv_status st;
+    int r;
+    if (SPMV_NAME(csr_check)(A) != SPMV_OK) return -(int)SPMV_ERR_ARG;
+    if (A->nrows != A->ncols) return 0;
+    if (SPMV_NAME(csr__canonical)(A)) return SPMV_NAME(csr__symmetric)(A);
+    cp.isa = rp.isa = SPMV_ISA_GENERIC;
+    if ((st = SPMV_NAME(coo_from_csr)(&S, A, &cp)) != SPMV_OK) return -(int)st;
+    st = SPMV_NAME(csr_from_coo)(&C, &S, &rp);
+    SPMV_NAME(coo_free)(&S);
+    if (st != SPMV_OK) return -(int)st;
+    r = SPMV_NAME(csr__symmetric)(&C);
+    SPMV_NAME(csr_free)(&C);
+    return r;
+}
+
 #endif /* SPMV_PART_TYPES */
 
 #if defined(SPMV_PART_KERNELS)

@@ -86,6 +86,11 @@ static inline void SPMV_NAME(sss__split)(const SPMV_NAME(sss) *A, int nt, SPMV_I
 }
 static inline int SPMV_NAME(sss__threads)(const SPMV_NAME(sss) *A) {
     int n = A->stored >= SPMV_PAR_MIN_NNZ ? spmv_max_threads() : 1;
+#ifdef _OPENMP
+    /* inside a parallel region that cannot nest, the product runs on the calling thread: one
+       part, so that it gives the single-threaded product's bits */
+    if (omp_get_active_level() >= omp_get_max_active_levels()) n = 1;
+#endif
     return n < 1 ? 1 : n;
 }
 static inline void SPMV_NAME(sss__plan)(SPMV_NAME(sss) *A) {
@@ -110,57 +115,6 @@ static inline spmv_status SPMV_NAME(sss__alloc)(SPMV_NAME(sss) *A, SPMV_I n, int
     return SPMV_OK;
 }
 
-/* position of column c in row r of a CSR with ascending columns, -1 when absent */
-static inline SPMV_I SPMV_NAME(sss__find)(const SPMV_I *rp, const SPMV_I *ci, SPMV_I r, SPMV_I c) {
-    SPMV_I lo = rp[r], hi = rp[r + 1];
-    while (lo < hi) {
-        SPMV_I m = lo + (hi - lo) / 2;
-        if (ci[m] < c) lo = m + 1;
-        else hi = m;
-    }
-    return lo < rp[r + 1] && ci[lo] == c ? lo : -1;
-}
-
-/* Is C (columns strictly ascending in every row) symmetric, values included? 1 yes, 0 no. */
-static inline int SPMV_NAME(sss__symmetric)(const SPMV_NAME(csr) *C) {
-    int64_t up = 0, low = 0;
-    int bad = 0;
-    SPMV_I r;
-    if (C->nrows != C->ncols) return 0;
-SPMV_OMP(parallel for schedule(dynamic, 256) reduction(| : bad) reduction(+ : up, low) if (C->nnz >= SPMV_PAR_MIN_NNZ))
-    for (r = 0; r < C->nrows; r++) {
-        SPMV_I k;
-        for (k = C->row_ptr[r]; k < C->row_ptr[r + 1] && !bad; k++) {
-            const SPMV_I c = C->col_idx[k];
-            SPMV_I m;
-            if (c < r) {
-                low++;
-                continue;
-            }
-            if (c == r) continue;
-            up++;
-            m = SPMV_NAME(sss__find)(C->row_ptr, C->col_idx, c, r);
-            if (m < 0 || !(C->val[m] == C->val[k] || (C->val[m] != C->val[m] && C->val[k] != C->val[k]))) bad = 1;
-        }
-    }
-    return !bad && up == low;
-}
-
-/* Strictly ascending columns in every row (no duplicates)? */
-static inline int SPMV_NAME(sss__canonical)(const SPMV_NAME(csr) *C) {
-    SPMV_I r, k;
-    if (!C->cols_sorted) {
-        for (r = 0; r < C->nrows; r++)
-            for (k = C->row_ptr[r] + 1; k < C->row_ptr[r + 1]; k++)
-                if (C->col_idx[k] <= C->col_idx[k - 1]) return 0;
-        return 1;
-    }
-    for (r = 0; r < C->nrows; r++) /* sorted, but a wrapped or hand-made CSR may repeat a column */
-        for (k = C->row_ptr[r] + 1; k < C->row_ptr[r + 1]; k++)
-            if (C->col_idx[k] == C->col_idx[k - 1]) return 0;
-    return 1;
-}
-
 /* From CSR B, which must be symmetric (exactly: see the top). Columns in any order and
  * repeated columns (summed) are accepted. SPMV_ERR_ARG for a malformed, rectangular or
  * non-symmetric B. */
@@ -177,7 +131,7 @@ static inline spmv_status SPMV_NAME(sss_from_csr)(SPMV_NAME(sss) *A, const SPMV_
     if (B->nrows != B->ncols) return SPMV_ERR_ARG;
     if ((st = spmv_isa_resolve(prm.isa, &prm.isa)) != SPMV_OK) return st;
     C = *B;
-    if (!SPMV_NAME(sss__canonical)(B)) { /* sorted, duplicates summed */
+    if (!SPMV_NAME(csr__canonical)(B)) { /* sorted, duplicates summed */
         SPMV_NAME(coo) S;
         spmv_coo_params cp = spmv_coo_params_default();
         spmv_csr_params rp = spmv_csr_params_default();
@@ -188,7 +142,7 @@ static inline spmv_status SPMV_NAME(sss_from_csr)(SPMV_NAME(sss) *A, const SPMV_
         if (st != SPMV_OK) return st;
         own = 1;
     }
-    if (!SPMV_NAME(sss__symmetric)(&C)) {
+    if (!SPMV_NAME(csr__symmetric)(&C)) {
         st = SPMV_ERR_ARG;
     } else {
         int64_t stored = 0;
@@ -291,19 +245,25 @@ static inline spmv_status SPMV_NAME(sss_to_csr)(const SPMV_NAME(sss) *A, SPMV_NA
     return st;
 }
 
-/* The map of _update_values (formats/any.h): for each stored slot, the position in B (the
- * full CSR the handle was built from, or one with the same pattern) of its entry. B's
- * upper triangle is not read: new values must keep the matrix symmetric. SPMV_ERR_ARG when
- * B's lower triangle is not A's pattern or repeats a column. */
-static inline spmv_status SPMV_NAME(sss__vmap)(const SPMV_NAME(sss) *A, const SPMV_NAME(csr) *B, SPMV_I *map) {
+/* The maps of _update_values (formats/any.h): map[s], for each stored slot, the position in
+ * B (the full CSR the handle was built from, or one with its pattern) of its entry; mir[k],
+ * for each position k of B, the position of its mirror (k itself on the diagonal), with
+ * which the update checks that the new values are symmetric. SPMV_ERR_ARG when B is not
+ * A's pattern (both triangles) or its columns are not strictly ascending in every row. */
+static inline spmv_status SPMV_NAME(sss__vmap)(const SPMV_NAME(sss) *A, const SPMV_NAME(csr) *B, SPMV_I *map,
+                                               SPMV_I *mir) {
     SPMV_I r, k, hit = 0;
-    if (B->nrows != A->nrows || B->ncols != A->ncols) return SPMV_ERR_ARG;
+    if (B->nrows != A->nrows || B->ncols != A->ncols || B->nnz != A->nnz || !SPMV_NAME(csr__canonical)(B))
+        return SPMV_ERR_ARG;
     for (k = 0; k < A->stored; k++) map[k] = -1;
     for (r = 0; r < B->nrows; r++)
         for (k = B->row_ptr[r]; k < B->row_ptr[r + 1]; k++) {
+            const SPMV_I c = B->col_idx[k];
             SPMV_I s;
-            if (B->col_idx[k] > r) continue;
-            s = SPMV_NAME(sss__find)(A->row_ptr, A->col, r, B->col_idx[k]);
+            mir[k] = c == r ? k : SPMV_NAME(csr__find)(B->row_ptr, B->col_idx, c, r);
+            if (mir[k] < 0) return SPMV_ERR_ARG;
+            if (c > r) continue;
+            s = SPMV_NAME(csr__find)(A->row_ptr, A->col, r, c);
             if (s < 0 || map[s] >= 0) return SPMV_ERR_ARG;
             map[s] = k;
             hit++;
@@ -328,10 +288,11 @@ SPMV_KTARGET static inline void SPMV_K(sss__part)(const SPMV_NAME(sss) *A, SPMV_
         const SPMV_T xi = x[i], axi = alpha * xi;
         SPMV_T sum = 0;
         if (f > s && col[f - 1] == i) sum = val[--f] * xi; /* the diagonal */
-        for (; s < f && col[s] < b; s++) { /* mirrored into an earlier part's rows */
-            sum += val[s] * x[col[s]];
-            w[col[s] - lo] += val[s] * xi;
-        }
+        if (w)
+            for (; s < f && col[s] < b; s++) { /* mirrored into an earlier part's rows */
+                sum += val[s] * x[col[s]];
+                w[col[s] - lo] += val[s] * xi;
+            }
         sum += SPMV_K(coo__dot)(val + s, col + s, x, f - s);
         for (k = s; k < f; k++) y[col[k]] += axi * val[k];
         y[i] += alpha * sum;

@@ -31,6 +31,12 @@ static int capped(spmv_format f) {
                 const spmv_opts o = th_opts((spmv_format)f, (spmv_isa)isa, NULL);                                      \
                 st = spmv_##TAG##_any_from_csr(&M, &A, &o, NULL);                                                      \
                 if (st == SPMV_ERR_LIMIT && capped((spmv_format)f)) continue; /* DIA on a random matrix */             \
+                if ((spmv_format_flags((spmv_format)f) & SPMV_FF_SYMMETRIC) && !spmv_##TAG##_csr_is_symmetric(&A)) {  \
+                    CHECK(st == SPMV_ERR_ARG, "%s %s %s %s: not symmetric, gave %s", #TAG, mname, fn, in,             \
+                          spmv_status_str(st));                                                                        \
+                    if (st == SPMV_OK) spmv_##TAG##_any_free(&M);                                                      \
+                    continue; /* sss: the symmetric stencil below */                                                   \
+                }                                                                                                      \
                 if (st != SPMV_OK) {                                                                                   \
                     CHECK(0, "%s %s %s %s: conversion: %s", #TAG, mname, fn, in, spmv_status_str(st));                 \
                     continue;                                                                                          \
@@ -73,7 +79,7 @@ ALIAS_CASE(d, double)
 ALIAS_CASE(s, float)
 
 int main(void) {
-    static const char *specs[] = {"random:rows=300,cols=300,nnzr=6,seed=7", "band:n=64,bw=2",
+    static const char *specs[] = {"random:rows=300,cols=300,nnzr=6,seed=7", "band:n=64,bw=2", "stencil2d:n=12",
                                   "random:rows=200,cols=90,nnzr=4,seed=2", "random:rows=90,cols=200,nnzr=4,seed=3"};
     size_t i;
     for (i = 0; i < sizeof specs / sizeof specs[0]; i++) {

@@ -29,6 +29,15 @@ static void TF(_cmp)(const char *what, const TN(csr) * A, int tr, TT_VAL alpha, 
 }
 
 /* a matrix of the edge-case list */
+#ifndef TH_SYM_VAL
+#define TH_SYM_VAL
+/* a value that depends on the unordered pair (i, j): symmetric matrices */
+static double th_sym_val(int64_t i, int64_t j) {
+    const uint64_t a = (uint64_t)(i < j ? i : j), b = (uint64_t)(i < j ? j : i);
+    const uint64_t h = (a * 0x9E3779B97F4A7C15ull) ^ (b * 0xC2B2AE3D27D4EB4Full);
+    return (double)(h >> 11) / 9007199254740992.0 * 2 - 1;
+}
+#endif
 static int TF(_make)(int which, TN(csr) * A, const char **name) {
     spmv_triplets t;
     int64_t i;
@@ -48,6 +57,25 @@ static int TF(_make)(int which, TN(csr) * A, const char **name) {
         t.nnz = 500;
         break;
     case 6: *name = "random 3000 x 2000 (threads)"; th_make_random(&t, 3000, 2000, 30000); break;
+    case 8: /* symmetric (sss runs): a dense row and column, an explicit zero, empty rows */
+        *name = "symmetric arrow";
+        spmv_triplets_alloc(&t, 300, 300, 700);
+        for (i = 0; i < 300; i++) t.row[i] = 5, t.col[i] = i, t.val[i] = th_sym_val(5, i);
+        for (i = 0; i < 300; i++) t.row[300 + i] = i, t.col[300 + i] = 5, t.val[300 + i] = th_sym_val(5, i);
+        for (i = 0; i < 100; i++) t.row[600 + i] = 3 * i, t.col[600 + i] = 3 * i, t.val[600 + i] = th_sym_val(3 * i, 3 * i);
+        t.val[7] = t.val[307] = 0;
+        break;
+    case 9: /* symmetric band, threads (sss's buffers between parts) */
+        *name = "symmetric band 20000";
+        {
+            int64_t n = 20000, m = 0, d;
+            spmv_triplets_alloc(&t, n, n, n * 7);
+            for (i = 0; i < n; i++)
+                for (d = -3; d <= 3; d++)
+                    if (i + d >= 0 && i + d < n) t.row[m] = i, t.col[m] = i + d, t.val[m] = th_sym_val(i, i + d), m++;
+            t.nnz = m;
+        }
+        break;
     default:
         *name = "band 20000 x 20000";
         {
@@ -124,6 +152,12 @@ static void TF(_transpose)(const char *name, const TN(csr) * A, int formats) {
                 o.transpose = 1;
                 st = TN(any_from_csr)(&M, A, &o, &e);
                 if (st == SPMV_ERR_LIMIT) continue; /* the format's own limits (tested with the format) */
+                if ((spmv_format_flags((spmv_format)f) & SPMV_FF_SYMMETRIC) && !TN(csr_is_symmetric)(A)) {
+                    CHECK(st == SPMV_ERR_ARG, "[%s] %s: %s from a non-symmetric A^T: %s", STR(TT_TAG), name,
+                          spmv_format_name((spmv_format)f), spmv_status_str(st));
+                    if (st == SPMV_OK) TN(any_free)(&M);
+                    continue;
+                }
                 CHECK(st == SPMV_OK && M.transposed && M.nrows == n && M.ncols == m, "[%s] %s: %s from A^T: %s",
                       STR(TT_TAG), name, spmv_format_name((spmv_format)f), e.msg);
                 if (st != SPMV_OK) continue;
@@ -135,7 +169,7 @@ static void TF(_transpose)(const char *name, const TN(csr) * A, int formats) {
                 TF(_cmp)(what, A, 1, al, x, be, y0, y);
                 /* any_mvt: native on the csr rows (B^T x with B = A^T: A x); the others refuse */
                 st = TN(any_mvt)(&M, 1, y0, 0, y2);
-                if (f == SPMV_FMT_CSR || f == SPMV_FMT_CSR_MERGE) {
+                if (f == SPMV_FMT_CSR || f == SPMV_FMT_CSR_MERGE || (spmv_format_flags((spmv_format)f) & SPMV_FF_SYMMETRIC)) {
                     snprintf(what, sizeof what, "%s: any_mvt on %s built from A^T (= A x)", name, spmv_format_name((spmv_format)f));
                     CHECK(st == SPMV_OK, "[%s] %s", STR(TT_TAG), what);
                     TF(_cmp)(what, A, 0, 1, y0, 0, y0, y2);
@@ -162,12 +196,13 @@ out:
 
 /* SpMM: csr native and the fallback of a few other formats, both layouts, k sweep */
 static void TF(_mm)(const char *name, const TN(csr) * A, const int *ks, int nk, int others) {
-    static const spmv_format fb[] = {SPMV_FMT_SELL, SPMV_FMT_COO, SPMV_FMT_JAD, SPMV_FMT_BCSR, SPMV_FMT_HYB, SPMV_FMT_HLL};
+    /* sss (the fallback, on symmetric A only: it refuses the others) */
+    static const spmv_format fb[] = {SPMV_FMT_SELL, SPMV_FMT_COO, SPMV_FMT_JAD, SPMV_FMT_BCSR, SPMV_FMT_HYB, SPMV_FMT_HLL, SPMV_FMT_SSS};
     const int64_t m = A->nrows, n = A->ncols;
     int ik, lay, h;
     for (ik = 0; ik < nk; ik++)
         for (lay = 0; lay < 2; lay++)
-            for (h = -1; h < (others ? 6 : 0); h++) {
+            for (h = -1; h < (others ? 7 : 0); h++) {
                 const int64_t k = ks[ik];
                 const int64_t ldx = lay == SPMV_ROW_MAJOR ? k + 3 : n + 5, ldy = lay == SPMV_ROW_MAJOR ? k + 2 : m + 3;
                 const size_t nx = (size_t)(lay == SPMV_ROW_MAJOR ? (n > 0 ? n : 1) * ldx : k * ldx);
@@ -375,6 +410,7 @@ static void TF(_update)(const char *name, const TN(csr) * A, int every) {
     TN(csr) B, C;
     int f, tr, round;
     spmv_status st;
+    const int sym = TN(csr_is_symmetric)(A) == 1;
     if (TN(csr_from_csr)(&B, A, NULL) != SPMV_OK || TN(csr_from_csr)(&C, A, NULL) != SPMV_OK) {
         CHECK(0, "[%s] %s: copies", STR(TT_TAG), name);
         free(x);
@@ -391,24 +427,50 @@ static void TF(_update)(const char *name, const TN(csr) * A, int every) {
             const char *fn = is_auto ? "auto" : spmv_format_name((spmv_format)f);
             char what[256];
             if (!is_auto && !(spmv_format_flags((spmv_format)f) & SPMV_FF_HOST)) continue;
-            if (!every && !is_auto && f != SPMV_FMT_CSR && f != SPMV_FMT_SELL && f != SPMV_FMT_HYB && f != SPMV_FMT_AXTUH)
+            if (!every && !is_auto && f != SPMV_FMT_CSR && f != SPMV_FMT_SELL && f != SPMV_FMT_HYB && f != SPMV_FMT_AXTUH &&
+                f != SPMV_FMT_SSS)
                 continue;
             o.transpose = tr;
             o.expected_calls = 5;
             st = is_auto ? TN(auto_from_csr)(&U, A, &o, NULL) : TN(any_from_csr)(&M, A, &o, NULL);
             if (st == SPMV_ERR_LIMIT) continue;
+            if (!is_auto && (spmv_format_flags((spmv_format)f) & SPMV_FF_SYMMETRIC) && !sym) {
+                CHECK(st == SPMV_ERR_ARG, "[%s] %s: %s of a non-symmetric A: %s", STR(TT_TAG), name, fn, spmv_status_str(st));
+                if (st == SPMV_OK) TN(any_free)(&M);
+                continue;
+            }
             CHECK(st == SPMV_OK, "[%s] %s: %s build", STR(TT_TAG), name, fn);
             if (st != SPMV_OK) continue;
             for (round = 0; round < 2; round++) { /* the first update makes the map, the second reuses it */
-                int64_t k;
+                int64_t k, r;
                 for (k = 0; k < B.nnz; k++) B.val[k] = (TT_VAL)th_rval();
                 if (B.nnz > 2) B.val[1] = 0; /* an entry becoming zero keeps its slot */
+                if (sym) /* new values, still symmetric (the handle may hold sss) */
+                    for (r = 0; r < B.nrows; r++)
+                        for (k = B.row_ptr[r]; k < B.row_ptr[r + 1]; k++)
+                            B.val[k] = (TT_VAL)th_sym_val(r, B.col_idx[k]) * (TT_VAL)(round + 2);
                 st = is_auto ? TN(auto_update_values)(&U, &B) : TN(any_update_values)(&M, &B);
                 snprintf(what, sizeof what, "%s: %s%s after update %d", name, fn, tr ? " from A^T" : "", round + 1);
                 CHECK(st == SPMV_OK, "[%s] %s: %s", STR(TT_TAG), what, spmv_status_str(st));
                 st = is_auto ? TN(auto_mv)(&U, (TT_VAL)1.5, x, 0, y) : TN(any_mv)(&M, (TT_VAL)1.5, x, 0, y);
                 CHECK(st == SPMV_OK, "[%s] %s: product %s", STR(TT_TAG), what, spmv_status_str(st));
                 TF(_cmp)(what, &B, tr, (TT_VAL)1.5, x, 0, y, y);
+            }
+            if (sym && !is_auto && (spmv_format_flags((spmv_format)f) & SPMV_FF_SYMMETRIC) && B.nnz > 2) {
+                /* new values that are not symmetric: refused, the handle keeps the last ones */
+                int64_t r, q = -1, k;
+                for (r = 0; r < B.nrows && q < 0; r++) /* an entry off the diagonal: one of a pair */
+                    for (k = B.row_ptr[r]; k < B.row_ptr[r + 1] && q < 0; k++)
+                        if (B.col_idx[k] != r) q = k;
+                if (q >= 0) {
+                    const TT_VAL keep = B.val[q];
+                    B.val[q] += 1;
+                    CHECK(TN(any_update_values)(&M, &B) == SPMV_ERR_ARG,
+                          "[%s] %s: %s: non-symmetric new values refused", STR(TT_TAG), name, fn);
+                    B.val[q] = keep;
+                    st = TN(any_mv)(&M, (TT_VAL)1.5, x, 0, y);
+                    TF(_cmp)("the values of the last accepted update kept", &B, tr, (TT_VAL)1.5, x, 0, y, y);
+                }
             }
             if (!is_auto && f != SPMV_FMT_CSR && f != SPMV_FMT_CSR_MERGE && m > 64 && A->nnz > 64) {
                 /* a matrix with other sizes, or another pattern, is refused; the values stay */
@@ -468,15 +530,42 @@ static void TF(_real)(const char *name, const spmv_triplets *t, void *ctx) {
 static void TF(_all)(void) {
     static const int ks[] = {1, 2, 3, 7, 8, 9, 16, 17, 33};
     int w;
-    for (w = 0; w < 8; w++) {
+    for (w = 0; w < 10; w++) {
         TN(csr) A;
         const char *name;
         int th;
         if (!TF(_make)(w, &A, &name)) continue;
+        if (w == 9) { /* sss built on 2 threads, products on 1, 2 and 3 (a split found per call) */
+            TN(any) M;
+            TT_VAL *x = (TT_VAL *)malloc(sizeof(TT_VAL) * (size_t)A.ncols), *y = (TT_VAL *)malloc(sizeof(TT_VAL) * (size_t)A.nrows);
+            spmv_opts o = th_opts(SPMV_FMT_SSS, SPMV_ISA_AUTO, NULL);
+            set_threads(2);
+            TF(_vec)(x, A.ncols, 0);
+            if (TN(any_from_csr)(&M, &A, &o, NULL) == SPMV_OK) {
+                for (th = 1; th <= 3; th++) {
+                    char what[96];
+                    set_threads(th);
+                    TF(_vec)(y, A.nrows, 0);
+                    snprintf(what, sizeof what, "%s: sss on %d threads", name, th);
+                    CHECK(TN(any_mv)(&M, (TT_VAL)-0.5, x, 0, y) == SPMV_OK, "[%s] %s", STR(TT_TAG), what);
+                    TF(_cmp)(what, &A, 0, (TT_VAL)-0.5, x, 0, y, y);
+                }
+                TN(any_free)(&M);
+            } else {
+                CHECK(0, "[%s] %s: sss build", STR(TT_TAG), name);
+            }
+            free(x);
+            free(y);
+            set_threads(2);
+            TF(_transpose)(name, &A, 1);
+            TF(_update)(name, &A, 0);
+            TN(csr_free)(&A);
+            continue;
+        }
         for (th = 1; th <= 3; th++) {
             set_threads(th);
             TF(_transpose)(name, &A, th == 2);
-            TF(_mm)(name, &A, ks, th == 2 ? 9 : 3, th == 2 && w != 7);
+            TF(_mm)(name, &A, ks, th == 2 ? 9 : 3, th == 2 && w != 7 && w != 9);
         }
         TF(_mm_nonfinite)(name, &A);
         set_threads(2);
@@ -510,7 +599,7 @@ static void TF(_all)(void) {
                 th_alloc_fail_at = -1;
             }
         }
-        if (w >= 3) TF(_update)(name, &A, w == 3 || w == 5);
+        if (w >= 3) TF(_update)(name, &A, w == 3 || w == 5 || w == 8);
         TN(csr_free)(&A);
     }
     { /* csr_wrap of rows with their columns in reverse order (allowed: not sorted) */

@@ -81,6 +81,11 @@
                 const spmv_opts bo = th_opts((spmv_format)f, (spmv_isa)isa, NULL);                                     \
                 st = spmv_##TAG##_any_from_csr(&M, A, &bo, NULL);                                                      \
                 if (st == SPMV_ERR_LIMIT) continue; /* a size cap: the format's own tests cover it */                  \
+                if ((fl & SPMV_FF_SYMMETRIC) && !spmv_##TAG##_csr_is_symmetric(A)) { /* sss: on the stencil */         \
+                    CHECK(st == SPMV_ERR_ARG, #TAG " %s: not symmetric, gave %s", what, spmv_status_str(st));          \
+                    if (st == SPMV_OK) spmv_##TAG##_any_free(&M);                                                      \
+                    continue;                                                                                          \
+                }                                                                                                      \
                 CHECK(st == SPMV_OK, #TAG " %s: build: %s", what, spmv_status_str(st));                                \
                 if (st != SPMV_OK) continue;                                                                           \
                 if (emb) CHECK(spmv_##TAG##_any_update_x(&M, x) == SPMV_OK, #TAG " %s: update_x", what);               \

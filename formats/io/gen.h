@@ -17,10 +17,12 @@
  *     stencil2d  n                       5-point Laplacian on an n x n grid            [n=100]
  *     stencil3d  n,pts                   7- or 27-point stencil on an n^3 grid         [n=20,pts=7]
  *                (stencil values: diagonal = number of in-grid neighbours, off-diagonal -1)
- *     fem        n,bs,deg,dim,seed       n block rows of dense bs x bs blocks, deg blocks per
+ *     fem        n,bs,deg,dim,sym,seed   n block rows of dense bs x bs blocks, deg blocks per
  *                                        block row (incl. diagonal) chosen among near
- *                                        neighbours: dim=1 banded window, dim=3 3-D grid
- *                                                                      [n=1000,bs=3,deg=8,dim=1]
+ *                                        neighbours: dim=1 banded window, dim=3 3-D grid;
+ *                                        sym=1: symmetric, (deg-1)/2 earlier blocks per block
+ *                                        row placed with their transposes (about deg blocks
+ *                                        per block row on average)   [n=1000,bs=3,deg=8,dim=1,sym=0]
  *     band       n,bw,seed               full band of half bandwidth bw  [n=1000000,bw=5]
  *     random     rows,cols,nnzr,seed     nnzr uniformly random columns per row
  *                                        [rows=10000,cols=rows,nnzr=10]
@@ -39,6 +41,7 @@
  *   Presets (usable as the kind, keys of the underlying kind may override):
  *     fem3d      fem n=21000,bs=3,deg=21,dim=3     63000 rows, 3837510 nnz
  *     fem3d6     fem n=12000,bs=6,deg=21,dim=3     72000 rows, ~9.1M nnz (6x6 blocks)
+ *     fem3dsym   fem3d with sym=1 (symmetric)      63000 rows, ~3.6M nnz
  *     stencil27  stencil3d n=60,pts=27             216000 rows, 5639752 nnz
  *     stencil7   stencil3d n=100,pts=7             1000000 rows, 6940000 nnz (= pde100)
  *     pde60/pde80/pde100  stencil3d pts=7 with n=60/80/100
@@ -51,7 +54,7 @@
  *     dense2k    dense 2000 x 2000, 4000000 nnz
  *     stencil27big, fem3dbig, webgraphbig: the same kinds at 300 MB or more in CSR (10x a 32 MB
  *                last-level cache): stencil3d n=100,pts=27; fem n=150000 (3-D, 3x3 blocks);
- *                rmat scale=22,ef=7
+ *                rmat scale=22,ef=7; fem3dsymbig: fem3dbig with sym=1
  *
  *   Listing for a CLI:
  *     int spmv_gen_count(void);                     number of kinds + presets
@@ -149,7 +152,7 @@ static inline const spmv_gen_entry *spmv__gen_table(int *count) {
     static const spmv_gen_entry tab[] = {
         {"stencil2d", "stencil2d", "n=100", "5-point 2-D Laplacian on an n x n grid"},
         {"stencil3d", "stencil3d", "n=20,pts=7", "7- or 27-point (pts=) stencil on an n^3 grid"},
-        {"fem", "fem", "n=1000,bs=3,deg=8,dim=1,seed=1",
+        {"fem", "fem", "n=1000,bs=3,deg=8,dim=1,sym=0,seed=1",
          "FEM-like: n block rows of dense bs x bs blocks, deg blocks per block row near the diagonal (dim=1|3)"},
         {"band", "band", "n=1000000,bw=5,seed=1", "full band with half bandwidth bw"},
         {"random", "random", "rows=10000,nnzr=10,seed=1", "uniform random, nnzr entries per row (cols=rows by default)"},
@@ -164,6 +167,7 @@ static inline const spmv_gen_entry *spmv__gen_table(int *count) {
          "n x n with one non-empty row (row=n/2) of len entries (len=n by default)"},
         {"fem3d", "fem", "n=21000,bs=3,deg=21,dim=3,seed=1", "preset: 3-D FEM, 3x3 blocks, 63000 rows, ~3.8M nnz"},
         {"fem3d6", "fem", "n=12000,bs=6,deg=21,dim=3,seed=1", "preset: 3-D FEM, 6x6 blocks, 72000 rows, ~9.1M nnz"},
+        {"fem3dsym", "fem", "n=21000,bs=3,deg=21,dim=3,sym=1,seed=1", "preset: symmetric 3-D FEM, 3x3 blocks, 63000 rows"},
         {"stencil27", "stencil3d", "n=60,pts=27", "preset: 27-point 3-D stencil, 216000 rows, 5.6M nnz"},
         {"stencil7", "stencil3d", "n=100,pts=7", "preset: 7-point 3-D stencil, 1M rows, 6.9M nnz"},
         {"pde60", "stencil3d", "n=60,pts=7", "preset: 7-point 3-D PDE matrix, 216000 rows"},
@@ -177,6 +181,8 @@ static inline const spmv_gen_entry *spmv__gen_table(int *count) {
         {"stencil27big", "stencil3d", "n=100,pts=27", "preset: 27-point 3-D stencil, 1M rows, 26.5M nnz (~322 MB CSR)"},
         {"fem3dbig", "fem", "n=150000,bs=3,deg=21,dim=3,seed=1",
          "preset: 3-D FEM, 3x3 blocks, 450000 rows, ~27M nnz (~330 MB CSR)"},
+        {"fem3dsymbig", "fem", "n=150000,bs=3,deg=21,dim=3,sym=1,seed=1",
+         "preset: symmetric 3-D FEM, 3x3 blocks, 450000 rows (~300 MB CSR)"},
         {"webgraphbig", "rmat", "scale=22,ef=7,seed=1,a=0.57,b=0.19,c=0.19",
          "preset: power-law web graph, 4.2M rows, ~28M entries (~360 MB CSR)"},
     };
@@ -216,13 +222,14 @@ static inline spmv_status spmv_gen_list(char *buf, size_t n) {
 enum {
     SPMV__GK_N = 0, SPMV__GK_BS, SPMV__GK_DEG, SPMV__GK_DIM, SPMV__GK_BW, SPMV__GK_ROWS, SPMV__GK_COLS,
     SPMV__GK_NNZR, SPMV__GK_SCALE, SPMV__GK_EF, SPMV__GK_DENSE, SPMV__GK_LEN, SPMV__GK_ROW, SPMV__GK_PTS,
-    SPMV__GK_SEED, SPMV__GK_A, SPMV__GK_B, SPMV__GK_C, SPMV__GK_COUNT
+    SPMV__GK_SEED, SPMV__GK_A, SPMV__GK_B, SPMV__GK_C, SPMV__GK_SYM, SPMV__GK_COUNT
 };
 
 static inline const char *spmv__gen_keyname(int k) {
     static const char *const names[SPMV__GK_COUNT] = {"n",  "bs",  "deg",   "dim", "bw",  "rows",
                                                       "cols", "nnzr", "scale", "ef",  "dense", "len",
-                                                      "row", "pts", "seed",  "a",   "b",   "c"};
+                                                      "row", "pts", "seed",  "a",   "b",   "c",
+                                                      "sym"};
     return names[k];
 }
 
@@ -334,7 +341,8 @@ static inline unsigned spmv__gen_allowed(const char *base) {
     if (!strcmp(base, "stencil2d")) return SPMV__GBIT(SPMV__GK_N);
     if (!strcmp(base, "stencil3d")) return SPMV__GBIT(SPMV__GK_N) | SPMV__GBIT(SPMV__GK_PTS);
     if (!strcmp(base, "fem"))
-        return SPMV__GBIT(SPMV__GK_N) | SPMV__GBIT(SPMV__GK_BS) | SPMV__GBIT(SPMV__GK_DEG) | SPMV__GBIT(SPMV__GK_DIM) | seed;
+        return SPMV__GBIT(SPMV__GK_N) | SPMV__GBIT(SPMV__GK_BS) | SPMV__GBIT(SPMV__GK_DEG) | SPMV__GBIT(SPMV__GK_DIM) |
+               SPMV__GBIT(SPMV__GK_SYM) | seed;
     if (!strcmp(base, "band")) return SPMV__GBIT(SPMV__GK_N) | SPMV__GBIT(SPMV__GK_BW) | seed;
     if (!strcmp(base, "random") || !strcmp(base, "lp"))
         return SPMV__GBIT(SPMV__GK_ROWS) | SPMV__GBIT(SPMV__GK_COLS) | SPMV__GBIT(SPMV__GK_NNZR) | seed;
@@ -446,7 +454,7 @@ static inline void spmv__gen_sort_i64(int64_t *a, int64_t n) { /* insertion sort
     }
 }
 
-static inline spmv_status spmv__gen_fem(int64_t n, int64_t bs, int64_t deg, int64_t dim, uint64_t seed,
+static inline spmv_status spmv__gen_fem(int64_t n, int64_t bs, int64_t deg, int64_t dim, int64_t sym, uint64_t seed,
                                         spmv_triplets *t, spmv_error *err) {
     int64_t rows, bb, cap, ncand_max, rad = 1, g = 1, bi_, k = 0;
     int64_t *cand = NULL;
@@ -455,6 +463,7 @@ static inline spmv_status spmv__gen_fem(int64_t n, int64_t bs, int64_t deg, int6
     if (n < 0 || bs < 1 || deg < 1)
         return spmv__gen_err(err, SPMV_ERR_ARG, "fem: need n >= 0, bs >= 1, deg >= 1");
     if (dim != 1 && dim != 3) return spmv__gen_err(err, SPMV_ERR_ARG, "fem: dim must be 1 or 3");
+    if (sym != 0 && sym != 1) return spmv__gen_err(err, SPMV_ERR_ARG, "fem: sym must be 0 or 1");
     if (n > 0 && deg > n) deg = n;
     if (!spmv__gen_mul(n, bs, &rows) || !spmv__gen_mul(bs, bs, &bb) || !spmv__gen_mul(n, deg, &cap) ||
         !spmv__gen_mul(cap, bb, &cap))
@@ -492,6 +501,32 @@ static inline spmv_status spmv__gen_fem(int64_t n, int64_t bs, int64_t deg, int6
                         J = (zz * g + yy) * g + xx;
                         if (J < n) cand[nc++] = J;
                     }
+        }
+        if (sym) { /* symmetric: (deg-1)/2 earlier blocks, each placed with its transpose */
+            int64_t q = 0, a, b;
+            for (c = 0; c < nc; c++)
+                if (cand[c] < bi_) cand[q++] = cand[c];
+            nc = q;
+            take = (deg - 1) / 2 < nc ? (deg - 1) / 2 : nc;
+            for (c = 0; c < take; c++) {
+                int64_t j = c + spmv_rng_below(&rng, nc - c), tmp = cand[c];
+                cand[c] = cand[j];
+                cand[j] = tmp;
+            }
+            for (c = 0; c < take; c++)
+                for (a = 0; a < bs; a++)
+                    for (b = 0; b < bs; b++) {
+                        const double v = 2.0 * spmv_rng_u01(&rng) - 1.0;
+                        t->row[k] = bi_ * bs + a, t->col[k] = cand[c] * bs + b, t->val[k++] = v;
+                        t->row[k] = cand[c] * bs + b, t->col[k] = bi_ * bs + a, t->val[k++] = v;
+                    }
+            for (a = 0; a < bs; a++) /* the diagonal block, symmetric */
+                for (b = 0; b <= a; b++) {
+                    const double v = a == b ? (double)(deg * bs) : 2.0 * spmv_rng_u01(&rng) - 1.0;
+                    t->row[k] = bi_ * bs + a, t->col[k] = bi_ * bs + b, t->val[k++] = v;
+                    if (a != b) t->row[k] = bi_ * bs + b, t->col[k] = bi_ * bs + a, t->val[k++] = v;
+                }
+            continue;
         }
         /* choose deg-1 of the candidates (partial Fisher-Yates), plus the diagonal block */
         take = deg - 1 < nc ? deg - 1 : nc;
@@ -831,7 +866,8 @@ static inline spmv_status spmv_gen(const char *spec, spmv_triplets *out, spmv_er
     if (!strcmp(e->base, "stencil2d")) st = spmv__gen_stencil2d(iv[SPMV__GK_N], out, err);
     else if (!strcmp(e->base, "stencil3d")) st = spmv__gen_stencil3d(iv[SPMV__GK_N], iv[SPMV__GK_PTS], out, err);
     else if (!strcmp(e->base, "fem"))
-        st = spmv__gen_fem(iv[SPMV__GK_N], iv[SPMV__GK_BS], iv[SPMV__GK_DEG], iv[SPMV__GK_DIM], seed, out, err);
+        st = spmv__gen_fem(iv[SPMV__GK_N], iv[SPMV__GK_BS], iv[SPMV__GK_DEG], iv[SPMV__GK_DIM], iv[SPMV__GK_SYM], seed,
+                           out, err);
     else if (!strcmp(e->base, "band")) st = spmv__gen_band(iv[SPMV__GK_N], iv[SPMV__GK_BW], seed, out, err);
     else if (!strcmp(e->base, "random")) {
         int64_t cols = ((p.given >> SPMV__GK_COLS) & 1u) ? iv[SPMV__GK_COLS] : iv[SPMV__GK_ROWS];

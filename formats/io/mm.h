@@ -7,6 +7,12 @@
  *       fast_matrix_market read it). Duplicates are kept (the typed converters sum them).
  *       complex / hermitian -> SPMV_ERR_UNSUPPORTED. The result is 0-based; out->nnz is the
  *       expanded count.
+ *   spmv_status spmv_mm_read_opts(const char *path, spmv_triplets *out, int flags, int *one_triangle,
+ *                                 spmv_error *err);
+ *       The same with flags: SPMV_MM_ONE_TRIANGLE keeps a `symmetric` file's entries as stored
+ *       (one triangle, not mirrored: half the memory; build sss with sss_from_triangle) and
+ *       sets *one_triangle (may be NULL) to 1 when it did so, 0 for any other file (read as
+ *       spmv_mm_read reads it, skew-symmetric ones mirrored).
  *   spmv_status spmv_mm_read_dense(const char *path, int64_t *n, double **v, spmv_error *err);
  *       Array files (real | integer, general) holding an m x 1 or 1 x n vector, column-major.
  *       *v is allocated with SPMV_ALLOC_N; the caller frees it with spmv__free.
@@ -885,7 +891,10 @@ static inline int spmv__mm_parse_value(const char **pp, int field, double *x, ch
 }
 
 /* ---- coordinate reader ------------------------------------------------------ */
-static inline spmv_status spmv_mm_read(const char *path, spmv_triplets *out, spmv_error *err) {
+/* flags of spmv_mm_read_opts */
+#define SPMV_MM_ONE_TRIANGLE 1 /* a symmetric file's triangle as stored, not mirrored */
+static inline spmv_status spmv_mm_read_opts(const char *path, spmv_triplets *out, int flags, int *one_triangle,
+                                            spmv_error *err) {
     spmv__mm_reader rd;
     spmv__mm_header h;
     spmv_status st;
@@ -897,9 +906,11 @@ static inline spmv_status spmv_mm_read(const char *path, spmv_triplets *out, spm
     char tb[48], vmsg[160];
 
     memset(&h, 0, sizeof h);
+    const int keep1 = (flags & SPMV_MM_ONE_TRIANGLE) != 0;
     memset(sz, 0, sizeof sz);
     spmv__mm_err_clear(err);
     if (out) memset(out, 0, sizeof *out);
+    if (one_triangle) *one_triangle = 0;
     if (!path || !out) return spmv__mm_err(err, 0, SPMV_ERR_ARG, "spmv_mm_read: NULL %s", path ? "output" : "path");
     st = spmv__mm_open(&rd, path, err);
     if (st != SPMV_OK) return st;
@@ -921,7 +932,7 @@ static inline spmv_status spmv_mm_read(const char *path, spmv_triplets *out, spm
         goto fail;
     }
     cap = nnz; /* entries after the symmetric expansion, at most */
-    if (h.sym != SPMV__MM_GENERAL) {
+    if (h.sym != SPMV__MM_GENERAL && !(keep1 && h.sym == SPMV__MM_SYMMETRIC)) {
         if (nnz > INT64_MAX / 2) {
             st = spmv__mm_err(err, rd.line, SPMV_ERR_OVERFLOW, "%lld nonzeros overflow 64 bits when the symmetric matrix is expanded",
                               (long long)nnz);
@@ -1032,7 +1043,7 @@ static inline spmv_status spmv_mm_read(const char *path, spmv_triplets *out, spm
         vv[k] = x;
         k++;
         /* symmetric and skew-symmetric: (j,i) added; a diagonal entry is stored once */
-        if (h.sym != SPMV__MM_GENERAL && i != j) {
+        if (h.sym != SPMV__MM_GENERAL && i != j && !(keep1 && h.sym == SPMV__MM_SYMMETRIC)) {
             ri[k] = j - 1;
             ci[k] = i - 1;
             vv[k] = h.sym == SPMV__MM_SKEW ? -x : x;
@@ -1051,6 +1062,7 @@ static inline spmv_status spmv_mm_read(const char *path, spmv_triplets *out, spm
         goto fail;
     }
     spmv__mm_close(&rd);
+    if (one_triangle) *one_triangle = keep1 && h.sym == SPMV__MM_SYMMETRIC;
     out->nrows = m;
     out->ncols = n;
     out->nnz = k;
@@ -1064,6 +1076,10 @@ fail:
     spmv__free(vv);
     spmv__mm_close(&rd);
     return st;
+}
+
+static inline spmv_status spmv_mm_read(const char *path, spmv_triplets *out, spmv_error *err) {
+    return spmv_mm_read_opts(path, out, 0, NULL, err);
 }
 
 /* ---- dense (array) readers: a vector, or a rows x cols array (column-major, as the format

@@ -239,8 +239,11 @@ static inline spmv_status SPMV_NAME(dist_from_local_csr)(SPMV_NAME(dist) *D, MPI
             SPMV_NAME(csr_free)(&B);
         }
         if (st == SPMV_OK && (st = SPMV_NAME(csr_from_triplets)(&B, &to, NULL)) == SPMV_OK) {
-            /* the ghost block: few entries per row; the caller's format where it can hold them */
-            st = SPMV_NAME(any_from_csr)(&D->offd, &B, &bo, &le);
+            /* the ghost block: few entries per row; the caller's format where it can hold them
+               (csr under a symmetric format, which holds the symmetric diagonal block: the
+               ghost block is not symmetric, nor square) */
+            st = (spmv_format_flags(bo.format) & SPMV_FF_SYMMETRIC) ? SPMV_ERR_LIMIT
+                                                                     : SPMV_NAME(any_from_csr)(&D->offd, &B, &bo, &le);
             if (st == SPMV_ERR_LIMIT) {
                 spmv_opts co = bo;
                 co.format = SPMV_FMT_CSR;

@@ -163,7 +163,7 @@ static void one_matrix(const char *name, const spmv_d_csr *A, int all_formats) {
     spmv_error e;
     spmv_status st;
     char what[160];
-    int f, j;
+    int f, j, sym = 0;
     /* from the root, csr */
     st = spmv_d_dist_from_root_csr(&D, MPI_COMM_WORLD, size_ - 1, rank_ == size_ - 1 ? A : NULL, NULL, &e);
     agreed(st, name);
@@ -238,6 +238,11 @@ static void one_matrix(const char *name, const spmv_d_csr *A, int all_formats) {
         }
     }
     if (!all_formats) return;
+    { /* the root's matrix decides (the other ranks pass none) */
+        int s1 = rank_ == 0 ? spmv_d_csr_is_symmetric(A) == 1 : 0;
+        MPI_Bcast(&s1, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        sym = s1;
+    }
     for (f = 0; f < SPMV_FMT_COUNT_; f++) { /* every host format as the blocks' engine */
         spmv_opts o = spmv_opts_default();
         if (!(spmv_format_flags((spmv_format)f) & SPMV_FF_HOST)) continue;
@@ -245,6 +250,12 @@ static void one_matrix(const char *name, const spmv_d_csr *A, int all_formats) {
         st = spmv_d_dist_from_root_csr(&D, MPI_COMM_WORLD, 0, rank_ == 0 ? A : NULL, &o, &e);
         agreed(st, name);
         if (st == SPMV_ERR_LIMIT) continue; /* a size cap of the format (DIA on a random matrix) */
+        if ((spmv_format_flags((spmv_format)f) & SPMV_FF_SYMMETRIC) && !sym) { /* sss: the diagonal blocks */
+            CHECK(st == SPMV_ERR_ARG, "rank %d %s %s of a non-symmetric matrix: %s", rank_, name,
+                  spmv_format_name((spmv_format)f), spmv_status_str(st));
+            if (st == SPMV_OK) spmv_d_dist_free(&D);
+            continue;
+        }
         CHECK(st == SPMV_OK, "rank %d %s %s: %s (%s)", rank_, name, spmv_format_name((spmv_format)f),
               spmv_status_str(st), e.msg);
         if (st != SPMV_OK) continue;
