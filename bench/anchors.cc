@@ -18,6 +18,8 @@
 #include <mutex>
 #include <new>
 #include <string>
+#include <vector>
+#include <vector>
 
 #ifndef SPMV_ANCHOR_EIGEN
 #define SPMV_ANCHOR_EIGEN 0
@@ -69,9 +71,9 @@ extern "C" {
 
 namespace {
 
-enum { A_LOOP, A_EIGEN, A_GRAPHBLAS, A_RSB, A_COUNT };
-const char *const names[A_COUNT] = {"loop", "eigen", "graphblas", "librsb"};
-const int built[A_COUNT] = {1, HAVE_EIGEN, HAVE_GRAPHBLAS, HAVE_RSB};
+enum { A_LOOP, A_EIGEN, A_GRAPHBLAS, A_RSB, A_EIGEN_SYM, A_RSB_SYM, A_COUNT };
+const char *const names[A_COUNT] = {"loop", "eigen", "graphblas", "librsb", "eigen_sym", "librsb_sym"};
+const int built[A_COUNT] = {1, HAVE_EIGEN, HAVE_GRAPHBLAS, HAVE_RSB, HAVE_EIGEN, HAVE_RSB};
 
 void set_err(char *err, size_t len, const char *fmt, ...) {
     if (!err || !len) return;
@@ -107,7 +109,43 @@ struct handle {
     bool empty;  // no entries or a zero dimension: y = 0 without the library
     void *impl;
     size_t bytes;
+    struct tri_copy *tri;  // eigen_sym, librsb_sym: the lower triangle
 };
+
+// The symmetric anchors' copy of the lower triangle (diagonal included), made in create (its
+// cost is their conversion): a CSR in tri_rp/tri_ci/tri_val. The caller gives the full
+// symmetric matrix; a pattern whose strict lower and upper parts differ in size is refused
+// ("not symmetric"), values are not compared (the bench checks the product).
+struct tri_copy {
+    std::vector<int32_t> rp, ci;
+    std::vector<char> val;  // T values
+};
+template <class T> bool lower_copy(handle *h, char *err, size_t errlen) {
+    tri_copy *c = new (std::nothrow) tri_copy();
+    if (!c) return set_err(err, errlen, "%s: out of memory", names[h->anchor]), false;
+    int64_t up = 0, low = 0;
+    for (int32_t r = 0; r < h->nrows; r++)
+        for (int32_t k = h->rp[r]; k < h->rp[r + 1]; k++) up += h->ci[k] > r, low += h->ci[k] < r;
+    if (h->nrows != h->ncols || up != low) {
+        delete c;
+        set_err(err, errlen, "%s: not symmetric (no row)", names[h->anchor]);
+        return false;
+    }
+    const T *v = static_cast<const T *>(h->val);
+    c->rp.resize((size_t)h->nrows + 1);
+    c->ci.reserve((size_t)(h->nnz - up));
+    c->val.resize((size_t)(h->nnz - up) * sizeof(T));
+    T *cv = reinterpret_cast<T *>(c->val.data());
+    c->rp[0] = 0;
+    for (int32_t r = 0; r < h->nrows; r++) {
+        for (int32_t k = h->rp[r]; k < h->rp[r + 1]; k++)
+            if (h->ci[k] <= r) cv[c->ci.size()] = v[k], c->ci.push_back(h->ci[k]);
+        c->rp[(size_t)r + 1] = (int32_t)c->ci.size();
+    }
+    h->tri = c;
+    h->bytes = c->rp.size() * 4 + c->ci.size() * (4 + sizeof(T));
+    return true;
+}
 
 template <class T> void par_zero(T *y, int32_t n, int nt) {
 #pragma omp parallel for schedule(static) num_threads(nt)
@@ -166,6 +204,21 @@ template <class T> int eigen_op(const handle *h, int op, int k, const T *x, T *y
         Eigen::Map<Mat> Y(y, h->nrows, k);
         Y.noalias() = A * X;
     }
+    return 0;
+}
+
+// eigen_sym: the lower triangle as a row-major SparseMatrix Map, y = A.selfadjointView<Lower>() * x
+// (Eigen's symmetric product, which it runs on one thread)
+template <class T> int eigen_sym_mv(const handle *h, const T *x, T *y) {
+    using Sp = Eigen::SparseMatrix<T, Eigen::RowMajor, int>;
+    using Vec = Eigen::Matrix<T, Eigen::Dynamic, 1>;
+    const tri_copy *c = h->tri;
+    Eigen::Map<const Sp> L(h->nrows, h->ncols, (int)c->ci.size(), c->rp.data(), c->ci.data(),
+                           reinterpret_cast<const T *>(c->val.data()));
+    Eigen::Map<const Vec> xv(x, h->ncols);
+    Eigen::Map<Vec> yv(y, h->nrows);
+    Eigen::setNbThreads(h->nthreads);
+    yv.noalias() = L.template selfadjointView<Eigen::Lower>() * xv;
     return 0;
 }
 #endif
@@ -508,8 +561,15 @@ template <class T> bool rsb_create(handle *h, char *err, size_t errlen) {
         return false;
     }
     rsb_err_t e = RSB_ERR_NO_ERROR;
-    struct rsb_mtx_t *A = rsb_mtx_alloc_from_csr_const(h->val, h->rp, h->ci, h->nnz, rsb_typecode<T>::code(),
-                                                       h->nrows, h->ncols, 1, 1, RSB_FLAG_DEFAULT_RSB_MATRIX_FLAGS, &e);
+    // librsb_sym: the lower triangle with the symmetric flag (its symmetric kernels)
+    const bool sym = h->anchor == A_RSB_SYM;
+    if (sym && !lower_copy<T>(h, err, errlen)) return false;
+    struct rsb_mtx_t *A =
+        sym ? rsb_mtx_alloc_from_csr_const(h->tri->val.data(), h->tri->rp.data(), h->tri->ci.data(),
+                                           (rsb_nnz_idx_t)h->tri->ci.size(), rsb_typecode<T>::code(), h->nrows, h->ncols,
+                                           1, 1, RSB_FLAG_DEFAULT_RSB_MATRIX_FLAGS | RSB_FLAG_LOWER_SYMMETRIC, &e)
+            : rsb_mtx_alloc_from_csr_const(h->val, h->rp, h->ci, h->nnz, rsb_typecode<T>::code(), h->nrows, h->ncols,
+                                           1, 1, RSB_FLAG_DEFAULT_RSB_MATRIX_FLAGS, &e);
     if (!A || e != RSB_ERR_NO_ERROR) {
         if (A) rsb_mtx_free(A);
         set_err(err, errlen, "librsb: rsb_mtx_alloc_from_csr_const failed: %s", rsb_errstr(e).c_str());
@@ -530,6 +590,8 @@ template <class T> bool rsb_create(handle *h, char *err, size_t errlen) {
 #endif
     size_t bytes = 0;
     if (rsb_mtx_get_info(A, RSB_MIF_TOTAL_SIZE__TO__SIZE_T, &bytes) == RSB_ERR_NO_ERROR) h->bytes = bytes;
+    delete h->tri;  // librsb copied it
+    h->tri = nullptr;
     h->impl = A;
     return true;
 }
@@ -589,6 +651,8 @@ std::string info_of(int i) {
 #else
         return absent(SPMV_ANCHOR_RSB, "librsb-dev", "<rsb.h>");
 #endif
+    case A_EIGEN_SYM: return info_of(A_EIGEN) + (HAVE_EIGEN ? ", selfadjointView<Lower> of the lower triangle (symmetric matrices)" : "");
+    case A_RSB_SYM: return info_of(A_RSB) + (HAVE_RSB ? ", RSB_FLAG_LOWER_SYMMETRIC (symmetric matrices)" : "");
     }
     return "no such anchor";
 }
@@ -630,6 +694,7 @@ void *create(int i, int32_t nrows, int32_t ncols, const int32_t *row_ptr, const 
     h->empty = h->nnz == 0 || nrows == 0 || ncols == 0;
     h->impl = nullptr;
     h->bytes = 0;
+    h->tri = nullptr;
     if (h->empty) return h;
     bool ok = true;
     try {
@@ -638,7 +703,11 @@ void *create(int i, int32_t nrows, int32_t ncols, const int32_t *row_ptr, const 
         case A_GRAPHBLAS: ok = gb_create<T>(h, err, errlen); break;
 #endif
 #if HAVE_RSB
-        case A_RSB: ok = rsb_create<T>(h, err, errlen); break;
+        case A_RSB:
+        case A_RSB_SYM: ok = rsb_create<T>(h, err, errlen); break;
+#endif
+#if HAVE_EIGEN
+        case A_EIGEN_SYM: ok = lower_copy<T>(h, err, errlen); break;
 #endif
         default: break;  // loop and eigen borrow the arrays: nothing to prepare
         }
@@ -650,6 +719,7 @@ void *create(int i, int32_t nrows, int32_t ncols, const int32_t *row_ptr, const 
         ok = false;
     }
     if (!ok) {
+        delete h->tri;
         delete h;
         return nullptr;
     }
@@ -675,7 +745,11 @@ template <class T> int mv(int i, void *hv, const T *x, T *y) {
         case A_GRAPHBLAS: return gb_mv<T>(h, x, y);
 #endif
 #if HAVE_RSB
-        case A_RSB: return rsb_mv<T>(h, x, y);
+        case A_RSB:
+        case A_RSB_SYM: return rsb_mv<T>(h, x, y);
+#endif
+#if HAVE_EIGEN
+        case A_EIGEN_SYM: return eigen_sym_mv<T>(h, x, y);
 #endif
         default: return -1;
         }
@@ -743,9 +817,11 @@ int spmv_anchor_available(int i) {
     if (i < 0 || i >= A_COUNT || !built[i]) return 0;
     spmv_anchor_info(i);
     std::call_once(once[i], [i] {
-        const int32_t rp[3] = {0, 2, 3}, ci[3] = {0, 1, 1};
-        const double vd[3] = {1, 2, 3}, xd[2] = {1, 1};
-        const float vs[3] = {1, 2, 3}, xs[2] = {1, 1};
+        // [1 2; 0 3], or for the symmetric anchors [1 2; 2 1]: y = (3, 3) either way
+        const bool sym = i == A_EIGEN_SYM || i == A_RSB_SYM;
+        const int32_t rp[3] = {0, 2, sym ? 4 : 3}, ci[4] = {0, 1, sym ? 0 : 1, 1};
+        const double vd[4] = {1, 2, sym ? 2.0 : 3.0, 1}, xd[2] = {1, 1};
+        const float vs[4] = {1, 2, sym ? 2.0f : 3.0f, 1}, xs[2] = {1, 1};
         double yd[2];
         float ys[2];
         char err[256] = "";
@@ -784,11 +860,13 @@ void spmv_anchor_free(int i, void *hv) {
         case A_GRAPHBLAS: gb_destroy(static_cast<gb_impl *>(h->impl)); break;
 #endif
 #if HAVE_RSB
-        case A_RSB: rsb_mtx_free(static_cast<struct rsb_mtx_t *>(h->impl)); break;
+        case A_RSB:
+        case A_RSB_SYM: rsb_mtx_free(static_cast<struct rsb_mtx_t *>(h->impl)); break;
 #endif
         default: break;
         }
     }
+    delete h->tri;
     delete h;
 }
 

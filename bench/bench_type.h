@@ -377,6 +377,8 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
         double t0;
         if (!o->formats[a == 0 ? 0 : TOOL_ANCHOR_FLAG(a)] || (o->op != 0 && a == 0)) continue;
         if (!spmv_anchor_available(a)) continue; /* the notice is in the header */
+        if (strstr(spmv_anchor_name(a), "_sym") && (o->op != 0 || BN(csr_is_symmetric)(src) != 1))
+            continue; /* the symmetric anchors: y = A x on symmetric matrices only (see the header) */
         ci->kind = 0;
         ci->anchor = a;
         snprintf(ci->fname, sizeof ci->fname, "%s", a == 0 ? "naive" : spmv_anchor_name(a));

@@ -293,8 +293,17 @@ SPMV_KTARGET static inline void SPMV_K(sss__part)(const SPMV_NAME(sss) *A, SPMV_
                 sum += val[s] * x[col[s]];
                 w[col[s] - lo] += val[s] * xi;
             }
-        sum += SPMV_K(coo__dot)(val + s, col + s, x, f - s);
-        for (k = s; k < f; k++) y[col[k]] += axi * val[k];
+        if (f - s < 2 * SPMV_W) { /* short rows (stencils, graphs): one scalar pass, no vector set-up */
+            for (k = s; k < f; k++) {
+                const SPMV_I c = col[k];
+                const SPMV_T v = val[k];
+                sum += v * x[c];
+                y[c] += axi * v;
+            }
+        } else {
+            sum += SPMV_K(coo__dot)(val + s, col + s, x, f - s);
+            for (k = s; k < f; k++) y[col[k]] += axi * val[k];
+        }
         y[i] += alpha * sum;
     }
 }
