@@ -346,6 +346,10 @@ static void BF(_format)(const BF(_ctx) * c, spmv_format f, tool_row *r) {
     if (st != SPMV_OK) {
         snprintf(msg, n, "conversion: %s: %.150s", spmv_status_str(st), e.msg);
         if (st == SPMV_ERR_LIMIT) r->state = ROW_SKIP; /* the format cannot hold this matrix */
+        if (st == SPMV_ERR_ARG && (spmv_format_flags(f) & SPMV_FF_SYMMETRIC) && BN(csr_check)(c->src) == SPMV_OK) {
+            r->state = ROW_SKIP; /* sss: one triangle of a symmetric matrix; this one is not */
+            snprintf(msg, n, "the matrix is not symmetric (%s holds symmetric matrices only)", spmv_format_name(f));
+        }
         return;
     }
     BN(any_dev_params_str)(&D, r->params, sizeof r->params);

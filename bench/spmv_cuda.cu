@@ -212,7 +212,7 @@ static void tool_print_plan(const char *mname, const char *prec, const spmv_auto
 #include "cuda_bench_type.cuh"
 
 static void usage(FILE *f) {
-    int i;
+    int i, k;
     fprintf(f,
             "usage:\n"
             "  spmv-cuda bench [--formats LIST|all] [--precision d|s] [--reps N] [--min-time S] [--tune]\n"
@@ -245,7 +245,13 @@ static void usage(FILE *f) {
     for (i = 0; i < SPMV_FMT_COUNT_; i++)
         if (spmv_format_flags((spmv_format)i) & SPMV_FF_CUDA) fprintf(f, ", %s", spmv_format_name((spmv_format)i));
     fprintf(f, ",\nauto (the automatic selection with its default options: params = the chosen format, convert = the\n"
-               "whole selection: inspection, uploads, trials)");
+               "whole selection: inspection, uploads, trials).\n"
+               "Symmetric-only formats (");
+    for (i = 0, k = 0; i < SPMV_FMT_COUNT_; i++)
+        if ((spmv_format_flags((spmv_format)i) & (SPMV_FF_CUDA | SPMV_FF_SYMMETRIC)) ==
+            (SPMV_FF_CUDA | SPMV_FF_SYMMETRIC))
+            fprintf(f, "%s%s", k++ ? ", " : "", spmv_format_name((spmv_format)i));
+    fprintf(f, ") run on exactly symmetric matrices only; on others their row says skipped.");
     fprintf(f, "\nExit status: 0 all rows correct, 1 a failure, 2 usage error, 3 no CUDA device.\n");
 }
 

@@ -2,8 +2,9 @@
  * selection; both products compared with the CPU's.
  *   nvcc -O3 -std=c++17 -I. -gencode arch=compute_90,code=sm_90 examples/cuda_any.cu -o cuda_any
  *   ./cuda_any [FORMAT [PARAMS]]      e.g. ./cuda_any sell   ./cuda_any axtch1 bs=256
- * FORMAT: a device row of `spmv formats` (default hll). Exit status 0 when both products match
- * the CPU's (or without a GPU, after the host part), 1 when one does not, 2 on a bad name or key. */
+ * FORMAT: a device row of `spmv formats` (default hll); a symmetric-only one (sss) gets A + A^T,
+ * which is symmetric. Exit status 0 when both products match the CPU's (or without a GPU, after
+ * the host part), 1 when one does not, 2 on a bad name or key. */
 #include "spmv_cuda.cuh"
 #include <stdio.h>
 
@@ -48,6 +49,20 @@ int main(int argc, char **argv) {
     TRY(spmv_gen("random:rows=20000,cols=20000,nnzr=12,seed=7", &t, &err));
     TRY(spmv_d_csr_from_triplets(&A, &t, NULL));
     spmv_triplets_free(&t);
+    if (spmv_format_flags(o.format) & SPMV_FF_SYMMETRIC) {
+        /* sss stores one triangle of a symmetric matrix (any other is refused): A + A^T, each entry
+           of A (its repeats summed) at (i, j) and at (j, i), so both mirrors sum the same values */
+        TRY(spmv_triplets_alloc(&t, A.nrows, A.ncols, 2 * (int64_t)A.nnz));
+        for (i = 0; i < A.nrows; i++)
+            for (int64_t k = A.row_ptr[i]; k < A.row_ptr[i + 1]; k++) {
+                t.row[k] = t.col[A.nnz + k] = i;
+                t.col[k] = t.row[A.nnz + k] = A.col_idx[k];
+                t.val[k] = t.val[A.nnz + k] = A.val[k];
+            }
+        spmv_d_csr_free(&A);
+        TRY(spmv_d_csr_from_triplets(&A, &t, NULL));
+        spmv_triplets_free(&t);
+    }
     x = (double *)malloc(((size_t)A.ncols + 1) * sizeof(double));
     y = (double *)malloc(((size_t)A.nrows + 1) * sizeof(double));
     y_host = (double *)malloc(((size_t)A.nrows + 1) * sizeof(double));

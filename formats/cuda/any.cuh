@@ -150,18 +150,6 @@ static inline spmv_status SPMV_NAME(any_dev_mv_kernel)(const SPMV_NAME(any_dev) 
 }
 
 /* What a solver pays per product: embeds-x formats scatter x first. */
-/* y = alpha*B^T*x + beta*y, B the matrix the handle holds: the csr rows natively (with atomics:
- * the last bits may vary from run to run); the others
- * SPMV_ERR_UNSUPPORTED (build them with opts.transpose). x: B's nrows values, y: its ncols. */
-static inline spmv_status SPMV_NAME(any_dev_mvt)(const SPMV_NAME(any_dev) *D, SPMV_T alpha, const SPMV_T *x,
-                                                 SPMV_T beta, SPMV_T *y, cudaStream_t s = 0) {
-    if (!D) return SPMV_ERR_ARG;
-    if (D->fmt == SPMV_FMT_CSR || D->fmt == SPMV_FMT_CSR_MERGE || D->fmt == SPMV_FMT_CSR_SCALAR ||
-        D->fmt == SPMV_FMT_CSR_VECTOR)
-        return SPMV_NAME(csr_dev_mvt)(&D->u.csr, alpha, x, beta, y, s);
-    return (int)D->fmt >= 0 && D->fmt < SPMV_FMT_COUNT_ ? SPMV_ERR_UNSUPPORTED : SPMV_ERR_ARG;
-}
-
 static inline spmv_status SPMV_NAME(any_dev_mv)(const SPMV_NAME(any_dev) *D, SPMV_T alpha, const SPMV_T *x,
                                                 SPMV_T beta, SPMV_T *y, cudaStream_t s = 0) {
     if (!D) return SPMV_ERR_ARG;
@@ -174,9 +162,25 @@ static inline spmv_status SPMV_NAME(any_dev_mv)(const SPMV_NAME(any_dev) *D, SPM
     }
 }
 
+/* y = alpha*B^T*x + beta*y, B the matrix the handle holds: the csr rows natively (with atomics:
+ * the last bits may vary from run to run), the symmetric-only rows (sss) by their forward
+ * product (B^T = B); the others SPMV_ERR_UNSUPPORTED (build them with opts.transpose).
+ * x: B's nrows values, y: its ncols. */
+static inline spmv_status SPMV_NAME(any_dev_mvt)(const SPMV_NAME(any_dev) *D, SPMV_T alpha, const SPMV_T *x,
+                                                 SPMV_T beta, SPMV_T *y, cudaStream_t s = 0) {
+    if (!D) return SPMV_ERR_ARG;
+    if (D->fmt == SPMV_FMT_CSR || D->fmt == SPMV_FMT_CSR_MERGE || D->fmt == SPMV_FMT_CSR_SCALAR ||
+        D->fmt == SPMV_FMT_CSR_VECTOR)
+        return SPMV_NAME(csr_dev_mvt)(&D->u.csr, alpha, x, beta, y, s);
+    if ((int)D->fmt >= 0 && D->fmt < SPMV_FMT_COUNT_ && (spmv_format_flags(D->fmt) & SPMV_FF_SYMMETRIC) &&
+        (spmv_format_flags(D->fmt) & SPMV_FF_CUDA))
+        return SPMV_NAME(any_dev_mv)(D, alpha, x, beta, y, s); /* A^T = A */
+    return (int)D->fmt >= 0 && D->fmt < SPMV_FMT_COUNT_ ? SPMV_ERR_UNSUPPORTED : SPMV_ERR_ARG;
+}
+
 /* Y = alpha*B*X + beta*Y with k vectors on the device (device pointers; layouts as on the
  * host): the csr rows natively (csr_dev_mm: atomics only for the long rows of a skewed
- * matrix), ell, ellr, hll and sell natively (ell_dev_mm, no atomics); the other formats one
+ * matrix), ell, ellr, hll and sell natively (ell_dev_mm, no atomics); the other formats (sss too) one
  * product per vector, column-major only (row-major gives SPMV_ERR_UNSUPPORTED: no device
  * transposes here). */
 static inline spmv_status SPMV_NAME(any_dev_mm)(const SPMV_NAME(any_dev) *D, int64_t k, SPMV_T alpha, const SPMV_T *X,
@@ -382,8 +386,13 @@ static inline spmv_status SPMV_NAME(any_dev_from_csr)(SPMV_NAME(any_dev) *D, con
     }
     st = SPMV_NAME(any_dev__build)(D, A, opts.format, &p, s);
     if (st != SPMV_OK) {
-        SPMV__ERR(e, "%s to the device: %s", spmv_format_name(opts.format),
-                  st == SPMV_ERR_CUDA ? cudaGetErrorString(spmv_cuda_last_error()) : spmv_status_str(st));
+        if (st == SPMV_ERR_ARG && (spmv_format_flags(opts.format) & SPMV_FF_SYMMETRIC) &&
+            SPMV_NAME(csr_check)(A) == SPMV_OK) /* the matrix is well-formed: it is not symmetric */
+            SPMV__ERR(e, "%s needs a symmetric matrix: square, with A(i,j) == A(j,i) for every entry (values included)",
+                      spmv_format_name(opts.format));
+        else
+            SPMV__ERR(e, "%s to the device: %s", spmv_format_name(opts.format),
+                      st == SPMV_ERR_CUDA ? cudaGetErrorString(spmv_cuda_last_error()) : spmv_status_str(st));
         return st;
     }
     D->tune_s = tune_s;

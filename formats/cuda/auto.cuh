@@ -54,7 +54,8 @@
  * Failure: any CUDA error, a host allocation failure, no device: everything is freed, *D
  * is zeroed except D.rep (rep.why says what failed, rep.chosen = SPMV_FMT_COUNT_) and the
  * status is returned. A candidate's conversion refused (SPMV_ERR_LIMIT, SPMV_ERR_ARG,
- * SPMV_ERR_OVERFLOW: a size cap) only removes that candidate (tried = -1).
+ * SPMV_ERR_OVERFLOW: a size cap; SPMV_ERR_ARG from a symmetric-only format, sss, on a matrix
+ * that is not symmetric) only removes that candidate (tried = -1).
  * Report (D.rep, spmv_auto_report): device = 1; trials counts the formats timed (CSR
  * included: 0 when nothing was timed); budget_s = 0 and select_spmvs = 0 when nothing was
  * timed. */
@@ -118,9 +119,16 @@ static inline spmv_status SPMV_NAME(auto_dev__time)(const SPMV_NAME(any_dev) *H,
     return st;
 }
 
-/* the statuses that only remove a candidate (its size cap, a parameter A cannot have) */
+/* the statuses that only remove a candidate (its size cap, a parameter A cannot have, a
+ * symmetric-only format on a matrix that is not symmetric) */
 static inline int SPMV_NAME(auto_dev__refused)(spmv_status st) {
     return st == SPMV_ERR_LIMIT || st == SPMV_ERR_ARG || st == SPMV_ERR_OVERFLOW || st == SPMV_ERR_UNSUPPORTED;
+}
+/* why candidate f refused A with st (the report's skip) */
+static inline const char *SPMV_NAME(auto_dev__refusal)(spmv_format f, spmv_status st) {
+    if (st == SPMV_ERR_ARG && (spmv_format_flags(f) & SPMV_FF_SYMMETRIC))
+        return "conversion refused (the format needs a symmetric matrix)";
+    return "conversion refused (a size cap of the format)";
 }
 
 /* The selection's working state (one call of auto_dev_from_csr). */
@@ -149,7 +157,7 @@ static inline spmv_status SPMV_NAME(auto_dev__try)(SPMV_NAME(auto_dev__run) *W, 
     c->st = st;
     if (st != SPMV_OK && SPMV_NAME(auto_dev__refused)(st)) {
         c->tried = -1;
-        c->skip = "conversion refused (a size cap of the format)";
+        c->skip = SPMV_NAME(auto_dev__refusal)(c->fmt, st);
         return SPMV_OK;
     }
     if (st != SPMV_OK) {
@@ -257,7 +265,7 @@ static inline spmv_status SPMV_NAME(auto_dev__select)(SPMV_NAME(auto_dev) *D, co
             R->cand[pick].st = st;
             if (st == SPMV_OK || pick == 0 || !SPMV_NAME(auto_dev__refused)(st)) break;
             R->cand[pick].tried = -1; /* refused (a size cap): the baseline */
-            R->cand[pick].skip = "conversion refused (a size cap of the format)";
+            R->cand[pick].skip = SPMV_NAME(auto_dev__refusal)(R->cand[pick].fmt, st);
             pick = 0;
         }
         if (st != SPMV_OK) {

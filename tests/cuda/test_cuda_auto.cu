@@ -13,9 +13,11 @@
  *    formats become candidates; a second x through _mv), in deterministic mode (two
  *    selections: the same format, bit-identical y, never an atomics format, no trials) and with
  *    budget 1 (CSR, no trials); the report's fields; nothing left on the device after _free;
- *  - in the emulation: every cudaMalloc of a selection (every candidate tried) failing in turn,
- *    and every host allocation: the status, an empty handle with the reason in rep.why, nothing
- *    leaked on the host or the device.
+ *    a symmetric-only candidate (sss) never chosen nor timed on a matrix that is not
+ *    symmetric (refused, with that reason, when tried);
+ *  - in the emulation: every cudaMalloc of a selection (every candidate tried, sss included:
+ *    the matrix is made symmetric) failing in turn, and every host allocation: the status, an
+ *    empty handle with the reason in rep.why, nothing leaked on the host or the device.
  * Without a device (nvcc build on a machine without a GPU) the device part is one SKIP. */
 #ifndef SPMV_CUDA_MAX_GRID
 #define SPMV_CUDA_MAX_GRID 37 /* grid-stride loops really loop on test sizes */
@@ -237,10 +239,18 @@ template <class G> static void check_report(const typename G::adev *D, const typ
                 R->chosen_idx >= 0 && R->chosen_idx < R->ncand && R->cand[R->chosen_idx].fmt == f && R->why[0] &&
                 R->feat.nnz == (int64_t)A->nnz && R->feat.nrows == (int64_t)A->nrows && R->features_s >= 0 &&
                 R->select_s >= R->features_s && R->ncand >= 1 && R->ncand + R->nleft <= SPMV_FMT_COUNT_ + 1;
+    const int sym = th_csr_symmetric(A);
     for (i = 0; i < R->ncand; i++) /* every shortlisted row is a device row; tried ones have times */
         ok = ok && (spmv_format_flags(R->cand[i].fmt) & SPMV_FF_CUDA) &&
              (R->cand[i].tried != 1 || (R->cand[i].spmv_s > 0 && R->cand[i].score_s > 0)) &&
              (R->cand[i].tried != 0 || R->cand[i].skip || i == R->chosen_idx || !timed);
+    for (i = 0; i < R->ncand && !sym; i++) /* symmetric-only rows: refused here, never timed or chosen */
+        if (th_sym(R->cand[i].fmt))
+            CHECK(R->cand[i].tried != 1 && i != R->chosen_idx &&
+                      (R->cand[i].tried != -1 || (R->cand[i].skip && strstr(R->cand[i].skip, "symmetric"))),
+                  "%s: %s on a matrix that is not symmetric: tried %d, skip \"%s\"%s", what,
+                  spmv_format_name(R->cand[i].fmt), R->cand[i].tried, R->cand[i].skip ? R->cand[i].skip : "",
+                  i == R->chosen_idx ? ", chosen" : "");
     if (timed)
         ok = ok && R->trials >= 1 && R->cand[0].tried == 1 && R->cand[0].fmt == SPMV_FMT_CSR && R->csr_spmv_s > 0 &&
              R->budget_s >= R->opts.min_seconds && R->chosen_spmv_s > 0 && R->select_spmvs > 0 &&
@@ -422,8 +432,17 @@ template <class G> static void alloc_failures(void) {
     spmv_status st;
     int mode;
     th_make_rows_fn(&t, 64, 64, len_small);
-    st = G::from_triplets(&A, &t);
+    { /* A + A^T: symmetric, so that sss is a candidate too (row and column 37 long) */
+        spmv_triplets u;
+        st = SPMV_ERR_ALLOC;
+        if (th_symmetrize(&t, &u)) {
+            st = G::from_triplets(&A, &u);
+            spmv_triplets_free(&u);
+        }
+    }
     spmv_triplets_free(&t);
+    CHECK(st == SPMV_OK && th_csr_symmetric(&A), "%s: the allocation failures' symmetric matrix: %s", G::name(),
+          spmv_status_str(st));
     if (st != SPMV_OK) return;
     for (mode = 0; mode < 3; mode++) {
         spmv_opts o = spmv_opts_default();

@@ -1,12 +1,12 @@
-/* Every CUDA device format (spmv_cuda.cuh: csr_scalar, csr_vector, csr_merge, coo, axc,
- * axtuh1, axtuh, axtch1, axtch) x every type: tags s (float/int32), d (double/int32) and the
- * user-instantiated dl (double/int64_t) and sl (float/int64_t), against the long-double host
- * reference spmv_<tag>_csr_mv_ref.
+/* Every CUDA device format (the registry rows with cuda = 1: csr_scalar, csr_vector, csr_merge,
+ * coo, axc, axtuh1, axtuh, axtch1, axtch, the ELL, DIA, BCSR, CSR5 and SURAA rows, sss) x every
+ * type: tags s (float/int32), d (double/int32) and the user-instantiated dl (double/int64_t)
+ * and sl (float/int64_t), against the long-double host reference spmv_<tag>_csr_mv_ref.
  *  - Always (no GPU needed): format names, the AXT device defaults, argument and parameter
  *    errors that must come back SPMV_ERR_ARG before any CUDA call (axtuh thw 8, axtch1 bs 2048
  *    or 16, axc thw 64, ...), zeroed handles, freeing twice, and, without a device, that every
  *    upload fails cleanly (SPMV_ERR_NODEVICE / SPMV_ERR_CUDA, handle zeroed).
- *  - With a GPU: through the generic handle spmv_<tag>_any_dev, each of the 9 formats with the
+ *  - With a GPU: through the generic handle spmv_<tag>_any_dev, every device format with the
  *    CUDA defaults plus the AXT parameter sweeps (axc thw 4..32, axtuh1 thw 4..32, axtuh th
  *    1,2,3,8, axtch1 bs 32..1024, axtch th 1,2,8,64) and the vector CSR kernel with every
  *    threads_per_row (spmv_<tag>_csr_dev), on edge cases (0 rows / 0 columns, empty rows, one
@@ -22,6 +22,12 @@
  *    ranges, the tail alone and a tail whose first row began in a tile, 0 rows / 0 nnz, NaN / Inf
  *    in x confined to their rows, parameter errors, the --tune search, and in the emulation every
  *    cudaMalloc of the upload failing in turn (CUDA error, handle zeroed, no block left).
+ *  - Symmetric-only formats (SPMV_FF_SYMMETRIC: sss): on every matrix that is not exactly
+ *    symmetric, the refusal (SPMV_ERR_ARG before any CUDA call, a zeroed handle, a message
+ *    saying why); on every square one, the same checks as the other formats with their
+ *    defaults on A + A^T ("<case> + its transpose", run after the case, the random sequence
+ *    restored afterwards so that the other cases stay as they were); symmetric cases (1x1,
+ *    the stencils, karate...) run as they are. The upload's allocation failures on A + A^T.
  * One CHECK per matrix x format x parameters x type x (alpha, beta) / operation.
  *
  * Environment: SPMV_MATRICES (default ../shared/matrices), SPMV_TEST_MAX_NNZ (real matrices with
@@ -226,26 +232,37 @@ static int is_dev(int f) { return (spmv_format_flags((spmv_format)f) & SPMV_FF_C
 /* ---- host-side checks (no GPU needed) ------------------------------------------------ */
 static void host_common(void) {
     /* the device formats of the first release must stay device formats of the registry */
-    static const char *names[] = {"csr_scalar", "csr_vector", "csr_merge", "coo",   "axc",
-                                  "axtuh1",     "axtuh",      "axtch1",    "axtch"};
-    int f, v, ndev = 0;
-    for (f = 0; f < 9; f++) {
+    static const struct {
+        const char *name;
+        unsigned flags; /* the flags that must be set (cuda always), of host, embeds_x, symmetric */
+    } firsts[] = {{"csr_scalar", 0}, {"csr_vector", 0}, {"csr_merge", SPMV_FF_HOST}, {"coo", SPMV_FF_HOST},
+                  {"axc", SPMV_FF_HOST | SPMV_FF_EMBEDS_X}, {"axtuh1", SPMV_FF_HOST | SPMV_FF_EMBEDS_X},
+                  {"axtuh", SPMV_FF_HOST | SPMV_FF_EMBEDS_X}, {"axtch1", SPMV_FF_HOST | SPMV_FF_EMBEDS_X},
+                  {"axtch", SPMV_FF_HOST | SPMV_FF_EMBEDS_X},
+                  /* symmetric matrices only: the tests give it A + A^T (and check the refusal of A) */
+                  {"sss", SPMV_FF_HOST | SPMV_FF_SYMMETRIC}};
+    const unsigned seen = SPMV_FF_HOST | SPMV_FF_EMBEDS_X | SPMV_FF_SYMMETRIC;
+    size_t i;
+    int f, v, ndev = 0, nsym = 0;
+    for (i = 0; i < sizeof firsts / sizeof firsts[0]; i++) {
         spmv_format g = SPMV_FMT_COUNT_;
-        CHECK(spmv_format_parse(names[f], &g) == SPMV_OK && (spmv_format_flags(g) & SPMV_FF_CUDA),
-              "%s is not a device format", names[f]);
-        CHECK(!(spmv_format_flags(g) & SPMV_FF_EMBEDS_X) == (f < 4), "embeds_x(%s) = %u", names[f],
-              spmv_format_flags(g) & SPMV_FF_EMBEDS_X);
+        const int known = spmv_format_parse(firsts[i].name, &g) == SPMV_OK;
+        const unsigned fl = known ? spmv_format_flags(g) : 0u;
+        CHECK(known && (fl & SPMV_FF_CUDA) && (fl & seen) == firsts[i].flags,
+              "%s: %s, flags 0x%x (expected cuda and, of host | embeds_x | symmetric, 0x%x)", firsts[i].name,
+              known ? "a registry row" : "unknown", fl, firsts[i].flags);
     }
     for (f = 0; f < SPMV_FMT_COUNT_; f++) { /* every device row: its name parses back, its defaults exist */
         spmv_any_params p;
         if (!(spmv_format_flags((spmv_format)f) & SPMV_FF_CUDA)) continue;
         ndev++;
+        nsym += th_sym(f);
         spmv_format g = SPMV_FMT_COUNT_;
         CHECK(spmv_format_parse(spmv_format_name((spmv_format)f), &g) == SPMV_OK && g == f, "parse(name(%d))", f);
         CHECK(spmv_any_dev_params_init((spmv_format)f, NULL, &p, NULL) == SPMV_OK, "%s: device defaults",
               spmv_format_name((spmv_format)f));
     }
-    CHECK(ndev >= 9, "%d device formats", ndev);
+    CHECK(ndev >= 10 && nsym >= 1 && th_sym_dev_any(), "%d device formats, %d of them symmetric-only", ndev, nsym);
     {
         spmv_format g = SPMV_FMT_CSR;
         CHECK(spmv_format_parse("nope", &g) == SPMV_ERR_ARG && g == SPMV_FMT_CSR, "parse(unknown)");
@@ -296,6 +313,37 @@ template <class G> static void host_tag(int have_gpu) {
     spmv_triplets_free(&t);
     CHECK(st == SPMV_OK, "%s: host csr: %s", tg, spmv_status_str(st));
     if (st != SPMV_OK) return;
+    { /* symmetric-only formats: a matrix that is not exactly symmetric is refused before any CUDA
+         call, the 3x4 A and three 3x3 ones (each with (2,2) = 3 and a pair of entries) */
+        static const char *why[3] = {"(0,1) = 1, (1,0) = 2", "(0,2) without (2,0)", "(1,2) = NaN, (2,1) = 1"};
+        typename G::csr B;
+        for (i = 0; i < 3; i++) {
+            spmv_triplets_alloc(&t, 3, 3, 3);
+            t.row[0] = 2; t.col[0] = 2; t.val[0] = 3;
+            t.row[1] = i == 2 ? 1 : 0; t.col[1] = i == 0 ? 1 : 2; t.val[1] = i == 2 ? NAN : 1;
+            t.row[2] = i == 0 ? 1 : i == 1 ? 1 : 2; t.col[2] = i == 0 ? 0 : 1; t.val[2] = i == 0 ? 2 : 1;
+            st = G::from_triplets(&B, &t);
+            spmv_triplets_free(&t);
+            if (st != SPMV_OK) continue;
+            for (f = 0; f < SPMV_FMT_COUNT_; f++) {
+                spmv_opts o = spmv_opts_default();
+                spmv_error e;
+                if (!is_dev(f) || !th_sym(f)) continue;
+                o.format = (spmv_format)f;
+                memset(&D, 0xab, sizeof D);
+                st = G::any_dev_opts(&D, &B, &o, &e);
+                CHECK(st == SPMV_ERR_ARG && is_zero(&D) && strstr(e.msg, "symmetric") && !th_csr_symmetric(&B),
+                      "%s: %s of a 3x3 matrix that is not symmetric (%s): %s '%s'", tg, fmt_name(f), why[i],
+                      spmv_status_str(st), e.msg);
+                if (i) continue;
+                memset(&D, 0xab, sizeof D);
+                st = G::any_dev_opts(&D, &A, &o, &e);
+                CHECK(st == SPMV_ERR_ARG && is_zero(&D) && strstr(e.msg, "symmetric"),
+                      "%s: %s of a 3x4 matrix: %s '%s'", tg, fmt_name(f), spmv_status_str(st), e.msg);
+            }
+            G::csr_free(&B);
+        }
+    }
 
     /* generic handle: arguments */
     CHECK(G::any_from_csr(NULL, &A, SPMV_FMT_CSR_VECTOR, NULL, 0) == SPMV_ERR_ARG, "%s: any_dev_from_csr(D=NULL)", tg);
@@ -443,15 +491,26 @@ template <class G> static void host_tag(int have_gpu) {
     CHECK(st == SPMV_OK && is_zero(&X) && G::axt_dev_free(&X) == SPMV_OK, "%s: axt_dev_free(zeroed), twice", tg);
 
     if (!have_gpu) { /* no device: every upload fails cleanly, nothing held */
+        typename G::csr S; /* symmetric (an explicit zero on the diagonal): sss takes it up to the upload */
+        int have_s;
+        spmv_triplets_alloc(&t, 3, 3, 3);
+        t.row[0] = 0; t.col[0] = 1; t.val[0] = 0.5;
+        t.row[1] = 1; t.col[1] = 0; t.val[1] = 0.5;
+        t.row[2] = 2; t.col[2] = 2; t.val[2] = 0;
+        st = G::from_triplets(&S, &t);
+        spmv_triplets_free(&t);
+        have_s = st == SPMV_OK;
+        CHECK(have_s && th_csr_symmetric(&S), "%s: host csr of a symmetric 3x3: %s", tg, spmv_status_str(st));
         for (f = 0; f < SPMV_FMT_COUNT_; f++) {
-            if (!is_dev(f)) continue;
+            if (!is_dev(f) || (th_sym(f) && !have_s)) continue;
             memset(&D, 0xab, sizeof D);
-            st = G::any_from_csr(&D, &A, (spmv_format)f, NULL, 0);
+            st = G::any_from_csr(&D, th_sym(f) ? &S : &A, (spmv_format)f, NULL, 0);
             CHECK((st == SPMV_ERR_NODEVICE || st == SPMV_ERR_CUDA) && is_zero(&D),
                   "%s: %s upload without a device: %s, handle %s", tg, fmt_name(f), spmv_status_str(st),
                   is_zero(&D) ? "zeroed" : "NOT zeroed");
             CHECK(G::any_free(&D) == SPMV_OK, "%s: %s free after a failed upload", tg, fmt_name(f));
         }
+        if (have_s) G::csr_free(&S);
         memset(&E, 0xab, sizeof E);
         st = G::coo_to_device(&E, &C, 0);
         CHECK((st == SPMV_ERR_NODEVICE || st == SPMV_ERR_CUDA) && is_zero(&E), "%s: coo_to_device without a device: %s",
@@ -491,6 +550,7 @@ template <class G> struct ctx {
     double *tol;
     long double *ref[NAB + 1], *scale[NAB + 1];
     int64_t *len; /* entries per row (for the messages) */
+    int sym;      /* A is exactly symmetric (the symmetric-only formats take it) */
     T *xd1, *xd2, *yd;
 };
 
@@ -534,6 +594,7 @@ template <class G> static int ctx_init(ctx<G> &c, const char *mname, const spmv_
     c.nr = (size_t)c.A.nrows;
     c.nc = (size_t)c.A.ncols;
     c.nnz = (size_t)c.A.nnz;
+    c.sym = th_csr_symmetric(&c.A);
     c.x1 = (T *)malloc((c.nc + 1) * sizeof(T));
     c.x2 = (T *)malloc((c.nc + 1) * sizeof(T));
     c.yb = (T *)malloc((c.nr + GUARD) * sizeof(T));
@@ -700,9 +761,21 @@ template <class G> static void run_any(ctx<G> &c, const cfg &k) {
     if (gpu_dead) return;
     if (k.has_p) snprintf(req, sizeof req, "thw=%d,th=%d,bs=%d", k.p.thw, k.p.th, k.p.bs);
     else snprintf(req, sizeof req, "defaults");
-    st = G::any_from_csr(&D, &c.A, (spmv_format)k.f, k.has_p ? &k.p : NULL, stream);
     snprintf(label, sizeof label, "%s %s(%s) [%s %zux%zu nnz %zu]", G::name(), fmt_name(k.f), req, c.mname, c.nr, c.nc,
              c.nnz);
+    if (th_sym(k.f) && !c.sym) { /* symmetric-only: refused before any CUDA call, with the reason */
+        spmv_opts o = spmv_opts_default();
+        spmv_error e;
+        o.format = (spmv_format)k.f;
+        memset(&D, 0xab, sizeof D);
+        st = G::any_dev_opts(&D, &c.A, &o, &e);
+        CHECK(st == SPMV_ERR_ARG && is_zero(&D) && strstr(e.msg, "symmetric"),
+              "%s: a matrix that is not symmetric: %s, handle %s, '%s'", label, spmv_status_str(st),
+              is_zero(&D) ? "zeroed" : "NOT zeroed", e.msg);
+        if (st == SPMV_OK) (void)G::any_free(&D);
+        return;
+    }
+    st = G::any_from_csr(&D, &c.A, (spmv_format)k.f, k.has_p ? &k.p : NULL, stream);
     if (G::limited(&c.A, k.f)) { /* over the format's documented size cap */
         CHECK(st == SPMV_ERR_LIMIT && is_zero(&D), "%s: over the size cap, the upload gave %s", label,
               spmv_status_str(st));
@@ -936,7 +1009,8 @@ template <class G> static void run_axt_direct(ctx<G> &c) {
  * parameter sweeps and the per-format objects run on the edge cases and presets there (the
  * emulation costs ~1000x a GPU; on a GPU everything runs on everything) */
 static int light;
-template <class G> static void gpu_matrix(const char *mname, const spmv_triplets *t, int special) {
+/* only_sym: the symmetric-only formats alone (on A + A^T of a case that is not symmetric) */
+template <class G> static void gpu_matrix(const char *mname, const spmv_triplets *t, int special, int only_sym) {
     typedef typename G::T T;
     static cfg cfgs[64];
     static int ncfg = 0;
@@ -946,8 +1020,8 @@ template <class G> static void gpu_matrix(const char *mname, const spmv_triplets
     if (!ncfg) ncfg = make_cfgs(cfgs);
     if (!ctx_init(c, mname, t, special)) return;
     for (i = 0; i < ncfg && !gpu_dead; i++)
-        if (!light || !cfgs[i].has_p) run_any(c, cfgs[i]);
-    if (!light) {
+        if ((!light || !cfgs[i].has_p) && (!only_sym || th_sym(cfgs[i].f))) run_any(c, cfgs[i]);
+    if (!light && !only_sym) {
         run_csr_tpr(c);
         run_ell_tpr(c);
         run_bcsr_kern(c);
@@ -969,26 +1043,30 @@ template <class G> static void gpu_matrix(const char *mname, const spmv_triplets
  * fails with SPMV_ERR_NODEVICE / SPMV_ERR_CUDA, never SPMV_ERR_ARG or a conversion error). */
 static int opt_host_only;
 static int no_device_status(spmv_status st) { return st == SPMV_ERR_NODEVICE || st == SPMV_ERR_CUDA || st == SPMV_OK; }
-template <class G> static void host_matrix(const char *mname, const spmv_triplets *t) {
+template <class G> static void host_matrix(const char *mname, const spmv_triplets *t, int only_sym) {
     static cfg cfgs[64];
     static int ncfg = 0;
     typename G::csr A;
     spmv_status st;
-    int i, v;
+    int i, v, sym;
     if (!(opt_tags & G::bit())) return;
     if (!ncfg) ncfg = make_cfgs(cfgs);
     st = G::from_triplets(&A, t);
     CHECK(st == SPMV_OK, "%s [%s]: host csr: %s", G::name(), mname, spmv_status_str(st));
     if (st != SPMV_OK) return;
+    sym = th_csr_symmetric(&A);
     for (i = 0; i < ncfg; i++) {
         typename G::any D;
+        const int refused = th_sym(cfgs[i].f) && !sym; /* symmetric-only, A is not */
+        if (only_sym && !th_sym(cfgs[i].f)) continue;
         st = G::any_from_csr(&D, &A, (spmv_format)cfgs[i].f, cfgs[i].has_p ? &cfgs[i].p : NULL, 0);
-        CHECK(no_device_status(st) && (st == SPMV_OK || is_zero(&D)),
-              "%s %s(thw=%d,th=%d,bs=%d) [%s]: upload without a device: %s (expected a CUDA error)", G::name(),
-              fmt_name(cfgs[i].f), cfgs[i].p.thw, cfgs[i].p.th, cfgs[i].p.bs, mname, spmv_status_str(st));
+        CHECK(refused ? st == SPMV_ERR_ARG && is_zero(&D) : no_device_status(st) && (st == SPMV_OK || is_zero(&D)),
+              "%s %s(thw=%d,th=%d,bs=%d) [%s]: upload without a device: %s (expected %s)", G::name(),
+              fmt_name(cfgs[i].f), cfgs[i].p.thw, cfgs[i].p.th, cfgs[i].p.bs, mname, spmv_status_str(st),
+              refused ? "a refusal: not symmetric" : "a CUDA error");
         G::any_free(&D);
     }
-    for (v = 0; v < SPMV_AXT_VARIANT_COUNT_; v++) {
+    for (v = 0; v < SPMV_AXT_VARIANT_COUNT_ && !only_sym; v++) {
         typename G::axt H;
         typename G::axtd X;
         spmv_axt_params p = spmv_axt_params_cuda_default((spmv_axt_variant)v);
@@ -1005,6 +1083,12 @@ template <class G> static void host_matrix(const char *mname, const spmv_triplet
 }
 
 static int wanted(const char *name) { return !gpu_dead && (!opt_only || strstr(name, opt_only)); }
+/* a symmetric-only device format runs (SPMV_TEST_FORMATS) */
+static int sym_wanted(void) {
+    for (int f = 0; f < SPMV_FMT_COUNT_; f++)
+        if (is_dev(f) && th_sym(f) && format_wanted(f)) return 1;
+    return 0;
+}
 
 static void run_all(const char *name, const spmv_triplets *t, int special) {
     if (!wanted(name)) return;
@@ -1012,16 +1096,40 @@ static void run_all(const char *name, const spmv_triplets *t, int special) {
            (long long)t->nnz, special ? ", NaN/Inf in x" : "");
     fflush(stdout);
     if (opt_host_only) {
-        host_matrix<tag_s>(name, t);
-        host_matrix<tag_d>(name, t);
-        host_matrix<tag_dl>(name, t);
-        host_matrix<tag_sl>(name, t);
-        return;
+        host_matrix<tag_s>(name, t, 0);
+        host_matrix<tag_d>(name, t, 0);
+        host_matrix<tag_dl>(name, t, 0);
+        host_matrix<tag_sl>(name, t, 0);
+    } else {
+        gpu_matrix<tag_s>(name, t, special, 0);
+        gpu_matrix<tag_d>(name, t, special, 0);
+        gpu_matrix<tag_dl>(name, t, special, 0);
+        gpu_matrix<tag_sl>(name, t, special, 0);
     }
-    gpu_matrix<tag_s>(name, t, special);
-    gpu_matrix<tag_d>(name, t, special);
-    gpu_matrix<tag_dl>(name, t, special);
-    gpu_matrix<tag_sl>(name, t, special);
+    /* the symmetric-only formats refused t above (unless it is symmetric): they run on A + A^T */
+    if (!gpu_dead && sym_wanted() && !th_triplets_symmetric(t)) {
+        spmv_triplets u;
+        char sname[300];
+        if (!th_symmetrize(t, &u)) return; /* not square: the refusal was the test */
+        snprintf(sname, sizeof sname, "%s + its transpose", name);
+        printf("case %s: %lld x %lld, %lld entries (symmetric-only formats)\n", sname, (long long)u.nrows,
+               (long long)u.ncols, (long long)u.nnz);
+        fflush(stdout);
+        th_rng_save(); /* x and y drawn here: the later cases stay what they were */
+        if (opt_host_only) {
+            host_matrix<tag_s>(sname, &u, 1);
+            host_matrix<tag_d>(sname, &u, 1);
+            host_matrix<tag_dl>(sname, &u, 1);
+            host_matrix<tag_sl>(sname, &u, 1);
+        } else {
+            gpu_matrix<tag_s>(sname, &u, special, 1);
+            gpu_matrix<tag_d>(sname, &u, special, 1);
+            gpu_matrix<tag_dl>(sname, &u, special, 1);
+            gpu_matrix<tag_sl>(sname, &u, special, 1);
+        }
+        th_rng_restore();
+        spmv_triplets_free(&u);
+    }
 }
 
 /* ---- hand-built COO objects: any order, duplicates ----------------------------------- */
@@ -1535,12 +1643,13 @@ template <class G> static void csr5_errors(void) {
 
 #ifdef SPMV_CUDA_EMULATE
 /* Every device format (defaults): each cudaMalloc of the upload failing in turn must give a
- * CUDA error, a zeroed handle and no device block left (the emulation's bookkeeping). */
+ * CUDA error, a zeroed handle and no device block left (the emulation's bookkeeping). The
+ * symmetric-only formats on S = A_s + A_s^T, A_s square with empty rows. */
 template <class G> static void dev_alloc_failures(void) {
     static const int64_t cyc[] = {3, 0, 200, 1, 0, 0, 5, 300, 2, 0, 7};
-    typename G::csr A;
+    typename G::csr A, S;
     typename G::any D;
-    spmv_triplets t;
+    spmv_triplets t, u;
     spmv_status st;
     int f;
     if (gpu_dead || !(opt_tags & G::bit())) return;
@@ -1548,6 +1657,24 @@ template <class G> static void dev_alloc_failures(void) {
     st = G::from_triplets(&A, &t);
     spmv_triplets_free(&t);
     if (st != SPMV_OK) return;
+    {
+        static const int64_t scyc[] = {3, 0, 20, 1, 0, 0, 5};
+        th_rng_save(); /* the later cases as they were */
+        csr5_rows(&t, 40, 40, scyc, sizeof scyc / sizeof scyc[0]);
+        th_rng_restore();
+        st = SPMV_ERR_ALLOC;
+        if (th_symmetrize(&t, &u)) {
+            st = G::from_triplets(&S, &u);
+            spmv_triplets_free(&u);
+        }
+        spmv_triplets_free(&t);
+        CHECK(st == SPMV_OK && th_csr_symmetric(&S), "%s: a symmetric matrix for the allocation failures: %s",
+              G::name(), spmv_status_str(st));
+        if (st != SPMV_OK) {
+            G::csr_free(&A);
+            return;
+        }
+    }
     for (f = 0; f < SPMV_FMT_COUNT_; f++) {
         const size_t live0 = spmv_emu_live_blocks();
         long k;
@@ -1555,7 +1682,7 @@ template <class G> static void dev_alloc_failures(void) {
         for (k = 0; k < 64; k++) {
             spmv_emu_fail_malloc_after(k);
             memset(&D, 0xab, sizeof D);
-            st = G::any_from_csr(&D, &A, (spmv_format)f, NULL, stream);
+            st = G::any_from_csr(&D, th_sym(f) ? &S : &A, (spmv_format)f, NULL, stream);
             spmv_emu_fail_malloc_after(-1);
             if (st == SPMV_OK || st == SPMV_ERR_LIMIT) break;
             CHECK(st == SPMV_ERR_CUDA && is_zero(&D) && spmv_emu_live_blocks() == live0,
@@ -1570,6 +1697,7 @@ template <class G> static void dev_alloc_failures(void) {
               spmv_emu_live_blocks() - live0);
     }
     G::csr_free(&A);
+    G::csr_free(&S);
 }
 #endif
 

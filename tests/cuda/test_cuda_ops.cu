@@ -2,8 +2,11 @@
  * device format built from A^T (opts.transpose) and the auto handle built that way, the csr
  * rows' own csr_dev_mvt (atomics, no A^T) and any_dev_mvt's refusal on the other formats; each
  * product against the long-double reference of A^T x, with alpha/beta pairs and NaN in y
- * where beta = 0, on rectangular and skewed matrices. Runs in the CUDA emulation in the suite
- * and natively in tests/gpu_check.sh. */
+ * where beta = 0, on rectangular and skewed matrices. Symmetric-only formats (sss): refused
+ * (SPMV_ERR_ARG, an empty handle, the reason) on the matrices that are not symmetric, both
+ * ways; on A + A^T of the square ones built from A^T, any_dev_mvt = the forward product, and
+ * any_dev_mm's per-vector path (column-major; row-major refused). No device update_values
+ * exists to test. Runs in the CUDA emulation in the suite and natively in tests/gpu_check.sh. */
 /* long rows in several chunks on the test's small matrices */
 #define SPMV_CUDA_LONG_CHUNK 256
 #include "../harness.h"
@@ -36,8 +39,10 @@ static double err_t(const spmv_d_csr *A, double alpha, const double *x, double b
     return w;
 }
 
-static void one_matrix(const char *mname, const spmv_triplets *t) {
+/* only_sym: the symmetric-only formats alone (on A + A^T), no auto handle */
+static void one_matrix(const char *mname, const spmv_triplets *t, int only_sym) {
     spmv_d_csr A;
+    int sym;
     const int64_t m = t->nrows, n = t->ncols;
     double *x = (double *)malloc(sizeof(double) * (size_t)(m + 1)), *y0 = (double *)malloc(sizeof(double) * (size_t)(n + 1));
     double *yh = (double *)malloc(sizeof(double) * (size_t)(n + 1)), *xd = NULL, *yd = NULL;
@@ -45,6 +50,7 @@ static void one_matrix(const char *mname, const spmv_triplets *t) {
         CHECK(0, "%s: to CSR", mname);
         goto out;
     }
+    sym = th_csr_symmetric(&A);
     for (int64_t i = 0; i < m; i++) x[i] = th_rval();
     for (int64_t j = 0; j < n; j++) y0[j] = th_rval();
     if (!cuda_ok(cudaMalloc((void **)&xd, sizeof(double) * (size_t)(m + 1)), "cudaMalloc x") ||
@@ -60,6 +66,20 @@ static void one_matrix(const char *mname, const spmv_triplets *t) {
         spmv_status st;
         const char *fn = is_auto ? "auto" : spmv_format_name((spmv_format)f);
         if (!is_auto && !(spmv_format_flags((spmv_format)f) & SPMV_FF_CUDA)) continue;
+        if (only_sym && (is_auto || !th_sym(f))) continue;
+        if (!is_auto && th_sym(f) && !sym) { /* refused from A^T and from A, before any CUDA call */
+            for (int tr = 0; tr < 2; tr++) {
+                o.transpose = tr;
+                o.format = (spmv_format)f;
+                memset(&D, 0xab, sizeof D);
+                st = spmv_d_any_dev_from_csr(&D, &A, &o, &e, 0);
+                CHECK(st == SPMV_ERR_ARG && th_all_zero(&D, sizeof D) && strstr(e.msg, "symmetric"),
+                      "%s %s from %s (not symmetric): %s '%s'", mname, fn, tr ? "A^T" : "A", spmv_status_str(st),
+                      e.msg);
+                if (st == SPMV_OK) (void)spmv_d_any_dev_free(&D);
+            }
+            continue;
+        }
         o.transpose = 1;
         if (is_auto) {
             o.expected_calls = 10;
@@ -89,7 +109,9 @@ static void one_matrix(const char *mname, const spmv_triplets *t) {
         /* the handle on A itself: any_dev_mvt, native on the csr rows */
         o.transpose = 0;
         if (spmv_d_any_dev_from_csr(&D, &A, &o, &e, 0) != SPMV_OK) continue;
-        const int native = f == SPMV_FMT_CSR || f == SPMV_FMT_CSR_MERGE || f == SPMV_FMT_CSR_SCALAR || f == SPMV_FMT_CSR_VECTOR;
+        /* native: the csr rows; a symmetric-only format's forward product is its transpose's */
+        const int native = f == SPMV_FMT_CSR || f == SPMV_FMT_CSR_MERGE || f == SPMV_FMT_CSR_SCALAR ||
+                           f == SPMV_FMT_CSR_VECTOR || th_sym(f);
         for (int p = 0; p < 3 && native; p++) {
             for (int64_t j = 0; j < n; j++) yh[j] = AB[p][1] == 0 ? NAN : y0[j];
             cuda_ok(cudaMemcpy(yd, yh, sizeof(double) * (size_t)n, cudaMemcpyHostToDevice), "copy y");
@@ -111,23 +133,31 @@ out:
 }
 
 /* SpMM on the device: csr_dev_mm (every csr row), ell_dev_mm (sell, hll: both layouts) and
- * any_dev_mm's per-vector path (coo, jad: column-major; row-major refused) against the host
- * reference, k = 1, 3, 8, 9, 33, ld > k */
-static void mm_matrix(const char *mname, const spmv_triplets *t) {
+ * any_dev_mm's per-vector path (coo, jad, and sss on a symmetric matrix: column-major;
+ * row-major refused) against the host reference, k = 1, 3, 8, 9, 33, ld > k. only_sym: sss
+ * alone (on A + A^T). */
+static void mm_matrix(const char *mname, const spmv_triplets *t, int only_sym) {
     static const int ks[] = {1, 3, 8, 9, 33};
-    static const spmv_format fs[] = {SPMV_FMT_CSR, SPMV_FMT_CSR_VECTOR, SPMV_FMT_SELL, SPMV_FMT_HLL, SPMV_FMT_COO, SPMV_FMT_JAD};
+    static const spmv_format fs[] = {SPMV_FMT_CSR, SPMV_FMT_CSR_VECTOR, SPMV_FMT_SELL, SPMV_FMT_HLL,
+                                     SPMV_FMT_COO, SPMV_FMT_JAD,        SPMV_FMT_SSS};
     spmv_d_csr A;
     if (spmv_d_csr_from_triplets(&A, t, NULL) != SPMV_OK) {
         CHECK(0, "%s: to CSR", mname);
         return;
     }
     const int64_t m = A.nrows, n = A.ncols;
+    const int sym = th_csr_symmetric(&A);
     for (size_t fi = 0; fi < sizeof fs / sizeof fs[0] && !gpu_dead; fi++) {
         spmv_opts o = spmv_opts_default();
         spmv_d_any_dev D;
         spmv_error e;
+        if (th_sym(fs[fi]) != only_sym || (th_sym(fs[fi]) && !sym)) continue; /* one_matrix checked the refusal */
         o.format = fs[fi];
-        if (spmv_d_any_dev_from_csr(&D, &A, &o, &e, 0) != SPMV_OK) continue;
+        const spmv_status bst = spmv_d_any_dev_from_csr(&D, &A, &o, &e, 0);
+        if (bst == SPMV_ERR_LIMIT) continue;
+        CHECK(bst == SPMV_OK, "%s %s: build for SpMM: %s (%s)", mname, spmv_format_name(fs[fi]), spmv_status_str(bst),
+              e.msg);
+        if (bst != SPMV_OK) continue;
         const int native = fs[fi] == SPMV_FMT_CSR || fs[fi] == SPMV_FMT_CSR_VECTOR || fs[fi] == SPMV_FMT_SELL ||
                            fs[fi] == SPMV_FMT_HLL;
         for (int ik = 0; ik < 5; ik++)
@@ -203,8 +233,24 @@ int main(void) {
             CHECK(0, "gen %s", gens[g]);
             continue;
         }
-        one_matrix(gens[g], &t);
-        mm_matrix(gens[g], &t);
+        one_matrix(gens[g], &t, 0);
+        mm_matrix(gens[g], &t, 0);
+        if (th_sym_dev_any() && !th_triplets_symmetric(&t)) { /* sss on A + A^T (square A only) */
+            spmv_triplets u;
+            char name[160];
+            if (th_symmetrize(&t, &u)) {
+                snprintf(name, sizeof name, "%s + its transpose", gens[g]);
+                th_rng_save();
+                one_matrix(name, &u, 1);
+                mm_matrix(name, &u, 1);
+                th_rng_restore();
+                spmv_triplets_free(&u);
+            }
+        } else if (th_sym_dev_any()) { /* symmetric as given: sss ran with the others; its SpMM */
+            th_rng_save();
+            mm_matrix(gens[g], &t, 1);
+            th_rng_restore();
+        }
         spmv_triplets_free(&t);
     }
     return check_finish("test_cuda_ops");

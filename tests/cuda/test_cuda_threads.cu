@@ -3,7 +3,9 @@
  * own y, on the default stream), and four threads build their own handles from one shared host
  * CSR at once; every result against the long-double reference. The formats the README keeps
  * to one product at a time (csr and csr_merge with the merge kernel's carries, csr5, the AXT
- * formats whose x lives in the handle) are left out.
+ * formats whose x lives in the handle) are left out. Symmetric-only formats (sss) run on the
+ * symmetric matrices (the stencil, and A + A^T of the others that are square); on the rest
+ * their refusal is checked.
  * In the suite it runs in the CUDA emulation's concurrent mode under ThreadSanitizer: the host
  * side of the device verbs (argument checks, launch set-up, the error state) racing between
  * threads is reported and fails the run; the emulation runs the threads' grids one after
@@ -35,15 +37,18 @@ static double rel_err(const double *y, const long double *ref, const long double
     return w;
 }
 
-static void one_matrix(const char *mname, const spmv_triplets *t) {
+/* only_sym: the symmetric-only formats alone (A + A^T of a matrix they refused) */
+static void one_matrix(const char *mname, const spmv_triplets *t, int only_sym) {
     spmv_d_csr A;
     double *x = NULL, *xd = NULL;
     long double *ref = NULL, *sc = NULL;
     int64_t i, n, m;
+    int sym;
     if (spmv_d_csr_from_triplets(&A, t, NULL) != SPMV_OK) {
         CHECK(0, "%s: to CSR", mname);
         return;
     }
+    sym = th_csr_symmetric(&A);
     n = A.nrows, m = A.ncols;
     x = (double *)malloc(sizeof(double) * (size_t)(m + 1));
     ref = (long double *)malloc(sizeof(long double) * (size_t)(n + 1));
@@ -60,9 +65,16 @@ static void one_matrix(const char *mname, const spmv_triplets *t) {
         spmv_status st;
         double *yd[NT] = {NULL}, *yh[NT] = {NULL};
         spmv_status tst[NT];
-        if (!shared_ok((spmv_format)f)) continue;
+        if (!shared_ok((spmv_format)f) || (only_sym && !th_sym(f))) continue;
         o.format = (spmv_format)f;
         st = spmv_d_any_dev_from_csr(&D, &A, &o, &e, 0);
+        if (th_sym(f) && !sym) { /* symmetric-only: refused (it runs on A + A^T) */
+            CHECK(st == SPMV_ERR_ARG && th_all_zero(&D, sizeof D) && strstr(e.msg, "symmetric"),
+                  "%s %s (not symmetric): %s '%s'", mname, spmv_format_name((spmv_format)f), spmv_status_str(st),
+                  e.msg);
+            if (st == SPMV_OK) (void)spmv_d_any_dev_free(&D);
+            continue;
+        }
         if (st == SPMV_ERR_LIMIT) continue; /* a size cap (a skewed or padded matrix) */
         CHECK(st == SPMV_OK, "%s %s: build: %s (%s)", mname, spmv_format_name((spmv_format)f), spmv_status_str(st), e.msg);
         if (st != SPMV_OK) continue;
@@ -89,7 +101,7 @@ static void one_matrix(const char *mname, const spmv_triplets *t) {
         (void)spmv_d_any_dev_free(&D);
         for (int k = 0; k < NT; k++) cudaFree(yd[k]), free(yh[k]);
     }
-    { /* NT threads building and using their own handles from one shared host CSR */
+    if (!only_sym) { /* NT threads building and using their own handles from one shared host CSR */
         std::vector<std::thread> th;
         int bad[NT] = {0};
         for (int k = 0; k < NT; k++)
@@ -133,7 +145,16 @@ int main(void) {
             CHECK(0, "gen %s", gens[g]);
             continue;
         }
-        one_matrix(gens[g], &t);
+        one_matrix(gens[g], &t, 0);
+        if (th_sym_dev_any() && !th_triplets_symmetric(&t)) {
+            spmv_triplets u;
+            char name[160];
+            if (th_symmetrize(&t, &u)) {
+                snprintf(name, sizeof name, "%s + its transpose", gens[g]);
+                one_matrix(name, &u, 1);
+                spmv_triplets_free(&u);
+            }
+        }
         spmv_triplets_free(&t);
     }
     return check_finish("test_cuda_threads");
