@@ -279,17 +279,15 @@ SPMV_OMP(parallel for schedule(dynamic, 256) reduction(| : bad) reduction(+ : up
 
 /* Strictly ascending columns in every row (no duplicates)? */
 static inline int SPMV_NAME(csr__canonical)(const SPMV_NAME(csr) *C) {
-    SPMV_I r, k;
-    if (!C->cols_sorted) {
-        for (r = 0; r < C->nrows; r++)
-            for (k = C->row_ptr[r] + 1; k < C->row_ptr[r + 1]; k++)
-                if (C->col_idx[k] <= C->col_idx[k - 1]) return 0;
-        return 1;
+    SPMV_I r;
+    int bad = 0;
+    /* (a wrapped or hand-made CSR may repeat a column even when sorted) */
+SPMV_OMP(parallel for schedule(static) reduction(| : bad) if (C->nnz >= SPMV_PAR_MIN_NNZ))
+    for (r = 0; r < C->nrows; r++) {
+        SPMV_I k;
+        for (k = C->row_ptr[r] + 1; k < C->row_ptr[r + 1]; k++) bad |= C->col_idx[k] <= C->col_idx[k - 1];
     }
-    for (r = 0; r < C->nrows; r++) /* sorted, but a wrapped or hand-made CSR may repeat a column */
-        for (k = C->row_ptr[r] + 1; k < C->row_ptr[r + 1]; k++)
-            if (C->col_idx[k] == C->col_idx[k - 1]) return 0;
-    return 1;
+    return !bad;
 }
 
 /* Is A symmetric: square, and A(i,j) == A(j,i) for every entry, values included (NaN equals

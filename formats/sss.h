@@ -82,6 +82,7 @@ static inline SPMV_I SPMV_NAME(sss__lo)(const SPMV_NAME(sss) *A, SPMV_I b, SPMV_
 static inline void SPMV_NAME(sss__split)(const SPMV_NAME(sss) *A, int nt, SPMV_I *part, SPMV_I *lo) {
     int t;
     for (t = 0; t <= nt; t++) part[t] = SPMV_NAME(csr__split)(A->row_ptr, A->nrows, t, nt);
+SPMV_OMP(parallel for schedule(static) if (A->stored >= SPMV_PAR_MIN_NNZ && nt > 1))
     for (t = 0; t < nt; t++) lo[t] = SPMV_NAME(sss__lo)(A, part[t], part[t + 1]);
 }
 static inline int SPMV_NAME(sss__threads)(const SPMV_NAME(sss) *A) {
@@ -146,19 +147,25 @@ static inline spmv_status SPMV_NAME(sss_from_csr)(SPMV_NAME(sss) *A, const SPMV_
         st = SPMV_ERR_ARG;
     } else {
         int64_t stored = 0;
+SPMV_OMP(parallel for schedule(static) reduction(+ : stored) if (C.nnz >= SPMV_PAR_MIN_NNZ))
         for (r = 0; r < C.nrows; r++)
             for (k = C.row_ptr[r]; k < C.row_ptr[r + 1] && C.col_idx[k] <= r; k++) stored++;
         st = SPMV_NAME(sss__alloc)(A, C.nrows, stored);
     }
-    if (st == SPMV_OK) {
-        SPMV_I w = 0;
+    if (st == SPMV_OK) { /* row lengths, their prefix, then the rows copied in parallel */
         A->row_ptr[0] = 0;
+SPMV_OMP(parallel for schedule(static) if (C.nnz >= SPMV_PAR_MIN_NNZ))
         for (r = 0; r < C.nrows; r++) {
-            for (k = C.row_ptr[r]; k < C.row_ptr[r + 1] && C.col_idx[k] <= r; k++) {
-                A->col[w] = C.col_idx[k];
-                A->val[w++] = C.val[k];
-            }
-            A->row_ptr[r + 1] = w;
+            SPMV_I q = C.row_ptr[r];
+            while (q < C.row_ptr[r + 1] && C.col_idx[q] <= r) q++;
+            A->row_ptr[r + 1] = q - C.row_ptr[r];
+        }
+        for (r = 0; r < C.nrows; r++) A->row_ptr[r + 1] += A->row_ptr[r];
+SPMV_OMP(parallel for schedule(static) if (C.nnz >= SPMV_PAR_MIN_NNZ))
+        for (r = 0; r < C.nrows; r++) {
+            const SPMV_I n = A->row_ptr[r + 1] - A->row_ptr[r];
+            memcpy(A->col + A->row_ptr[r], C.col_idx + C.row_ptr[r], (size_t)n * sizeof(SPMV_I));
+            memcpy(A->val + A->row_ptr[r], C.val + C.row_ptr[r], (size_t)n * sizeof(SPMV_T));
         }
         A->nnz = C.nnz;
         A->params = prm;
@@ -293,16 +300,27 @@ SPMV_KTARGET static inline void SPMV_K(sss__part)(const SPMV_NAME(sss) *A, SPMV_
                 sum += val[s] * x[col[s]];
                 w[col[s] - lo] += val[s] * xi;
             }
-        if (f - s < 2 * SPMV_W) { /* short rows (stencils, graphs): one scalar pass, no vector set-up */
-            for (k = s; k < f; k++) {
+        {
+            SPMV_T s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+            for (k = s; k + 4 <= f; k += 4) {
+                const SPMV_I c0 = col[k], c1 = col[k + 1], c2 = col[k + 2], c3 = col[k + 3];
+                const SPMV_T v0 = val[k], v1 = val[k + 1], v2 = val[k + 2], v3 = val[k + 3];
+                s0 += v0 * x[c0];
+                s1 += v1 * x[c1];
+                s2 += v2 * x[c2];
+                s3 += v3 * x[c3];
+                y[c0] += axi * v0;
+                y[c1] += axi * v1;
+                y[c2] += axi * v2;
+                y[c3] += axi * v3;
+            }
+            for (; k < f; k++) {
                 const SPMV_I c = col[k];
                 const SPMV_T v = val[k];
-                sum += v * x[c];
+                s0 += v * x[c];
                 y[c] += axi * v;
             }
-        } else {
-            sum += SPMV_K(coo__dot)(val + s, col + s, x, f - s);
-            for (k = s; k < f; k++) y[col[k]] += axi * val[k];
+            sum += (s0 + s1) + (s2 + s3);
         }
         y[i] += alpha * sum;
     }
