@@ -124,7 +124,7 @@ static inline spmv_status SPMV_NAME(sss_from_csr)(SPMV_NAME(sss) *A, const SPMV_
     spmv_sss_params prm = p ? *p : spmv_sss_params_default();
     SPMV_NAME(csr) C;
     spmv_status st;
-    SPMV_I r, k;
+    SPMV_I r;
     int own = 0;
     if (!A) return SPMV_ERR_ARG;
     memset(A, 0, sizeof *A);
@@ -148,8 +148,10 @@ static inline spmv_status SPMV_NAME(sss_from_csr)(SPMV_NAME(sss) *A, const SPMV_
     } else {
         int64_t stored = 0;
 SPMV_OMP(parallel for schedule(static) reduction(+ : stored) if (C.nnz >= SPMV_PAR_MIN_NNZ))
-        for (r = 0; r < C.nrows; r++)
-            for (k = C.row_ptr[r]; k < C.row_ptr[r + 1] && C.col_idx[k] <= r; k++) stored++;
+        for (r = 0; r < C.nrows; r++) {
+            SPMV_I q; /* (private: declared in the loop) */
+            for (q = C.row_ptr[r]; q < C.row_ptr[r + 1] && C.col_idx[q] <= r; q++) stored++;
+        }
         st = SPMV_NAME(sss__alloc)(A, C.nrows, stored);
     }
     if (st == SPMV_OK) { /* row lengths, their prefix, then the rows copied in parallel */
