@@ -81,10 +81,12 @@ static int fc_known(spmv_status st) { return st >= SPMV_OK && st <= SPMV_ERR_NOD
         st = spmv_##TAG##_any_from_csr(&M, &A, &o, &e);                                                                \
         FC_REQUIRE(fc_known(st), "%s: status %d", spmv_format_name(fmt), (int)st);                                     \
         if (spmv_format_flags(fmt) & SPMV_FF_SYMMETRIC) { /* sss: built exactly when A is symmetric */                 \
+            spmv_any_params ap;                                                                                        \
             const int sy = spmv_##TAG##_csr_is_symmetric(&A);                                                         \
-            FC_REQUIRE(st == SPMV_OK ? sy == 1 : (sy != 1 || st == SPMV_ERR_ALLOC || st == SPMV_ERR_ISA),              \
-                       "%s: %s on a matrix csr_is_symmetric says %d of", spmv_format_name(fmt), spmv_status_str(st),   \
-                       sy);                                                                                            \
+            const int pok = spmv_any_params_init(fmt, params, &ap, NULL) == SPMV_OK; /* else refused for that */      \
+            FC_REQUIRE(st == SPMV_OK ? sy == 1 : (sy != 1 || !pok || st == SPMV_ERR_ALLOC || st == SPMV_ERR_ISA),     \
+                       "%s: %s on a matrix csr_is_symmetric says %d of (params '%s')", spmv_format_name(fmt),          \
+                       spmv_status_str(st), sy, params);                                                               \
         }                                                                                                              \
         if (st != SPMV_OK) {                                                                                           \
             static const unsigned char zero[sizeof M] = {0};                                                           \
