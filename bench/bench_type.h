@@ -73,12 +73,20 @@ static int BF(_round_robin)(BF(_ct) * c, int n, const BT_VAL *x, BT_VAL *y, int 
     unsigned long long rng = 0x9E3779B97F4A7C15ull;
     if (n > 512) return 1;
     for (i = 0; i < n; i++) ord[i] = i;
-    /* calls per sample: ~100 us worth, so that tiny products are not timer-bound */
+    /* calls per sample: ~100 us worth, so that tiny products are not timer-bound. The first
+     * estimate from at least 10 us of calls: a single call of a few-entry matrix can read 0
+     * on the clock, and k = 1 then needed millions of rounds to reach 0.2 s (a hang of minutes,
+     * seen on a 3 x 3 matrix) */
     for (i = 0; i < n; i++) {
         double t1;
-        c[i].k = 1;
-        t1 = BF(_sample)(&c[i], x, y, 0);
-        c[i].k = t1 > 0 && t1 < 1e-4 ? (int)(1e-4 / t1) + 1 : 1;
+        int k = 1;
+        for (;;) {
+            c[i].k = k;
+            t1 = BF(_sample)(&c[i], x, y, 0);
+            if (t1 * k >= 1e-5 || k >= (1 << 20)) break;
+            k *= 4;
+        }
+        c[i].k = t1 <= 0 ? (1 << 20) : t1 < 1e-4 ? (int)(1e-4 / t1 < (1 << 24) ? 1e-4 / t1 + 1 : (1 << 24)) : 1;
     }
     for (round = 0; round < 10000000; round++) {
         int done = 1;
