@@ -294,23 +294,32 @@ SPMV_OMP(parallel for schedule(static) reduction(| : bad) if (C->nnz >= SPMV_PAR
  * NaN; repeated entries summed first)? 1 yes, 0 no; SPMV_ERR_ARG (negative) for a malformed
  * A, SPMV_ERR_ALLOC when the sorted copy an unsorted A needs cannot be had. O(nnz log(row)),
  * parallel; what the symmetric formats (sss) check before building. */
-static inline int SPMV_NAME(csr_is_symmetric)(const SPMV_NAME(csr) *A) {
-    SPMV_NAME(csr) C;
+/* *C = a view of A with strictly ascending columns: A itself (*own = 0), or a sorted copy with
+ * repeats summed (*own = 1, the caller frees it with csr_free). */
+static inline spmv_status SPMV_NAME(csr__sorted_view)(const SPMV_NAME(csr) *A, SPMV_NAME(csr) *C, int *own) {
     SPMV_NAME(coo) S;
     spmv_coo_params cp = spmv_coo_params_default();
     spmv_csr_params rp = spmv_csr_params_default();
     spmv_status st;
-    int r;
+    *C = *A;
+    *own = 0;
+    if (SPMV_NAME(csr__canonical)(A)) return SPMV_OK;
+    cp.isa = rp.isa = SPMV_ISA_GENERIC;
+    if ((st = SPMV_NAME(coo_from_csr)(&S, A, &cp)) != SPMV_OK) return st;
+    st = SPMV_NAME(csr_from_coo)(C, &S, &rp);
+    SPMV_NAME(coo_free)(&S);
+    *own = st == SPMV_OK;
+    return st;
+}
+static inline int SPMV_NAME(csr_is_symmetric)(const SPMV_NAME(csr) *A) {
+    SPMV_NAME(csr) C;
+    spmv_status st;
+    int r, own;
     if (SPMV_NAME(csr_check)(A) != SPMV_OK) return -(int)SPMV_ERR_ARG;
     if (A->nrows != A->ncols) return 0;
-    if (SPMV_NAME(csr__canonical)(A)) return SPMV_NAME(csr__symmetric)(A);
-    cp.isa = rp.isa = SPMV_ISA_GENERIC;
-    if ((st = SPMV_NAME(coo_from_csr)(&S, A, &cp)) != SPMV_OK) return -(int)st;
-    st = SPMV_NAME(csr_from_coo)(&C, &S, &rp);
-    SPMV_NAME(coo_free)(&S);
-    if (st != SPMV_OK) return -(int)st;
+    if ((st = SPMV_NAME(csr__sorted_view)(A, &C, &own)) != SPMV_OK) return -(int)st;
     r = SPMV_NAME(csr__symmetric)(&C);
-    SPMV_NAME(csr_free)(&C);
+    if (own) SPMV_NAME(csr_free)(&C);
     return r;
 }
 

@@ -131,18 +131,7 @@ static inline spmv_status SPMV_NAME(sss_from_csr)(SPMV_NAME(sss) *A, const SPMV_
     if ((st = SPMV_NAME(csr_check)(B)) != SPMV_OK) return st;
     if (B->nrows != B->ncols) return SPMV_ERR_ARG;
     if ((st = spmv_isa_resolve(prm.isa, &prm.isa)) != SPMV_OK) return st;
-    C = *B;
-    if (!SPMV_NAME(csr__canonical)(B)) { /* sorted, duplicates summed */
-        SPMV_NAME(coo) S;
-        spmv_coo_params cp = spmv_coo_params_default();
-        spmv_csr_params rp = spmv_csr_params_default();
-        cp.isa = rp.isa = SPMV_ISA_GENERIC;
-        if ((st = SPMV_NAME(coo_from_csr)(&S, B, &cp)) != SPMV_OK) return st;
-        st = SPMV_NAME(csr_from_coo)(&C, &S, &rp);
-        SPMV_NAME(coo_free)(&S);
-        if (st != SPMV_OK) return st;
-        own = 1;
-    }
+    if ((st = SPMV_NAME(csr__sorted_view)(B, &C, &own)) != SPMV_OK) return st; /* sorted, repeats summed */
     if (!SPMV_NAME(csr__symmetric)(&C)) {
         st = SPMV_ERR_ARG;
     } else {
