@@ -17,6 +17,7 @@ typedef struct BF(_ct) {
     void *ah;                         /* anchor handle */
     BN(any) M;                        /* kind 1 */
     BN(auto) AU;                      /* kind 2 */
+    int e2e_q;                        /* kind 2: selected for BF(_e2e_n)[e2e_q] products */
     char fname[32], params[96], isa_s[16];
     size_t fbytes;
     double fill, t_conv, t_tune, err;
@@ -262,10 +263,9 @@ static void BF(_report)(const tool_opts *o, const char *mname, const BN(csr) * A
         else if (ci->kind == 1 && !o->no_cache) ci->gf_cache = BF(_cache_rate)(A, &ci->M);
         else if (ci->kind == 2 && !o->no_cache) ci->gf_cache = BF(_cache_rate)(A, &ci->AU.h);
         BF(_row)(o, mname, A, ci, t_mv, t_kern, t_min, spread, R->t_naive, tol, csv);
-        if (ci->kind == 2) {
-            int q;
-            R->t_auto = t_mv;
-            for (q = 0; q < 3; q++) R->e2e_auto[q] = ci->AU.rep.select_s + BF(_e2e_n)[q] * t_mv;
+        if (ci->kind == 2) { /* each auto row was selected for its own N */
+            if (ci->e2e_q == 1) R->t_auto = t_mv;
+            R->e2e_auto[ci->e2e_q] = ci->AU.rep.select_s + BF(_e2e_n)[ci->e2e_q] * t_mv;
         }
         if (ci->kind == 1 && ci->err <= tol) {
             int q;
@@ -433,7 +433,8 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
             int is_auto = f == SPMV_FMT_COUNT_, direct = redo;
             redo = 0;
             if (is_auto) {
-                if (!o->formats[SPMV_FMT_COUNT_ + 1] || isa != SPMV_ISA_GENERIC) break;
+                /* three rows, selected for 100, 1000 ("auto") and 10000 products */
+                if (!o->formats[SPMV_FMT_COUNT_ + 1] || isa - SPMV_ISA_GENERIC > 2) break;
             } else {
                 if (!o->formats[f + 1]) break;
                 if (!(spmv_format_flags((spmv_format)f) & SPMV_FF_HOST)) break; /* device only */
@@ -456,7 +457,12 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
                 spmv_opts ao = spmv_opts_default();
                 spmv_error ae;
                 char p[80];
+                const int q = isa - SPMV_ISA_GENERIC;
                 if (o->threads) ao.threads = o->threads;
+                /* the user holds A (csr's row pays no conversion either) */
+                ao.borrow = 1;
+                ao.expected_calls = BF(_e2e_n)[q];
+                ao.calibration = o->no_calibration;
                 ao.transpose = o->op == 1;
                 ao.mm_k = o->op == 2 ? (int)kk : 0;
                 fprintf(stderr, "  %s auto...\r", mname);
@@ -467,14 +473,15 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
                     break;
                 }
                 ci->kind = 2;
-                snprintf(ci->fname, sizeof ci->fname, "auto");
+                ci->e2e_q = q;
+                snprintf(ci->fname, sizeof ci->fname, q == 1 ? "auto" : q == 0 ? "auto@100" : "auto@10000");
                 BN(any_params_str)(&ci->AU.h, p, sizeof p);
                 snprintf(ci->params, sizeof ci->params, "%s%s%s", spmv_format_name(ci->AU.rep.chosen), p[0] ? ":" : "", p);
                 snprintf(ci->isa_s, sizeof ci->isa_s, "%s", spmv_isa_name(BN(any_isa)(&ci->AU.h)));
                 ci->t_conv = ci->AU.rep.select_s;
                 ci->fbytes = BN(any_bytes)(&ci->AU.h);
                 ci->fill = A.nnz ? (double)BN(any_stored)(&ci->AU.h) / (double)A.nnz : 1.0;
-                auto_why = ci->AU.rep.why;
+                if (q == 1) auto_why = ci->AU.rep.why;
             } else {
                 const char *fname = spmv_format_name((spmv_format)f);
                 spmv_opts bo = spmv_opts_default();
@@ -544,7 +551,7 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
     if (auto_why) {
         BF(_ct) *ca = NULL;
         for (a = 0; a < n; a++)
-            if (c[a].kind == 2) ca = &c[a];
+            if (c[a].kind == 2 && c[a].e2e_q == 1) ca = &c[a];
         if (ca)
             printf("# auto on %s: chose %s in %.3g s (%.1f SpMVs, %d timed): %s; oracle %s: auto/oracle time %.3f, "
                    "auto/csr %.3f\n",

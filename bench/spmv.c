@@ -19,7 +19,7 @@ typedef struct tool_opts {
     int formats[TOOL_NFLAGS];
     int isas[SPMV_ISA_COUNT_];
     char precision; /* 'd' or 's' */
-    int threads, reps, tune, no_cache;
+    int threads, reps, tune, no_cache, no_calibration;
     int op, mm_k; /* --op: 0 mv, 1 mvt (y = A^T x), 2 mm (k = mm_k vectors, row-major) */
     const char *csv;
     double bw_read, bw_triad; /* GB/s, from the stream measurement */
@@ -36,11 +36,14 @@ static void usage(FILE *f) {
     fprintf(f,
             "usage:\n"
             "  spmv bench [--formats LIST|all] [--isa LIST|all] [--precision d|s] [--threads N] [--reps N]\n"
-            "             [--tune] [--no-cache] [--op mv|mvt|mm:k=N] [--csv FILE] [MATRIX ...]\n"
+            "             [--tune] [--no-cache] [--no-calibration] [--op mv|mvt|mm:k=N] [--csv FILE] [MATRIX ...]\n"
             "  spmv stream [--threads N]\n"
+            "  spmv calibrate [--threads N] [--precision d|s|both] [--file PATH] [--show]   (this machine's CSR\n"
+            "            costs for the automatic selection, cached; --show: print the cached numbers only)\n"
             "  spmv info MATRIX\n"
             "  spmv plan [--expect N] [--budget B] [--deterministic] [--x-fixed] [--op mv|mvt|mm:k=N] [--threads N]\n"
-            "            [--precision d|s] [--save PLAN] [--load PLAN]   (a plan: the choice, reused on the same matrix)\n"
+            "            [--precision d|s] [--save PLAN] [--load PLAN] [--no-calibration]\n"
+            "            MATRIX   (--save/--load: the choice, reused on the same matrix without a selection)\n"
             "            MATRIX   (the automatic selection: features, shortlist, trials, choice)\n"
             "  spmv mv [--format F|auto] [--params KEY=VAL,...] [--precision d|s] [--transpose] MATRIX [--x FILE]\n"
             "          [--out FILE|-]   (--transpose: y = A^T x; an X of k columns: Y = A X, m x k)\n"
@@ -59,7 +62,8 @@ static void usage(FILE *f) {
         for (i = 1; i < spmv_anchor_count(); i++)
             fprintf(f, " %s (%s)", spmv_anchor_name(i), spmv_anchor_info(i));
     }
-    fprintf(f, "\nEnvironment: SPMV_ISA=generic|avx2|avx512 (any case) limits auto-detection; OMP_NUM_THREADS.\n"
+    fprintf(f, "\nEnvironment: SPMV_ISA=generic|avx2|avx512 (any case) limits auto-detection; OMP_NUM_THREADS;\n"
+               "SPMV_CALIBRATION=PATH|off (the calibration file; default $XDG_CACHE_HOME or ~/.cache/spmv/calibration).\n"
                "Exit status: 0 success, 1 failure (unreadable matrix, I/O error, ...), 2 bad arguments.\n");
 }
 
@@ -467,6 +471,8 @@ static int cmd_bench(int argc, char **argv) {
             o.tune = 1;
         } else if (!strcmp(a, "--no-cache")) {
             o.no_cache = 1;
+        } else if (!strcmp(a, "--no-calibration")) {
+            o.no_calibration = 1;
         } else if (!strcmp(a, "--op")) {
             if (v && !strcmp(v, "mv")) o.op = 0;
             else if (v && !strcmp(v, "mvt")) o.op = 1;
@@ -654,6 +660,8 @@ static int cmd_plan(int argc, char **argv) {
             i++;
         } else if (!strcmp(a, "--deterministic")) {
             ao.deterministic = 1;
+        } else if (!strcmp(a, "--no-calibration")) {
+            ao.calibration = 1;
         } else if (!strcmp(a, "--x-fixed")) {
             ao.x_changes = 0;
         } else if (!strcmp(a, "--op")) { /* mvt: choose for A^T (opts.transpose); mm:k=N: opts.mm_k */
@@ -671,7 +679,7 @@ static int cmd_plan(int argc, char **argv) {
             i++;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "spmv plan: unknown option '%s' (options: --expect, --budget, --deterministic, --x-fixed, "
-                            "--op, --save, --load, --threads, --precision)\n", a);
+                            "--op, --save, --load, --threads, --precision, --no-calibration)\n", a);
             return 2;
         } else if (mat) {
             fprintf(stderr, "spmv plan: unexpected argument '%s' (one MATRIX only)\n", a);
@@ -716,6 +724,15 @@ static int cmd_plan(int argc, char **argv) {
         else
             printf("             BCSR: no block structure (few neighbouring columns)\n");
         printf("             CSR + x + y %.1f MB, last-level cache %.1f MB\n", F->csr_bytes / 1e6, F->llc_bytes / 1e6);
+        if (!load) {
+            const spmv_calibration *C = &R.cal;
+            printf("calibration  %s\n", R.cal_note);
+            printf("             %s: CSR %.1f GB/s from memory, %.3g ns an entry in cache, %.2g us a product's fixed cost\n",
+                   C->machine, C->bw / 1e9, C->cache_s * 1e9, C->fixed_s * 1e6);
+            printf("predicted    CSR %.3g s a product (a floor); looking may cost %.3g s (%.0f%% of %.0f products, or a "
+                   "tenth of the best predicted saving)\n",
+                   R.csr_pred_s, R.risk_s, 100 * 0.02, ao.expected_calls);
+        }
         if (R.fresh_s_per_mb > 0)
             printf("fresh pages  %.2f ms a MiB (x and y first touched): %.0f MB/s, the floor under a conversion's cost\n",
                    R.fresh_s_per_mb * 1e3, 1.048576 / R.fresh_s_per_mb);
@@ -739,17 +756,22 @@ static int cmd_plan(int argc, char **argv) {
         printf("\nchoice       %s: %s\n", spmv_format_name(R.chosen), R.why);
         printf("cost         %.3g s in all (%.3g s inspecting, budget %.3g s), %.1f products of %s, %d formats timed\n",
                R.select_s, R.features_s, R.budget_s, R.select_spmvs, spmv_format_name(R.chosen), R.trials);
-        if (R.csr_spmv_s > 0 && R.chosen_spmv_s > 0 && !load) { /* what the user pays over expected_calls */
-            const double n = R.opts.expected_calls, gain = R.csr_spmv_s - R.chosen_spmv_s;
-            const double mine = R.select_s + n * R.chosen_spmv_s, plain = n * R.csr_spmv_s;
-            printf("end to end   %.0f products: selection + products %.3g s, plain CSR %.3g s (%.2fx); ", n, mine, plain,
-                   plain / mine);
-            if (R.chosen != SPMV_FMT_CSR && gain > 0)
-                printf("%s saves %.3g s per product: the selection is repaid after %.0f products\n",
-                       spmv_format_name(R.chosen), gain, R.select_s / gain);
+        if (!load) { /* what the user pays over expected_calls */
+            const double n = R.opts.expected_calls, tc = R.csr_spmv_s > 0 ? R.csr_spmv_s : R.csr_pred_s;
+            const double tx = R.chosen_spmv_s > 0 ? R.chosen_spmv_s : tc, gain = tc - tx;
+            const double mine = R.select_s + n * tx, plain = n * tc;
+            const spmv_auto_cand *ch = &R.cand[R.chosen_idx];
+            printf("end to end   %.0f products: selection + products %.3g s, plain CSR %.3g s%s (%.2fx)\n", n, mine, plain,
+                   R.csr_spmv_s > 0 ? "" : " (predicted)", plain / mine);
+            if (R.chosen != SPMV_FMT_CSR)
+                printf("             predicted gain %.2fx (%s); measured %.2fx: %.3g s saved a product, %.3g s over %.0f "
+                       "products; selection spent %.3g s (%.1f CSR products): break-even after %.0f products\n",
+                       ch->predicted, ch->rule, tx > 0 ? tc / tx : 0, gain, n * gain, n, R.select_s, R.select_s / tc,
+                       gain > 0 ? R.select_s / gain : INFINITY);
             else
-                printf("CSR kept: the selection (%.1f products of CSR) is the price of looking\n",
-                       R.select_s / R.csr_spmv_s);
+                printf("             CSR kept: the selection spent %.3g s (%.1f CSR products, %.1f%% of the %.0f "
+                       "products) looking\n",
+                       R.select_s, R.select_s / tc, 100 * R.select_s / plain, n);
         }
         if (load) printf("plan         loaded from %s (no inspection, no trials: the lines above are empty)\n", load);
         if (save) printf("plan         saved to %s\n", save);
@@ -902,6 +924,87 @@ static int cmd_mv(int argc, char **argv) {
     return rc;
 }
 
+/* spmv calibrate: this machine's CSR costs for the selection, measured and cached */
+static int cmd_calibrate(int argc, char **argv) {
+    const char *file = NULL, *prec = "both";
+    char path[512];
+    int i, threads = 0, show = 0, rc = 0, make_dirs = 0;
+    for (i = 0; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--threads")) {
+            if (!parse_int(v, 1, 4096, &threads)) return arg_error("calibrate", a, v, THREADS_ALLOWED);
+            i++;
+        } else if (!strcmp(a, "--precision")) {
+            if (!v || (strcmp(v, "d") && strcmp(v, "s") && strcmp(v, "both")))
+                return arg_error("calibrate", a, v, "d, s or both");
+            prec = v;
+            i++;
+        } else if (!strcmp(a, "--file")) {
+            if (!v || !*v) return arg_error("calibrate", a, v, "a file name");
+            file = v;
+            i++;
+        } else if (!strcmp(a, "--show")) {
+            show = 1;
+        } else {
+            fprintf(stderr, "spmv calibrate: unknown argument '%s' (options: --threads, --precision, --file, --show)\n", a);
+            return 2;
+        }
+    }
+    if (file) {
+        snprintf(path, sizeof path, "%s", file);
+    } else if (!spmv_calibration_default_path(path, sizeof path)) {
+        fprintf(stderr, "spmv calibrate: no calibration file: %s (name one with --file)\n",
+                spmv_calibration_off() ? "SPMV_CALIBRATION=off" : "HOME is not set");
+        return 1;
+    } else {
+        make_dirs = !getenv("SPMV_CALIBRATION");
+    }
+#ifdef _OPENMP
+    if (threads) omp_set_num_threads(threads);
+#endif
+    for (i = 0; i < 2; i++) {
+        const int vb = i == 0 ? 8 : 4;
+        spmv_calibration c;
+        spmv_error e;
+        spmv_status st;
+        if ((vb == 8 && !strcmp(prec, "s")) || (vb == 4 && !strcmp(prec, "d"))) continue;
+        if (show) {
+            spmv_isa isa = SPMV_ISA_GENERIC;
+            (void)spmv_isa_resolve(SPMV_ISA_AUTO, &isa);
+            spmv_calibration_builtin(&c, spmv_max_threads(), vb, 4, isa);
+            st = spmv_calibration_load(path, &c, &e);
+            if (st != SPMV_OK) {
+                printf("%s: %s (the selection uses built-in values)\n", vb == 8 ? "double" : "float", e.msg);
+                continue;
+            }
+        } else {
+            st = vb == 8 ? spmv_d_calibrate(&c, 0, SPMV_ISA_AUTO, &e) : spmv_s_calibrate(&c, 0, SPMV_ISA_AUTO, &e);
+            if (st != SPMV_OK) {
+                fprintf(stderr, "spmv calibrate: %s\n", e.msg);
+                rc = 1;
+                continue;
+            }
+            st = spmv_calibration_save(path, &c, make_dirs, &e);
+            if (st != SPMV_OK) {
+                fprintf(stderr, "spmv calibrate: %s\n", e.msg);
+                rc = 1;
+            }
+        }
+        printf("%-7s %s, %d threads, %s: CSR %.1f GB/s from memory, %.3g ns an entry in cache, %.2g us fixed, fresh "
+               "pages %.3g ms a MiB, inspection %.3g ns a row",
+               vb == 8 ? "double" : "float", c.machine, c.threads, spmv_isa_name(c.isa), c.bw / 1e9, c.cache_s * 1e9,
+               c.fixed_s * 1e6, c.fresh_s_per_mb * 1e3, c.feat_s * 1e9);
+        if (show) printf(" (cached)\n");
+        else printf(" (measured in %.2f s)\n", c.measure_s);
+    }
+    if (!show && !rc) printf("saved to %s\n", path);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "spmv calibrate: error writing to standard output: %s\n", strerror(errno));
+        return 1;
+    }
+    return rc;
+}
+
 static int cmd_stream(int argc, char **argv) {
     double r, t;
     int i, threads = 0;
@@ -951,6 +1054,7 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[1], "plan")) return cmd_plan(argc - 2, argv + 2);
     if (!strcmp(argv[1], "mv")) return cmd_mv(argc - 2, argv + 2);
     if (!strcmp(argv[1], "stream")) return cmd_stream(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "calibrate")) return cmd_calibrate(argc - 2, argv + 2);
     if (!strcmp(argv[1], "formats")) {
         int i;
         if (argc > 2) {

@@ -98,6 +98,8 @@ typedef struct spmv_opts {
     int borrow;            /* 0 or 1: A's arrays outlive the handle (CSR chosen: no copy) */
     int mm_k;              /* 0..4096: the products will be SpMMs of mm_k vectors (auto: > 1 times the
                             * formats with a native SpMM on mm_k vectors; 0 or 1: y = Ax) */
+    int calibration;       /* auto: 0 this machine's cached calibration (formats/calib.h), measured
+                            * and cached when enough is at stake; 1 off: built-in values, no file */
 } spmv_opts;
 
 static inline spmv_opts spmv_opts_default(void) {
@@ -128,6 +130,7 @@ static inline spmv_status spmv_opts_check(const spmv_opts *o, spmv_error *e) {
     else if (o->borrow != 0 && o->borrow != 1) bad = "borrow must be 0 or 1";
     else if (o->threads < 0 || o->threads > 4096) bad = "threads must be 0..4096";
     else if (o->mm_k < 0 || o->mm_k > 4096) bad = "mm_k must be 0..4096";
+    else if (o->calibration != 0 && o->calibration != 1) bad = "calibration must be 0 (cached) or 1 (off)";
     if (e) {
         e->line = 0;
         snprintf(e->msg, sizeof e->msg, "%s", bad ? bad : "");

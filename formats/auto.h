@@ -72,6 +72,7 @@
 #ifndef SPMV_AUTO_COMMON
 #define SPMV_AUTO_COMMON
 #include <unistd.h>
+#include "calib.h"
 
 typedef struct spmv_auto_features {
     int64_t nrows, ncols, nnz;
@@ -132,6 +133,11 @@ typedef struct spmv_auto_report {
     int duel_idx;               /* the candidate so timed (index into cand) */
     double duel_csr_s, duel_chosen_s; /* those times (medians of duel_n samples each) */
     int duel_n;
+    spmv_calibration cal;       /* the machine's numbers the predictions used */
+    char cal_note[200];         /* where they came from (file, measured now, built-in and why) */
+    double csr_pred_s;          /* CSR's product predicted from cal before any timing (a floor) */
+    double risk_s;              /* what looking may cost: SPMV_AUTO_RISK of the expected products
+                                   at CSR's time (predicted, then timed), plus CSR's copy */
     char why[200];
 } spmv_auto_report;
 
@@ -415,6 +421,12 @@ static inline long spmv_auto__llc(void) {
 #endif
     return 32L << 20;
 }
+/* entries of the slab BCSR's block size is estimated on: 64k, an eighth of a smaller matrix
+ * (at least 16k): on 53k entries a 64k slab was the whole matrix, a third of the inspection */
+static inline int64_t spmv_auto__slab(int64_t nnz) {
+    const int64_t e = nnz / 8 > 16384 ? nnz / 8 : 16384;
+    return e < 65536 ? e : 65536;
+}
 /* the shortlist into R (cand[0] = CSR), sorted by prediction; the rest into R->left */
 static inline void spmv_auto__shortlist(spmv_auto_report *R, int device) {
     int f, i, j;
@@ -472,10 +484,28 @@ static inline int spmv_auto__rule_choice(const spmv_auto_report *R, int device) 
 /* the budget in seconds: `budget` products of the fastest product timed so far, at least
  * min_seconds, but that floor never above what the best prediction could save over the
  * expected products (gain_s; a 15 ms floor was 550 products of a 27 us product) */
-static inline double spmv_auto__budget_s(const spmv_opts *o, double fastest_s, double gain_s) {
+static inline double spmv_auto__budget_s(const spmv_opts *o, double fastest_s, double gain_s, double risk_s) {
     const double floor_s = o->min_seconds < gain_s ? o->min_seconds : gain_s;
-    return o->budget * fastest_s < floor_s ? floor_s : o->budget * fastest_s;
+    const double b = o->budget * fastest_s < floor_s ? floor_s : o->budget * fastest_s;
+    return b < risk_s ? b : risk_s;
 }
+/* Looking (inspection, trials, conversions of candidates that lose, the confirming duel) may
+ * cost the larger of SPMV_AUTO_RISK of the expected products at CSR's time (if every candidate
+ * loses, the user has paid that much over plain CSR) and SPMV_AUTO_LOOK of the best saving the
+ * rules predict (at SPMV_AUTO_SPREAD times the prediction, its conversion paid), never more
+ * than `budget` products. At 1000 expected products 20-30 CSR products: an inspection, CSR's
+ * trial and one or two conversions with their trials; at 100, 2-5: CSR uninspected. */
+#ifndef SPMV_AUTO_RISK
+#define SPMV_AUTO_RISK 0.02
+#endif
+#ifndef SPMV_AUTO_LOOK
+#define SPMV_AUTO_LOOK 0.1
+#endif
+/* products a trial costs beyond its conversion: warm-ups and samples (reps <= 10, typically 3-5) */
+#define SPMV_AUTO_TRIAL_PRODUCTS 6
+/* a selection runs the calibration (and caches it) only when it is at most this share of what
+ * looking may cost: about 0.1-0.3 s against 2% of the expected products */
+#define SPMV_AUTO_CAL_COST 0.3
 /* The most a shortlisted candidate is predicted to save over the expected products, in CSR
  * products (speedup p: expected_calls * (1 - 1/p); 0 when none is predicted faster), and
  * whether any candidate's typical conversion could be repaid even if it ran twice as fast as
@@ -542,10 +572,45 @@ static inline double spmv_auto__new_bytes(const spmv_auto_features *F, spmv_form
  * 0.66 ms a product: hll's conversion took 19.7 CSR products, its typical cost is 13, and
  * the selection 40 products), and on a VM whose freed memory went back to the host they cost
  * more again ("Huge pages", README). */
-static inline double spmv_auto__prior(const spmv_auto_report *R, spmv_format f) {
-    const double typical = spmv_auto_convert_prior(f, 0) * (R->csr_mv_s > 0 ? R->csr_mv_s : R->csr_spmv_s);
-    const double pages = R->fresh_s_per_mb * spmv_auto__new_bytes(&R->feat, f) / 1048576.0;
+static inline double spmv_auto__prior_at(const spmv_auto_report *R, spmv_format f, double csr_s, double fresh) {
+    const double typical = spmv_auto_convert_prior(f, 0) * csr_s;
+    const double pages = fresh * spmv_auto__new_bytes(&R->feat, f) / 1048576.0;
     return pages > typical ? pages : typical;
+}
+static inline double spmv_auto__prior(const spmv_auto_report *R, spmv_format f) {
+    return spmv_auto__prior_at(R, f, R->csr_mv_s > 0 ? R->csr_mv_s : R->csr_spmv_s, R->fresh_s_per_mb);
+}
+/* the rules' predictions are this far off either way (sell: predicted 1.2x, measured 0.87-1.96x) */
+#define SPMV_AUTO_SPREAD 1.25
+/* CSR's time on a real matrix against the calibration's floor (x read out of order, short
+ * rows): the trials are planned with the floor times this before CSR is timed */
+#define SPMV_AUTO_PRED_SLACK 2.0
+/* what looking may cost, in CSR products (see SPMV_AUTO_RISK) */
+static inline double spmv_auto__risk_products(const spmv_auto_report *R) {
+    const double n = R->opts.expected_calls;
+    double g = 0;
+    int i;
+    for (i = 1; i < R->ncand; i++) {
+        const double po = R->cand[i].predicted * SPMV_AUTO_SPREAD;
+        const double gi = po > 1 ? n * (1 - 1 / po) - spmv_auto_convert_prior(R->cand[i].fmt, 0) : 0;
+        if (gi > g) g = gi;
+    }
+    return SPMV_AUTO_RISK * n > SPMV_AUTO_LOOK * g ? SPMV_AUTO_RISK * n : SPMV_AUTO_LOOK * g;
+}
+/* Before CSR is timed, at CSR time t: whether some candidate could repay its conversion and
+ * trial over the expected products at SPMV_AUTO_SPREAD times its prediction, with CSR's trial,
+ * its conversion and its trial fitting, after `spent`, in what looking may cost */
+static inline int spmv_auto__worth_looking(const spmv_auto_report *R, double t, double spent) {
+    const double n = R->opts.expected_calls, trial = SPMV_AUTO_TRIAL_PRODUCTS * t;
+    const double risk = spmv_auto__risk_products(R) * t;
+    int i;
+    for (i = 1; i < R->ncand; i++) {
+        const spmv_auto_cand *c = &R->cand[i];
+        const double po = c->predicted * SPMV_AUTO_SPREAD, conv = spmv_auto_convert_prior(c->fmt, 0) * t;
+        if (po <= 1 || n * t * (1 - 1 / po) <= conv + trial / c->predicted) continue;
+        if (spent + trial + conv + trial / c->predicted <= risk) return 1;
+    }
+    return 0;
 }
 
 #endif /* SPMV_AUTO_COMMON */
@@ -647,7 +712,7 @@ static inline spmv_status SPMV_NAME(auto_features)(const SPMV_NAME(csr) *A, spmv
         SPMV_NAME(csr) V = *A;
         spmv_status st;
         int64_t r0 = m / 2 / 480 * 480, r1 = r0;
-        while (r1 < m && (int64_t)A->row_ptr[r1] - A->row_ptr[r0] < 65536) r1++;
+        while (r1 < m && (int64_t)A->row_ptr[r1] - A->row_ptr[r0] < spmv_auto__slab(A->nnz)) r1++;
         V.row_ptr = A->row_ptr + r0;
         V.nrows = (SPMV_I)(r1 - r0);
         V.nnz = (SPMV_I)((int64_t)A->row_ptr[r1] - A->row_ptr[r0]);
@@ -675,6 +740,10 @@ static inline spmv_status SPMV_NAME(auto_features)(const SPMV_NAME(csr) *A, spmv
     }
     return SPMV_OK;
 }
+
+#define SPMV__CALIB_TYPED
+#include "calib.h"
+#undef SPMV__CALIB_TYPED
 
 /* Trial time of one product: warm_n warm-ups (at least warm_s), then reps samples; the
  * minimum (interference on a shared machine only ever adds time). x_changes: the full _mv (x copied in by formats
@@ -860,6 +929,48 @@ static inline void SPMV_NAME(auto_free)(SPMV_NAME(auto) *M) {
     memset(M, 0, sizeof *M);
 }
 
+/* R->cal for the selection's key (threads, types, ISA): the cached file, else built-in values;
+ * measured now (and cached) when it costs at most a share of what looking may cost
+ * (SPMV_AUTO_CAL_COST against the risk share at the built-in CSR time). Then CSR's predicted
+ * time and the risk share from it. Never fails: every problem is a note in R->cal_note. */
+static inline void SPMV_NAME(auto__calibration)(spmv_auto_report *R, const SPMV_NAME(csr) *A) {
+    const spmv_opts *o = &R->opts;
+    char path[512];
+    spmv_error e;
+    spmv_isa isa = SPMV_ISA_GENERIC;
+    int threads = o->threads > 0 ? o->threads : spmv_max_threads(), have_path = 0;
+    if (spmv_isa_resolve(o->isa, &isa) != SPMV_OK) isa = SPMV_ISA_GENERIC;
+    spmv_calibration_builtin(&R->cal, threads, (int)sizeof(SPMV_T), (int)sizeof(SPMV_I), isa);
+    if (o->calibration == 1 || spmv_calibration_off()) {
+        snprintf(R->cal_note, sizeof R->cal_note, "built-in values: calibration off (%s)",
+                 o->calibration == 1 ? "opts.calibration = 1" : "SPMV_CALIBRATION=off");
+    } else if (!(have_path = spmv_calibration_default_path(path, sizeof path))) {
+        snprintf(R->cal_note, sizeof R->cal_note, "built-in values: no cache directory (HOME unset)");
+    } else {
+        spmv_calibration c = R->cal;
+        if (spmv_calibration_load(path, &c, &e) == SPMV_OK) {
+            R->cal = c;
+            snprintf(R->cal_note, sizeof R->cal_note, "this machine's calibration, %.160s", path);
+        } else {
+            snprintf(R->cal_note, sizeof R->cal_note, "built-in values: %.170s", e.msg);
+        }
+    }
+    R->csr_pred_s = spmv_calibration_predict_csr(&R->cal, A->nrows, A->ncols, A->nnz);
+    R->risk_s = SPMV_AUTO_RISK * o->expected_calls * R->csr_pred_s;
+    if (!R->cal.measured && have_path && !o->deterministic && SPMV_AUTO_CAL_COST <= R->risk_s) {
+        spmv_calibration c;
+        if (SPMV_NAME(calibrate)(&c, threads, isa, &e) == SPMV_OK) {
+            R->cal = c;
+            if (spmv_calibration_save(path, &c, !getenv("SPMV_CALIBRATION"), &e) == SPMV_OK)
+                snprintf(R->cal_note, sizeof R->cal_note, "measured now (%.2f s), cached in %.160s", c.measure_s, path);
+            else
+                snprintf(R->cal_note, sizeof R->cal_note, "measured now (%.2f s), not cached: %.150s", c.measure_s, e.msg);
+            R->csr_pred_s = spmv_calibration_predict_csr(&R->cal, A->nrows, A->ncols, A->nnz);
+            R->risk_s = SPMV_AUTO_RISK * o->expected_calls * R->csr_pred_s;
+        }
+    }
+}
+
 static inline spmv_status SPMV_NAME(auto__select)(SPMV_NAME(auto) *M, const SPMV_NAME(csr) *A,
                                                     const spmv_opts *o) {
     const double t0 = spmv_wtime();
@@ -871,7 +982,7 @@ static inline spmv_status SPMV_NAME(auto__select)(SPMV_NAME(auto) *M, const SPMV
     int has_spare = 0;
     SPMV_T *x = NULL, *y = NULL;
     double best_score, spent, reserve, overrun = 1, fastest_s, fresh0, gain = 0;
-    int i, best_i = 0, reps, prev_threads = 0, csr_again = 0, few = 0;
+    int i, best_i = 0, reps, prev_threads = 0, csr_again = 0, few = 0, blind = 0;
     int64_t kk = 1;
     if (!M) return SPMV_ERR_ARG;
     memset(M, 0, sizeof *M);
@@ -889,19 +1000,57 @@ static inline spmv_status SPMV_NAME(auto__select)(SPMV_NAME(auto) *M, const SPMV
         return st;
     }
     R->opts = opts;
-    if ((st = SPMV_NAME(auto_features)(A, &R->feat)) != SPMV_OK) {
-        memset(M, 0, sizeof *M);
-        return st;
-    }
-    R->features_s = spmv_wtime() - t0;
-    spmv_auto__shortlist(R, 0);
-    R->chosen_idx = 0;
+    SPMV_NAME(auto__calibration)(R, A);
     {
+        /* not even an inspection when it, CSR's trial and one conversion with its trial would
+           cost more than looking may (the inspection's cost from the calibration) */
+        const int64_t nz = A->nnz, samp = nz <= 32768 ? nz : (nz / 64 > 32768 ? nz / 64 : 32768);
+        const double feat_s = R->cal.feat_s * (double)(A->nrows + samp + spmv_auto__slab(nz));
+        const double n = opts.expected_calls, most = SPMV_AUTO_LOOK * n / 2 > SPMV_AUTO_RISK * n ? SPMV_AUTO_LOOK * n / 2 : SPMV_AUTO_RISK * n;
+        blind = !opts.deterministic && opts.budget >= 4 && nz > 0 &&
+                most * R->csr_pred_s < feat_s + 3 * SPMV_AUTO_TRIAL_PRODUCTS * R->csr_pred_s;
+        if (blind) R->risk_s = most * R->csr_pred_s;
+    }
+    if (blind) { /* the shortlist is CSR alone; the features only what the sizes say */
+        spmv_auto_features *F = &R->feat;
+        memset(F, 0, sizeof *F);
+        F->nrows = A->nrows;
+        F->ncols = A->ncols;
+        F->nnz = A->nnz;
+        F->row_mean = A->nrows ? (double)A->nnz / (double)A->nrows : 0;
+        F->value_bytes = (int)sizeof(SPMV_T);
+        F->index_bytes = (int)sizeof(SPMV_I);
+        F->csr_bytes = (double)A->nnz * (double)(sizeof(SPMV_T) + sizeof(SPMV_I)) +
+                       (double)(A->nrows + 1) * sizeof(SPMV_I) + (double)(A->nrows + A->ncols) * sizeof(SPMV_T);
+        F->llc_bytes = (double)spmv_auto__llc();
+        memset(&R->cand[0], 0, sizeof R->cand[0]);
+        R->cand[0].fmt = SPMV_FMT_CSR;
+        R->cand[0].predicted = 1;
+        R->cand[0].rule = "the baseline";
+        R->ncand = 1;
+        R->nleft = 0;
+    } else {
+        if ((st = SPMV_NAME(auto_features)(A, &R->feat)) != SPMV_OK) {
+            spmv_auto_report keep = *R;
+            memset(M, 0, sizeof *M);
+            M->rep = keep;
+            snprintf(M->rep.why, sizeof M->rep.why, "inspection failed: %s", spmv_status_str(st));
+            return st;
+        }
+        R->features_s = spmv_wtime() - t0;
+        spmv_auto__shortlist(R, 0);
+    }
+    R->chosen_idx = 0;
+    if (!blind) {
         int pays = 0;
         gain = spmv_auto__max_gain(R, &opts, 0, &pays);
-        few = !pays; /* no candidate's typical conversion is repaid: no trials at all */
+        /* no trials at all: no candidate's typical conversion is repaid, or none with its trial
+           fits in what looking may cost at CSR's predicted time */
+        few = !pays; /* deterministic: this only (no clock) */
+        if (!opts.deterministic && !few)
+            few = !spmv_auto__worth_looking(R, SPMV_AUTO_PRED_SLACK * R->csr_pred_s, spmv_wtime() - t0);
     }
-    if (opts.deterministic || opts.budget < 4 || A->nnz == 0 || few) {
+    if (opts.deterministic || opts.budget < 4 || A->nnz == 0 || few || blind) {
         /* no timing: the rules (deterministic) or CSR (no budget, nothing to multiply) */
         best_i = opts.deterministic && A->nnz && !few ? spmv_auto__rule_choice(R, 0) : 0;
         for (;;) {
@@ -923,15 +1072,20 @@ static inline spmv_status SPMV_NAME(auto__select)(SPMV_NAME(auto) *M, const SPMV
         }
         R->chosen_idx = best_i;
         R->chosen = R->cand[best_i].fmt;
-        if (few && A->nnz)
-            snprintf(R->why, sizeof R->why,
-                     "over %.3g expected products no candidate's typical conversion would be repaid even at twice "
-                     "CSR's speed: CSR without trials", opts.expected_calls);
-        else if (opts.deterministic && A->nnz)
+        if (opts.deterministic && A->nnz)
             snprintf(R->why, sizeof R->why, "deterministic: the rules' choice (%s: %s), untimed",
                      spmv_format_name(R->chosen), R->cand[best_i].rule);
         else if (A->nnz == 0) snprintf(R->why, sizeof R->why, "no entries: CSR");
-        else snprintf(R->why, sizeof R->why, "budget %.3g SpMVs is below one trial: CSR without trials", opts.budget);
+        else if (opts.budget < 4)
+            snprintf(R->why, sizeof R->why, "budget %.3g SpMVs is below one trial: CSR without trials", opts.budget);
+        else if (blind)
+            snprintf(R->why, sizeof R->why,
+                     "CSR uninspected: over %.3g expected products (%.3g s each, predicted) looking may cost %.2g s, "
+                     "less than an inspection and one trial", opts.expected_calls, R->csr_pred_s, R->risk_s);
+        else if (few)
+            snprintf(R->why, sizeof R->why,
+                     "CSR untimed: no candidate's conversion and trial would be repaid over %.3g expected products "
+                     "within the %.2g s looking may cost", opts.expected_calls, R->risk_s);
         R->select_s = spmv_wtime() - t0;
         return SPMV_OK;
     }
@@ -978,9 +1132,13 @@ SPMV_OMP(parallel for schedule(static) if (ny >= 65536))
         reps = spent > 0 ? (int)(1.2e-3 / spent) : 10;
         reps = reps < 3 ? 3 : reps > 10 ? 10 : reps;
     }
-    /* the first product was the first warm-up */
-    R->cand[0].spmv_s = R->csr_spmv_s =
-        SPMV_NAME(auto__time)(&best, x, y, 1, reps, 1, spent < 1e-3 ? 1e-3 - spent : 0, (int)kk);
+    /* the first product was the first warm-up; sleeping threads' wake-up (milliseconds on a VM)
+       awaited for at most a quarter of what looking may cost */
+    {
+        double warm = spent < 1e-3 ? 1e-3 - spent : 0;
+        if (warm > 0.25 * R->risk_s) warm = 0.25 * R->risk_s;
+        R->cand[0].spmv_s = R->csr_spmv_s = SPMV_NAME(auto__time)(&best, x, y, 1, reps, 1, warm, (int)kk);
+    }
     R->cand[0].tried = 1;
     /* SpMM: conversions cost what they cost in products of y = Ax, whatever k */
     R->csr_mv_s = kk > 1 ? SPMV_NAME(auto__time)(&best, x, y, 1, reps, 1, 0, 1) : R->csr_spmv_s;
@@ -989,9 +1147,11 @@ SPMV_OMP(parallel for schedule(static) if (ny >= 65536))
         spmv_auto__csr_score(&opts, R->csr_spmv_s, R->csr_mv_s);
     R->trials = 1;
     fastest_s = R->csr_spmv_s;
-    R->budget_s = spmv_auto__budget_s(&opts, fastest_s, gain * R->csr_spmv_s);
     /* kept back for copying CSR if it wins */
     reserve = opts.borrow ? 0 : spmv_auto__prior(R, SPMV_FMT_CSR);
+    /* the risk share at CSR's timed product (SpMM: its mm_k-vector call), plus the copy */
+    R->risk_s = spmv_auto__risk_products(R) * R->csr_spmv_s + reserve;
+    R->budget_s = spmv_auto__budget_s(&opts, fastest_s, gain * R->csr_spmv_s, R->risk_s);
     for (i = 1; i < R->ncand; i++) {
         spmv_auto_cand *c = &R->cand[i];
         /* a conversion that overran its prior here says the next ones will too (the cost is
@@ -1007,7 +1167,7 @@ SPMV_OMP(parallel for schedule(static) if (ny >= 65536))
         /* should it win, the cap shrinks to budget products of its own, predicted faster, and
            CSR's copy is not made; should it lose, the cap stays and the copy is still to come
            (dblp-2010: counting the copy against the shrunk cap passed over SELL, 1.26x CSR) */
-        if (spent + need > (c->predicted > 1 ? spmv_auto__budget_s(&opts, fastest_s / c->predicted, gain * R->csr_spmv_s) : R->budget_s) ||
+        if (spent + need > (c->predicted > 1 ? spmv_auto__budget_s(&opts, fastest_s / c->predicted, gain * R->csr_spmv_s, R->risk_s) : R->budget_s) ||
             spent + need + keep > R->budget_s) {
             c->skip = "budget: its expected conversion and trial would not fit";
             continue;
@@ -1047,14 +1207,15 @@ SPMV_OMP(parallel for schedule(static) if (ny >= 65536))
                     R->cand[0].score_s = spmv_auto__csr_score(&opts, t, R->csr_mv_s);
                     if (best_i == 0) best_score = R->cand[0].score_s;
                     if (t < fastest_s) fastest_s = t;
-                    R->budget_s = spmv_auto__budget_s(&opts, fastest_s, gain * R->csr_spmv_s);
+                    R->risk_s = spmv_auto__risk_products(R) * t + reserve;
+                    R->budget_s = spmv_auto__budget_s(&opts, fastest_s, gain * R->csr_spmv_s, R->risk_s);
                 }
             }
         }
         R->trials++;
         if (c->spmv_s < fastest_s) { /* the cap counts SpMVs of the fastest product seen */
             fastest_s = c->spmv_s;
-            R->budget_s = spmv_auto__budget_s(&opts, fastest_s, gain * R->csr_spmv_s); /* fastest_s only falls */
+            R->budget_s = spmv_auto__budget_s(&opts, fastest_s, gain * R->csr_spmv_s, R->risk_s); /* fastest_s only falls */
         }
         if (c->score_s < best_score) {
             SPMV_NAME(any_free)(&best);

@@ -8,8 +8,9 @@ vars=""
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do vars="$vars $1"; shift; done
 [ "${1:-}" = "--" ] && shift
 start=$(date +%s)
-# $vars: VAR=VALUE words without spaces (build.ninja's env lists)
-env OMP_WAIT_POLICY=passive $vars "$prog" "$@" > "$log.tmp" 2>&1
+# $vars: VAR=VALUE words without spaces (build.ninja's env lists); no calibration file is read
+# or written (the user's cache stays untouched; test_calib sets its own)
+env OMP_WAIT_POLICY=passive SPMV_CALIBRATION=off $vars "$prog" "$@" > "$log.tmp" 2>&1
 rc=$?
 echo "EXIT $rc $(( $(date +%s) - start ))" >> "$log.tmp"
 mv "$log.tmp" "$log"

@@ -167,8 +167,24 @@ expect 0 "" "$bin" bench --formats auto --no-cache gen:stencil3d:n=12,pts=7
 check "bench --formats auto: the end-to-end line" grep -q "^# end to end on .* N=1000: auto .*x csr, .*x the oracle" "$T/out"
 # saved choices: written, reused on the same matrix untimed, refused on another
 expect 0 "" "$bin" plan --save "$T/a.plan" gen:stencil3d:n=12,pts=7
-check "plan: the end-to-end line (selection + products against plain CSR, break-even)" \
-    grep -q "^end to end   1000 products: selection + products .* plain CSR .*x); \(CSR kept\|.* repaid after\)" "$T/out"
+check "plan: the end-to-end line (selection + products against plain CSR)" \
+    grep -q "^end to end   1000 products: selection + products .* plain CSR .*x)" "$T/out"
+check "plan: the reasoning (CSR kept and what looking cost, or predicted gain and break-even)" \
+    grep -q "^             \(CSR kept: the selection spent .* looking\|predicted gain .* break-even after\)" "$T/out"
+check "plan: the calibration and CSR's predicted time" grep -q "^predicted    CSR .* a product" "$T/out"
+expect 0 "" "$bin" plan --expect 1000000 gen:stencil3d:n=12,pts=7
+check "plan: many products: a format other than CSR, its predicted gain and break-even" \
+    grep -q "^             predicted gain .* break-even after" "$T/out"
+expect 2 "unknown argument" "$bin" calibrate --bogus
+expect 0 "" "$bin" calibrate --precision d --file "$T/cal"
+check "calibrate: saved" grep -q "^saved to " "$T/out"
+check "calibrate: the file" sh -c "head -1 '$T/cal' | grep -q '^%%spmv calibration 1\$'"
+expect 0 "" "$bin" calibrate --show --precision d --file "$T/cal"
+check "calibrate --show: the cached numbers" grep -q "(cached)" "$T/out"
+printf 'garbage\n' > "$T/cal"
+expect 0 "" "$bin" calibrate --show --precision d --file "$T/cal"
+check "calibrate --show: a damaged file said" grep -q "not a calibration" "$T/out"
+expect 1 "cannot create" "$bin" calibrate --precision d --file "$T/cal/sub"
 check "plan --save writes a plan" sh -c "head -1 '$T/a.plan' | grep -q '^%%spmv plan 1\$'"
 expect 0 "" "$bin" plan --load "$T/a.plan" gen:stencil3d:n=12,pts=7
 check "plan --load: the saved choice, untimed" grep -q "from the plan" "$T/out"

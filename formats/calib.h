@@ -1,0 +1,439 @@
+/* calib — what this machine's CSR product costs, measured once and cached, so that the
+ * automatic selection (formats/auto.h) can predict a product before timing one.
+ *
+ *   spmv_calibration c;
+ *   spmv_error e;
+ *   spmv_d_calibrate(&c, 0, SPMV_ISA_AUTO, &e);       // ~0.1-0.3 s: three CSR matrices timed
+ *   char path[512];
+ *   if (spmv_calibration_default_path(path, sizeof path))
+ *       spmv_calibration_save(path, &c, 1, &e);        // what `spmv calibrate` does
+ *   double t = spmv_calibration_predict_csr(&c, nrows, ncols, nnz);   // seconds, a floor
+ *
+ * The model of one CSR product on n entries: fixed_s + max(bytes / bw, n * cache_s) with
+ * two threads or more (one thread below SPMV_CSR_PAR_MIN entries + rows: n * cache_s *
+ * threads, no fixed cost), where bytes is CSR + x + y (0 when they fit in the last-level
+ * cache). Measured on banded matrices whose
+ * rows vectorise and whose x stays in cache: real matrices are slower, rarely faster, so the
+ * prediction is a floor; the selection spends its time in proportion to it.
+ *
+ * The cache file (one line per thread count, value and index size and ISA, of one machine):
+ * $SPMV_CALIBRATION if set (the word `off`: no file is read or written), else
+ * $XDG_CACHE_HOME/spmv/calibration, else $HOME/.cache/spmv/calibration. Loading refuses,
+ * with a status and a message and nothing changed: an unreadable file (SPMV_ERR_IO), a file
+ * that is not a calibration or has a value out of range (SPMV_ERR_PARSE, the line in e),
+ * another machine's file or no line for this key (SPMV_ERR_ARG). The selection then uses
+ * spmv_calibration_builtin's values: those of a fast machine (60 GB/s, 0.25 ns an entry on
+ * two threads), so that the predictions stay floors. Saving writes beside the file and
+ * renames it into place; it creates the directory of the default path only. No global
+ * state: the file is read at each selection that needs it (a few hundred bytes). */
+
+#ifndef SPMV_CALIB_COMMON
+#define SPMV_CALIB_COMMON
+#include <sys/stat.h>
+static inline long spmv_auto__llc(void); /* formats/auto.h */
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDA_ARCH__)
+#include <cpuid.h>
+#endif
+
+typedef struct spmv_calibration {
+    char machine[128];     /* CPU brand, logical CPUs, last-level cache: whose numbers these are */
+    int threads;           /* OpenMP threads of the products */
+    int value_bytes, index_bytes;
+    spmv_isa isa;          /* resolved */
+    double bw;             /* CSR streaming from memory, bytes (matrix + x + y) per second */
+    double cache_s;        /* CSR in cache, seconds per entry (all threads) */
+    double fixed_s;        /* a parallel product's fixed cost (waking and joining the threads) */
+    double fresh_s_per_mb; /* first touch of fresh memory, seconds per MiB */
+    double feat_s;         /* the selection's inspection, seconds per row + sampled entry */
+    double measure_s;      /* what the measurement took (0: built-in or loaded) */
+    int measured;          /* 1: measured on this machine (now or loaded), 0: built-in values */
+} spmv_calibration;
+
+/* "brand, N CPUs, LLC K KiB" (cpuid's brand string where there is one) */
+static inline void spmv_calibration_machine(char *buf, size_t n) {
+    char brand[49] = "unknown CPU";
+    long cpus = 1, llc = 0;
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDA_ARCH__)
+    {
+        unsigned r[12], i;
+        if (__get_cpuid_max(0x80000000u, NULL) >= (unsigned)0x80000004u) {
+            for (i = 0; i < 3; i++) __cpuid(0x80000002u + i, r[4 * i], r[4 * i + 1], r[4 * i + 2], r[4 * i + 3]);
+            memcpy(brand, r, 48);
+            brand[48] = 0;
+        }
+    }
+#endif
+#ifdef _SC_NPROCESSORS_ONLN
+    cpus = sysconf(_SC_NPROCESSORS_ONLN);
+#endif
+    llc = spmv_auto__llc();
+    {
+        /* trimmed, spaces squeezed, '|' and control characters dropped (the file's separators) */
+        char t[49];
+        size_t i, k = 0;
+        for (i = 0; brand[i] && k + 1 < sizeof t; i++) {
+            const char ch = brand[i];
+            if ((unsigned char)ch < 32 || ch == '|' || ch == 127) continue;
+            if (ch == ' ' && (k == 0 || t[k - 1] == ' ')) continue;
+            t[k++] = ch;
+        }
+        while (k > 0 && t[k - 1] == ' ') k--;
+        t[k] = 0;
+        snprintf(buf, n, "%s, %ld CPUs, LLC %ld KiB", k ? t : "unknown CPU", cpus, llc / 1024);
+    }
+}
+
+/* a fast machine's values (a floor under every prediction), keyed as asked */
+static inline void spmv_calibration_builtin(spmv_calibration *c, int threads, int value_bytes, int index_bytes,
+                                            spmv_isa isa) {
+    const int t = threads > 0 ? threads : 1;
+    memset(c, 0, sizeof *c);
+    spmv_calibration_machine(c->machine, sizeof c->machine);
+    c->threads = t;
+    c->value_bytes = value_bytes;
+    c->index_bytes = index_bytes;
+    c->isa = isa;
+    c->bw = 60e9;
+    c->cache_s = 0.5e-9 / t;
+    c->fixed_s = 1e-6;
+    c->fresh_s_per_mb = 0.05e-3;
+    c->feat_s = 1e-9;
+}
+
+/* CSR's predicted product time in seconds (a floor: see the top of this file) */
+static inline double spmv_calibration_predict_csr(const spmv_calibration *c, int64_t nrows, int64_t ncols, int64_t nnz) {
+    const double bytes = (double)nnz * (c->value_bytes + c->index_bytes) + (double)(nrows + 1) * c->index_bytes +
+                         (double)(nrows + ncols) * c->value_bytes;
+    const double mem = bytes > (double)spmv_auto__llc() ? bytes / c->bw : 0, work = (double)nnz * c->cache_s;
+    if ((double)nnz + (double)nrows < SPMV_CSR_PAR_MIN) return work * c->threads;
+    return c->fixed_s + (mem > work ? mem : work);
+}
+
+/* The cache file: $SPMV_CALIBRATION, or under XDG_CACHE_HOME or HOME; 0 when there is none
+ * ($SPMV_CALIBRATION=off, no home, or a path that does not fit in buf). */
+static inline int spmv_calibration_default_path(char *buf, size_t n) {
+    const char *p = getenv("SPMV_CALIBRATION"), *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
+    int w;
+    if (!buf || n == 0) return 0;
+    buf[0] = 0;
+    if (p && *p) {
+        if (!strcmp(p, "off")) return 0;
+        w = snprintf(buf, n, "%s", p);
+    } else if (x && *x == '/') {
+        w = snprintf(buf, n, "%s/spmv/calibration", x);
+    } else if (h && *h) {
+        w = snprintf(buf, n, "%s/.cache/spmv/calibration", h);
+    } else {
+        return 0;
+    }
+    if (w < 0 || (size_t)w >= n) {
+        buf[0] = 0;
+        return 0;
+    }
+    return 1;
+}
+/* whether $SPMV_CALIBRATION turns the cache off */
+static inline int spmv_calibration_off(void) {
+    const char *p = getenv("SPMV_CALIBRATION");
+    return p && !strcmp(p, "off");
+}
+
+#define SPMV__CAL_HEADER "%%spmv calibration 1"
+/* one line of the file into c (the key fields and the numbers); 0 when it is not one */
+static inline int spmv__cal_parse(const char *line, spmv_calibration *c) {
+    char isa_s[32];
+    int n = 0;
+    const char *bar = strchr(line, '|');
+    size_t ml;
+    memset(c, 0, sizeof *c);
+    if (strncmp(line, "machine ", 8) || !bar || bar < line + 8) return 0;
+    ml = (size_t)(bar - (line + 8));
+    while (ml > 0 && line[8 + ml - 1] == ' ') ml--;
+    if (ml == 0 || ml >= sizeof c->machine) return 0;
+    memcpy(c->machine, line + 8, ml);
+    c->machine[ml] = 0;
+    if (sscanf(bar + 1, " threads %d value %d index %d isa %31s bw %lf cache_s %lf fixed_s %lf fresh_s_per_mb %lf feat_s %lf%n",
+               &c->threads, &c->value_bytes, &c->index_bytes, isa_s, &c->bw, &c->cache_s, &c->fixed_s,
+               &c->fresh_s_per_mb, &c->feat_s, &n) != 9)
+        return 0;
+    if (bar[1 + n] && bar[1 + n] != '\n') return 0;
+    if (spmv_isa_parse(isa_s, &c->isa) != SPMV_OK || c->isa == SPMV_ISA_AUTO) return 0;
+    /* ranges a real machine stays in: anything else is a damaged or hand-made file */
+    if (c->threads < 1 || c->threads > 4096 || (c->value_bytes != 4 && c->value_bytes != 8) ||
+        (c->index_bytes != 4 && c->index_bytes != 8) || !(c->bw >= 1e8 && c->bw <= 1e13) ||
+        !(c->cache_s >= 1e-14 && c->cache_s <= 1e-6) || !(c->fixed_s >= 0 && c->fixed_s <= 1e-2) ||
+        !(c->fresh_s_per_mb >= 0 && c->fresh_s_per_mb <= 1) || !(c->feat_s >= 0 && c->feat_s <= 1e-5))
+        return 0;
+    c->measured = 1;
+    return 1;
+}
+static inline int spmv__cal_same_key(const spmv_calibration *a, const spmv_calibration *b) {
+    return a->threads == b->threads && a->value_bytes == b->value_bytes && a->index_bytes == b->index_bytes &&
+           a->isa == b->isa;
+}
+
+/* c's line for c's key (threads, value and index size, isa: set by the caller) from path.
+ * SPMV_OK: c filled. Otherwise c is unchanged and e says why (see the top of this file). */
+static inline spmv_status spmv_calibration_load(const char *path, spmv_calibration *c, spmv_error *e) {
+    char line[512], here[128];
+    spmv_calibration t, got;
+    int ln = 0, found = 0;
+    FILE *f;
+    if (e) e->line = 0, e->msg[0] = 0;
+    if (!path || !*path || !c) {
+        SPMV__ERR(e, "calibration_load: no path or calibration");
+        return SPMV_ERR_ARG;
+    }
+    f = fopen(path, "r");
+    if (!f) {
+        SPMV__ERR(e, "cannot read the calibration '%s': %s", path, strerror(errno));
+        return SPMV_ERR_IO;
+    }
+    spmv_calibration_machine(here, sizeof here);
+    memset(&got, 0, sizeof got);
+    while (fgets(line, sizeof line, f)) {
+        char *nl = strchr(line, '\n');
+        ln++;
+        if (!nl && !feof(f)) break; /* a line too long for any calibration */
+        if (nl) *nl = 0;
+        if (ln == 1) {
+            if (strcmp(line, SPMV__CAL_HEADER)) break;
+            continue;
+        }
+        if (!spmv__cal_parse(line, &t)) break;
+        if (strcmp(t.machine, here)) {
+            fclose(f);
+            SPMV__ERR(e, "the calibration '%s' is another machine's (%.60s; this is %.60s)", path, t.machine, here);
+            return SPMV_ERR_ARG;
+        }
+        if (spmv__cal_same_key(&t, c)) got = t, found = 1;
+    }
+    if (ferror(f) || (!feof(f))) {
+        fclose(f);
+        if (e) e->line = ln;
+        SPMV__ERR(e, "'%s' is not a calibration of this version (line %d)", path, ln);
+        return SPMV_ERR_PARSE;
+    }
+    fclose(f);
+    if (ln == 0) {
+        SPMV__ERR(e, "'%s' is empty: not a calibration", path);
+        return SPMV_ERR_PARSE;
+    }
+    if (!found) {
+        SPMV__ERR(e, "the calibration '%s' has no line for %d threads, %d-byte values, %d-byte indices, %s", path,
+                  c->threads, c->value_bytes, c->index_bytes, spmv_isa_name(c->isa));
+        return SPMV_ERR_ARG;
+    }
+    *c = got;
+    return SPMV_OK;
+}
+
+/* mkdir of every missing directory above the file path (0700), for the default path */
+static inline void spmv__cal_mkdirs(const char *path) {
+    char d[512];
+    size_t i, n = strlen(path);
+    if (n >= sizeof d) return;
+    memcpy(d, path, n + 1);
+    for (i = 1; i < n; i++)
+        if (d[i] == '/') {
+            d[i] = 0;
+            (void)mkdir(d, 0700);
+            d[i] = '/';
+        }
+}
+
+/* c's line written into path: this machine's lines of other keys kept, another machine's
+ * dropped, a damaged file replaced. make_dirs: create the missing directories above it
+ * (the default path). SPMV_ERR_IO with the reason when it cannot be written; the file is
+ * then as it was. */
+static inline spmv_status spmv_calibration_save(const char *path, const spmv_calibration *c, int make_dirs,
+                                                spmv_error *e) {
+    char line[512], keep[16][512];
+    int nkeep = 0, ln = 0;
+    spmv_calibration t;
+    spmv__mm_writer w;
+    spmv_status st;
+    FILE *f;
+    if (e) e->line = 0, e->msg[0] = 0;
+    if (!path || !*path || !c || !c->measured) {
+        SPMV__ERR(e, "calibration_save: no path, or no measured calibration");
+        return SPMV_ERR_ARG;
+    }
+    if ((f = fopen(path, "r")) != NULL) {
+        while (fgets(line, sizeof line, f) && nkeep < 16) {
+            char *nl = strchr(line, '\n');
+            if (nl) *nl = 0;
+            if (++ln == 1) {
+                if (strcmp(line, SPMV__CAL_HEADER)) break;
+                continue;
+            }
+            if (!spmv__cal_parse(line, &t) || strcmp(t.machine, c->machine)) {
+                nkeep = 0; /* damaged or another machine's: replaced */
+                break;
+            }
+            if (!spmv__cal_same_key(&t, c)) memcpy(keep[nkeep++], line, sizeof line);
+        }
+        fclose(f);
+    }
+    if (make_dirs) spmv__cal_mkdirs(path);
+    if ((st = spmv__mm_wopen(&w, path, e)) != SPMV_OK) return st;
+    spmv__mm_wprintf(&w, "%s\n", SPMV__CAL_HEADER);
+    for (ln = 0; ln < nkeep; ln++) spmv__mm_wprintf(&w, "%s\n", keep[ln]);
+    spmv__mm_wprintf(&w,
+                     "machine %s | threads %d value %d index %d isa %s bw %.4g cache_s %.4g fixed_s %.4g "
+                     "fresh_s_per_mb %.4g feat_s %.4g\n",
+                     c->machine, c->threads, c->value_bytes, c->index_bytes, spmv_isa_name(c->isa), c->bw, c->cache_s,
+                     c->fixed_s, c->fresh_s_per_mb, c->feat_s);
+    return spmv__mm_wclose(&w, path, e);
+}
+#endif /* SPMV_CALIB_COMMON */
+
+#ifdef SPMV__CALIB_TYPED
+/* ---- the measurement (per value and index type) ---- */
+/* an n x n CSR with w entries in every row, a band around the diagonal (shifted at the edges),
+ * its arrays first touched by the threads that will read them */
+static inline spmv_status SPMV_NAME(cal__band)(SPMV_NAME(csr) *A, int64_t n, int w, spmv_isa isa) {
+    int64_t r;
+    memset(A, 0, sizeof *A);
+    A->row_ptr = SPMV_ALLOC_N(SPMV_I, (size_t)n + 1);
+    A->col_idx = SPMV_ALLOC_N(SPMV_I, (size_t)(n * w));
+    A->val = SPMV_ALLOC_N(SPMV_T, (size_t)(n * w));
+    if (!A->row_ptr || !A->col_idx || !A->val) {
+        SPMV_NAME(csr_free)(A);
+        return SPMV_ERR_ALLOC;
+    }
+SPMV_OMP(parallel for schedule(static))
+    for (r = 0; r < n; r++) {
+        int64_t s = r - w / 2, k;
+        if (s < 0) s = 0;
+        if (s + w > n) s = n - w;
+        A->row_ptr[r] = (SPMV_I)(r * w);
+        for (k = 0; k < w; k++) {
+            A->col_idx[r * w + k] = (SPMV_I)(s + k);
+            A->val[r * w + k] = (SPMV_T)1 + (SPMV_T)((r + k) % 5) / (SPMV_T)8;
+        }
+    }
+    A->row_ptr[n] = (SPMV_I)(n * w);
+    A->nrows = A->ncols = (SPMV_I)n;
+    A->nnz = (SPMV_I)(n * w);
+    A->params = spmv_csr_params_default();
+    A->params.isa = isa;
+    A->cols_sorted = 1;
+    SPMV_NAME(csr__plan)(A);
+    return SPMV_OK;
+}
+/* the median of reps products of A (after two warm-ups) */
+static inline double SPMV_NAME(cal__time)(const SPMV_NAME(csr) *A, const SPMV_T *x, SPMV_T *y, int reps) {
+    double s[101];
+    int i;
+    if (reps > 101) reps = 101;
+    SPMV_NAME(csr_mv)(A, 1, x, 0, y);
+    SPMV_NAME(csr_mv)(A, 1, x, 0, y);
+    for (i = 0; i < reps; i++) {
+        const double t0 = spmv_wtime();
+        SPMV_NAME(csr_mv)(A, 1, x, 0, y);
+        s[i] = spmv_wtime() - t0;
+    }
+    return spmv__median(s, reps);
+}
+
+/* Measures this machine's CSR product (threads: 0 the current OpenMP setting; isa: the
+ * products' ISA) into c: a small and a medium band in cache give the fixed cost and the rate
+ * per entry, a band of twice the last-level cache (at least 64 MiB) the bandwidth and the cost
+ * of fresh pages, the inspection on it the selection's cost per row. About 0.1-0.3 s. On
+ * failure (SPMV_ERR_ALLOC, or an ISA this CPU lacks) c holds the built-in values. */
+static inline spmv_status SPMV_NAME(calibrate)(spmv_calibration *c, int threads, spmv_isa isa, spmv_error *e) {
+    const double t_start = spmv_wtime();
+    SPMV_NAME(csr) A;
+    SPMV_T *x = NULL, *y = NULL;
+    spmv_status st;
+    spmv_isa ri;
+    int prev = 0, nt = 1;
+    double t1, t2, t3, touch;
+    int64_t n3, q;
+    spmv_auto_features F;
+    if (e) e->line = 0, e->msg[0] = 0;
+    if (!c || threads < 0 || threads > 4096) {
+        SPMV__ERR(e, "calibrate: no calibration, or threads out of 0..4096");
+        return SPMV_ERR_ARG;
+    }
+#ifdef _OPENMP
+    prev = omp_get_max_threads();
+    if (threads > 0) omp_set_num_threads(threads);
+    nt = omp_get_max_threads();
+#endif
+    if ((st = spmv_isa_resolve(isa, &ri)) != SPMV_OK) {
+        spmv_calibration_builtin(c, nt, (int)sizeof(SPMV_T), (int)sizeof(SPMV_I), SPMV_ISA_GENERIC);
+        SPMV__ERR(e, "calibrate: the ISA %s is not available here", spmv_isa_name(isa));
+        goto out;
+    }
+    spmv_calibration_builtin(c, nt, (int)sizeof(SPMV_T), (int)sizeof(SPMV_I), ri);
+    {
+        /* twice the last-level cache, 64 MiB to 1 GiB, in 16-entry rows */
+        double bytes = 2.0 * (double)spmv_auto__llc();
+        if (bytes < 64.0 * 1048576) bytes = 64.0 * 1048576;
+        if (bytes > 1024.0 * 1048576) bytes = 1024.0 * 1048576;
+        n3 = (int64_t)(bytes / (16.0 * (sizeof(SPMV_T) + sizeof(SPMV_I)) + 3.0 * sizeof(SPMV_T)));
+        if ((double)n3 * 16 > (double)SPMV_IMAX) n3 = SPMV_IMAX / 16;
+    }
+    x = SPMV_ALLOC_N(SPMV_T, (size_t)n3);
+    y = SPMV_ALLOC_N(SPMV_T, (size_t)n3);
+    if (!x || !y) {
+        st = SPMV_ERR_ALLOC;
+        SPMV__ERR(e, "calibrate: out of memory");
+        goto out;
+    }
+SPMV_OMP(parallel for schedule(static))
+    for (q = 0; q < n3; q++) x[q] = (SPMV_T)1 + (SPMV_T)(q % 7) / (SPMV_T)8, y[q] = 0;
+    /* in cache: 8k and 262k entries (both above SPMV_CSR_PAR_MIN: parallel) */
+    if ((st = SPMV_NAME(cal__band)(&A, 1024, 8, ri)) != SPMV_OK) goto oom;
+    t1 = SPMV_NAME(cal__time)(&A, x, y, 101);
+    SPMV_NAME(csr_free)(&A);
+    if ((st = SPMV_NAME(cal__band)(&A, 32768, 8, ri)) != SPMV_OK) goto oom;
+    t2 = SPMV_NAME(cal__time)(&A, x, y, 31);
+    SPMV_NAME(csr_free)(&A);
+    c->cache_s = (t2 - t1) / (262144.0 - 8192.0);
+    if (!(c->cache_s > 1e-14)) c->cache_s = t2 / 262144.0; /* noise: t2 at or below t1 */
+    c->fixed_s = t1 - 8192.0 * c->cache_s;
+    if (c->fixed_s < 0) c->fixed_s = 0;
+    /* from memory: first touch, then the products */
+    touch = spmv_wtime();
+    if ((st = SPMV_NAME(cal__band)(&A, n3, 16, ri)) != SPMV_OK) goto oom;
+    touch = spmv_wtime() - touch;
+    c->fresh_s_per_mb = touch / ((double)SPMV_NAME(csr_bytes)(&A) / 1048576.0);
+    t3 = SPMV_NAME(cal__time)(&A, x, y, 7);
+    {
+        const double b = (double)n3 * 16 * (sizeof(SPMV_T) + sizeof(SPMV_I)) + (double)(n3 + 1) * sizeof(SPMV_I) +
+                         2.0 * (double)n3 * sizeof(SPMV_T);
+        c->bw = b / (t3 > c->fixed_s ? t3 - c->fixed_s : t3);
+    }
+    {
+        const double f0 = spmv_wtime();
+        const int64_t nnz = n3 * 16, samp = nnz <= 32768 ? nnz : (nnz / 64 > 32768 ? nnz / 64 : 32768);
+        st = SPMV_NAME(auto_features)(&A, &F);
+        c->feat_s = (spmv_wtime() - f0) / (double)(n3 + samp + spmv_auto__slab(nnz)); /* + BCSR's slab */
+    }
+    SPMV_NAME(csr_free)(&A);
+    if (st != SPMV_OK) goto oom;
+    if (c->bw > 1e13) c->bw = 1e13; /* the file's ranges */
+    if (c->bw < 1e8) c->bw = 1e8;
+    if (c->cache_s > 1e-6) c->cache_s = 1e-6;
+    if (c->fixed_s > 1e-2) c->fixed_s = 1e-2;
+    if (c->fresh_s_per_mb > 1) c->fresh_s_per_mb = 1;
+    if (c->feat_s > 1e-5) c->feat_s = 1e-5;
+    c->measured = 1;
+    c->measure_s = spmv_wtime() - t_start;
+    goto out;
+oom:
+    spmv_calibration_builtin(c, nt, (int)sizeof(SPMV_T), (int)sizeof(SPMV_I), ri);
+    SPMV__ERR(e, "calibrate: out of memory");
+out:
+    spmv__free(x);
+    spmv__free(y);
+#ifdef _OPENMP
+    omp_set_num_threads(prev);
+#endif
+    (void)prev;
+    return st;
+}
+#endif /* SPMV__CALIB_TYPED */

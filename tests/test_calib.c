@@ -1,0 +1,312 @@
+/* The calibration cache (formats/calib.h) and the selection's budget (formats/auto.h):
+ *  - a measurement's numbers in their ranges, saved and loaded back for its key; other keys of
+ *    the same machine kept by a save, another machine's lines dropped;
+ *  - refused with a status and a message, the caller's struct unchanged: a missing file, one
+ *    that is not a calibration (wrong header, a value out of range, a truncated or overlong
+ *    line, binary bytes, an empty file), another machine's, no line for the key;
+ *  - a save that cannot be written (a directory, a parent that is a file, a missing directory)
+ *    is SPMV_ERR_IO and leaves the old file as it was;
+ *  - the selection with each of those files: it succeeds on built-in values, says why in
+ *    rep.cal_note, and never writes outside the path it was given; off means no file at all;
+ *    with enough at stake it measures and caches into the default path (HOME in a temporary
+ *    directory);
+ *  - the budget: few expected products give CSR untimed (uninspected below an inspection's
+ *    worth), many give trials; the trials' budget never exceeds what looking may cost. */
+#define SPMV_TAG dl
+#define SPMV_VAL double
+#define SPMV_IDX int64_t
+#include "harness.h"
+#include "spmv.h"
+#include "harness.h"
+#include <unistd.h>
+#include <sys/stat.h>
+
+static char dir[] = "/tmp/spmv-test-calib-XXXXXX";
+
+static const char *put(const char *name, const char *text, char *buf, size_t n) {
+    FILE *f;
+    snprintf(buf, n, "%s/%s", dir, name);
+    f = fopen(buf, "w");
+    if (!f) return NULL;
+    fputs(text, f);
+    fclose(f);
+    return buf;
+}
+static int exists(const char *p) {
+    struct stat st;
+    return stat(p, &st) == 0;
+}
+static long fsize(const char *p) {
+    struct stat st;
+    return stat(p, &st) == 0 ? (long)st.st_size : -1;
+}
+
+static spmv_calibration measured;
+
+static void file_cases(void) {
+    spmv_calibration c, k;
+    spmv_error e;
+    spmv_status st;
+    char p[600], q[600], line[1200], good[1200];
+    long n0;
+    st = spmv_dl_calibrate(&measured, 0, SPMV_ISA_AUTO, &e);
+    CHECK(st == SPMV_OK && measured.measured, "calibrate: %s (%s)", spmv_status_str(st), e.msg);
+    CHECK(measured.bw >= 1e8 && measured.bw <= 1e13 && measured.cache_s > 0 && measured.cache_s <= 1e-6 &&
+              measured.fixed_s >= 0 && measured.feat_s >= 0 && measured.threads >= 1 && measured.value_bytes == 8 &&
+              measured.index_bytes == 8 && measured.isa != SPMV_ISA_AUTO,
+          "calibrate: values in range (bw %g, cache %g, fixed %g)", measured.bw, measured.cache_s, measured.fixed_s);
+    snprintf(p, sizeof p, "%s/cal", dir);
+    CHECK(spmv_calibration_save(p, &measured, 0, &e) == SPMV_OK, "save: %s", e.msg);
+    spmv_calibration_builtin(&c, measured.threads, 8, 8, measured.isa);
+    st = spmv_calibration_load(p, &c, &e);
+    CHECK(st == SPMV_OK && c.measured && fabs(c.bw / measured.bw - 1) < 1e-3 &&
+              fabs(c.cache_s / measured.cache_s - 1) < 1e-3 && !strcmp(c.machine, measured.machine),
+          "load back: %s (%s)", spmv_status_str(st), e.msg);
+    /* a second key of the same machine kept, then both load */
+    k = measured;
+    k.threads = measured.threads + 3;
+    k.bw = 1e9;
+    CHECK(spmv_calibration_save(p, &k, 0, &e) == SPMV_OK, "save a second key: %s", e.msg);
+    spmv_calibration_builtin(&c, measured.threads, 8, 8, measured.isa);
+    CHECK(spmv_calibration_load(p, &c, &e) == SPMV_OK && fabs(c.bw / measured.bw - 1) < 1e-3, "first key kept: %s",
+          e.msg);
+    spmv_calibration_builtin(&c, measured.threads + 3, 8, 8, measured.isa);
+    CHECK(spmv_calibration_load(p, &c, &e) == SPMV_OK && c.bw == 1e9, "second key: %s", e.msg);
+    /* no line for this key: refused, c unchanged */
+    spmv_calibration_builtin(&c, measured.threads + 1, 8, 8, measured.isa);
+    k = c;
+    st = spmv_calibration_load(p, &c, &e);
+    CHECK(st == SPMV_ERR_ARG && strstr(e.msg, "no line") && !memcmp(&c, &k, sizeof c), "no key: %s (%s)",
+          spmv_status_str(st), e.msg);
+    /* the good line, for the damaged variants */
+    {
+        FILE *f = fopen(p, "r");
+        good[0] = 0;
+        if (f) {
+            if (fgets(line, sizeof line, f) && fgets(good, sizeof good, f)) good[strcspn(good, "\n")] = 0;
+            fclose(f);
+        }
+        CHECK(!strncmp(good, "machine ", 8), "the file's line: '%s'", good);
+    }
+    {
+        static const char *const bad_bw[] = {"bw 0 ", "bw nan ", "bw -3 ", "bw 1e30 "};
+        struct {
+            const char *what, *text;
+        } cases[8];
+        char texts[8][1400];
+        int i, nc = 0;
+        char *bw = strstr(good, "bw ");
+        const size_t pre = bw ? (size_t)(bw - good) : 0;
+        const char *after = bw ? strchr(bw + 3, ' ') + 1 : "";
+        cases[nc].what = "wrong header";
+        snprintf(texts[nc], sizeof texts[nc], "%%%%spmv calibration 9\n%s\n", good);
+        nc++;
+        for (i = 0; i < 4; i++) {
+            cases[nc].what = bad_bw[i];
+            snprintf(texts[nc], sizeof texts[nc], "%%%%spmv calibration 1\n%.*s%s%s\n", (int)pre, good, bad_bw[i], after);
+            nc++;
+        }
+        cases[nc].what = "truncated line";
+        snprintf(texts[nc], sizeof texts[nc], "%%%%spmv calibration 1\n%.*s\n", (int)(strlen(good) / 2), good);
+        nc++;
+        cases[nc].what = "binary";
+        snprintf(texts[nc], sizeof texts[nc], "\x7f" "ELF\x01\x02\x03 garbage\n");
+        nc++;
+        cases[nc].what = "empty";
+        texts[nc][0] = 0;
+        nc++;
+        for (i = 0; i < nc; i++) {
+            cases[i].text = texts[i];
+            put("bad", cases[i].text, q, sizeof q);
+            spmv_calibration_builtin(&c, measured.threads, 8, 8, measured.isa);
+            k = c;
+            st = spmv_calibration_load(q, &c, &e);
+            CHECK(st == SPMV_ERR_PARSE && e.msg[0] && !memcmp(&c, &k, sizeof c), "corrupt (%s): %s (%s)", cases[i].what,
+                  spmv_status_str(st), e.msg);
+        }
+        /* an overlong line */
+        {
+            FILE *f = fopen(q, "w");
+            int j;
+            if (f) {
+                fputs("%%spmv calibration 1\nmachine ", f);
+                for (j = 0; j < 3000; j++) fputc('x', f);
+                fputs(" | threads 2\n", f);
+                fclose(f);
+            }
+            st = spmv_calibration_load(q, &c, &e);
+            CHECK(st == SPMV_ERR_PARSE, "overlong line: %s (%s)", spmv_status_str(st), e.msg);
+        }
+        /* another machine's */
+        snprintf(texts[0], sizeof texts[0], "%%%%spmv calibration 1\nmachine Some Other CPU, 96 CPUs, LLC 1 KiB %s\n",
+                 strchr(good, '|'));
+        put("foreign", texts[0], q, sizeof q);
+        spmv_calibration_builtin(&c, measured.threads, 8, 8, measured.isa);
+        st = spmv_calibration_load(q, &c, &e);
+        CHECK(st == SPMV_ERR_ARG && strstr(e.msg, "another machine"), "foreign: %s (%s)", spmv_status_str(st), e.msg);
+        /* saving over it drops the other machine's line */
+        CHECK(spmv_calibration_save(q, &measured, 0, &e) == SPMV_OK, "save over a foreign file: %s", e.msg);
+        spmv_calibration_builtin(&c, measured.threads, 8, 8, measured.isa);
+        CHECK(spmv_calibration_load(q, &c, &e) == SPMV_OK, "foreign replaced: %s", e.msg);
+        /* saving over a damaged file replaces it */
+        put("bad", "garbage\n", q, sizeof q);
+        CHECK(spmv_calibration_save(q, &measured, 0, &e) == SPMV_OK, "save over a damaged file: %s", e.msg);
+        spmv_calibration_builtin(&c, measured.threads, 8, 8, measured.isa);
+        CHECK(spmv_calibration_load(q, &c, &e) == SPMV_OK, "damaged replaced: %s", e.msg);
+    }
+    /* missing */
+    snprintf(q, sizeof q, "%s/none", dir);
+    st = spmv_calibration_load(q, &c, &e);
+    CHECK(st == SPMV_ERR_IO && e.msg[0], "missing: %s", spmv_status_str(st));
+    /* unwritable: a directory, a parent that is a regular file, a missing directory */
+    n0 = fsize(p);
+    st = spmv_calibration_save(dir, &measured, 0, &e);
+    CHECK(st == SPMV_ERR_IO && e.msg[0], "save to a directory: %s (%s)", spmv_status_str(st), e.msg);
+    snprintf(q, sizeof q, "%s/cal/sub", dir);
+    st = spmv_calibration_save(q, &measured, 1, &e);
+    CHECK(st == SPMV_ERR_IO && e.msg[0] && fsize(p) == n0, "save under a file: %s (%s)", spmv_status_str(st), e.msg);
+    snprintf(q, sizeof q, "%s/no/such/dir/cal", dir);
+    st = spmv_calibration_save(q, &measured, 0, &e);
+    CHECK(st == SPMV_ERR_IO && !exists(q), "save into a missing directory: %s (%s)", spmv_status_str(st), e.msg);
+    /* arguments */
+    CHECK(spmv_calibration_load(NULL, &c, &e) == SPMV_ERR_ARG, "load NULL path");
+    k = measured;
+    k.measured = 0;
+    CHECK(spmv_calibration_save(p, &k, 0, &e) == SPMV_ERR_ARG, "save of built-in values refused");
+    CHECK(spmv_dl_calibrate(NULL, 0, SPMV_ISA_AUTO, &e) == SPMV_ERR_ARG, "calibrate NULL");
+    /* the default path */
+    setenv("SPMV_CALIBRATION", "off", 1);
+    CHECK(!spmv_calibration_default_path(q, sizeof q) && spmv_calibration_off(), "off: no path");
+    setenv("SPMV_CALIBRATION", "/x/y", 1);
+    CHECK(spmv_calibration_default_path(q, sizeof q) && !strcmp(q, "/x/y"), "SPMV_CALIBRATION path: %s", q);
+    unsetenv("SPMV_CALIBRATION");
+    setenv("XDG_CACHE_HOME", "/xdg", 1);
+    CHECK(spmv_calibration_default_path(q, sizeof q) && !strcmp(q, "/xdg/spmv/calibration"), "XDG: %s", q);
+    unsetenv("XDG_CACHE_HOME");
+    setenv("HOME", "/home/u", 1);
+    CHECK(spmv_calibration_default_path(q, sizeof q) && !strcmp(q, "/home/u/.cache/spmv/calibration"), "HOME: %s", q);
+    unsetenv("HOME");
+    CHECK(!spmv_calibration_default_path(q, sizeof q), "no HOME: no path");
+    CHECK(!spmv_calibration_default_path(q, 8) || strlen(q) < 8, "short buffer");
+}
+
+/* the selection on a matrix of about 300k entries with each calibration file */
+static void selection_cases(void) {
+    spmv_triplets t;
+    spmv_dl_csr A;
+    spmv_dl_auto M;
+    spmv_opts o = spmv_opts_default();
+    spmv_error e;
+    spmv_status st;
+    char p[600], home[600], q[700];
+    int i;
+    memset(&t, 0, sizeof t);
+    CHECK(spmv_gen("stencil3d:n=32", &t, &e) == SPMV_OK, "gen: %s", e.msg);
+    CHECK(spmv_dl_csr_from_triplets(&A, &t, NULL) == SPMV_OK, "csr");
+    spmv_triplets_free(&t);
+    {
+        static const char *const files[] = {"bad", "foreign", "none", "cal"};
+        for (i = 0; i < 4; i++) {
+            snprintf(p, sizeof p, "%s/%s", dir, files[i]);
+            if (i == 0) put("bad", "%%spmv calibration 1\nmachine x\n", p, sizeof p);
+            if (i == 1) put("foreign", "%%spmv calibration 1\nmachine Other, 1 CPUs, LLC 1 KiB | threads 2 value 8 "
+                                       "index 8 isa generic bw 1e10 cache_s 1e-9 fixed_s 1e-6 fresh_s_per_mb 1e-4 "
+                                       "feat_s 1e-9\n", p, sizeof p);
+            setenv("SPMV_CALIBRATION", p, 1);
+            {
+                const long n0 = fsize(p);
+                st = spmv_dl_auto_from_csr(&M, &A, &o, &e);
+                CHECK(st == SPMV_OK, "%s: selection: %s", files[i], e.msg);
+                CHECK(i == 3 ? strstr(M.rep.cal_note, "this machine") != NULL
+                             : strstr(M.rep.cal_note, "built-in values") != NULL,
+                      "%s: note '%s'", files[i], M.rep.cal_note);
+                CHECK(fsize(p) == n0, "%s: the file untouched by a selection with little at stake", files[i]);
+                spmv_dl_auto_free(&M);
+            }
+        }
+    }
+    /* off: opts and environment */
+    setenv("SPMV_CALIBRATION", "off", 1);
+    st = spmv_dl_auto_from_csr(&M, &A, &o, &e);
+    CHECK(st == SPMV_OK && strstr(M.rep.cal_note, "off"), "off: %s", M.rep.cal_note);
+    spmv_dl_auto_free(&M);
+    unsetenv("SPMV_CALIBRATION");
+    o.calibration = 1;
+    snprintf(home, sizeof home, "%s/home", dir);
+    mkdir(home, 0700);
+    setenv("HOME", home, 1);
+    unsetenv("XDG_CACHE_HOME");
+    o.expected_calls = 1e9; /* enough at stake to measure */
+    st = spmv_dl_auto_from_csr(&M, &A, &o, &e);
+    snprintf(q, sizeof q, "%s/.cache/spmv/calibration", home);
+    CHECK(st == SPMV_OK && strstr(M.rep.cal_note, "off") && !exists(q), "opts off: no file (%s)", M.rep.cal_note);
+    spmv_dl_auto_free(&M);
+    o.calibration = 2;
+    CHECK(spmv_dl_auto_from_csr(&M, &A, &o, &e) == SPMV_ERR_ARG && strstr(e.msg, "calibration"), "calibration = 2: %s",
+          e.msg);
+    o.calibration = 0;
+    /* default path, enough at stake: measured and cached under HOME, then loaded */
+    st = spmv_dl_auto_from_csr(&M, &A, &o, &e);
+    CHECK(st == SPMV_OK && strstr(M.rep.cal_note, "measured now") && exists(q), "measured and cached: %s",
+          M.rep.cal_note);
+    spmv_dl_auto_free(&M);
+    st = spmv_dl_auto_from_csr(&M, &A, &o, &e);
+    CHECK(st == SPMV_OK && strstr(M.rep.cal_note, "this machine"), "then loaded: %s", M.rep.cal_note);
+    spmv_dl_auto_free(&M);
+    /* enough at stake but unwritable: measured, not cached, the selection goes on */
+    snprintf(p, sizeof p, "%s/cal/sub", dir);
+    setenv("SPMV_CALIBRATION", p, 1);
+    st = spmv_dl_auto_from_csr(&M, &A, &o, &e);
+    CHECK(st == SPMV_OK && strstr(M.rep.cal_note, "not cached"), "unwritable: %s", M.rep.cal_note);
+    spmv_dl_auto_free(&M);
+    setenv("SPMV_CALIBRATION", "off", 1);
+    /* the budget */
+    o = spmv_opts_default();
+    o.expected_calls = 100;
+    st = spmv_dl_auto_from_csr(&M, &A, &o, &e);
+    CHECK(st == SPMV_OK && M.rep.chosen == SPMV_FMT_CSR && M.rep.trials == 0 && M.rep.csr_spmv_s == 0,
+          "100 products: CSR untimed (%s)", M.rep.why);
+    CHECK(M.rep.features_s == 0 && strstr(M.rep.why, "uninspected"), "100 products: not inspected (%s)", M.rep.why);
+    spmv_dl_auto_free(&M);
+    for (i = 0; i < 3; i++) {
+        o.expected_calls = i == 0 ? 1000 : i == 1 ? 1e5 : 1e7;
+        st = spmv_dl_auto_from_csr(&M, &A, &o, &e);
+        CHECK(st == SPMV_OK, "%g products: %s", o.expected_calls, e.msg);
+        CHECK(M.rep.trials == 0 || (M.rep.budget_s <= M.rep.risk_s * (1 + 1e-12) && M.rep.risk_s > 0),
+              "%g products: budget %g s within what looking may cost %g s", o.expected_calls, M.rep.budget_s,
+              M.rep.risk_s);
+        CHECK(M.rep.csr_pred_s > 0, "%g products: CSR predicted", o.expected_calls);
+        if (i == 2) CHECK(M.rep.trials >= 2, "%g products: candidates timed (%d)", o.expected_calls, M.rep.trials);
+        spmv_dl_auto_free(&M);
+    }
+    /* deterministic: the rules, whatever is at stake */
+    o = spmv_opts_default();
+    o.deterministic = 1;
+    o.expected_calls = 100;
+    st = spmv_dl_auto_from_csr(&M, &A, &o, &e);
+    CHECK(st == SPMV_OK && M.rep.features_s > 0 && M.rep.trials == 0, "deterministic: inspected, untimed");
+    spmv_dl_auto_free(&M);
+    spmv_dl_csr_free(&A);
+}
+
+int main(void) {
+    char p[700];
+    if (!mkdtemp(dir)) {
+        printf("cannot make a temporary directory\n");
+        return 1;
+    }
+    file_cases();
+    selection_cases();
+    {
+        static const char *const names[] = {"cal", "bad", "foreign", "home/.cache/spmv/calibration",
+                                            "home/.cache/spmv", "home/.cache", "home"};
+        int i;
+        for (i = 0; i < 7; i++) {
+            snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+            if (remove(p) != 0) rmdir(p);
+        }
+        rmdir(dir);
+        CHECK(!exists(dir), "nothing left behind in %s", dir);
+    }
+    return check_finish("test_calib");
+}
