@@ -9,6 +9,13 @@
  *   spmv_d_auto_free(&M);
  *
  * What it does (host side; formats/cuda/auto.cuh is the device side, same report):
+ *  0. what it may spend: CSR's product predicted from this machine's calibration
+ *     (formats/calib.h: cached per machine, built-in values of a fast machine otherwise), and
+ *     from it what looking may cost (SPMV_AUTO_RISK, 2% of the expected products, or a tenth of
+ *     the best saving the rules predict). If that is less than an inspection, CSR's trial and
+ *     one conversion with its trial: CSR, uninspected (rep.why says so). After the
+ *     inspection, if no candidate's conversion and trial would fit and be repaid at CSR's
+ *     predicted time (twice the floor): CSR, untimed. Every later step stays inside it;
  *  1. features of A in one pass: row-length statistics, the diagonals (DIA's and HDIA's
  *     fill), ELL/SELL padding, BCSR's block estimate, CSR's bytes against the last-level
  *     cache;
@@ -38,7 +45,8 @@
  *   expected_calls  products the handle will run (>= 1; default 1000)
  *   budget          selection cost cap in SpMVs of the fastest product timed so far (CSR's
  *                   at first, so that the cost in SpMVs of the chosen format stays under it;
- *                   >= 0; default 30); below 4 nothing is tried: CSR, copied
+ *                   >= 0; default 30); below 4 nothing is tried: CSR, copied. The cap is
+ *                   never above what looking may cost (step 0, rep.risk_s)
  *   min_seconds     the budget is at least this many seconds (default 0.015, below what a
  *                   user notices): on a matrix whose product takes 2 us, 30 products cannot
  *                   pay one conversion's allocations, and at 0.35 ms (ct2010, 336k entries)
@@ -63,6 +71,10 @@
  *                   MKL's inspector-executor handles), so a CSR choice uses them in place;
  *                   0 (default): the handle copies CSR when CSR wins (A may then be freed)
  *   isa             SPMV_ISA_AUTO or an ISA for every candidate
+ *   calibration     0 (default): this machine's cached calibration; when there is none (or
+ *                   it is another machine's, or damaged) built-in values, and the calibration
+ *                   is measured (~0.1 s) and cached only when looking may cost 0.3 s or more;
+ *                   1: built-in values, no file read or written (also SPMV_CALIBRATION=off)
  * The handle (spmv_<tag>_auto) holds the chosen format (M.h, an spmv_<tag>_any) and the
  * report M.rep: the features, every shortlisted candidate with its prediction, rule,
  * conversion and trial times, the choice and why, and what the selection cost in seconds
@@ -412,20 +424,26 @@ static inline long spmv_auto__llc_cpuid(void) {
 #else
 static inline long spmv_auto__llc_cpuid(void) { return 0; }
 #endif
+/* Read once per process: a cpuid leaf is a trap into the hypervisor on a VM (the AMD EPYC VM:
+ * 29 us for this function, more than a small matrix's product). The one static of the library:
+ * a constant of the machine, written with the same value by whichever thread gets there. */
 static inline long spmv_auto__llc(void) {
-    long c = spmv_auto__llc_cpuid();
+    static volatile long cached = 0;
+    long c = cached;
     if (c > 0) return c;
+    c = spmv_auto__llc_cpuid();
 #ifdef _SC_LEVEL3_CACHE_SIZE
-    c = sysconf(_SC_LEVEL3_CACHE_SIZE);
-    if (c > 0) return c;
+    if (c <= 0) c = sysconf(_SC_LEVEL3_CACHE_SIZE);
 #endif
-    return 32L << 20;
+    if (c <= 0) c = 32L << 20;
+    cached = c;
+    return c;
 }
 /* entries of the slab BCSR's block size is estimated on: 64k, an eighth of a smaller matrix
  * (at least 16k): on 53k entries a 64k slab was the whole matrix, a third of the inspection */
 static inline int64_t spmv_auto__slab(int64_t nnz) {
     const int64_t e = nnz / 8 > 16384 ? nnz / 8 : 16384;
-    return e < 65536 ? e : 65536;
+    return e < 65536 ? (e < nnz ? e : nnz) : 65536;
 }
 /* the shortlist into R (cand[0] = CSR), sorted by prediction; the rest into R->left */
 static inline void spmv_auto__shortlist(spmv_auto_report *R, int device) {
@@ -503,6 +521,10 @@ static inline double spmv_auto__budget_s(const spmv_opts *o, double fastest_s, d
 #endif
 /* products a trial costs beyond its conversion: warm-ups and samples (reps <= 10, typically 3-5) */
 #define SPMV_AUTO_TRIAL_PRODUCTS 6
+/* the slowest machine against the built-in values' floor, and what reading the calibration
+ * file costs (seconds): below that much at stake it is not read */
+#define SPMV_AUTO_SLOW 4.0
+#define SPMV_AUTO_READ_COST 20e-6
 /* a selection runs the calibration (and caches it) only when it is at most this share of what
  * looking may cost: about 0.1-0.3 s against 2% of the expected products */
 #define SPMV_AUTO_CAL_COST 0.3
@@ -597,17 +619,18 @@ static inline double spmv_auto__risk_products(const spmv_auto_report *R) {
     }
     return SPMV_AUTO_RISK * n > SPMV_AUTO_LOOK * g ? SPMV_AUTO_RISK * n : SPMV_AUTO_LOOK * g;
 }
-/* Before CSR is timed, at CSR time t: whether some candidate could repay its conversion and
- * trial over the expected products at SPMV_AUTO_SPREAD times its prediction, with CSR's trial,
- * its conversion and its trial fitting, after `spent`, in what looking may cost */
+/* Before CSR is timed, at CSR time t: whether some candidate predicted faster than CSR would
+ * repay its conversion and trial over the expected products, with CSR's trial, its conversion
+ * and its trial fitting, after `spent`, in what looking may cost (candidates predicted level
+ * with CSR or behind are tried only with what is left once CSR has been timed) */
 static inline int spmv_auto__worth_looking(const spmv_auto_report *R, double t, double spent) {
     const double n = R->opts.expected_calls, trial = SPMV_AUTO_TRIAL_PRODUCTS * t;
     const double risk = spmv_auto__risk_products(R) * t;
     int i;
     for (i = 1; i < R->ncand; i++) {
         const spmv_auto_cand *c = &R->cand[i];
-        const double po = c->predicted * SPMV_AUTO_SPREAD, conv = spmv_auto_convert_prior(c->fmt, 0) * t;
-        if (po <= 1 || n * t * (1 - 1 / po) <= conv + trial / c->predicted) continue;
+        const double p = c->predicted, conv = spmv_auto_convert_prior(c->fmt, 0) * t;
+        if (p <= 1 || n * t * (1 - 1 / p) <= conv + trial / p) continue;
         if (spent + trial + conv + trial / c->predicted <= risk) return 1;
     }
     return 0;
@@ -944,6 +967,10 @@ static inline void SPMV_NAME(auto__calibration)(spmv_auto_report *R, const SPMV_
     if (o->calibration == 1 || spmv_calibration_off()) {
         snprintf(R->cal_note, sizeof R->cal_note, "built-in values: calibration off (%s)",
                  o->calibration == 1 ? "opts.calibration = 1" : "SPMV_CALIBRATION=off");
+    } else if (SPMV_AUTO_RISK * o->expected_calls * SPMV_AUTO_SLOW *
+                   spmv_calibration_predict_csr(&R->cal, A->nrows, A->ncols, A->nnz) < SPMV_AUTO_READ_COST) {
+        /* so little at stake that reading the file (~6 us) would cost more than looking may */
+        snprintf(R->cal_note, sizeof R->cal_note, "built-in values: too little at stake to read the calibration");
     } else if (!(have_path = spmv_calibration_default_path(path, sizeof path))) {
         snprintf(R->cal_note, sizeof R->cal_note, "built-in values: no cache directory (HOME unset)");
     } else {
@@ -1131,6 +1158,11 @@ SPMV_OMP(parallel for schedule(static) if (ny >= 65536))
         spent = spmv_wtime() - c0;
         reps = spent > 0 ? (int)(1.2e-3 / spent) : 10;
         reps = reps < 3 ? 3 : reps > 10 ? 10 : reps;
+        /* and at most a sixth of what looking may cost, in products (3 at 1000 expected) */
+        {
+            const double cap = spmv_auto__risk_products(R) / SPMV_AUTO_TRIAL_PRODUCTS;
+            if (reps > cap) reps = cap < 3 ? 3 : (int)cap;
+        }
     }
     /* the first product was the first warm-up; sleeping threads' wake-up (milliseconds on a VM)
        awaited for at most a quarter of what looking may cost */

@@ -51,8 +51,15 @@ typedef struct spmv_calibration {
 
 /* "brand, N CPUs, LLC K KiB" (cpuid's brand string where there is one) */
 static inline void spmv_calibration_machine(char *buf, size_t n) {
+    static char cached[128]; /* read once per process (cpuid traps on a VM: 50 us); the same
+                                bytes whichever thread writes them, published by the flag */
+    static volatile int have = 0;
     char brand[49] = "unknown CPU";
     long cpus = 1, llc = 0;
+    if (have) {
+        snprintf(buf, n, "%s", cached);
+        return;
+    }
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDA_ARCH__)
     {
         unsigned r[12], i;
@@ -79,7 +86,9 @@ static inline void spmv_calibration_machine(char *buf, size_t n) {
         }
         while (k > 0 && t[k - 1] == ' ') k--;
         t[k] = 0;
-        snprintf(buf, n, "%s, %ld CPUs, LLC %ld KiB", k ? t : "unknown CPU", cpus, llc / 1024);
+        snprintf(cached, sizeof cached, "%s, %ld CPUs, LLC %ld KiB", k ? t : "unknown CPU", cpus, llc / 1024);
+        have = 1;
+        snprintf(buf, n, "%s", cached);
     }
 }
 
