@@ -604,6 +604,11 @@ static inline double spmv_auto__prior(const spmv_auto_report *R, spmv_format f) 
 }
 /* the rules' predictions are this far off either way (sell: predicted 1.2x, measured 0.87-1.96x) */
 #define SPMV_AUTO_SPREAD 1.25
+/* a candidate predicted to save this many times its conversion and trial over the expected
+ * products is tried even beyond what looking may cost, while CSR leads (the loss if the rules
+ * were wrong: its conversion and trial, a quarter of the predicted saving at most), and must
+ * then beat CSR timed in turn */
+#define SPMV_AUTO_INVEST 4.0
 /* CSR's time on a real matrix against the calibration's floor (x read out of order, short
  * rows): the trials are planned with the floor times this before CSR is timed */
 #define SPMV_AUTO_PRED_SLACK 2.0
@@ -631,6 +636,7 @@ static inline int spmv_auto__worth_looking(const spmv_auto_report *R, double t, 
         const spmv_auto_cand *c = &R->cand[i];
         const double p = c->predicted, conv = spmv_auto_convert_prior(c->fmt, 0) * t;
         if (p <= 1 || n * t * (1 - 1 / p) <= conv + trial / p) continue;
+        if (n * t * (1 - 1 / p) - conv >= SPMV_AUTO_INVEST * (conv + trial / p)) return 1;
         if (spent + trial + conv + trial / c->predicted <= risk) return 1;
     }
     return 0;
@@ -1009,7 +1015,7 @@ static inline spmv_status SPMV_NAME(auto__select)(SPMV_NAME(auto) *M, const SPMV
     int has_spare = 0;
     SPMV_T *x = NULL, *y = NULL;
     double best_score, spent, reserve, overrun = 1, fastest_s, fresh0, gain = 0;
-    int i, best_i = 0, reps, prev_threads = 0, csr_again = 0, few = 0, blind = 0;
+    int i, best_i = 0, reps, prev_threads = 0, csr_again = 0, few = 0, blind = 0, invested = 0;
     int64_t kk = 1;
     if (!M) return SPMV_ERR_ARG;
     memset(M, 0, sizeof *M);
@@ -1195,12 +1201,16 @@ SPMV_OMP(parallel for schedule(static) if (ny >= 65536))
         const double keep = !has_spare && !opts.borrow && spmv_auto__donor_likely(&R->feat, c->fmt)
                                 ? SPMV_AUTO_WARM_COPY * R->csr_mv_s
                                 : reserve;
+        /* an investment, not a look: predicted to save SPMV_AUTO_INVEST times its conversion
+           and trial over the expected products, tried beyond the budget while CSR leads */
+        const int invest = best_i == 0 && c->predicted > 1 &&
+                           opts.expected_calls * R->csr_spmv_s * (1 - 1 / c->predicted) - prior >= SPMV_AUTO_INVEST * need;
         spent = spmv_wtime() - t0;
         /* should it win, the cap shrinks to budget products of its own, predicted faster, and
            CSR's copy is not made; should it lose, the cap stays and the copy is still to come
            (dblp-2010: counting the copy against the shrunk cap passed over SELL, 1.26x CSR) */
-        if (spent + need > (c->predicted > 1 ? spmv_auto__budget_s(&opts, fastest_s / c->predicted, gain * R->csr_spmv_s, R->risk_s) : R->budget_s) ||
-            spent + need + keep > R->budget_s) {
+        if (!invest && (spent + need > (c->predicted > 1 ? spmv_auto__budget_s(&opts, fastest_s / c->predicted, gain * R->csr_spmv_s, R->risk_s) : R->budget_s) ||
+                        spent + need + keep > R->budget_s)) {
             c->skip = "budget: its expected conversion and trial would not fit";
             continue;
         }
@@ -1216,6 +1226,7 @@ SPMV_OMP(parallel for schedule(static) if (ny >= 65536))
             if (st == SPMV_OK && c->convert_s > prior) overrun = c->convert_s / prior * overrun;
         }
         if (st == SPMV_ERR_ALLOC) goto fail;
+        if (invest) invested = 1;
         if (st != SPMV_OK) { /* a size cap or a parameter this matrix cannot have */
             c->tried = -1;
             c->skip = "conversion refused";
@@ -1276,7 +1287,7 @@ SPMV_OMP(parallel for schedule(static) if (ny >= 65536))
            matrices, where medians of a few samples flip between runs, they cost microseconds */
         const double fit = slower > 0 ? 0.5 * room / (2 * slower) - 1 : SPMV_AUTO_DUEL_MAX;
         const int pairs = fit < reps ? reps : fit > SPMV_AUTO_DUEL_MAX ? SPMV_AUTO_DUEL_MAX : (int)fit;
-        if ((2.0 * reps + 2) * slower <= room && SPMV_NAME(auto__borrow)(&base, A, opts.isa) == SPMV_OK) {
+        if (((2.0 * reps + 2) * slower <= room || invested) && SPMV_NAME(auto__borrow)(&base, A, opts.isa) == SPMV_OK) {
             const spmv_auto_cand *c = &R->cand[best_i];
             double sc, sb;
             SPMV_NAME(auto__duel)(&base, &best, x, y, opts.x_changes, pairs, &R->duel_csr_s, &R->duel_chosen_s, (int)kk);

@@ -238,8 +238,10 @@ static inline spmv_status SPMV_NAME(csr_check)(const SPMV_NAME(csr) *A) {
 SPMV_OMP(parallel for schedule(static) reduction(| : bad) if ((int64_t)A->nrows >= ((int64_t)1 << 20)))
         for (r = 0; r < A->nrows; r++) bad |= A->row_ptr[r + 1] < A->row_ptr[r];
         if (bad) return SPMV_ERR_ARG;
+        /* one unsigned compare per entry (a negative index wraps above ncols): vectorised, and
+           the automatic selection's cheapest path (CSR uninspected) is mostly this loop */
 SPMV_OMP(parallel for schedule(static) reduction(| : bad) if ((int64_t)A->nnz >= ((int64_t)1 << 20)))
-        for (k = 0; k < A->nnz; k++) bad |= A->col_idx[k] < 0 || A->col_idx[k] >= A->ncols;
+        for (k = 0; k < A->nnz; k++) bad |= (uint64_t)(int64_t)A->col_idx[k] >= (uint64_t)(int64_t)A->ncols;
         if (bad) return SPMV_ERR_ARG;
     }
     return SPMV_OK;
