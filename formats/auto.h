@@ -524,6 +524,9 @@ static inline double spmv_auto__budget_s(const spmv_opts *o, double fastest_s, d
 /* the slowest machine against the built-in values' floor, and what reading the calibration
  * file costs (seconds): below that much at stake it is not read */
 #define SPMV_AUTO_SLOW 4.0
+/* the fixed cost of a first inspection and trial (allocations, the threads' wake-up): 0.1-0.3 ms
+ * for features on a 600-2800-entry matrix at a cold start, measured */
+#define SPMV_AUTO_LOOK_FIXED 50e-6
 #define SPMV_AUTO_READ_COST 20e-6
 /* a selection runs the calibration (and caches it) only when it is at most this share of what
  * looking may cost: about 0.1-0.3 s against 2% of the expected products */
@@ -1033,15 +1036,30 @@ static inline spmv_status SPMV_NAME(auto__select)(SPMV_NAME(auto) *M, const SPMV
         return st;
     }
     R->opts = opts;
-    SPMV_NAME(auto__calibration)(R, A);
     {
-        /* not even an inspection when it, CSR's trial and one conversion with its trial would
-           cost more than looking may (the inspection's cost from the calibration) */
-        const int64_t nz = A->nnz, samp = nz <= 32768 ? nz : (nz / 64 > 32768 ? nz / 64 : 32768);
-        const double feat_s = R->cal.feat_s * (double)(A->nrows + samp + spmv_auto__slab(nz));
         const double n = opts.expected_calls, most = SPMV_AUTO_LOOK * n / 2 > SPMV_AUTO_RISK * n ? SPMV_AUTO_LOOK * n / 2 : SPMV_AUTO_RISK * n;
-        blind = !opts.deterministic && opts.budget >= 4 && nz > 0 &&
-                most * R->csr_pred_s < feat_s + 3 * SPMV_AUTO_TRIAL_PRODUCTS * R->csr_pred_s;
+        const int can = !opts.deterministic && opts.budget >= 4 && A->nnz > 0;
+        if (can && most < 3 * SPMV_AUTO_TRIAL_PRODUCTS) {
+            /* CSR's trial and one conversion with its trial cost more products than looking may,
+               whatever the machine: no calibration read, no inspection (below ~360 products) */
+            int threads = opts.threads > 0 ? opts.threads : spmv_max_threads();
+            spmv_isa isa = SPMV_ISA_GENERIC;
+            if (spmv_isa_resolve(opts.isa, &isa) != SPMV_OK) isa = SPMV_ISA_GENERIC;
+            spmv_calibration_builtin(&R->cal, threads, (int)sizeof(SPMV_T), (int)sizeof(SPMV_I), isa);
+            snprintf(R->cal_note, sizeof R->cal_note, "built-in values: not needed for %.3g expected products", n);
+            R->csr_pred_s = spmv_calibration_predict_csr(&R->cal, A->nrows, A->ncols, A->nnz);
+            blind = 1;
+        } else {
+            /* not even an inspection when it, CSR's trial and one conversion with its trial would
+               cost more than looking may (the inspection's cost from the calibration, twice it:
+               irregular rows cost up to that against the calibration's band, plus the fixed
+               costs of a first inspection and trial) */
+            const int64_t nz = A->nnz, samp = nz <= 32768 ? nz : (nz / 64 > 32768 ? nz / 64 : 32768);
+            double feat_s;
+            SPMV_NAME(auto__calibration)(R, A);
+            feat_s = 2 * R->cal.feat_s * (double)(A->nrows + samp + spmv_auto__slab(nz)) + SPMV_AUTO_LOOK_FIXED;
+            blind = can && most * R->csr_pred_s < feat_s + 3 * SPMV_AUTO_TRIAL_PRODUCTS * R->csr_pred_s;
+        }
         if (blind) R->risk_s = most * R->csr_pred_s;
     }
     if (blind) { /* the shortlist is CSR alone; the features only what the sizes say */
