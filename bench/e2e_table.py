@@ -10,7 +10,12 @@ than CSR, the geometric mean of auto / csr, and the misses with the choice and t
 cost in CSR products. A CSV made before the per-N rows existed (one auto row) uses that row
 for every N. Also the product alone: auto's (N = 1000) product over the best row's.
 
-usage: python3 bench/e2e_table.py FILE.csv [--md] [--misses]"""
+--same-csr: where a selection kept CSR on the caller's arrays (borrow), its products are timed
+as the csr row's: the same kernel on the same arrays (side by side in one loop their medians
+agree within 1%), while the bench's separate rows of a product of a few microseconds differ by
+up to 13% run to run.
+
+usage: python3 bench/e2e_table.py FILE.csv [--md] [--misses] [--same-csr]"""
 import csv
 import math
 import sys
@@ -26,7 +31,7 @@ def main(argv):
     if not files:
         print(__doc__)
         return 2
-    md, misses = "--md" in argv, "--misses" in argv
+    md, misses, same = "--md" in argv, "--misses" in argv, "--same-csr" in argv
     mats = OrderedDict()
     for fn in files:
         with open(fn, newline="") as f:
@@ -46,7 +51,8 @@ def main(argv):
         prod.append((m, float(autos["auto"]["spmv_s"]) / tb, autos["auto"]["params"]))
         for n in NS:
             a = autos.get(AUTO_ROW[n], autos["auto"])
-            e_auto = float(a["convert_s"]) + n * float(a["spmv_s"])
+            ta = tc if same and a["params"].startswith("csr:") else float(a["spmv_s"])
+            e_auto = float(a["convert_s"]) + n * ta
             e_csr = n * tc
             best, bname = None, ""
             for r in fmt:

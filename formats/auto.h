@@ -15,7 +15,9 @@
  *     the best saving the rules predict). If that is less than an inspection, CSR's trial and
  *     one conversion with its trial: CSR, uninspected (rep.why says so). After the
  *     inspection, if no candidate's conversion and trial would fit and be repaid at CSR's
- *     predicted time (twice the floor): CSR, untimed. Every later step stays inside it;
+ *     predicted time (twice the floor): CSR, untimed. Every later step stays inside it, but for
+ *     a candidate predicted to save SPMV_AUTO_INVEST (4) times its conversion and trial, tried
+ *     while CSR leads and then dueled;
  *  1. features of A in one pass: row-length statistics, the diagonals (DIA's and HDIA's
  *     fill), ELL/SELL padding, BCSR's block estimate, CSR's bytes against the last-level
  *     cache;
@@ -485,11 +487,18 @@ static inline void spmv_auto__shortlist(spmv_auto_report *R, int device) {
 }
 
 /* The rules' choice: the best prediction whose gain over the expected products pays its
- * typical conversion (CSR otherwise). */
+ * typical conversion (CSR otherwise); on the host only predictions of at least
+ * SPMV_AUTO_CONFIDENT: the lower ones are hints for the trials (axtuh's 1.05-1.15 and jad's 1.1
+ * on small short-row matrices won trials on a few and ran 1.1-6.4x the best row on the others).
+ * Over the 78 real matrices (2026-11-26, AMD EPYC VM, bench/results/2026-11-26-auto-e2e.md) the
+ * untimed choice was within 5% of the best row on 41 without the threshold, 60 with 1.2, 37
+ * with 1.25 (fitted on the same run). */
+#define SPMV_AUTO_CONFIDENT 1.2
 static inline int spmv_auto__rule_choice(const spmv_auto_report *R, int device) {
     int i, best = 0;
     double best_cost = 1.5 + R->opts.expected_calls; /* in CSR products */
     for (i = 1; i < R->ncand; i++) {
+        if (!device && R->cand[i].predicted < SPMV_AUTO_CONFIDENT) continue;
         const double c = spmv_auto_convert_prior(R->cand[i].fmt, device) + R->opts.expected_calls / R->cand[i].predicted;
         if (c < best_cost) {
             best_cost = c;
