@@ -796,8 +796,9 @@ static inline void SPMV_NAME(auto__op)(SPMV_NAME(any) *M, const SPMV_T *x, SPMV_
     else if (x_changes) SPMV_NAME(any_mv)(M, 1, x, 0, y);
     else SPMV_NAME(any_mv_kernel)(M, 1, x, 0, y);
 }
+/* cap_s > 0: samples stop once the trial has taken that long (at least one taken) */
 static inline double SPMV_NAME(auto__time)(SPMV_NAME(any) *M, const SPMV_T *x, SPMV_T *y, int x_changes, int reps,
-                                           int warm_n, double warm_s, int k) {
+                                           int warm_n, double warm_s, int k, double cap_s) {
     double best = -1, w0 = spmv_wtime();
     int i;
     if (!x_changes && k <= 1) SPMV_NAME(any_update_x)(M, x);
@@ -810,6 +811,7 @@ static inline double SPMV_NAME(auto__time)(SPMV_NAME(any) *M, const SPMV_T *x, S
         SPMV_NAME(auto__op)(M, x, y, x_changes, k);
         dt = spmv_wtime() - t0;
         if (best < 0 || dt < best) best = dt;
+        if (cap_s > 0 && spmv_wtime() - w0 > cap_s) break; /* a runaway trial: it lost already */
     }
     return best;
 }
@@ -1202,11 +1204,11 @@ SPMV_OMP(parallel for schedule(static) if (ny >= 65536))
     {
         double warm = spent < 1e-3 ? 1e-3 - spent : 0;
         if (warm > 0.25 * R->risk_s) warm = 0.25 * R->risk_s;
-        R->cand[0].spmv_s = R->csr_spmv_s = SPMV_NAME(auto__time)(&best, x, y, 1, reps, 1, warm, (int)kk);
+        R->cand[0].spmv_s = R->csr_spmv_s = SPMV_NAME(auto__time)(&best, x, y, 1, reps, 1, warm, (int)kk, 0);
     }
     R->cand[0].tried = 1;
     /* SpMM: conversions cost what they cost in products of y = Ax, whatever k */
-    R->csr_mv_s = kk > 1 ? SPMV_NAME(auto__time)(&best, x, y, 1, reps, 1, 0, 1) : R->csr_spmv_s;
+    R->csr_mv_s = kk > 1 ? SPMV_NAME(auto__time)(&best, x, y, 1, reps, 1, 0, 1, 0) : R->csr_spmv_s;
     /* CSR's copy is still to be made (none with borrow): its typical cost */
     R->cand[0].score_s = best_score =
         spmv_auto__csr_score(&opts, R->csr_spmv_s, R->csr_mv_s);
@@ -1259,7 +1261,11 @@ SPMV_OMP(parallel for schedule(static) if (ny >= 65536))
             c->skip = "conversion refused";
             continue;
         }
-        c->spmv_s = SPMV_NAME(auto__time)(&cand, x, y, opts.x_changes, reps, 1, 0, (int)kk); /* threads awake */
+        /* threads awake; a trial taking 4x its expected time (CSR's trial over the prediction, or
+           CSR's if slower) is cut short: axtuh's x copy took 8 ms a product on G38 (CSR 7 us)
+           while another process shared the cores, and its three samples 90 ms */
+        c->spmv_s = SPMV_NAME(auto__time)(&cand, x, y, opts.x_changes, reps, 1, 0, (int)kk,
+                                          4.0 * (reps + 1) * R->csr_spmv_s * (c->predicted > 1 ? 1 / c->predicted : 1));
         c->tried = 1;
         c->score_s = c->convert_s + opts.expected_calls * c->spmv_s;
         if (c->spmv_s * 2 < R->csr_spmv_s && !csr_again) {
@@ -1269,7 +1275,7 @@ SPMV_OMP(parallel for schedule(static) if (ny >= 65536))
             SPMV_NAME(any) base;
             csr_again = 1;
             if (SPMV_NAME(auto__borrow)(&base, A, opts.isa) == SPMV_OK) {
-                const double t = SPMV_NAME(auto__time)(&base, x, y, 1, reps, 2, 0, (int)kk);
+                const double t = SPMV_NAME(auto__time)(&base, x, y, 1, reps, 2, 0, (int)kk, 0);
                 SPMV_NAME(any_free)(&base); /* borrowed: frees nothing of A */
                 if (t > 0 && t < R->csr_spmv_s) {
                     if (kk == 1) R->csr_mv_s = t;
