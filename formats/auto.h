@@ -638,8 +638,8 @@ static inline double spmv_auto__risk_products(const spmv_auto_report *R) {
 }
 /* Before CSR is timed, at CSR time t: whether some candidate predicted faster than CSR would
  * repay its conversion and trial over the expected products, with CSR's trial, its conversion
- * and its trial fitting, after `spent`, in what looking may cost (candidates predicted level
- * with CSR or behind are tried only with what is left once CSR has been timed) */
+ * and its trial fitting, after `spent`, in what looking may cost (or one predicted level with
+ * CSR or behind, fitting in half of it) */
 static inline int spmv_auto__worth_looking(const spmv_auto_report *R, double t, double spent) {
     const double n = R->opts.expected_calls, trial = SPMV_AUTO_TRIAL_PRODUCTS * t;
     const double risk = spmv_auto__risk_products(R) * t;
@@ -647,9 +647,12 @@ static inline int spmv_auto__worth_looking(const spmv_auto_report *R, double t, 
     for (i = 1; i < R->ncand; i++) {
         const spmv_auto_cand *c = &R->cand[i];
         const double p = c->predicted, conv = spmv_auto_convert_prior(c->fmt, 0) * t;
-        if (p <= 1 || n * t * (1 - 1 / p) <= conv + trial / p) continue;
-        if (n * t * (1 - 1 / p) - conv >= SPMV_AUTO_INVEST * (conv + trial / p)) return 1;
-        if (spent + trial + conv + trial / c->predicted <= risk) return 1;
+        if (p > 1 && n * t * (1 - 1 / p) - conv >= SPMV_AUTO_INVEST * (conv + trial / p)) return 1;
+        /* one predicted no faster than CSR is looked at only if its conversion and trial fit
+           in half the share, and could be repaid at SPMV_AUTO_SPREAD times its prediction */
+        if (p <= 1 && (p * SPMV_AUTO_SPREAD <= 1 || spent + trial + conv + trial / p > 0.5 * risk)) continue;
+        if (p > 1 && n * t * (1 - 1 / p) <= conv + trial / p) continue;
+        if (spent + trial + conv + trial / p <= risk) return 1;
     }
     return 0;
 }

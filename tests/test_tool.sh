@@ -163,7 +163,7 @@ expect 2 "unknown option" "$bin" plan --bogus "$A"
 expect 2 "MATRIX" "$bin" plan
 expect 1 "" "$bin" plan "$T/missing.mtx"
 # the automatic handle's end-to-end line (selection + N products against CSR and the oracle)
-expect 0 "" "$bin" bench --formats auto --no-cache gen:stencil3d:n=12,pts=7
+expect 0 "" "$bin" bench --formats csr,sell,auto --reps 2 --no-cache gen:stencil3d:n=12,pts=7
 check "bench --formats auto: the end-to-end line" grep -q "^# end to end on .* N=1000: auto .*x csr, .*x the oracle" "$T/out"
 # saved choices: written, reused on the same matrix untimed, refused on another
 expect 0 "" "$bin" plan --save "$T/a.plan" gen:stencil3d:n=12,pts=7
