@@ -195,7 +195,7 @@ static inline spmv_status spmv_calibration_load(const char *path, spmv_calibrati
     }
     f = fopen(path, "r");
     if (!f) {
-        SPMV__ERR(e, "cannot read the calibration '%.150s': %s", path, strerror(errno));
+        SPMV__ERR(e, "cannot read the calibration '%.100s': %s", path, strerror(errno));
         return SPMV_ERR_IO;
     }
     spmv_calibration_machine(here, sizeof here);
@@ -212,7 +212,7 @@ static inline spmv_status spmv_calibration_load(const char *path, spmv_calibrati
         if (!spmv__cal_parse(line, &t)) break;
         if (strcmp(t.machine, here)) {
             fclose(f);
-            SPMV__ERR(e, "the calibration '%.150s' is another machine's (%.60s; this is %.60s)", path, t.machine, here);
+            SPMV__ERR(e, "the calibration '%.100s' is another machine's (%.50s; this is %.50s)", path, t.machine, here);
             return SPMV_ERR_ARG;
         }
         if (spmv__cal_same_key(&t, c)) got = t, found = 1;
@@ -220,16 +220,16 @@ static inline spmv_status spmv_calibration_load(const char *path, spmv_calibrati
     if (ferror(f) || (!feof(f))) {
         fclose(f);
         if (e) e->line = ln;
-        SPMV__ERR(e, "'%.150s' is not a calibration of this version (line %d)", path, ln);
+        SPMV__ERR(e, "'%.100s' is not a calibration of this version (line %d)", path, ln);
         return SPMV_ERR_PARSE;
     }
     fclose(f);
     if (ln == 0) {
-        SPMV__ERR(e, "'%.150s' is empty: not a calibration", path);
+        SPMV__ERR(e, "'%.100s' is empty: not a calibration", path);
         return SPMV_ERR_PARSE;
     }
     if (!found) {
-        SPMV__ERR(e, "the calibration '%.150s' has no line for %d threads, %d-byte values, %d-byte indices, %s", path,
+        SPMV__ERR(e, "the calibration '%.100s' has no line for %d threads, %d-byte values, %d-byte indices, %s", path,
                   c->threads, c->value_bytes, c->index_bytes, spmv_isa_name(c->isa));
         return SPMV_ERR_ARG;
     }
