@@ -995,7 +995,7 @@ static inline void SPMV_NAME(auto__calibration)(spmv_auto_report *R, const SPMV_
         /* so little at stake that reading the file (~6 us) would cost more than looking may */
         snprintf(R->cal_note, sizeof R->cal_note, "built-in values: too little at stake to read the calibration");
     } else if (!(have_path = spmv_calibration_default_path(path, sizeof path))) {
-        snprintf(R->cal_note, sizeof R->cal_note, "built-in values: no cache directory (HOME unset)");
+        snprintf(R->cal_note, sizeof R->cal_note, "built-in values: no calibration file (HOME unset, or the path too long)");
     } else {
         spmv_calibration c = R->cal;
         if (spmv_calibration_load(path, &c, &e) == SPMV_OK) {

@@ -73,6 +73,16 @@ static inline int check_finish(const char *name) {
     return check_failed_ ? 1 : 0;
 }
 
+/* text written to a new file dir/name (the path into buf, n bytes); NULL when it cannot be made */
+static inline const char *th_put_file(const char *dir, const char *name, const char *text, char *buf, size_t n) {
+    FILE *f;
+    snprintf(buf, n, "%s/%s", dir, name);
+    f = fopen(buf, "w");
+    if (!f) return NULL;
+    fputs(text, f);
+    fclose(f);
+    return buf;
+}
 /* Does `nvidia-smi -L` (on PATH) list a GPU? A CUDA test that finds no device where the
  * system lists one must fail (a driver/runtime mismatch, a container without the device),
  * not skip: a run that did no GPU work cannot pass. */

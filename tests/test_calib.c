@@ -24,13 +24,7 @@
 static char dir[] = "/tmp/spmv-test-calib-XXXXXX";
 
 static const char *put(const char *name, const char *text, char *buf, size_t n) {
-    FILE *f;
-    snprintf(buf, n, "%s/%s", dir, name);
-    f = fopen(buf, "w");
-    if (!f) return NULL;
-    fputs(text, f);
-    fclose(f);
-    return buf;
+    return th_put_file(dir, name, text, buf, n);
 }
 static int exists(const char *p) {
     struct stat st;

@@ -19,15 +19,8 @@
 
 static char tmpdir[] = "/tmp/spmv-test-sss-XXXXXX";
 
-/* writes text to a new file in tmpdir; the path into buf */
 static const char *put(const char *name, const char *text, char *buf, size_t n) {
-    FILE *f;
-    snprintf(buf, n, "%s/%s", tmpdir, name);
-    f = fopen(buf, "w");
-    if (!f) return NULL;
-    fputs(text, f);
-    fclose(f);
-    return buf;
+    return th_put_file(tmpdir, name, text, buf, n);
 }
 
 /* y = alpha*A*x + beta*y0 in long double, A in triplets holding every entry */
