@@ -34,6 +34,11 @@
  *   value makes the builders return SPMV_ERR_ARG).
  * CUDA: also include spmv_cuda.cuh in a .cu file (see that header).
  * docs/DESIGN.md explains the architecture. */
+/* C11 (or gnu11) or C++: aligned_alloc, timespec_get/TIME_UTC and anonymous unions are C11;
+ * an older C gets this one message and nothing else */
+#if !defined(__cplusplus) && (!defined(__STDC_VERSION__) || __STDC_VERSION__ < 201112L)
+#error "spmv.h needs C11: compile with -std=c11 or -std=gnu11 (or newer)"
+#else
 #ifndef SPMV_H_INCLUDED
 #define SPMV_H_INCLUDED
 #include "formats/core/core.h"
@@ -72,3 +77,4 @@
 #ifdef SPMV_TAG
 #include "formats/instance.h"
 #endif
+#endif /* C11 */

@@ -14,6 +14,7 @@
  * row (spmv_<tag>_<name>_isa, _params_str, and _tune for rows not marked tunable), then
  * the handle. */
 
+#if defined(SPMV_PART_TYPES)
 #ifndef SPMV_ANY_COMMON
 #define SPMV_ANY_COMMON
 /* every row, also those of families a SPMV_FORMATS_ONLY build leaves out */
@@ -261,10 +262,37 @@ typedef struct SPMV_NAME(any) {
     } u;
 } SPMV_NAME(any);
 
+#undef SPMV__HEADER
+#endif /* SPMV_PART_TYPES */
+
+#if defined(SPMV_PART_DECLS)
+SPMV_API spmv_status SPMV_NAME(any_from_csr)(SPMV_NAME(any) *M, const SPMV_NAME(csr) *A, const spmv_opts *o,
+        spmv_error *e);
+SPMV_API spmv_status SPMV_NAME(any_from_triangle)(SPMV_NAME(any) *M, const spmv_triplets *t, const spmv_opts *o,
+        spmv_error *e);
+SPMV_API spmv_status SPMV_NAME(any_mv)(SPMV_NAME(any) *M, SPMV_T alpha, const SPMV_T *x, SPMV_T beta, SPMV_T *y);
+SPMV_API spmv_status SPMV_NAME(any_mvt)(SPMV_NAME(any) *M, SPMV_T alpha, const SPMV_T *x, SPMV_T beta, SPMV_T *y);
+SPMV_API spmv_status SPMV_NAME(any_mm)(SPMV_NAME(any) *M, int64_t k, SPMV_T alpha, const SPMV_T *X, int64_t ldx,
+        SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay);
+SPMV_API int SPMV_NAME(any_embeds_x)(const SPMV_NAME(any) *M);
+SPMV_API spmv_status SPMV_NAME(any_update_x)(SPMV_NAME(any) *M, const SPMV_T *x);
+SPMV_API spmv_status SPMV_NAME(any_mv_kernel)(SPMV_NAME(any) *M, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
+        SPMV_T *y);
+SPMV_API size_t SPMV_NAME(any_bytes)(const SPMV_NAME(any) *M);
+SPMV_API int64_t SPMV_NAME(any_stored)(const SPMV_NAME(any) *M);
+SPMV_API spmv_isa SPMV_NAME(any_isa)(const SPMV_NAME(any) *M);
+SPMV_API void SPMV_NAME(any_params_str)(const SPMV_NAME(any) *M, char *buf, size_t len);
+SPMV_API spmv_status SPMV_NAME(any_to_csr)(const SPMV_NAME(any) *M, SPMV_NAME(csr) *B);
+SPMV_API void SPMV_NAME(any_free)(SPMV_NAME(any) *M);
+SPMV_API spmv_status SPMV_NAME(any_update_values)(SPMV_NAME(any) *M, const SPMV_NAME(csr) *A);
+#endif /* SPMV_PART_DECLS */
+
+#if defined(SPMV_PART_DEFS)
+#define SPMV__HEADER(family) "core/empty.h"
 /* Builds o->format from CSR A with o->isa, the parameter string o->params and, when
  * o->tune is set, the format's _tune on A first (seconds in M->tune_s). o: NULL for
  * spmv_opts_default() (csr). On failure *M is left empty and e (may be NULL) says why. */
-static inline spmv_status SPMV_NAME(any_from_csr)(SPMV_NAME(any) *M, const SPMV_NAME(csr) *A, const spmv_opts *o,
+SPMV_API spmv_status SPMV_NAME(any_from_csr)(SPMV_NAME(any) *M, const SPMV_NAME(csr) *A, const spmv_opts *o,
                                                   spmv_error *e) {
     const spmv_opts opts = o ? *o : spmv_opts_default();
     const spmv_format fmt = opts.format;
@@ -354,7 +382,7 @@ static inline spmv_status SPMV_NAME(any_from_csr)(SPMV_NAME(any) *M, const SPMV_
  * either triangle stand for both), never forming the full matrix. o->transpose and o->tune
  * have nothing to do here (A^T = A; sss has no parameters beyond the ISA). SPMV_ERR_ARG for
  * a format that is not symmetric, a rectangular t or a bad index (e says why). */
-static inline spmv_status SPMV_NAME(any_from_triangle)(SPMV_NAME(any) *M, const spmv_triplets *t, const spmv_opts *o,
+SPMV_API spmv_status SPMV_NAME(any_from_triangle)(SPMV_NAME(any) *M, const spmv_triplets *t, const spmv_opts *o,
                                                        spmv_error *e) {
     const spmv_opts opts = o ? *o : spmv_opts_default();
     spmv_any_params p;
@@ -391,7 +419,7 @@ static inline spmv_status SPMV_NAME(any_from_triangle)(SPMV_NAME(any) *M, const 
 }
 
 /* y = alpha*A*x + beta*y for any x (formats embedding x copy it in first, so M is not const). */
-static inline spmv_status SPMV_NAME(any_mv)(SPMV_NAME(any) *M, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
+SPMV_API spmv_status SPMV_NAME(any_mv)(SPMV_NAME(any) *M, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
                                             SPMV_T *y) {
     if (!M) return SPMV_ERR_ARG;
     switch (M->fmt) {
@@ -407,7 +435,7 @@ static inline spmv_status SPMV_NAME(any_mv)(SPMV_NAME(any) *M, SPMV_T alpha, con
  * opts.transpose): x has B's nrows values, y its ncols. Native on csr and csr_merge
  * (csr_mvt: no A^T, no atomics); the other formats give SPMV_ERR_UNSUPPORTED: build them
  * with opts.transpose instead, which runs their own forward kernel on A^T. */
-static inline spmv_status SPMV_NAME(any_mvt)(SPMV_NAME(any) *M, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
+SPMV_API spmv_status SPMV_NAME(any_mvt)(SPMV_NAME(any) *M, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
                                              SPMV_T *y) {
     if (!M) return SPMV_ERR_ARG;
     if (M->fmt == SPMV_FMT_CSR || M->fmt == SPMV_FMT_CSR_MERGE) return SPMV_NAME(csr_mvt)(&M->u.csr, alpha, x, beta, y);
@@ -420,7 +448,7 @@ static inline spmv_status SPMV_NAME(any_mvt)(SPMV_NAME(any) *M, SPMV_T alpha, co
  * ell, ellr, hll, sell, jad and bcsr; every other format (and layout) runs one product per vector: column-major vectors in place, row-major ones through
  * a column-major copy of X (and of Y when beta != 0) made once, k * (ncols + nrows) values of
  * scratch (SPMV_ERR_ALLOC when it cannot be had, Y untouched). */
-static inline spmv_status SPMV_NAME(any_mm)(SPMV_NAME(any) *M, int64_t k, SPMV_T alpha, const SPMV_T *X, int64_t ldx,
+SPMV_API spmv_status SPMV_NAME(any_mm)(SPMV_NAME(any) *M, int64_t k, SPMV_T alpha, const SPMV_T *X, int64_t ldx,
                                             SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay) {
     SPMV_T *xs = NULL, *ys = NULL;
     spmv_status st = SPMV_OK;
@@ -485,10 +513,10 @@ SPMV_OMP(parallel for schedule(static) if (m * k >= 65536))
 
 /* Does the format embed x? Then any_update_x + any_mv_kernel is the kernel-only path;
  * for the others any_update_x does nothing and any_mv_kernel is any_mv. */
-static inline int SPMV_NAME(any_embeds_x)(const SPMV_NAME(any) *M) {
+SPMV_API int SPMV_NAME(any_embeds_x)(const SPMV_NAME(any) *M) {
     return M && (spmv_format_flags(M->fmt) & SPMV_FF_EMBEDS_X);
 }
-static inline spmv_status SPMV_NAME(any_update_x)(SPMV_NAME(any) *M, const SPMV_T *x) {
+SPMV_API spmv_status SPMV_NAME(any_update_x)(SPMV_NAME(any) *M, const SPMV_T *x) {
     (void)x;
     if (!M) return SPMV_ERR_ARG;
     switch (M->fmt) {
@@ -499,7 +527,7 @@ static inline spmv_status SPMV_NAME(any_update_x)(SPMV_NAME(any) *M, const SPMV_
     default: return SPMV_OK;
     }
 }
-static inline spmv_status SPMV_NAME(any_mv_kernel)(SPMV_NAME(any) *M, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
+SPMV_API spmv_status SPMV_NAME(any_mv_kernel)(SPMV_NAME(any) *M, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
                                                    SPMV_T *y) {
     if (!M) return SPMV_ERR_ARG;
     switch (M->fmt) {
@@ -513,7 +541,7 @@ static inline spmv_status SPMV_NAME(any_mv_kernel)(SPMV_NAME(any) *M, SPMV_T alp
 }
 
 /* footprint of the matrix in bytes (0 for an empty handle) */
-static inline size_t SPMV_NAME(any_bytes)(const SPMV_NAME(any) *M) {
+SPMV_API size_t SPMV_NAME(any_bytes)(const SPMV_NAME(any) *M) {
     if (!M) return 0;
     switch (M->fmt) {
 #define SPMV_FORMAT(n, ID, fam, host, ...)                                                                      \
@@ -525,7 +553,7 @@ static inline size_t SPMV_NAME(any_bytes)(const SPMV_NAME(any) *M) {
 }
 
 /* stored value slots: entries plus padding or fill (fill ratio = stored / nnz) */
-static inline int64_t SPMV_NAME(any_stored)(const SPMV_NAME(any) *M) {
+SPMV_API int64_t SPMV_NAME(any_stored)(const SPMV_NAME(any) *M) {
     if (!M) return 0;
     switch (M->fmt) {
 #define SPMV_FORMAT(n, ID, fam, host, ...)                                                                      \
@@ -536,7 +564,7 @@ static inline int64_t SPMV_NAME(any_stored)(const SPMV_NAME(any) *M) {
     }
 }
 
-static inline spmv_isa SPMV_NAME(any_isa)(const SPMV_NAME(any) *M) {
+SPMV_API spmv_isa SPMV_NAME(any_isa)(const SPMV_NAME(any) *M) {
     if (!M) return SPMV_ISA_AUTO;
     switch (M->fmt) {
 #define SPMV_FORMAT(n, ID, fam, host, ...)                                                                      \
@@ -548,7 +576,7 @@ static inline spmv_isa SPMV_NAME(any_isa)(const SPMV_NAME(any) *M) {
 }
 
 /* "key=value,..." of the parameters in use (empty when none) */
-static inline void SPMV_NAME(any_params_str)(const SPMV_NAME(any) *M, char *buf, size_t len) {
+SPMV_API void SPMV_NAME(any_params_str)(const SPMV_NAME(any) *M, char *buf, size_t len) {
     if (!len) return;
     buf[0] = 0;
     if (!M) return;
@@ -562,7 +590,7 @@ static inline void SPMV_NAME(any_params_str)(const SPMV_NAME(any) *M, char *buf,
 }
 
 /* back to CSR (round trips) */
-static inline spmv_status SPMV_NAME(any_to_csr)(const SPMV_NAME(any) *M, SPMV_NAME(csr) *B) {
+SPMV_API spmv_status SPMV_NAME(any_to_csr)(const SPMV_NAME(any) *M, SPMV_NAME(csr) *B) {
     if (!M) return SPMV_ERR_ARG;
     switch (M->fmt) {
 #define SPMV_FORMAT(n, ID, fam, host, ...)                                                                      \
@@ -573,7 +601,7 @@ static inline spmv_status SPMV_NAME(any_to_csr)(const SPMV_NAME(any) *M, SPMV_NA
     }
 }
 
-static inline void SPMV_NAME(any_free)(SPMV_NAME(any) *M) {
+SPMV_API void SPMV_NAME(any_free)(SPMV_NAME(any) *M) {
     if (!M) return;
     spmv__free(M->vmap[0]);
     spmv__free(M->vmap[1]);
@@ -692,7 +720,7 @@ static inline spmv_status SPMV_NAME(any__vmap)(SPMV_NAME(any) *M, const SPMV_NAM
  * that the new values are symmetric (SPMV_ERR_ARG otherwise, M unchanged): one more read
  * of the values and an SPMV_I per entry for the map of mirrors.
  * Not thread-safe with products on M. */
-static inline spmv_status SPMV_NAME(any_update_values)(SPMV_NAME(any) *M, const SPMV_NAME(csr) *A) {
+SPMV_API spmv_status SPMV_NAME(any_update_values)(SPMV_NAME(any) *M, const SPMV_NAME(csr) *A) {
     SPMV_T *v[2];
     int64_t n[2], s;
     int na, a;
@@ -736,3 +764,4 @@ SPMV_OMP(parallel for schedule(static) if (n[a] >= SPMV_PAR_MIN_NNZ))
 }
 
 #undef SPMV__HEADER
+#endif /* SPMV_PART_DEFS */

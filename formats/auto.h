@@ -83,6 +83,7 @@
  * and in products of the chosen format. Nothing is printed; `spmv plan` prints it.
  * Allocation failure anywhere returns SPMV_ERR_ALLOC with nothing left allocated. */
 
+#if defined(SPMV_PART_TYPES)
 #ifndef SPMV_AUTO_COMMON
 #define SPMV_AUTO_COMMON
 #include <unistd.h>
@@ -155,6 +156,45 @@ typedef struct spmv_auto_report {
     char why[200];
 } spmv_auto_report;
 
+#endif /* SPMV_AUTO_COMMON */
+
+typedef struct SPMV_NAME(auto) {
+    SPMV_NAME(any) h;     /* the chosen format */
+    spmv_auto_report rep; /* what was chosen and why */
+} SPMV_NAME(auto);
+#endif /* SPMV_PART_TYPES */
+
+#if defined(SPMV_PART_DECLS)
+#include "calib.h"
+#ifndef SPMV_AUTO_COMMON_DECLS
+#define SPMV_AUTO_COMMON_DECLS
+SPMV_API double spmv_auto_convert_prior(spmv_format f, int device);
+SPMV_API double spmv_auto_predict(const spmv_auto_features *F, spmv_format f, int device, const spmv_opts *o,
+        const char **why);
+#endif
+SPMV_API spmv_status SPMV_NAME(auto_features)(const SPMV_NAME(csr) *A, spmv_auto_features *F);
+SPMV_API void SPMV_NAME(auto_free)(SPMV_NAME(auto) *M);
+SPMV_API spmv_status SPMV_NAME(auto_from_csr)(SPMV_NAME(auto) *M, const SPMV_NAME(csr) *A, const spmv_opts *o,
+        spmv_error *e);
+SPMV_API spmv_status SPMV_NAME(auto_mv)(SPMV_NAME(auto) *M, SPMV_T alpha, const SPMV_T *x, SPMV_T beta, SPMV_T *y);
+SPMV_API spmv_status SPMV_NAME(auto_mvt)(SPMV_NAME(auto) *M, SPMV_T alpha, const SPMV_T *x, SPMV_T beta, SPMV_T *y);
+SPMV_API spmv_status SPMV_NAME(auto_mm)(SPMV_NAME(auto) *M, int64_t k, SPMV_T alpha, const SPMV_T *X, int64_t ldx,
+        SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay);
+SPMV_API spmv_status SPMV_NAME(auto_update_values)(SPMV_NAME(auto) *M, const SPMV_NAME(csr) *A);
+SPMV_API spmv_status SPMV_NAME(auto_plan_save)(const SPMV_NAME(auto) *M, const SPMV_NAME(csr) *A, const char *path,
+        spmv_error *e);
+SPMV_API spmv_status SPMV_NAME(auto_from_plan)(SPMV_NAME(auto) *M, const SPMV_NAME(csr) *A, const char *path,
+        spmv_error *e);
+SPMV_API spmv_format SPMV_NAME(auto_format)(const SPMV_NAME(auto) *M);
+SPMV_API size_t SPMV_NAME(auto_bytes)(const SPMV_NAME(auto) *M);
+SPMV_API spmv_status SPMV_NAME(auto_to_csr)(const SPMV_NAME(auto) *M, SPMV_NAME(csr) *B);
+SPMV_API spmv_status SPMV_NAME(calibrate)(spmv_calibration *c, int threads, spmv_isa isa, spmv_error *e);
+#endif /* SPMV_PART_DECLS */
+
+#if defined(SPMV_PART_DEFS)
+#ifndef SPMV_AUTO_COMMON_DEFS
+#define SPMV_AUTO_COMMON_DEFS
+#include "calib.h"
 /* Typical conversion cost from CSR, in SpMVs of CSR. Host: sell's 14: its counting-sort
  * conversion, median over the 50 real matrices above 20k entries on an AMD EPYC VM (AVX2,
  * 2 threads, 2026-11-23, interquartile 10-18, bench/results/2026-11-23-epyc-sell-real.csv).
@@ -171,7 +211,7 @@ typedef struct spmv_auto_report {
  * made on this matrix measured against it; the report has the measured cost. Most of it is
  * first touching the new arrays: on the VM this was measured on a page fault costs ~5 us, so
  * writing 12 bytes per entry into fresh memory costs several products. */
-static inline double spmv_auto_convert_prior(spmv_format f, int device) {
+SPMV_API double spmv_auto_convert_prior(spmv_format f, int device) {
     static const struct { const char *name; double host, dev; } t[] = {
         {"csr", 5, 5},        {"csr_merge", 6, 5}, {"coo", 6, 12},    {"csr5", 9, 11},    {"ell", 25, 15},
         {"ellr", 26, 15},     {"hll", 13, 11},     {"sell", 14, 10},  {"jad", 15, 9},     {"hyb", 19, 14},
@@ -274,7 +314,7 @@ static inline int spmv_auto__dev_skewed(const spmv_auto_features *F, int64_t min
 /* The rules: predicted speedup of format f over CSR on a matrix with features F (0: left
  * out, *why says why). They encode what the bench measured on this project's presets and
  * the 84 real matrices (README, "Automatic selection"); a row without a rule gets 1.0. */
-static inline double spmv_auto_predict(const spmv_auto_features *F, spmv_format f, int device,
+SPMV_API double spmv_auto_predict(const spmv_auto_features *F, spmv_format f, int device,
                                        const spmv_opts *o, const char **why) {
     const char *n = spmv_format_name(f);
     const double mu = F->row_mean, cv = F->row_cv;
@@ -404,7 +444,7 @@ static inline long spmv_auto__llc_cpuid(void) {
     unsigned best_lvl = 0;
     if (!__get_cpuid(0, &a, &b, &c, &d)) return 0;
     if (b == 0x68747541u || b == 0x6f677948u) { /* AuthenticAMD, HygonGenuine */
-        if (__get_cpuid_max(0x80000000u, NULL) < 0x8000001Du) return 0;
+        if ((unsigned)__get_cpuid_max(0x80000000u, NULL) < 0x8000001Du) return 0;
         leaf = 0x8000001Du;
     } else if (a < 4) return 0;
     for (i = 0; i < 16; i++) {
@@ -657,19 +697,14 @@ static inline int spmv_auto__worth_looking(const spmv_auto_report *R, double t, 
     return 0;
 }
 
-#endif /* SPMV_AUTO_COMMON */
-
-typedef struct SPMV_NAME(auto) {
-    SPMV_NAME(any) h;     /* the chosen format */
-    spmv_auto_report rep; /* what was chosen and why */
-} SPMV_NAME(auto);
+#endif /* SPMV_AUTO_COMMON_DEFS */
 
 /* The features of A: row lengths from row_ptr (all rows); the diagonals, slices and
  * adjacency from a sample of 64-row hacks spread evenly over the matrix (all of them up to
  * 32k entries, else about nnz/64 entries, at least 32k); BCSR's own estimate on a slab
  * of ~64k entries, only when neighbouring columns are common (a matrix without them has no
  * blocks). Costs about one product on a large matrix. */
-static inline spmv_status SPMV_NAME(auto_features)(const SPMV_NAME(csr) *A, spmv_auto_features *F) {
+SPMV_API spmv_status SPMV_NAME(auto_features)(const SPMV_NAME(csr) *A, spmv_auto_features *F) {
     const int64_t m = A ? A->nrows : 0, n = A ? A->ncols : 0, hack = 64;
     int64_t r, k, h, nh, step, ndiag = 0, rows_s = 0, nnz_s = 0, hdia_slots = 0, sell_slots = 0, sorted_slots = 0,
             adj = 0;
@@ -969,7 +1004,7 @@ static inline spmv_status SPMV_NAME(auto__to_csr)(SPMV_NAME(any) *H, const SPMV_
 #endif
 }
 
-static inline void SPMV_NAME(auto_free)(SPMV_NAME(auto) *M) {
+SPMV_API void SPMV_NAME(auto_free)(SPMV_NAME(auto) *M) {
     if (!M) return;
     SPMV_NAME(any_free)(&M->h);
     memset(M, 0, sizeof *M);
@@ -1411,7 +1446,7 @@ fail:
  * top of this file). o: NULL for spmv_opts_default(). On failure *M is empty except
  * M->rep, nothing is left allocated, and e (may be NULL) says what went wrong; M->rep.why
  * explains the choice (or the failure). */
-static inline spmv_status SPMV_NAME(auto_from_csr)(SPMV_NAME(auto) *M, const SPMV_NAME(csr) *A, const spmv_opts *o,
+SPMV_API spmv_status SPMV_NAME(auto_from_csr)(SPMV_NAME(auto) *M, const SPMV_NAME(csr) *A, const spmv_opts *o,
                                                    spmv_error *e) {
     spmv_status st;
     if (e) {
@@ -1439,20 +1474,20 @@ static inline spmv_status SPMV_NAME(auto_from_csr)(SPMV_NAME(auto) *M, const SPM
 }
 
 /* the ordinary verbs, on the chosen format */
-static inline spmv_status SPMV_NAME(auto_mv)(SPMV_NAME(auto) *M, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
+SPMV_API spmv_status SPMV_NAME(auto_mv)(SPMV_NAME(auto) *M, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
                                              SPMV_T *y) {
     return M ? SPMV_NAME(any_mv)(&M->h, alpha, x, beta, y) : SPMV_ERR_ARG;
 }
-static inline spmv_status SPMV_NAME(auto_mvt)(SPMV_NAME(auto) *M, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
+SPMV_API spmv_status SPMV_NAME(auto_mvt)(SPMV_NAME(auto) *M, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
                                               SPMV_T *y) {
     return M ? SPMV_NAME(any_mvt)(&M->h, alpha, x, beta, y) : SPMV_ERR_ARG;
 }
-static inline spmv_status SPMV_NAME(auto_mm)(SPMV_NAME(auto) *M, int64_t k, SPMV_T alpha, const SPMV_T *X, int64_t ldx,
+SPMV_API spmv_status SPMV_NAME(auto_mm)(SPMV_NAME(auto) *M, int64_t k, SPMV_T alpha, const SPMV_T *X, int64_t ldx,
                                              SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay) {
     return M ? SPMV_NAME(any_mm)(&M->h, k, alpha, X, ldx, beta, Y, ldy, lay) : SPMV_ERR_ARG;
 }
 /* new values on the same pattern (any_update_values on the chosen format) */
-static inline spmv_status SPMV_NAME(auto_update_values)(SPMV_NAME(auto) *M, const SPMV_NAME(csr) *A) {
+SPMV_API spmv_status SPMV_NAME(auto_update_values)(SPMV_NAME(auto) *M, const SPMV_NAME(csr) *A) {
     return M ? SPMV_NAME(any_update_values)(&M->h, A) : SPMV_ERR_ARG;
 }
 /* ---- saved choices ----
@@ -1466,7 +1501,7 @@ static inline spmv_status SPMV_NAME(auto_update_values)(SPMV_NAME(auto) *M, cons
  * (the line in err), SPMV_ERR_ARG when its fingerprint is not A's ("another matrix"); a plan
  * whose ISA this CPU or build lacks (another machine's) is built with the best ISA here,
  * said in rep.why. */
-static inline spmv_status SPMV_NAME(auto_plan_save)(const SPMV_NAME(auto) *M, const SPMV_NAME(csr) *A, const char *path,
+SPMV_API spmv_status SPMV_NAME(auto_plan_save)(const SPMV_NAME(auto) *M, const SPMV_NAME(csr) *A, const char *path,
                                                     spmv_error *e) {
     spmv__mm_writer w;
     spmv_status st;
@@ -1485,7 +1520,7 @@ static inline spmv_status SPMV_NAME(auto_plan_save)(const SPMV_NAME(auto) *M, co
                      M->h.transposed);
     return spmv__mm_wclose(&w, path, e);
 }
-static inline spmv_status SPMV_NAME(auto_from_plan)(SPMV_NAME(auto) *M, const SPMV_NAME(csr) *A, const char *path,
+SPMV_API spmv_status SPMV_NAME(auto_from_plan)(SPMV_NAME(auto) *M, const SPMV_NAME(csr) *A, const char *path,
                                                     spmv_error *e) {
     const double t0 = spmv_wtime();
     char line[512], fmt_s[64] = "", prm[512] = "", isa_s[32] = "";
@@ -1563,8 +1598,9 @@ static inline spmv_status SPMV_NAME(auto_from_plan)(SPMV_NAME(auto) *M, const SP
     return SPMV_OK;
 }
 
-static inline spmv_format SPMV_NAME(auto_format)(const SPMV_NAME(auto) *M) { return M ? M->h.fmt : SPMV_FMT_COUNT_; }
-static inline size_t SPMV_NAME(auto_bytes)(const SPMV_NAME(auto) *M) { return M ? SPMV_NAME(any_bytes)(&M->h) : 0; }
-static inline spmv_status SPMV_NAME(auto_to_csr)(const SPMV_NAME(auto) *M, SPMV_NAME(csr) *B) {
+SPMV_API spmv_format SPMV_NAME(auto_format)(const SPMV_NAME(auto) *M) { return M ? M->h.fmt : SPMV_FMT_COUNT_; }
+SPMV_API size_t SPMV_NAME(auto_bytes)(const SPMV_NAME(auto) *M) { return M ? SPMV_NAME(any_bytes)(&M->h) : 0; }
+SPMV_API spmv_status SPMV_NAME(auto_to_csr)(const SPMV_NAME(auto) *M, SPMV_NAME(csr) *B) {
     return M ? SPMV_NAME(any_to_csr)(&M->h, B) : SPMV_ERR_ARG;
 }
+#endif /* SPMV_PART_DEFS */

@@ -230,7 +230,65 @@ typedef SPMV_NAME(axt) SPMV_NAME(axtuh);
 typedef SPMV_NAME(axt) SPMV_NAME(axtch1);
 typedef SPMV_NAME(axt) SPMV_NAME(axtch);
 
-static inline void SPMV_NAME(axt_free)(SPMV_NAME(axt) *A) {
+#endif /* SPMV_PART_TYPES */
+
+#if defined(SPMV_PART_DECLS)
+SPMV_API void SPMV_NAME(axt_free)(SPMV_NAME(axt) *A);
+SPMV_API int64_t SPMV_NAME(axt_stored)(const SPMV_NAME(axt) *A);
+SPMV_API size_t SPMV_NAME(axt_kernel_bytes)(const SPMV_NAME(axt) *A);
+SPMV_API size_t SPMV_NAME(axt_bytes)(const SPMV_NAME(axt) *A);
+SPMV_API int64_t SPMV_NAME(axt_max_rows)(spmv_axt_variant v, int th, int bs);
+SPMV_API spmv_status SPMV_NAME(axt_params_resolve)(const SPMV_NAME(csr) *B, spmv_axt_variant v,
+        const spmv_axt_params *p, spmv_axt_params *out);
+SPMV_API void SPMV_NAME(axt_params_str)(const SPMV_NAME(axt) *A, char *buf, size_t n);
+SPMV_API spmv_status SPMV_NAME(axt_from_csr)(SPMV_NAME(axt) *A, const SPMV_NAME(csr) *B, spmv_axt_variant v,
+        const spmv_axt_params *p);
+SPMV_API spmv_status SPMV_NAME(axt_to_csr)(const SPMV_NAME(axt) *A, SPMV_NAME(csr) *B);
+SPMV_API spmv_status SPMV_NAME(axt_update_x)(SPMV_NAME(axt) *A, const SPMV_T *x);
+SPMV_API spmv_status SPMV_NAME(axt_mv_kernel)(const SPMV_NAME(axt) *A, SPMV_T alpha, SPMV_T beta, SPMV_T *y);
+SPMV_API spmv_status SPMV_NAME(axt_mv)(SPMV_NAME(axt) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta, SPMV_T *y);
+SPMV_API spmv_status SPMV_NAME(axt_tune)(const SPMV_NAME(csr) *B, spmv_axt_variant v, spmv_isa isa,
+        spmv_axt_params *best, double *seconds_spent);
+/* per-variant names: spmv_<tag>_<variant>_<verb>; the object's variant decides */
+#define SPMV__AXT_ALIAS(vn, V)                                                                                   \
+    static inline spmv_status SPMV_NAME(SPMV_CAT(vn, _from_csr))(SPMV_NAME(axt) * A, const SPMV_NAME(csr) * B,  \
+                                                                 const spmv_axt_params *p) {                   \
+        return SPMV_NAME(axt_from_csr)(A, B, V, p);                                                            \
+    }                                                                                                          \
+    static inline spmv_status SPMV_NAME(SPMV_CAT(vn, _mv))(SPMV_NAME(axt) * A, SPMV_T alpha, const SPMV_T *x,  \
+                                                           SPMV_T beta, SPMV_T *y) {                           \
+        return SPMV_NAME(axt_mv)(A, alpha, x, beta, y);                                                        \
+    }                                                                                                          \
+    static inline spmv_status SPMV_NAME(SPMV_CAT(vn, _mv_kernel))(const SPMV_NAME(axt) * A, SPMV_T alpha,      \
+                                                                  SPMV_T beta, SPMV_T *y) {                    \
+        return SPMV_NAME(axt_mv_kernel)(A, alpha, beta, y);                                                    \
+    }                                                                                                          \
+    static inline spmv_status SPMV_NAME(SPMV_CAT(vn, _update_x))(SPMV_NAME(axt) * A, const SPMV_T *x) {        \
+        return SPMV_NAME(axt_update_x)(A, x);                                                                  \
+    }                                                                                                          \
+    static inline spmv_status SPMV_NAME(SPMV_CAT(vn, _to_csr))(const SPMV_NAME(axt) * A, SPMV_NAME(csr) * B) { \
+        return SPMV_NAME(axt_to_csr)(A, B);                                                                    \
+    }                                                                                                          \
+    static inline void SPMV_NAME(SPMV_CAT(vn, _free))(SPMV_NAME(axt) * A) { SPMV_NAME(axt_free)(A); }         \
+    static inline size_t SPMV_NAME(SPMV_CAT(vn, _bytes))(const SPMV_NAME(axt) * A) {                           \
+        return SPMV_NAME(axt_bytes)(A);                                                                        \
+    }                                                                                                          \
+    /* the registry's _tune: p in (isa), out (the fastest parameters) */                                       \
+    static inline spmv_status SPMV_NAME(SPMV_CAT(vn, _tune))(const SPMV_NAME(csr) * B, spmv_axt_params * p,    \
+                                                             double *seconds) {                                \
+        if (!p) return SPMV_ERR_ARG;                                                                           \
+        return SPMV_NAME(axt_tune)(B, V, p->isa, p, seconds);                                                  \
+    }
+SPMV__AXT_ALIAS(axc, SPMV_AXC)
+SPMV__AXT_ALIAS(axtuh1, SPMV_AXTUH1)
+SPMV__AXT_ALIAS(axtuh, SPMV_AXTUH)
+SPMV__AXT_ALIAS(axtch1, SPMV_AXTCH1)
+SPMV__AXT_ALIAS(axtch, SPMV_AXTCH)
+#undef SPMV__AXT_ALIAS
+#endif /* SPMV_PART_DECLS */
+
+#if defined(SPMV_PART_DEFS)
+SPMV_API void SPMV_NAME(axt_free)(SPMV_NAME(axt) *A) {
     if (!A) return;
     spmv__free(A->ax);
     spmv__free(A->xcol);
@@ -243,7 +301,7 @@ static inline void SPMV_NAME(axt_free)(SPMV_NAME(axt) *A) {
 
 /* what _mv_kernel streams: ax and the header */
 /* stored value slots (entries + padding or fill): the bench's fill = stored / nnz */
-static inline int64_t SPMV_NAME(axt_stored)(const SPMV_NAME(axt) *A) { return A->ngroups * A->params.thw; }
+SPMV_API int64_t SPMV_NAME(axt_stored)(const SPMV_NAME(axt) *A) { return A->ngroups * A->params.thw; }
 /* the value arrays (for _update_values' map, formats/any.h): up to 2, their lengths in slots */
 /* (ax interleaves the x copies: their slots map to no entry) */
 static inline int SPMV_NAME(axt__values)(SPMV_NAME(axt) *A, SPMV_T **v, int64_t *n) {
@@ -251,7 +309,7 @@ static inline int SPMV_NAME(axt__values)(SPMV_NAME(axt) *A, SPMV_T **v, int64_t 
     n[0] = A->ngroups * 2 * (int64_t)A->params.thw;
     return 1;
 }
-static inline size_t SPMV_NAME(axt_kernel_bytes)(const SPMV_NAME(axt) *A) {
+SPMV_API size_t SPMV_NAME(axt_kernel_bytes)(const SPMV_NAME(axt) *A) {
     size_t slots = (size_t)A->ngroups * (size_t)A->params.thw, b = 2 * slots * sizeof(SPMV_T);
     if (A->brp) b += ((size_t)A->nrows + 1) * sizeof(SPMV_I);
     if (A->rwp) b += (size_t)A->nunits * (A->variant == SPMV_AXTUH ? (size_t)A->params.thw : 1) * sizeof(SPMV_I);
@@ -260,14 +318,14 @@ static inline size_t SPMV_NAME(axt_kernel_bytes)(const SPMV_NAME(axt) *A) {
 }
 
 /* everything the object holds (adds the x-update map xcol, xmask) */
-static inline size_t SPMV_NAME(axt_bytes)(const SPMV_NAME(axt) *A) {
+SPMV_API size_t SPMV_NAME(axt_bytes)(const SPMV_NAME(axt) *A) {
     return SPMV_NAME(axt_kernel_bytes)(A) + (size_t)A->ngroups * (size_t)A->params.thw * sizeof(SPMV_I) +
            (size_t)A->ngroups * sizeof(uint32_t);
 }
 
 /* Largest nrows the variant's head word can hold for this th / bs (AXC, AXTUH1, AXTUH:
  * no header limit, the index type's maximum). -1 for an invalid th / bs. */
-static inline int64_t SPMV_NAME(axt_max_rows)(spmv_axt_variant v, int th, int bs) {
+SPMV_API int64_t SPMV_NAME(axt_max_rows)(spmv_axt_variant v, int th, int bs) {
     int lg, bits;
     if (v == SPMV_AXTCH1) lg = spmv__axt_log2(bs);
     else if (v == SPMV_AXTCH) lg = spmv__axt_log2(th);
@@ -305,7 +363,7 @@ static inline int SPMV_NAME(axt__auto_th)(const SPMV_NAME(csr) *B) {
 /* The parameters axt_from_csr would use for B: ISA resolved, width, th, bs (automatic
  * choices made). SPMV_ERR_ARG for invalid values, SPMV_ERR_ISA, SPMV_ERR_LIMIT when the
  * head word cannot hold B's rows. */
-static inline spmv_status SPMV_NAME(axt_params_resolve)(const SPMV_NAME(csr) *B, spmv_axt_variant v,
+SPMV_API spmv_status SPMV_NAME(axt_params_resolve)(const SPMV_NAME(csr) *B, spmv_axt_variant v,
                                                         const spmv_axt_params *p, spmv_axt_params *out) {
     spmv_axt_params q = p ? *p : spmv_axt_params_default();
     spmv_status st;
@@ -359,7 +417,7 @@ static inline spmv_status SPMV_NAME(axt_params_resolve)(const SPMV_NAME(csr) *B,
 }
 
 /* "thw=8,th=4" style description of the parameters in use */
-static inline void SPMV_NAME(axt_params_str)(const SPMV_NAME(axt) *A, char *buf, size_t n) {
+SPMV_API void SPMV_NAME(axt_params_str)(const SPMV_NAME(axt) *A, char *buf, size_t n) {
     if (!n) return;
     switch (A->variant) {
     case SPMV_AXTUH:
@@ -382,7 +440,7 @@ static inline int64_t SPMV_NAME(axt__vpos)(int64_t slot, int lw) {
  * SPMV_ERR_ARG: bad B or parameters; SPMV_ERR_ISA; SPMV_ERR_LIMIT: rows do not fit the
  * head word; SPMV_ERR_OVERFLOW: ax offsets do not fit the index type (AXC's brp);
  * SPMV_ERR_ALLOC. */
-static inline spmv_status SPMV_NAME(axt_from_csr)(SPMV_NAME(axt) *A, const SPMV_NAME(csr) *B, spmv_axt_variant v,
+SPMV_API spmv_status SPMV_NAME(axt_from_csr)(SPMV_NAME(axt) *A, const SPMV_NAME(csr) *B, spmv_axt_variant v,
                                                   const spmv_axt_params *p) {
     spmv_axt_params q;
     spmv_status st;
@@ -510,7 +568,7 @@ static inline spmv_status SPMV_NAME(axt_from_csr)(SPMV_NAME(axt) *A, const SPMV_
 
 /* AXC/AXT -> CSR, exactly the CSR it was built from (entries, order, explicit zeros).
  * B gets A's ISA and the default CSR kernel. */
-static inline spmv_status SPMV_NAME(axt_to_csr)(const SPMV_NAME(axt) *A, SPMV_NAME(csr) *B) {
+SPMV_API spmv_status SPMV_NAME(axt_to_csr)(const SPMV_NAME(axt) *A, SPMV_NAME(csr) *B) {
     int64_t w, th, k, n = 0, c, s, t, l;
     int lw;
     SPMV_I r, cur = -1;
@@ -619,7 +677,7 @@ static inline void SPMV_NAME(axt__prep)(SPMV_T *y, SPMV_I r0, SPMV_I r1, SPMV_T 
     else if (beta != (SPMV_T)1)
         for (r = r0; r < r1; r++) y[r] *= beta;
 }
-#endif /* SPMV_PART_TYPES */
+#endif /* SPMV_PART_DEFS */
 
 #if defined(SPMV_PART_KERNELS)
 /* lanes holding a segment head */
@@ -909,7 +967,7 @@ SPMV_OMP(single)
 #define SPMV__AXT_CALL(st, A, fn, args) SPMV_DISPATCH(st, (A)->params.isa, (A)->params.thw, SPMV_NAME(fn), args)
 
 /* Scatters x into ax (x[ncols]; may be NULL when A has no entries). */
-static inline spmv_status SPMV_NAME(axt_update_x)(SPMV_NAME(axt) *A, const SPMV_T *x) {
+SPMV_API spmv_status SPMV_NAME(axt_update_x)(SPMV_NAME(axt) *A, const SPMV_T *x) {
     spmv_status st;
     if (!A || (A->nnz > 0 && !x)) return SPMV_ERR_ARG;
     if (A->ngroups == 0) return SPMV_OK;
@@ -918,7 +976,7 @@ static inline spmv_status SPMV_NAME(axt_update_x)(SPMV_NAME(axt) *A, const SPMV_
 }
 
 /* y = alpha*A*x + beta*y for the x last scattered into A (kernel only). */
-static inline spmv_status SPMV_NAME(axt_mv_kernel)(const SPMV_NAME(axt) *A, SPMV_T alpha, SPMV_T beta, SPMV_T *y) {
+SPMV_API spmv_status SPMV_NAME(axt_mv_kernel)(const SPMV_NAME(axt) *A, SPMV_T alpha, SPMV_T beta, SPMV_T *y) {
     spmv_status st;
     if (!A || (A->nrows > 0 && !y)) return SPMV_ERR_ARG;
     if (A->nrows == 0) return SPMV_OK;
@@ -928,7 +986,7 @@ static inline spmv_status SPMV_NAME(axt_mv_kernel)(const SPMV_NAME(axt) *A, SPMV
 
 /* y = alpha*A*x + beta*y for this x: scatters x into ax (chunk by chunk, fused with
  * the kernel), so any x is right, also one modified in place since the last call. */
-static inline spmv_status SPMV_NAME(axt_mv)(SPMV_NAME(axt) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
+SPMV_API spmv_status SPMV_NAME(axt_mv)(SPMV_NAME(axt) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
                                             SPMV_T *y) {
     spmv_status st;
     if (!A || spmv__mv_args_bad(A->nrows, A->ncols, A->nnz, x, y, sizeof(SPMV_T))) return SPMV_ERR_ARG;
@@ -956,7 +1014,7 @@ static inline void SPMV_NAME(axt__tune_run)(void *c) {
  * padding exceeds 3x nnz are skipped), {2..128} (AXTCH); BS in {thw..1024} (AXTCH1),
  * powers of two, as far as the head word allows. *seconds_spent (may be NULL): the
  * time taken. Uses all threads, like the products it measures. */
-static inline spmv_status SPMV_NAME(axt_tune)(const SPMV_NAME(csr) *B, spmv_axt_variant v, spmv_isa isa,
+SPMV_API spmv_status SPMV_NAME(axt_tune)(const SPMV_NAME(csr) *B, spmv_axt_variant v, spmv_isa isa,
                                               spmv_axt_params *best, double *seconds_spent) {
     const double t_start = spmv_wtime();
     spmv_axt_params base = spmv_axt_params_default(), cand[16];
@@ -1029,40 +1087,4 @@ static inline spmv_status SPMV_NAME(axt_tune)(const SPMV_NAME(csr) *B, spmv_axt_
     return found ? SPMV_OK : SPMV_ERR_LIMIT;
 }
 
-/* per-variant names: spmv_<tag>_<variant>_<verb>; the object's variant decides */
-#define SPMV__AXT_ALIAS(vn, V)                                                                                   \
-    static inline spmv_status SPMV_NAME(SPMV_CAT(vn, _from_csr))(SPMV_NAME(axt) * A, const SPMV_NAME(csr) * B,  \
-                                                                 const spmv_axt_params *p) {                   \
-        return SPMV_NAME(axt_from_csr)(A, B, V, p);                                                            \
-    }                                                                                                          \
-    static inline spmv_status SPMV_NAME(SPMV_CAT(vn, _mv))(SPMV_NAME(axt) * A, SPMV_T alpha, const SPMV_T *x,  \
-                                                           SPMV_T beta, SPMV_T *y) {                           \
-        return SPMV_NAME(axt_mv)(A, alpha, x, beta, y);                                                        \
-    }                                                                                                          \
-    static inline spmv_status SPMV_NAME(SPMV_CAT(vn, _mv_kernel))(const SPMV_NAME(axt) * A, SPMV_T alpha,      \
-                                                                  SPMV_T beta, SPMV_T *y) {                    \
-        return SPMV_NAME(axt_mv_kernel)(A, alpha, beta, y);                                                    \
-    }                                                                                                          \
-    static inline spmv_status SPMV_NAME(SPMV_CAT(vn, _update_x))(SPMV_NAME(axt) * A, const SPMV_T *x) {        \
-        return SPMV_NAME(axt_update_x)(A, x);                                                                  \
-    }                                                                                                          \
-    static inline spmv_status SPMV_NAME(SPMV_CAT(vn, _to_csr))(const SPMV_NAME(axt) * A, SPMV_NAME(csr) * B) { \
-        return SPMV_NAME(axt_to_csr)(A, B);                                                                    \
-    }                                                                                                          \
-    static inline void SPMV_NAME(SPMV_CAT(vn, _free))(SPMV_NAME(axt) * A) { SPMV_NAME(axt_free)(A); }         \
-    static inline size_t SPMV_NAME(SPMV_CAT(vn, _bytes))(const SPMV_NAME(axt) * A) {                           \
-        return SPMV_NAME(axt_bytes)(A);                                                                        \
-    }                                                                                                          \
-    /* the registry's _tune: p in (isa), out (the fastest parameters) */                                       \
-    static inline spmv_status SPMV_NAME(SPMV_CAT(vn, _tune))(const SPMV_NAME(csr) * B, spmv_axt_params * p,    \
-                                                             double *seconds) {                                \
-        if (!p) return SPMV_ERR_ARG;                                                                           \
-        return SPMV_NAME(axt_tune)(B, V, p->isa, p, seconds);                                                  \
-    }
-SPMV__AXT_ALIAS(axc, SPMV_AXC)
-SPMV__AXT_ALIAS(axtuh1, SPMV_AXTUH1)
-SPMV__AXT_ALIAS(axtuh, SPMV_AXTUH)
-SPMV__AXT_ALIAS(axtch1, SPMV_AXTCH1)
-SPMV__AXT_ALIAS(axtch, SPMV_AXTCH)
-#undef SPMV__AXT_ALIAS
 #endif /* SPMV_PART_API */

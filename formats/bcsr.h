@@ -71,7 +71,7 @@ static const spmv_param_key spmv__bcsr_keys[] = {
     {"kern", offsetof(spmv_bcsr_params, kern), SPMV_PK_ENUM, 0, 3, "auto|block|column|row",
      "GPU kernel (auto: by bs, the paper's boundaries 5 and 16)"},
     {NULL, 0, SPMV_PK_INT, 0, 0, NULL, NULL}};
-static const int spmv__bcsr_cand[] = {2, 3, 4, 5, 6, 7, 8, 10, 12, 16, 32};
+static const int spmv__bcsr_cand[] SPMV__MAYBE_UNUSED = {2, 3, 4, 5, 6, 7, 8, 10, 12, 16, 32};
 #define SPMV__BCSR_NCAND ((int)(sizeof spmv__bcsr_cand / sizeof spmv__bcsr_cand[0]))
 /* words of bits per block */
 static inline int64_t spmv__bcsr_mw(int64_t bs) { return (bs * bs + 63) / 64; }
@@ -97,7 +97,7 @@ static inline int64_t spmv__bcsr_div(int64_t col, spmv__bcsr_divider v) {
 #endif
     return col / v.d;
 }
-static int spmv__bcsr_cmp64(const void *a, const void *b) {
+static inline int spmv__bcsr_cmp64(const void *a, const void *b) {
     const int64_t p = *(const int64_t *)a, q = *(const int64_t *)b;
     return p < q ? -1 : p > q;
 }
@@ -113,7 +113,26 @@ typedef struct SPMV_NAME(bcsr) {
     spmv_bcsr_params params;  /* isa, bs, fill resolved after conversion */
 } SPMV_NAME(bcsr);
 
-static inline void SPMV_NAME(bcsr_free)(SPMV_NAME(bcsr) *A) {
+#endif /* SPMV_PART_TYPES */
+
+#if defined(SPMV_PART_DECLS)
+SPMV_API void SPMV_NAME(bcsr_free)(SPMV_NAME(bcsr) *A);
+SPMV_API size_t SPMV_NAME(bcsr_bytes)(const SPMV_NAME(bcsr) *A);
+SPMV_API int64_t SPMV_NAME(bcsr_stored)(const SPMV_NAME(bcsr) *A);
+SPMV_API double SPMV_NAME(bcsr_fill_ratio)(const SPMV_NAME(bcsr) *A);
+SPMV_API spmv_status SPMV_NAME(bcsr_estimate)(const SPMV_NAME(csr) *B, int *bs_out, double *ratio_out);
+SPMV_API spmv_status SPMV_NAME(bcsr_from_csr)(SPMV_NAME(bcsr) *A, const SPMV_NAME(csr) *B, const spmv_bcsr_params *p);
+SPMV_API int SPMV_NAME(bcsr_limited)(const SPMV_NAME(csr) *B, const spmv_bcsr_params *p, spmv_isa isa);
+SPMV_API spmv_status SPMV_NAME(bcsr_to_csr)(const SPMV_NAME(bcsr) *A, SPMV_NAME(csr) *B);
+SPMV_API spmv_status SPMV_NAME(bcsr_mv)(const SPMV_NAME(bcsr) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
+        SPMV_T *y);
+SPMV_API spmv_status SPMV_NAME(bcsr_mm)(const SPMV_NAME(bcsr) *A, int64_t k, SPMV_T alpha, const SPMV_T *X,
+        int64_t ldx, SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay);
+SPMV_API spmv_status SPMV_NAME(bcsr_tune)(const SPMV_NAME(csr) *A, spmv_bcsr_params *best, double *seconds_spent);
+#endif /* SPMV_PART_DECLS */
+
+#if defined(SPMV_PART_DEFS)
+SPMV_API void SPMV_NAME(bcsr_free)(SPMV_NAME(bcsr) *A) {
     if (!A) return;
     spmv__free(A->row_ptr);
     spmv__free(A->col_idx);
@@ -121,13 +140,13 @@ static inline void SPMV_NAME(bcsr_free)(SPMV_NAME(bcsr) *A) {
     spmv__free(A->bits);
     memset(A, 0, sizeof *A);
 }
-static inline size_t SPMV_NAME(bcsr_bytes)(const SPMV_NAME(bcsr) *A) {
+SPMV_API size_t SPMV_NAME(bcsr_bytes)(const SPMV_NAME(bcsr) *A) {
     const size_t nb = (size_t)A->nblocks, b2 = (size_t)A->bs * (size_t)A->bs;
     if (!A->row_ptr) return 0;
     return ((size_t)A->nbrows + 1 + nb) * sizeof(SPMV_I) + nb * (b2 * sizeof(SPMV_T) + (size_t)spmv__bcsr_mw(A->bs) * 8u);
 }
 /* stored value slots (entries + padding or fill): the bench's fill = stored / nnz */
-static inline int64_t SPMV_NAME(bcsr_stored)(const SPMV_NAME(bcsr) *A) {
+SPMV_API int64_t SPMV_NAME(bcsr_stored)(const SPMV_NAME(bcsr) *A) {
     return (int64_t)A->nblocks * A->bs * A->bs;
 }
 /* the value arrays (for _update_values' map, formats/any.h): up to 2, their lengths in slots */
@@ -137,7 +156,7 @@ static inline int SPMV_NAME(bcsr__values)(SPMV_NAME(bcsr) *A, SPMV_T **v, int64_
     return 1;
 }
 /* stored values per entry (1 = no fill); 0 for an empty matrix */
-static inline double SPMV_NAME(bcsr_fill_ratio)(const SPMV_NAME(bcsr) *A) {
+SPMV_API double SPMV_NAME(bcsr_fill_ratio)(const SPMV_NAME(bcsr) *A) {
     return A->nnz > 0 ? (double)A->nblocks * (double)A->bs * (double)A->bs / (double)A->nnz : 0.0;
 }
 
@@ -167,7 +186,7 @@ static inline int SPMV_NAME(bcsr__nt)(const SPMV_NAME(csr) *B) {
 
 /* The block size the conversion takes for bs = 0 (see the header comment), and the fill
  * ratio (stored values per entry) it predicts. B must be a valid CSR. SPMV_ERR_ALLOC. */
-static inline spmv_status SPMV_NAME(bcsr_estimate)(const SPMV_NAME(csr) *B, int *bs_out, double *ratio_out) {
+SPMV_API spmv_status SPMV_NAME(bcsr_estimate)(const SPMV_NAME(csr) *B, int *bs_out, double *ratio_out) {
     const int64_t target = B->nnz / 512 > 8192 ? B->nnz / 512 : 8192;
     SPMV_I *mark, stamp = 0;
     int64_t i;
@@ -269,7 +288,7 @@ static inline spmv_status SPMV_NAME(bcsr__plan)(const SPMV_NAME(csr) *B, spmv_bc
 /* From CSR (any column order; duplicates summed). Errors: SPMV_ERR_ARG (malformed CSR, bad
  * parameters), SPMV_ERR_OVERFLOW, SPMV_ERR_ISA, SPMV_ERR_LIMIT, SPMV_ERR_ALLOC. On failure
  * *A is left empty. */
-static inline spmv_status SPMV_NAME(bcsr_from_csr)(SPMV_NAME(bcsr) *A, const SPMV_NAME(csr) *B,
+SPMV_API spmv_status SPMV_NAME(bcsr_from_csr)(SPMV_NAME(bcsr) *A, const SPMV_NAME(csr) *B,
                                                    const spmv_bcsr_params *p) {
     spmv_bcsr_params prm = p ? *p : spmv_bcsr_params_default();
     spmv_status st;
@@ -364,14 +383,14 @@ static inline spmv_status SPMV_NAME(bcsr_from_csr)(SPMV_NAME(bcsr) *A, const SPM
 }
 
 /* 1 when converting B with p (defaults filled in) must give SPMV_ERR_LIMIT (tests). */
-static inline int SPMV_NAME(bcsr_limited)(const SPMV_NAME(csr) *B, const spmv_bcsr_params *p, spmv_isa isa) {
+SPMV_API int SPMV_NAME(bcsr_limited)(const SPMV_NAME(csr) *B, const spmv_bcsr_params *p, spmv_isa isa) {
     spmv_bcsr_params q = *p;
     if (isa != SPMV_ISA_AUTO) q.isa = isa;
     return SPMV_NAME(csr_check)(B) == SPMV_OK && SPMV_NAME(bcsr__plan)(B, &q, NULL) == SPMV_ERR_LIMIT;
 }
 
 /* Back to CSR: each row's entries by ascending column. */
-static inline spmv_status SPMV_NAME(bcsr_to_csr)(const SPMV_NAME(bcsr) *A, SPMV_NAME(csr) *B) {
+SPMV_API spmv_status SPMV_NAME(bcsr_to_csr)(const SPMV_NAME(bcsr) *A, SPMV_NAME(csr) *B) {
     int64_t br, bs, b2, mw;
     SPMV_I r, *cur;
     if (!B) return SPMV_ERR_ARG;
@@ -433,7 +452,7 @@ static inline void SPMV_NAME(bcsr__row_exact)(const SPMV_NAME(bcsr) *A, const SP
             }
     }
 }
-#endif /* SPMV_PART_TYPES */
+#endif /* SPMV_PART_DEFS */
 
 #if defined(SPMV_PART_KERNELS)
 /* Block rows [br0, br1) with block size bs (a constant where this is inlined with one). */
@@ -677,7 +696,7 @@ SPMV_OMP(parallel num_threads(nt) if (nt > 1))
 
 #if defined(SPMV_PART_API)
 /* y = alpha*A*x + beta*y. beta == 0: y is written, never read. */
-static inline spmv_status SPMV_NAME(bcsr_mv)(const SPMV_NAME(bcsr) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
+SPMV_API spmv_status SPMV_NAME(bcsr_mv)(const SPMV_NAME(bcsr) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
                                              SPMV_T *y) {
     spmv_status st;
     if (!A || spmv__mv_args_bad(A->nrows, A->ncols, A->nnz, x, y, sizeof(SPMV_T))) return SPMV_ERR_ARG;
@@ -689,7 +708,7 @@ static inline spmv_status SPMV_NAME(bcsr_mv)(const SPMV_NAME(bcsr) *A, SPMV_T al
 /* Y = alpha*A*X + beta*Y with k vectors, row-major (formats/csr_ops.h): native (the blocks
  * read once per block of vectors); SPMV_ERR_UNSUPPORTED column-major, which any_mm then runs
  * vector by vector. */
-static inline spmv_status SPMV_NAME(bcsr_mm)(const SPMV_NAME(bcsr) *A, int64_t k, SPMV_T alpha, const SPMV_T *X,
+SPMV_API spmv_status SPMV_NAME(bcsr_mm)(const SPMV_NAME(bcsr) *A, int64_t k, SPMV_T alpha, const SPMV_T *X,
                                              int64_t ldx, SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay) {
     spmv_status st;
     if (!A || spmv__mm_args_bad(A->ncols, A->nrows, k, X, ldx, Y, ldy, lay, sizeof(SPMV_T))) return SPMV_ERR_ARG;
@@ -709,7 +728,7 @@ static inline spmv_status SPMV_NAME(bcsr_mm)(const SPMV_NAME(bcsr) *A, int64_t k
 /* The block size, timed: the estimate's choice first (it keeps its place unless another is
  * 5% faster), then its neighbours among 2..8 and the estimate's multiples (a 3x3-block
  * matrix may run faster as 6x6 when fill is low). *best's bs is replaced. */
-static inline spmv_status SPMV_NAME(bcsr_tune)(const SPMV_NAME(csr) *A, spmv_bcsr_params *best, double *seconds_spent) {
+SPMV_API spmv_status SPMV_NAME(bcsr_tune)(const SPMV_NAME(csr) *A, spmv_bcsr_params *best, double *seconds_spent) {
     spmv_status st;
     int e = 2, n = 0, cand[4];
     if (seconds_spent) *seconds_spent = 0;

@@ -27,14 +27,8 @@
  * renames it into place; it creates the directory of the default path only. No global
  * state: the file is read at each selection that needs it (a few hundred bytes). */
 
-#ifndef SPMV_CALIB_COMMON
-#define SPMV_CALIB_COMMON
-#include <sys/stat.h>
-static inline long spmv_auto__llc(void); /* formats/auto.h */
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDA_ARCH__)
-#include <cpuid.h>
-#endif
-
+#if defined(SPMV_PART_TYPES) && !defined(SPMV_CALIB_TYPES)
+#define SPMV_CALIB_TYPES
 typedef struct spmv_calibration {
     char machine[128];     /* CPU brand, logical CPUs, last-level cache: whose numbers these are */
     int threads;           /* OpenMP threads of the products */
@@ -48,9 +42,31 @@ typedef struct spmv_calibration {
     double measure_s;      /* what the measurement took (0: built-in or loaded) */
     int measured;          /* 1: measured on this machine (now or loaded), 0: built-in values */
 } spmv_calibration;
+#endif
+
+#if defined(SPMV_PART_DECLS) && !defined(SPMV_CALIB_DECLS)
+#define SPMV_CALIB_DECLS
+SPMV_API void spmv_calibration_machine(char *buf, size_t n);
+SPMV_API void spmv_calibration_builtin(spmv_calibration *c, int threads, int value_bytes, int index_bytes,
+        spmv_isa isa);
+SPMV_API double spmv_calibration_predict_csr(const spmv_calibration *c, int64_t nrows, int64_t ncols, int64_t nnz);
+SPMV_API int spmv_calibration_default_path(char *buf, size_t n);
+SPMV_API int spmv_calibration_off(void);
+SPMV_API spmv_status spmv_calibration_load(const char *path, spmv_calibration *c, spmv_error *e);
+SPMV_API spmv_status spmv_calibration_save(const char *path, const spmv_calibration *c, int make_dirs, spmv_error *e);
+#endif
+
+#if defined(SPMV_PART_DEFS) && !defined(SPMV_CALIB_COMMON)
+#define SPMV_CALIB_COMMON
+#include <sys/stat.h>
+static inline long spmv_auto__llc(void); /* formats/auto.h */
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDA_ARCH__)
+#include <cpuid.h>
+#endif
+
 
 /* "brand, N CPUs, LLC K KiB" (cpuid's brand string where there is one) */
-static inline void spmv_calibration_machine(char *buf, size_t n) {
+SPMV_API void spmv_calibration_machine(char *buf, size_t n) {
     static char cached[128]; /* read once per process (cpuid traps on a VM: 50 us); the same
                                 bytes whichever thread writes them, published by the flag */
     static volatile int have = 0;
@@ -63,7 +79,7 @@ static inline void spmv_calibration_machine(char *buf, size_t n) {
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDA_ARCH__)
     {
         unsigned r[12], i;
-        if (__get_cpuid_max(0x80000000u, NULL) >= (unsigned)0x80000004u) {
+        if ((unsigned)__get_cpuid_max(0x80000000u, NULL) >= 0x80000004u) {
             for (i = 0; i < 3; i++) __cpuid(0x80000002u + i, r[4 * i], r[4 * i + 1], r[4 * i + 2], r[4 * i + 3]);
             memcpy(brand, r, 48);
             brand[48] = 0;
@@ -93,7 +109,7 @@ static inline void spmv_calibration_machine(char *buf, size_t n) {
 }
 
 /* a fast machine's values (a floor under every prediction), keyed as asked */
-static inline void spmv_calibration_builtin(spmv_calibration *c, int threads, int value_bytes, int index_bytes,
+SPMV_API void spmv_calibration_builtin(spmv_calibration *c, int threads, int value_bytes, int index_bytes,
                                             spmv_isa isa) {
     const int t = threads > 0 ? threads : 1;
     memset(c, 0, sizeof *c);
@@ -110,7 +126,7 @@ static inline void spmv_calibration_builtin(spmv_calibration *c, int threads, in
 }
 
 /* CSR's predicted product time in seconds (a floor: see the top of this file) */
-static inline double spmv_calibration_predict_csr(const spmv_calibration *c, int64_t nrows, int64_t ncols, int64_t nnz) {
+SPMV_API double spmv_calibration_predict_csr(const spmv_calibration *c, int64_t nrows, int64_t ncols, int64_t nnz) {
     const double bytes = (double)nnz * (c->value_bytes + c->index_bytes) + (double)(nrows + 1) * c->index_bytes +
                          (double)(nrows + ncols) * c->value_bytes;
     const double mem = bytes > (double)spmv_auto__llc() ? bytes / c->bw : 0, work = (double)nnz * c->cache_s;
@@ -120,7 +136,7 @@ static inline double spmv_calibration_predict_csr(const spmv_calibration *c, int
 
 /* The cache file: $SPMV_CALIBRATION, or under XDG_CACHE_HOME or HOME; 0 when there is none
  * ($SPMV_CALIBRATION=off, no home, or a path that does not fit in buf). */
-static inline int spmv_calibration_default_path(char *buf, size_t n) {
+SPMV_API int spmv_calibration_default_path(char *buf, size_t n) {
     const char *p = getenv("SPMV_CALIBRATION"), *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
     int w;
     if (!buf || n == 0) return 0;
@@ -142,7 +158,7 @@ static inline int spmv_calibration_default_path(char *buf, size_t n) {
     return 1;
 }
 /* whether $SPMV_CALIBRATION turns the cache off */
-static inline int spmv_calibration_off(void) {
+SPMV_API int spmv_calibration_off(void) {
     const char *p = getenv("SPMV_CALIBRATION");
     return p && !strcmp(p, "off");
 }
@@ -183,7 +199,7 @@ static inline int spmv__cal_same_key(const spmv_calibration *a, const spmv_calib
 
 /* c's line for c's key (threads, value and index size, isa: set by the caller) from path.
  * SPMV_OK: c filled. Otherwise c is unchanged and e says why (see the top of this file). */
-static inline spmv_status spmv_calibration_load(const char *path, spmv_calibration *c, spmv_error *e) {
+SPMV_API spmv_status spmv_calibration_load(const char *path, spmv_calibration *c, spmv_error *e) {
     char line[512], here[128];
     spmv_calibration t, got;
     int ln = 0, found = 0;
@@ -255,7 +271,7 @@ static inline void spmv__cal_mkdirs(const char *path) {
  * dropped, a damaged file replaced. make_dirs: create the missing directories above it
  * (the default path). SPMV_ERR_IO with the reason when it cannot be written; the file is
  * then as it was. */
-static inline spmv_status spmv_calibration_save(const char *path, const spmv_calibration *c, int make_dirs,
+SPMV_API spmv_status spmv_calibration_save(const char *path, const spmv_calibration *c, int make_dirs,
                                                 spmv_error *e) {
     char line[512], keep[16][512];
     int nkeep = 0, ln = 0;
@@ -351,7 +367,7 @@ static inline double SPMV_NAME(cal__time)(const SPMV_NAME(csr) *A, const SPMV_T 
  * per entry, a band of twice the last-level cache (at least 64 MiB) the bandwidth and the cost
  * of fresh pages, the inspection on it the selection's cost per row. About 0.1-0.3 s. On
  * failure (SPMV_ERR_ALLOC, or an ISA this CPU lacks) c holds the built-in values. */
-static inline spmv_status SPMV_NAME(calibrate)(spmv_calibration *c, int threads, spmv_isa isa, spmv_error *e) {
+SPMV_API spmv_status SPMV_NAME(calibrate)(spmv_calibration *c, int threads, spmv_isa isa, spmv_error *e) {
     const double t_start = spmv_wtime();
     SPMV_NAME(csr) A;
     SPMV_T *x = NULL, *y = NULL;

@@ -27,7 +27,21 @@ typedef struct SPMV_NAME(coo) {
     spmv_coo_params params; /* params.isa is resolved (never AUTO) after conversion */
 } SPMV_NAME(coo);
 
-static inline void SPMV_NAME(coo_free)(SPMV_NAME(coo) *A) {
+#endif /* SPMV_PART_TYPES */
+
+#if defined(SPMV_PART_DECLS)
+SPMV_API void SPMV_NAME(coo_free)(SPMV_NAME(coo) *A);
+SPMV_API int64_t SPMV_NAME(coo_stored)(const SPMV_NAME(coo) *A);
+SPMV_API size_t SPMV_NAME(coo_bytes)(const SPMV_NAME(coo) *A);
+SPMV_API spmv_status SPMV_NAME(coo_from_triplets)(SPMV_NAME(coo) *A, const spmv_triplets *t,
+        const spmv_coo_params *p);
+SPMV_API spmv_status SPMV_NAME(coo_to_triplets)(const SPMV_NAME(coo) *A, spmv_triplets *t);
+SPMV_API spmv_status SPMV_NAME(coo_mv)(const SPMV_NAME(coo) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
+        SPMV_T *y);
+#endif /* SPMV_PART_DECLS */
+
+#if defined(SPMV_PART_DEFS)
+SPMV_API void SPMV_NAME(coo_free)(SPMV_NAME(coo) *A) {
     if (!A) return;
     spmv__free(A->row);
     spmv__free(A->col);
@@ -36,14 +50,14 @@ static inline void SPMV_NAME(coo_free)(SPMV_NAME(coo) *A) {
 }
 
 /* stored value slots (entries + padding or fill): the bench's fill = stored / nnz */
-static inline int64_t SPMV_NAME(coo_stored)(const SPMV_NAME(coo) *A) { return A->nnz; }
+SPMV_API int64_t SPMV_NAME(coo_stored)(const SPMV_NAME(coo) *A) { return A->nnz; }
 /* the value arrays (for _update_values' map, formats/any.h): up to 2, their lengths in slots */
 static inline int SPMV_NAME(coo__values)(SPMV_NAME(coo) *A, SPMV_T **v, int64_t *n) {
     v[0] = A->val;
     n[0] = A->nnz;
     return 1;
 }
-static inline size_t SPMV_NAME(coo_bytes)(const SPMV_NAME(coo) *A) {
+SPMV_API size_t SPMV_NAME(coo_bytes)(const SPMV_NAME(coo) *A) {
     return (size_t)A->nnz * (2 * sizeof(SPMV_I) + sizeof(SPMV_T));
 }
 
@@ -98,7 +112,7 @@ static inline spmv_status SPMV_NAME(coo__sort_merge)(SPMV_NAME(coo) *A) {
 
 /* From the type-independent triplets (reader, generators): checks that sizes fit
  * the index type, sorts, sums duplicates. */
-static inline spmv_status SPMV_NAME(coo_from_triplets)(SPMV_NAME(coo) *A, const spmv_triplets *t,
+SPMV_API spmv_status SPMV_NAME(coo_from_triplets)(SPMV_NAME(coo) *A, const spmv_triplets *t,
                                                        const spmv_coo_params *p) {
     spmv_status st;
     int64_t k;
@@ -138,7 +152,7 @@ static inline spmv_status SPMV_NAME(coo_from_triplets)(SPMV_NAME(coo) *A, const 
 }
 
 /* Back to triplets (for writing files and round-trip tests). */
-static inline spmv_status SPMV_NAME(coo_to_triplets)(const SPMV_NAME(coo) *A, spmv_triplets *t) {
+SPMV_API spmv_status SPMV_NAME(coo_to_triplets)(const SPMV_NAME(coo) *A, spmv_triplets *t) {
     spmv_status st;
     SPMV_I k;
     if (!A || !t) return SPMV_ERR_ARG;
@@ -151,7 +165,7 @@ static inline spmv_status SPMV_NAME(coo_to_triplets)(const SPMV_NAME(coo) *A, sp
     }
     return SPMV_OK;
 }
-#endif /* SPMV_PART_TYPES */
+#endif /* SPMV_PART_DEFS */
 
 #if defined(SPMV_PART_KERNELS)
 /* Sum of val[k]*x[col[k]] over one run of equal rows, vectorized. */
@@ -230,7 +244,7 @@ SPMV_OMP(single)
 
 #if defined(SPMV_PART_API)
 /* y = alpha*A*x + beta*y. beta == 0: y is written, never read. */
-static inline spmv_status SPMV_NAME(coo_mv)(const SPMV_NAME(coo) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
+SPMV_API spmv_status SPMV_NAME(coo_mv)(const SPMV_NAME(coo) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
                                             SPMV_T *y) {
     spmv_status st;
     if (!A || spmv__mv_args_bad(A->nrows, A->ncols, A->nnz, x, y, sizeof(SPMV_T))) return SPMV_ERR_ARG;

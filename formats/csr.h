@@ -105,6 +105,30 @@ typedef SPMV_NAME(csr) SPMV_NAME(csr_merge);
 typedef SPMV_NAME(csr) SPMV_NAME(csr_scalar);
 typedef SPMV_NAME(csr) SPMV_NAME(csr_vector);
 
+#endif /* SPMV_PART_TYPES */
+
+#if defined(SPMV_PART_DECLS)
+SPMV_API void SPMV_NAME(csr_free)(SPMV_NAME(csr) *A);
+SPMV_API double SPMV_NAME(csr_row_cv)(const SPMV_NAME(csr) *A);
+SPMV_API spmv_status SPMV_NAME(csr_check)(const SPMV_NAME(csr) *A);
+SPMV_API spmv_status SPMV_NAME(csr_wrap)(SPMV_NAME(csr) *A, int64_t nrows, int64_t ncols, const SPMV_I *row_ptr,
+        const SPMV_I *col_idx, const SPMV_T *val, const spmv_csr_params *p);
+SPMV_API int64_t SPMV_NAME(csr_stored)(const SPMV_NAME(csr) *A);
+SPMV_API size_t SPMV_NAME(csr_bytes)(const SPMV_NAME(csr) *A);
+SPMV_API spmv_status SPMV_NAME(csr_from_coo)(SPMV_NAME(csr) *A, const SPMV_NAME(coo) *B, const spmv_csr_params *p);
+SPMV_API spmv_status SPMV_NAME(csr_from_triplets)(SPMV_NAME(csr) *A, const spmv_triplets *t,
+        const spmv_csr_params *p);
+SPMV_API spmv_status SPMV_NAME(csr_from_csr)(SPMV_NAME(csr) *A, const SPMV_NAME(csr) *B, const spmv_csr_params *p);
+SPMV_API spmv_status SPMV_NAME(csr_to_csr)(const SPMV_NAME(csr) *A, SPMV_NAME(csr) *B);
+SPMV_API spmv_status SPMV_NAME(csr_merge_from_csr)(SPMV_NAME(csr) *A, const SPMV_NAME(csr) *B,
+        const spmv_csr_params *p);
+SPMV_API spmv_status SPMV_NAME(coo_from_csr)(SPMV_NAME(coo) *B, const SPMV_NAME(csr) *A, const spmv_coo_params *p);
+SPMV_API spmv_status SPMV_NAME(coo_to_csr)(const SPMV_NAME(coo) *A, SPMV_NAME(csr) *B);
+SPMV_API spmv_status SPMV_NAME(csr_mv)(const SPMV_NAME(csr) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
+        SPMV_T *y);
+#endif /* SPMV_PART_DECLS */
+
+#if defined(SPMV_PART_DEFS)
 /* first row of part t of nt when rows are weighted by nnz + 1 */
 static inline SPMV_I SPMV_NAME(csr__split)(const SPMV_I *row_ptr, SPMV_I nrows, int t, int nt) {
     int64_t target = ((int64_t)row_ptr[nrows] + nrows) * t / nt;
@@ -196,7 +220,7 @@ static inline void SPMV_NAME(csr__plan)(SPMV_NAME(csr) *A) {
     A->part_nt = n;
 }
 
-static inline void SPMV_NAME(csr_free)(SPMV_NAME(csr) *A) {
+SPMV_API void SPMV_NAME(csr_free)(SPMV_NAME(csr) *A) {
     if (!A) return;
     if (!A->borrowed) {
         spmv__free(A->row_ptr);
@@ -208,7 +232,7 @@ static inline void SPMV_NAME(csr_free)(SPMV_NAME(csr) *A) {
 
 /* The coefficient of variation of A's row lengths (standard deviation / mean; 0 for no rows
  * or entries): what the automatic selection's rules and sell's default window read. */
-static inline double SPMV_NAME(csr_row_cv)(const SPMV_NAME(csr) *A) {
+SPMV_API double SPMV_NAME(csr_row_cv)(const SPMV_NAME(csr) *A) {
     const double mean = A->nrows > 0 ? (double)A->nnz / (double)A->nrows : 0;
     double s2 = 0;
     SPMV_I r;
@@ -225,7 +249,7 @@ static inline double SPMV_NAME(csr_row_cv)(const SPMV_NAME(csr) *A) {
  * decreasing row_ptr, row_ptr[nrows] != nnz or a column outside [0, ncols);
  * SPMV_ERR_OVERFLOW when nrows or ncols leave no room for the +1 the layouts need.
  * O(nrows + nnz); columns need not be sorted within a row. */
-static inline spmv_status SPMV_NAME(csr_check)(const SPMV_NAME(csr) *A) {
+SPMV_API spmv_status SPMV_NAME(csr_check)(const SPMV_NAME(csr) *A) {
     SPMV_I r, k;
     if (!A || A->nrows < 0 || A->ncols < 0 || A->nnz < 0) return SPMV_ERR_ARG;
     if ((int64_t)A->nrows >= SPMV_IMAX || (int64_t)A->ncols >= SPMV_IMAX) return SPMV_ERR_OVERFLOW;
@@ -252,7 +276,7 @@ SPMV_OMP(parallel for schedule(static) reduction(| : bad) if ((int64_t)A->nnz >=
  * must outlive A; the library never writes them). Every format converts from it. On
  * error *A is zeroed: SPMV_ERR_OVERFLOW when nrows/ncols do not fit the index type,
  * SPMV_ERR_ARG for negative sizes or malformed arrays. */
-static inline spmv_status SPMV_NAME(csr_wrap)(SPMV_NAME(csr) *A, int64_t nrows, int64_t ncols, const SPMV_I *row_ptr,
+SPMV_API spmv_status SPMV_NAME(csr_wrap)(SPMV_NAME(csr) *A, int64_t nrows, int64_t ncols, const SPMV_I *row_ptr,
                                               const SPMV_I *col_idx, const SPMV_T *val, const spmv_csr_params *p) {
     spmv_csr_params prm = p ? *p : spmv_csr_params_default();
     spmv_status st;
@@ -278,19 +302,19 @@ static inline spmv_status SPMV_NAME(csr_wrap)(SPMV_NAME(csr) *A, int64_t nrows, 
 }
 
 /* stored value slots (entries + padding or fill): the bench's fill = stored / nnz */
-static inline int64_t SPMV_NAME(csr_stored)(const SPMV_NAME(csr) *A) { return A->nnz; }
+SPMV_API int64_t SPMV_NAME(csr_stored)(const SPMV_NAME(csr) *A) { return A->nnz; }
 /* the value arrays (for _update_values' map, formats/any.h): up to 2, their lengths in slots */
 static inline int SPMV_NAME(csr__values)(SPMV_NAME(csr) *A, SPMV_T **v, int64_t *n) {
     v[0] = A->val;
     n[0] = A->nnz;
     return 1;
 }
-static inline size_t SPMV_NAME(csr_bytes)(const SPMV_NAME(csr) *A) {
+SPMV_API size_t SPMV_NAME(csr_bytes)(const SPMV_NAME(csr) *A) {
     return ((size_t)A->nrows + 1) * sizeof(SPMV_I) + (size_t)A->nnz * (sizeof(SPMV_I) + sizeof(SPMV_T));
 }
 
 /* From COO (any order; sorted and duplicate-free after the COO converters). */
-static inline spmv_status SPMV_NAME(csr_from_coo)(SPMV_NAME(csr) *A, const SPMV_NAME(coo) *B,
+SPMV_API spmv_status SPMV_NAME(csr_from_coo)(SPMV_NAME(csr) *A, const SPMV_NAME(coo) *B,
                                                   const spmv_csr_params *p) {
     spmv_csr_params prm = p ? *p : spmv_csr_params_default();
     SPMV_NAME(coo) S;
@@ -350,7 +374,7 @@ static inline spmv_status SPMV_NAME(csr_from_coo)(SPMV_NAME(csr) *A, const SPMV_
     return SPMV_OK;
 }
 
-static inline spmv_status SPMV_NAME(csr_from_triplets)(SPMV_NAME(csr) *A, const spmv_triplets *t,
+SPMV_API spmv_status SPMV_NAME(csr_from_triplets)(SPMV_NAME(csr) *A, const spmv_triplets *t,
                                                        const spmv_csr_params *p) {
     SPMV_NAME(coo) B;
     spmv_coo_params cp = spmv_coo_params_default();
@@ -367,7 +391,7 @@ static inline spmv_status SPMV_NAME(csr_from_triplets)(SPMV_NAME(csr) *A, const 
 
 /* CSR -> CSR with params p: a validated copy that owns its arrays (columns kept in the
  * source's order). The host runs the device-only kernels (scalar, vector, auto) as rows. */
-static inline spmv_status SPMV_NAME(csr_from_csr)(SPMV_NAME(csr) *A, const SPMV_NAME(csr) *B,
+SPMV_API spmv_status SPMV_NAME(csr_from_csr)(SPMV_NAME(csr) *A, const SPMV_NAME(csr) *B,
                                                   const spmv_csr_params *p) {
     spmv_csr_params prm = p ? *p : spmv_csr_params_default();
     spmv_status st;
@@ -397,7 +421,7 @@ static inline spmv_status SPMV_NAME(csr_from_csr)(SPMV_NAME(csr) *A, const SPMV_
     SPMV_NAME(csr__plan)(A);
     return SPMV_OK;
 }
-static inline spmv_status SPMV_NAME(csr_to_csr)(const SPMV_NAME(csr) *A, SPMV_NAME(csr) *B) {
+SPMV_API spmv_status SPMV_NAME(csr_to_csr)(const SPMV_NAME(csr) *A, SPMV_NAME(csr) *B) {
     spmv_csr_params p;
     if (!A) {
         if (B) memset(B, 0, sizeof *B);
@@ -406,14 +430,14 @@ static inline spmv_status SPMV_NAME(csr_to_csr)(const SPMV_NAME(csr) *A, SPMV_NA
     p = A->params;
     return SPMV_NAME(csr_from_csr)(B, A, &p);
 }
-static inline spmv_status SPMV_NAME(csr_merge_from_csr)(SPMV_NAME(csr) *A, const SPMV_NAME(csr) *B,
+SPMV_API spmv_status SPMV_NAME(csr_merge_from_csr)(SPMV_NAME(csr) *A, const SPMV_NAME(csr) *B,
                                                         const spmv_csr_params *p) {
     spmv_csr_params q = p ? *p : spmv_csr_merge_params_default();
     return SPMV_NAME(csr_from_csr)(A, B, &q);
 }
 
 /* CSR -> COO (sorted, as every converter expects). */
-static inline spmv_status SPMV_NAME(coo_from_csr)(SPMV_NAME(coo) *B, const SPMV_NAME(csr) *A,
+SPMV_API spmv_status SPMV_NAME(coo_from_csr)(SPMV_NAME(coo) *B, const SPMV_NAME(csr) *A,
                                                   const spmv_coo_params *p) {
     spmv_coo_params prm = p ? *p : spmv_coo_params_default();
     SPMV_I r, k;
@@ -458,7 +482,7 @@ static inline spmv_status SPMV_NAME(coo_from_csr)(SPMV_NAME(coo) *B, const SPMV_
 }
 
 /* COO -> CSR (round trips). */
-static inline spmv_status SPMV_NAME(coo_to_csr)(const SPMV_NAME(coo) *A, SPMV_NAME(csr) *B) {
+SPMV_API spmv_status SPMV_NAME(coo_to_csr)(const SPMV_NAME(coo) *A, SPMV_NAME(csr) *B) {
     spmv_csr_params p = spmv_csr_params_default();
     if (!A) {
         if (B) memset(B, 0, sizeof *B);
@@ -468,7 +492,7 @@ static inline spmv_status SPMV_NAME(coo_to_csr)(const SPMV_NAME(coo) *A, SPMV_NA
     return SPMV_NAME(csr_from_coo)(B, A, &p);
 }
 
-#endif /* SPMV_PART_TYPES */
+#endif /* SPMV_PART_DEFS */
 
 #if defined(SPMV_PART_KERNELS)
 #ifndef SPMV_CSR_SHORT
@@ -684,7 +708,7 @@ SPMV_OMP(single)
 
 #if defined(SPMV_PART_API)
 /* y = alpha*A*x + beta*y with the kernel in A->params.algo. beta == 0: y not read. */
-static inline spmv_status SPMV_NAME(csr_mv)(const SPMV_NAME(csr) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
+SPMV_API spmv_status SPMV_NAME(csr_mv)(const SPMV_NAME(csr) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
                                             SPMV_T *y) {
     spmv_status st;
     if (!A || spmv__mv_args_bad(A->nrows, A->ncols, A->nnz, x, y, sizeof(SPMV_T))) return SPMV_ERR_ARG;

@@ -150,7 +150,21 @@ typedef struct SPMV_NAME(csr5) {
 
 #define SPMV__CSR5_TOP(U) ((U)1 << (sizeof(U) * 8 - 1))
 
-static inline void SPMV_NAME(csr5_free)(SPMV_NAME(csr5) *A) {
+#endif /* SPMV_PART_TYPES */
+
+#if defined(SPMV_PART_DECLS)
+SPMV_API void SPMV_NAME(csr5_free)(SPMV_NAME(csr5) *A);
+SPMV_API int64_t SPMV_NAME(csr5_stored)(const SPMV_NAME(csr5) *A);
+SPMV_API size_t SPMV_NAME(csr5_bytes)(const SPMV_NAME(csr5) *A);
+SPMV_API spmv_status SPMV_NAME(csr5_from_csr)(SPMV_NAME(csr5) *A, const SPMV_NAME(csr) *B, const spmv_csr5_params *p);
+SPMV_API spmv_status SPMV_NAME(csr5_to_csr)(const SPMV_NAME(csr5) *A, SPMV_NAME(csr) *B);
+SPMV_API spmv_status SPMV_NAME(csr5_mv)(const SPMV_NAME(csr5) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
+        SPMV_T *y);
+SPMV_API spmv_status SPMV_NAME(csr5_tune)(const SPMV_NAME(csr) *A, spmv_csr5_params *best, double *seconds_spent);
+#endif /* SPMV_PART_DECLS */
+
+#if defined(SPMV_PART_DEFS)
+SPMV_API void SPMV_NAME(csr5_free)(SPMV_NAME(csr5) *A) {
     if (!A) return;
     spmv__free(A->row_ptr);
     spmv__free(A->col_idx);
@@ -164,14 +178,14 @@ static inline void SPMV_NAME(csr5_free)(SPMV_NAME(csr5) *A) {
 }
 
 /* stored value slots (entries + padding or fill): the bench's fill = stored / nnz */
-static inline int64_t SPMV_NAME(csr5_stored)(const SPMV_NAME(csr5) *A) { return A->nnz; }
+SPMV_API int64_t SPMV_NAME(csr5_stored)(const SPMV_NAME(csr5) *A) { return A->nnz; }
 /* the value arrays (for _update_values' map, formats/any.h): up to 2, their lengths in slots */
 static inline int SPMV_NAME(csr5__values)(SPMV_NAME(csr5) *A, SPMV_T **v, int64_t *n) {
     v[0] = A->val;
     n[0] = A->nnz;
     return 1;
 }
-static inline size_t SPMV_NAME(csr5_bytes)(const SPMV_NAME(csr5) *A) {
+SPMV_API size_t SPMV_NAME(csr5_bytes)(const SPMV_NAME(csr5) *A) {
     size_t neo = A->empty_ptr ? (size_t)A->empty_ptr[A->ntiles] : 0;
     return ((size_t)A->nrows + 1) * sizeof(SPMV_I) + (size_t)A->nnz * (sizeof(SPMV_I) + sizeof(SPMV_T)) +
            ((size_t)A->ntiles + 1) * (sizeof(SPMV_NAME(csr5_uidx)) + sizeof(SPMV_I)) +
@@ -249,7 +263,7 @@ static inline void SPMV_NAME(csr5__fill_empty)(SPMV_NAME(csr5) *A, const SPMV_NA
 /* From CSR (sorted columns not required; entries are kept in CSR order). Errors:
  * SPMV_ERR_ARG (bad omega/sigma for the ISA, inconsistent row_ptr), SPMV_ERR_ISA,
  * SPMV_ERR_LIMIT (the lane slot or the tile size overflows), SPMV_ERR_ALLOC. */
-static inline spmv_status SPMV_NAME(csr5_from_csr)(SPMV_NAME(csr5) *A, const SPMV_NAME(csr) *B,
+SPMV_API spmv_status SPMV_NAME(csr5_from_csr)(SPMV_NAME(csr5) *A, const SPMV_NAME(csr) *B,
                                                    const spmv_csr5_params *p) {
     spmv_csr5_params prm = p ? *p : spmv_csr5_params_default();
     const SPMV_NAME(csr5_uidx) top = SPMV__CSR5_TOP(SPMV_NAME(csr5_uidx));
@@ -342,7 +356,7 @@ SPMV_OMP(parallel for schedule(static) if (B->nnz >= SPMV_PAR_MIN_NNZ))
 }
 
 /* Back to CSR (exactly the input of csr5_from_csr); B gets A's ISA and default algo. */
-static inline spmv_status SPMV_NAME(csr5_to_csr)(const SPMV_NAME(csr5) *A, SPMV_NAME(csr) *B) {
+SPMV_API spmv_status SPMV_NAME(csr5_to_csr)(const SPMV_NAME(csr5) *A, SPMV_NAME(csr) *B) {
     SPMV_I T, t, k;
     int w, s, i, j;
     if (!B) return SPMV_ERR_ARG;
@@ -377,7 +391,7 @@ static inline spmv_status SPMV_NAME(csr5_to_csr)(const SPMV_NAME(csr5) *A, SPMV_
     B->params.isa = A->params.isa;
     return SPMV_OK;
 }
-#endif /* SPMV_PART_TYPES */
+#endif /* SPMV_PART_DEFS */
 
 #if defined(SPMV_PART_KERNELS)
 /* sum val[k]*x[col[k]], k < n */
@@ -604,7 +618,7 @@ SPMV_OMP(single)
 
 #if defined(SPMV_PART_API)
 /* y = alpha*A*x + beta*y with the kernel of A's (isa, omega). beta == 0: y not read. */
-static inline spmv_status SPMV_NAME(csr5_mv)(const SPMV_NAME(csr5) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
+SPMV_API spmv_status SPMV_NAME(csr5_mv)(const SPMV_NAME(csr5) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
                                              SPMV_T *y) {
     if (!A || spmv__mv_args_bad(A->nrows, A->ncols, A->nnz, x, y, sizeof(SPMV_T))) return SPMV_ERR_ARG;
     if (A->nrows == 0) return SPMV_OK;
@@ -626,7 +640,7 @@ static inline spmv_status SPMV_NAME(csr5_mv)(const SPMV_NAME(csr5) *A, SPMV_T al
  * real products (median of 5 samples, each long enough to be measured). *best gets the
  * fastest (isa and omega resolved); *seconds_spent (if not NULL) the time tuning took. A sigma
  * that does not fit the omega (SPMV_ERR_LIMIT) is skipped. */
-static inline spmv_status SPMV_NAME(csr5_tune)(const SPMV_NAME(csr) *A, spmv_csr5_params *best,
+SPMV_API spmv_status SPMV_NAME(csr5_tune)(const SPMV_NAME(csr) *A, spmv_csr5_params *best,
                                                double *seconds_spent) {
     static const int cand[] = {32, 16, 4, 8, 12, 24, 48, 64};
     spmv_csr5_params base;

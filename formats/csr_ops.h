@@ -58,6 +58,19 @@ static inline int spmv__mm_args_bad(int64_t rows_x, int64_t rows_y, int64_t k, c
 }
 #endif
 
+#endif /* SPMV_PART_TYPES */
+
+#if defined(SPMV_PART_DECLS)
+SPMV_API uint64_t SPMV_NAME(csr_fingerprint)(const SPMV_NAME(csr) *A);
+SPMV_API spmv_status SPMV_NAME(csr_transpose)(SPMV_NAME(csr) *T, const SPMV_NAME(csr) *A);
+SPMV_API spmv_status SPMV_NAME(csr_mvt)(const SPMV_NAME(csr) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
+        SPMV_T *y);
+SPMV_API int SPMV_NAME(csr_is_symmetric)(const SPMV_NAME(csr) *A);
+SPMV_API spmv_status SPMV_NAME(csr_mm)(const SPMV_NAME(csr) *A, int64_t k, SPMV_T alpha, const SPMV_T *X, int64_t ldx,
+        SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay);
+#endif /* SPMV_PART_DECLS */
+
+#if defined(SPMV_PART_DEFS)
 /* A fingerprint of A's structure (FNV-1a over the sizes, row_ptr and col_idx as 64-bit
  * values, so the index type does not change it): every entry (csr_fingerprint: the saved
  * choices of formats/auto.h), or only 64 sampled rows' starts and last columns (sample = 1:
@@ -82,7 +95,7 @@ static inline uint64_t SPMV_NAME(csr__print)(const SPMV_NAME(csr) *A, int sample
 #undef SPMV__FP
     return h;
 }
-static inline uint64_t SPMV_NAME(csr_fingerprint)(const SPMV_NAME(csr) *A) { return SPMV_NAME(csr__print)(A, 0); }
+SPMV_API uint64_t SPMV_NAME(csr_fingerprint)(const SPMV_NAME(csr) *A) { return SPMV_NAME(csr__print)(A, 0); }
 
 /* rows [r0, r1) of thread t of n in the forward product's split */
 static inline void SPMV_NAME(csr__rows_of)(const SPMV_NAME(csr) *A, int t, int n, SPMV_I *r0, SPMV_I *r1) {
@@ -99,7 +112,7 @@ static inline void SPMV_NAME(csr__rows_of)(const SPMV_NAME(csr) *A, int t, int n
 }
 
 /* T = A^T (a new CSR with A's params); on failure T is left empty */
-static inline spmv_status SPMV_NAME(csr_transpose)(SPMV_NAME(csr) *T, const SPMV_NAME(csr) *A) {
+SPMV_API spmv_status SPMV_NAME(csr_transpose)(SPMV_NAME(csr) *T, const SPMV_NAME(csr) *A) {
     int nt;
     SPMV_I *cnt = NULL;
     spmv_status st;
@@ -168,7 +181,7 @@ SPMV_OMP(single)
 }
 
 /* y = alpha*A^T*x + beta*y: x has nrows values, y ncols (see the top of the file) */
-static inline spmv_status SPMV_NAME(csr_mvt)(const SPMV_NAME(csr) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
+SPMV_API spmv_status SPMV_NAME(csr_mvt)(const SPMV_NAME(csr) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
                                              SPMV_T *y) {
     enum { MAXT = 1024 };
     SPMV_I lo[MAXT], hi[MAXT];
@@ -311,7 +324,7 @@ static inline spmv_status SPMV_NAME(csr__sorted_view)(const SPMV_NAME(csr) *A, S
     *own = st == SPMV_OK;
     return st;
 }
-static inline int SPMV_NAME(csr_is_symmetric)(const SPMV_NAME(csr) *A) {
+SPMV_API int SPMV_NAME(csr_is_symmetric)(const SPMV_NAME(csr) *A) {
     SPMV_NAME(csr) C;
     spmv_status st;
     int r, own;
@@ -323,7 +336,7 @@ static inline int SPMV_NAME(csr_is_symmetric)(const SPMV_NAME(csr) *A) {
     return r;
 }
 
-#endif /* SPMV_PART_TYPES */
+#endif /* SPMV_PART_DEFS */
 
 #if defined(SPMV_PART_KERNELS)
 /* The row-major SpMM pieces every native kernel (csr here, the ELL family in formats/ell.h)
@@ -434,7 +447,7 @@ SPMV_OMP(parallel num_threads(nt) if (nt > 1))
 
 #if defined(SPMV_PART_API)
 /* Y = alpha*A*X + beta*Y with k vectors (see the top of the file). beta == 0: Y not read. */
-static inline spmv_status SPMV_NAME(csr_mm)(const SPMV_NAME(csr) *A, int64_t k, SPMV_T alpha, const SPMV_T *X,
+SPMV_API spmv_status SPMV_NAME(csr_mm)(const SPMV_NAME(csr) *A, int64_t k, SPMV_T alpha, const SPMV_T *X,
                                             int64_t ldx, SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay) {
     spmv_status st;
     if (!A || spmv__mm_args_bad(A->ncols, A->nrows, k, X, ldx, Y, ldy, lay, sizeof(SPMV_T))) return SPMV_ERR_ARG;

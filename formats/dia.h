@@ -69,7 +69,7 @@ static const spmv_param_key spmv__hdia_keys[] = {
     {"hs", offsetof(spmv_dia_params, hs), SPMV_PK_INT, 0, 1 << 20, NULL, "rows per hack (0: 64)"},
     SPMV__DIA_FILL_KEY,
     {NULL, 0, SPMV_PK_INT, 0, 0, NULL, NULL}};
-static int spmv__dia_cmp64(const void *a, const void *b) {
+static inline int spmv__dia_cmp64(const void *a, const void *b) {
     const int64_t p = *(const int64_t *)a, q = *(const int64_t *)b;
     return p < q ? -1 : p > q;
 }
@@ -85,7 +85,23 @@ typedef struct SPMV_NAME(dia) {
     spmv_dia_params params;   /* isa, hs, fill resolved after conversion */
 } SPMV_NAME(dia);
 
-static inline void SPMV_NAME(dia_free)(SPMV_NAME(dia) *A) {
+#endif /* SPMV_PART_TYPES */
+
+#if defined(SPMV_PART_DECLS)
+SPMV_API void SPMV_NAME(dia_free)(SPMV_NAME(dia) *A);
+SPMV_API int64_t SPMV_NAME(dia_stored)(const SPMV_NAME(dia) *A);
+SPMV_API size_t SPMV_NAME(dia_bytes)(const SPMV_NAME(dia) *A);
+SPMV_API spmv_status SPMV_NAME(dia_from_csr)(SPMV_NAME(dia) *A, const SPMV_NAME(csr) *B, const spmv_dia_params *p);
+SPMV_API spmv_status SPMV_NAME(hdia_from_csr)(SPMV_NAME(dia) *A, const SPMV_NAME(csr) *B, const spmv_dia_params *p);
+SPMV_API int SPMV_NAME(dia_limited)(const SPMV_NAME(csr) *B, const spmv_dia_params *p, spmv_isa isa);
+SPMV_API spmv_status SPMV_NAME(dia_to_csr)(const SPMV_NAME(dia) *A, SPMV_NAME(csr) *B);
+SPMV_API spmv_status SPMV_NAME(dia_mv)(const SPMV_NAME(dia) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
+        SPMV_T *y);
+SPMV_API spmv_status SPMV_NAME(hdia_tune)(const SPMV_NAME(csr) *A, spmv_dia_params *best, double *seconds_spent);
+#endif /* SPMV_PART_DECLS */
+
+#if defined(SPMV_PART_DEFS)
+SPMV_API void SPMV_NAME(dia_free)(SPMV_NAME(dia) *A) {
     if (!A) return;
     spmv__free(A->hd);
     spmv__free(A->off);
@@ -103,14 +119,14 @@ static inline int64_t SPMV_NAME(dia__padded)(const SPMV_NAME(dia) *A) {
     return (int64_t)A->hd[A->nhacks - 1] * A->H + (int64_t)(A->hd[A->nhacks] - A->hd[A->nhacks - 1]) * last;
 }
 /* stored value slots (entries + padding or fill): the bench's fill = stored / nnz */
-static inline int64_t SPMV_NAME(dia_stored)(const SPMV_NAME(dia) *A) { return SPMV_NAME(dia__padded)(A); }
+SPMV_API int64_t SPMV_NAME(dia_stored)(const SPMV_NAME(dia) *A) { return SPMV_NAME(dia__padded)(A); }
 /* the value arrays (for _update_values' map, formats/any.h): up to 2, their lengths in slots */
 static inline int SPMV_NAME(dia__values)(SPMV_NAME(dia) *A, SPMV_T **v, int64_t *n) {
     v[0] = A->val;
     n[0] = SPMV_NAME(dia__padded)(A);
     return 1;
 }
-static inline size_t SPMV_NAME(dia_bytes)(const SPMV_NAME(dia) *A) {
+SPMV_API size_t SPMV_NAME(dia_bytes)(const SPMV_NAME(dia) *A) {
     return ((size_t)A->nhacks + 1 + (size_t)A->ndiags) * sizeof(SPMV_I) +
            (size_t)SPMV_NAME(dia__padded)(A) * sizeof(SPMV_T) + (size_t)A->ndiags * (size_t)SPMV_NAME(dia__mw)(A) * 8u;
 }
@@ -241,12 +257,12 @@ static inline spmv_status SPMV_NAME(dia__from_csr)(SPMV_NAME(dia) *A, const SPMV
     spmv__free(tmp);
     return SPMV_OK;
 }
-static inline spmv_status SPMV_NAME(dia_from_csr)(SPMV_NAME(dia) *A, const SPMV_NAME(csr) *B, const spmv_dia_params *p) {
+SPMV_API spmv_status SPMV_NAME(dia_from_csr)(SPMV_NAME(dia) *A, const SPMV_NAME(csr) *B, const spmv_dia_params *p) {
     spmv_dia_params q = p ? *p : spmv_dia_params_default();
     q.variant = SPMV_DIA_PLAIN;
     return SPMV_NAME(dia__from_csr)(A, B, q);
 }
-static inline spmv_status SPMV_NAME(hdia_from_csr)(SPMV_NAME(dia) *A, const SPMV_NAME(csr) *B,
+SPMV_API spmv_status SPMV_NAME(hdia_from_csr)(SPMV_NAME(dia) *A, const SPMV_NAME(csr) *B,
                                                    const spmv_dia_params *p) {
     spmv_dia_params q = p ? *p : spmv_hdia_params_default();
     q.variant = SPMV_DIA_HACKED;
@@ -254,7 +270,7 @@ static inline spmv_status SPMV_NAME(hdia_from_csr)(SPMV_NAME(dia) *A, const SPMV
 }
 
 /* 1 when converting B with p (defaults filled in) must give SPMV_ERR_LIMIT (tests). */
-static inline int SPMV_NAME(dia_limited)(const SPMV_NAME(csr) *B, const spmv_dia_params *p, spmv_isa isa) {
+SPMV_API int SPMV_NAME(dia_limited)(const SPMV_NAME(csr) *B, const spmv_dia_params *p, spmv_isa isa) {
     spmv_dia_params q = *p;
     if (isa != SPMV_ISA_AUTO) q.isa = isa;
     return SPMV_NAME(csr_check)(B) == SPMV_OK && SPMV_NAME(dia__plan)(B, &q, NULL, NULL) == SPMV_ERR_LIMIT;
@@ -262,7 +278,7 @@ static inline int SPMV_NAME(dia_limited)(const SPMV_NAME(csr) *B, const spmv_dia
 
 /* Back to CSR: each row's entries by ascending column (the input's order when it was
  * sorted, as csr_from_triplets makes it). */
-static inline spmv_status SPMV_NAME(dia_to_csr)(const SPMV_NAME(dia) *A, SPMV_NAME(csr) *B) {
+SPMV_API spmv_status SPMV_NAME(dia_to_csr)(const SPMV_NAME(dia) *A, SPMV_NAME(csr) *B) {
     int64_t h, mw;
     SPMV_I r, *cur;
     if (!B) return SPMV_ERR_ARG;
@@ -307,7 +323,7 @@ static inline spmv_status SPMV_NAME(dia_to_csr)(const SPMV_NAME(dia) *A, SPMV_NA
     B->params.isa = A->params.isa;
     return SPMV_OK;
 }
-#endif /* SPMV_PART_TYPES */
+#endif /* SPMV_PART_DEFS */
 
 #if defined(SPMV_PART_KERNELS)
 #ifndef SPMV__DIA_RB
@@ -490,7 +506,7 @@ SPMV_OMP(parallel num_threads(nt) if (nt > 1))
 
 #if defined(SPMV_PART_API)
 /* y = alpha*A*x + beta*y. beta == 0: y is written, never read. */
-static inline spmv_status SPMV_NAME(dia_mv)(const SPMV_NAME(dia) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
+SPMV_API spmv_status SPMV_NAME(dia_mv)(const SPMV_NAME(dia) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
                                             SPMV_T *y) {
     spmv_status st;
     if (!A || spmv__mv_args_bad(A->nrows, A->ncols, A->nnz, x, y, sizeof(SPMV_T))) return SPMV_ERR_ARG;
@@ -507,7 +523,7 @@ static inline spmv_status SPMV_NAME(dia_mv)(const SPMV_NAME(dia) *A, SPMV_T alph
 #include "core/tune_family.h"
 
 /* hdia: the hack size (64 first; it keeps its place unless another is 5% faster) */
-static inline spmv_status SPMV_NAME(hdia_tune)(const SPMV_NAME(csr) *A, spmv_dia_params *best, double *seconds_spent) {
+SPMV_API spmv_status SPMV_NAME(hdia_tune)(const SPMV_NAME(csr) *A, spmv_dia_params *best, double *seconds_spent) {
     static const int cand[] = {64, 16, 32, 128, 512, 4096};
     spmv_dia_params base;
     if (seconds_spent) *seconds_spent = 0;

@@ -147,7 +147,37 @@ typedef struct SPMV_NAME(ell) {
     spmv_ell_params params; /* isa, c, sigma, fill, k resolved after conversion */
 } SPMV_NAME(ell);
 
-static inline void SPMV_NAME(ell_free)(SPMV_NAME(ell) *A) {
+#endif /* SPMV_PART_TYPES */
+
+#if defined(SPMV_PART_DECLS)
+SPMV_API void SPMV_NAME(ell_free)(SPMV_NAME(ell) *A);
+SPMV_API int64_t SPMV_NAME(ell_stored)(const SPMV_NAME(ell) *A);
+SPMV_API size_t SPMV_NAME(ell_bytes)(const SPMV_NAME(ell) *A);
+SPMV_API int SPMV_NAME(ell_limited)(const SPMV_NAME(csr) *B, const spmv_ell_params *p, spmv_isa isa);
+SPMV_API spmv_status SPMV_NAME(ell_to_csr)(const SPMV_NAME(ell) *A, SPMV_NAME(csr) *B);
+SPMV_API spmv_status SPMV_NAME(ell_mv)(const SPMV_NAME(ell) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
+        SPMV_T *y);
+SPMV_API spmv_status SPMV_NAME(ell_mm)(const SPMV_NAME(ell) *A, int64_t k, SPMV_T alpha, const SPMV_T *X, int64_t ldx,
+        SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay);
+SPMV_API spmv_status SPMV_NAME(ellr_tune)(const SPMV_NAME(csr) *A, spmv_ell_params *best, double *seconds_spent);
+SPMV_API spmv_status SPMV_NAME(hll_tune)(const SPMV_NAME(csr) *A, spmv_ell_params *best, double *seconds_spent);
+SPMV_API spmv_status SPMV_NAME(sell_tune)(const SPMV_NAME(csr) *A, spmv_ell_params *best, double *seconds_spent);
+SPMV_API spmv_status SPMV_NAME(hyb_tune)(const SPMV_NAME(csr) *A, spmv_ell_params *best, double *seconds_spent);
+/* the rows' converters: spmv_<tag>_<row>_from_csr (the variant is the row's) */
+#define SPMV__ELL_FROM_DECL(name)                                                                               \
+    SPMV_API spmv_status SPMV_NAME(SPMV_CAT(name, _from_csr))(SPMV_NAME(ell) * A, const SPMV_NAME(csr) * B,    \
+                                                            const spmv_ell_params *p);
+SPMV__ELL_FROM_DECL(ell)
+SPMV__ELL_FROM_DECL(ellr)
+SPMV__ELL_FROM_DECL(hll)
+SPMV__ELL_FROM_DECL(sell)
+SPMV__ELL_FROM_DECL(jad)
+SPMV__ELL_FROM_DECL(hyb)
+#undef SPMV__ELL_FROM_DECL
+#endif /* SPMV_PART_DECLS */
+
+#if defined(SPMV_PART_DEFS)
+SPMV_API void SPMV_NAME(ell_free)(SPMV_NAME(ell) *A) {
     if (!A) return;
     spmv__free(A->slice_ptr);
     spmv__free(A->col);
@@ -163,7 +193,7 @@ static inline void SPMV_NAME(ell_free)(SPMV_NAME(ell) *A) {
 }
 
 /* stored value slots (entries + padding or fill): the bench's fill = stored / nnz */
-static inline int64_t SPMV_NAME(ell_stored)(const SPMV_NAME(ell) *A) {
+SPMV_API int64_t SPMV_NAME(ell_stored)(const SPMV_NAME(ell) *A) {
     return (A->slice_ptr ? (int64_t)A->slice_ptr[A->nslices] : 0) + (int64_t)A->ntail;
 }
 /* the value arrays (for _update_values' map, formats/any.h): up to 2, their lengths in slots */
@@ -174,7 +204,7 @@ static inline int SPMV_NAME(ell__values)(SPMV_NAME(ell) *A, SPMV_T **v, int64_t 
     n[1] = A->ntail;
     return 2;
 }
-static inline size_t SPMV_NAME(ell_bytes)(const SPMV_NAME(ell) *A) {
+SPMV_API size_t SPMV_NAME(ell_bytes)(const SPMV_NAME(ell) *A) {
     size_t np = A->slice_ptr ? (size_t)A->slice_ptr[A->nslices] : 0;
     return ((size_t)A->nslices + 1) * sizeof(SPMV_I) + np * (sizeof(SPMV_I) + sizeof(SPMV_T)) +
            (size_t)A->nrows * sizeof(SPMV_I) * (A->perm ? 2 : 1) +
@@ -483,7 +513,7 @@ fail:
     return SPMV_ERR_ALLOC;
 }
 #define SPMV__ELL_FROM(name, VAR)                                                                               \
-    static inline spmv_status SPMV_NAME(SPMV_CAT(name, _from_csr))(SPMV_NAME(ell) * A, const SPMV_NAME(csr) * B, \
+    SPMV_API spmv_status SPMV_NAME(SPMV_CAT(name, _from_csr))(SPMV_NAME(ell) * A, const SPMV_NAME(csr) * B, \
                                                                    const spmv_ell_params *p) {                  \
         spmv_ell_params q = p ? *p : spmv__ell_params_of(VAR);                                                  \
         q.variant = VAR;                                                                                        \
@@ -498,14 +528,14 @@ SPMV__ELL_FROM(hyb, SPMV_ELL_HYB)
 #undef SPMV__ELL_FROM
 
 /* 1 when converting B to variant p (defaults filled in) must give SPMV_ERR_LIMIT (tests). */
-static inline int SPMV_NAME(ell_limited)(const SPMV_NAME(csr) *B, const spmv_ell_params *p, spmv_isa isa) {
+SPMV_API int SPMV_NAME(ell_limited)(const SPMV_NAME(csr) *B, const spmv_ell_params *p, spmv_isa isa) {
     spmv_ell_params q = *p;
     if (isa != SPMV_ISA_AUTO) q.isa = isa;
     return SPMV_NAME(csr_check)(B) == SPMV_OK && SPMV_NAME(ell__plan)(B, &q, NULL, NULL) == SPMV_ERR_LIMIT;
 }
 
 /* Back to CSR, rows in their original order (exactly the input of the conversion). */
-static inline spmv_status SPMV_NAME(ell_to_csr)(const SPMV_NAME(ell) *A, SPMV_NAME(csr) *B) {
+SPMV_API spmv_status SPMV_NAME(ell_to_csr)(const SPMV_NAME(ell) *A, SPMV_NAME(csr) *B) {
     SPMV_I s, i, r, k;
     if (!B) return SPMV_ERR_ARG;
     memset(B, 0, sizeof *B);
@@ -578,7 +608,7 @@ static inline SPMV_I SPMV_NAME(ell__tail_cut)(const SPMV_NAME(ell) *A, SPMV_I k)
     return k;
 }
 
-#endif /* SPMV_PART_TYPES */
+#endif /* SPMV_PART_DEFS */
 
 #if defined(SPMV_PART_KERNELS)
 /* Rows [i0, i1) of slice s (i0 a multiple of W), the exact path: in blocks of up to
@@ -919,7 +949,7 @@ SPMV_OMP(parallel num_threads(nt) if (nt > 1))
 
 #if defined(SPMV_PART_API)
 /* y = alpha*A*x + beta*y. beta == 0: y is written, never read. */
-static inline spmv_status SPMV_NAME(ell_mv)(const SPMV_NAME(ell) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
+SPMV_API spmv_status SPMV_NAME(ell_mv)(const SPMV_NAME(ell) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
                                             SPMV_T *y) {
     spmv_status st;
     if (!A || spmv__mv_args_bad(A->nrows, A->ncols, A->nnz, x, y, sizeof(SPMV_T))) return SPMV_ERR_ARG;
@@ -931,7 +961,7 @@ static inline spmv_status SPMV_NAME(ell_mv)(const SPMV_NAME(ell) *A, SPMV_T alph
 /* Y = alpha*A*X + beta*Y with k vectors, row-major (formats/csr_ops.h): ell, ellr, hll, sell
  * and jad natively (each row read once per block of vectors); SPMV_ERR_UNSUPPORTED for the
  * column-major layout and for hyb (its COO tail), which any_mm then runs vector by vector. */
-static inline spmv_status SPMV_NAME(ell_mm)(const SPMV_NAME(ell) *A, int64_t k, SPMV_T alpha, const SPMV_T *X,
+SPMV_API spmv_status SPMV_NAME(ell_mm)(const SPMV_NAME(ell) *A, int64_t k, SPMV_T alpha, const SPMV_T *X,
                                             int64_t ldx, SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay) {
     spmv_status st;
     if (!A || spmv__mm_args_bad(A->ncols, A->nrows, k, X, ldx, Y, ldy, lay, sizeof(SPMV_T))) return SPMV_ERR_ARG;
@@ -955,12 +985,12 @@ static inline spmv_status SPMV_NAME(ell__tune)(const SPMV_NAME(csr) *A, spmv_ell
 }
 /* ellr: nothing to search on the CPU (its one parameter, t, is the GPU's threads per row;
  * spmv-cuda's --tune searches it) */
-static inline spmv_status SPMV_NAME(ellr_tune)(const SPMV_NAME(csr) *A, spmv_ell_params *best, double *seconds_spent) {
+SPMV_API spmv_status SPMV_NAME(ellr_tune)(const SPMV_NAME(csr) *A, spmv_ell_params *best, double *seconds_spent) {
     if (seconds_spent) *seconds_spent = 0;
     return A && best ? SPMV_OK : SPMV_ERR_ARG;
 }
 /* hll: the hack size (the vector width first, then multiples of it) */
-static inline spmv_status SPMV_NAME(hll_tune)(const SPMV_NAME(csr) *A, spmv_ell_params *best, double *seconds_spent) {
+SPMV_API spmv_status SPMV_NAME(hll_tune)(const SPMV_NAME(csr) *A, spmv_ell_params *best, double *seconds_spent) {
     spmv_ell_params b = best ? *best : spmv_hll_params_default();
     int cand[5], w;
     spmv_status st;
@@ -975,7 +1005,7 @@ static inline spmv_status SPMV_NAME(hll_tune)(const SPMV_NAME(csr) *A, spmv_ell_
     return SPMV_NAME(ell__tune)(A, best, cand, 5, 0, seconds_spent);
 }
 /* sell: sigma (C the vector width): none, a few chunks, many, the whole matrix */
-static inline spmv_status SPMV_NAME(sell_tune)(const SPMV_NAME(csr) *A, spmv_ell_params *best, double *seconds_spent) {
+SPMV_API spmv_status SPMV_NAME(sell_tune)(const SPMV_NAME(csr) *A, spmv_ell_params *best, double *seconds_spent) {
     spmv_ell_params b = best ? *best : spmv_sell_params_default();
     int cand[5], c;
     spmv_status st;
@@ -993,7 +1023,7 @@ static inline spmv_status SPMV_NAME(sell_tune)(const SPMV_NAME(csr) *A, spmv_ell
 }
 /* hyb: K (the survey's rule first, then half and twice it, the mean row length, the
  * longest row: no tail) */
-static inline spmv_status SPMV_NAME(hyb_tune)(const SPMV_NAME(csr) *A, spmv_ell_params *best, double *seconds_spent) {
+SPMV_API spmv_status SPMV_NAME(hyb_tune)(const SPMV_NAME(csr) *A, spmv_ell_params *best, double *seconds_spent) {
     spmv_ell_params b = best ? *best : spmv_hyb_params_default();
     int cand[5], k;
     SPMV_I i, maxlen = 0;

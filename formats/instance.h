@@ -65,10 +65,42 @@
 #define SPMV_FORMAT(...)
 #define SPMV__HEADER(family) SPMV_STR(family.h)
 
+/* 1. the types of every format, the handles and the selection (and the formats' one-line
+ *    inline accessors: parameter defaults and parsers, names and flags) */
 #define SPMV_PART_TYPES
 #include "registry.h"
-#include "core/ref.h"
+#undef SPMV__HEADER
+#undef SPMV_FORMAT
+#define SPMV__HEADER(family) "core/empty.h"
+#include "any.h"
+#include "auto.h"
+#undef SPMV__HEADER
+#define SPMV_FORMAT(...)
 #undef SPMV_PART_TYPES
+
+/* 2. the prototypes of every public function, each in its format's header (SPMV_API: static
+ *    inline, or external in the SPMV_DECLARATIONS_ONLY / SPMV_IMPLEMENTATION modes) */
+#define SPMV__HEADER(family) SPMV_STR(family.h)
+#define SPMV_PART_DECLS
+#include "registry.h"
+#include "core/ref.h"
+#undef SPMV__HEADER
+#undef SPMV_FORMAT
+#define SPMV__HEADER(family) "core/empty.h"
+#include "any.h"
+#include "auto.h"
+#undef SPMV__HEADER
+#define SPMV_FORMAT(...)
+#undef SPMV_PART_DECLS
+
+/* 3. the bodies, unless SPMV_DECLARATIONS_ONLY: converters, kernels per backend and width,
+ *    the public products, the handle and the selection */
+#if SPMV__BODIES
+#define SPMV__HEADER(family) SPMV_STR(family.h)
+#define SPMV_PART_DEFS
+#include "registry.h"
+#include "core/ref.h"
+#undef SPMV_PART_DEFS
 
 #define SPMV_PART_KERNELS
 #define SPMV_ISA_TOK generic
@@ -112,11 +144,16 @@
 #define SPMV_PART_API
 #include "registry.h"
 #undef SPMV_PART_API
-#undef SPMV_FORMAT
 #undef SPMV__HEADER
+#undef SPMV_FORMAT
 
+#define SPMV_PART_DEFS
 #include "any.h"
 #include "auto.h"
+#undef SPMV_PART_DEFS
+#else
+#undef SPMV_FORMAT
+#endif /* SPMV__BODIES */
 
 #undef SPMV__CASE512
 #undef SPMV__CASE2

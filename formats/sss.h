@@ -53,21 +53,36 @@ typedef struct SPMV_NAME(sss) {
     SPMV_I part[SPMV_SSS_PARTS + 1], lo[SPMV_SSS_PARTS];
 } SPMV_NAME(sss);
 
-static inline void SPMV_NAME(sss_free)(SPMV_NAME(sss) *A) {
+#endif /* SPMV_PART_TYPES */
+
+#if defined(SPMV_PART_DECLS)
+SPMV_API void SPMV_NAME(sss_free)(SPMV_NAME(sss) *A);
+SPMV_API int64_t SPMV_NAME(sss_stored)(const SPMV_NAME(sss) *A);
+SPMV_API size_t SPMV_NAME(sss_bytes)(const SPMV_NAME(sss) *A);
+SPMV_API spmv_status SPMV_NAME(sss_from_csr)(SPMV_NAME(sss) *A, const SPMV_NAME(csr) *B, const spmv_sss_params *p);
+SPMV_API spmv_status SPMV_NAME(sss_from_triangle)(SPMV_NAME(sss) *A, const spmv_triplets *t,
+        const spmv_sss_params *p);
+SPMV_API spmv_status SPMV_NAME(sss_to_csr)(const SPMV_NAME(sss) *A, SPMV_NAME(csr) *B);
+SPMV_API spmv_status SPMV_NAME(sss_mv)(const SPMV_NAME(sss) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
+        SPMV_T *y);
+#endif /* SPMV_PART_DECLS */
+
+#if defined(SPMV_PART_DEFS)
+SPMV_API void SPMV_NAME(sss_free)(SPMV_NAME(sss) *A) {
     if (!A) return;
     spmv__free(A->row_ptr);
     spmv__free(A->col);
     spmv__free(A->val);
     memset(A, 0, sizeof *A);
 }
-static inline int64_t SPMV_NAME(sss_stored)(const SPMV_NAME(sss) *A) { return A->stored; }
+SPMV_API int64_t SPMV_NAME(sss_stored)(const SPMV_NAME(sss) *A) { return A->stored; }
 /* the value array (for _update_values' map: formats/any.h builds it with sss__vmap) */
 static inline int SPMV_NAME(sss__values)(SPMV_NAME(sss) *A, SPMV_T **v, int64_t *n) {
     v[0] = A->val;
     n[0] = A->stored;
     return 1;
 }
-static inline size_t SPMV_NAME(sss_bytes)(const SPMV_NAME(sss) *A) {
+SPMV_API size_t SPMV_NAME(sss_bytes)(const SPMV_NAME(sss) *A) {
     return ((size_t)A->nrows + 1) * sizeof(SPMV_I) + (size_t)A->stored * (sizeof(SPMV_I) + sizeof(SPMV_T));
 }
 
@@ -119,7 +134,7 @@ static inline spmv_status SPMV_NAME(sss__alloc)(SPMV_NAME(sss) *A, SPMV_I n, int
 /* From CSR B, which must be symmetric (exactly: see the top). Columns in any order and
  * repeated columns (summed) are accepted. SPMV_ERR_ARG for a malformed, rectangular or
  * non-symmetric B. */
-static inline spmv_status SPMV_NAME(sss_from_csr)(SPMV_NAME(sss) *A, const SPMV_NAME(csr) *B,
+SPMV_API spmv_status SPMV_NAME(sss_from_csr)(SPMV_NAME(sss) *A, const SPMV_NAME(csr) *B,
                                                   const spmv_sss_params *p) {
     spmv_sss_params prm = p ? *p : spmv_sss_params_default();
     SPMV_NAME(csr) C;
@@ -171,7 +186,7 @@ SPMV_OMP(parallel for schedule(static) if (C.nnz >= SPMV_PAR_MIN_NNZ))
  * either triangle are accepted (mirrored into the lower one) and repeats are summed. The
  * full matrix is never formed. SPMV_ERR_ARG when t is not square or an index is out of
  * range; SPMV_ERR_OVERFLOW when a size does not fit the index type. */
-static inline spmv_status SPMV_NAME(sss_from_triangle)(SPMV_NAME(sss) *A, const spmv_triplets *t,
+SPMV_API spmv_status SPMV_NAME(sss_from_triangle)(SPMV_NAME(sss) *A, const spmv_triplets *t,
                                                        const spmv_sss_params *p) {
     spmv_sss_params prm = p ? *p : spmv_sss_params_default();
     spmv_coo_params cp = spmv_coo_params_default();
@@ -215,7 +230,7 @@ static inline spmv_status SPMV_NAME(sss_from_triangle)(SPMV_NAME(sss) *A, const 
 }
 
 /* Back to the full CSR (both triangles, columns ascending). */
-static inline spmv_status SPMV_NAME(sss_to_csr)(const SPMV_NAME(sss) *A, SPMV_NAME(csr) *B) {
+SPMV_API spmv_status SPMV_NAME(sss_to_csr)(const SPMV_NAME(sss) *A, SPMV_NAME(csr) *B) {
     spmv_csr_params cp = spmv_csr_params_default();
     SPMV_NAME(coo) S;
     SPMV_I r, k, w = 0;
@@ -268,7 +283,7 @@ static inline spmv_status SPMV_NAME(sss__vmap)(const SPMV_NAME(sss) *A, const SP
         }
     return hit == A->stored ? SPMV_OK : SPMV_ERR_ARG;
 }
-#endif /* SPMV_PART_TYPES */
+#endif /* SPMV_PART_DEFS */
 
 #if defined(SPMV_PART_KERNELS)
 /* Phase 1 of part [b, e): y over its rows (scaled by beta first), mirrored adds below b into
@@ -345,7 +360,7 @@ SPMV_OMP(barrier)
 
 #if defined(SPMV_PART_API)
 /* y = alpha*A*x + beta*y (x and y of n values). beta == 0: y is written, never read. */
-static inline spmv_status SPMV_NAME(sss_mv)(const SPMV_NAME(sss) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
+SPMV_API spmv_status SPMV_NAME(sss_mv)(const SPMV_NAME(sss) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
                                             SPMV_T *y) {
     enum { MAXT = 1024 };
     spmv_status st;

@@ -76,7 +76,7 @@ static const spmv_param_key spmv__suraa_keys[] = {
 typedef struct spmv__suraa_key {
     int64_t len, first, row;
 } spmv__suraa_key;
-static int spmv__suraa_cmp(const void *a, const void *b) {
+static inline int spmv__suraa_cmp(const void *a, const void *b) {
     const spmv__suraa_key *p = (const spmv__suraa_key *)a, *q = (const spmv__suraa_key *)b;
     if (p->len != q->len) return p->len > q->len ? -1 : 1;
     if (p->first != q->first) return p->first < q->first ? -1 : 1;
@@ -128,7 +128,18 @@ typedef struct SPMV_NAME(suraa) {
     spmv_suraa_params params;
 } SPMV_NAME(suraa);
 
-static inline void SPMV_NAME(suraa_free)(SPMV_NAME(suraa) *A) {
+#endif /* SPMV_PART_TYPES */
+
+#if defined(SPMV_PART_DECLS)
+SPMV_API void SPMV_NAME(suraa_free)(SPMV_NAME(suraa) *A);
+SPMV_API size_t SPMV_NAME(suraa_bytes)(const SPMV_NAME(suraa) *A);
+SPMV_API spmv_status SPMV_NAME(suraa_from_csr)(SPMV_NAME(suraa) *A, const SPMV_NAME(csr) *B,
+        const spmv_suraa_params *p);
+SPMV_API spmv_status SPMV_NAME(suraa_to_csr)(const SPMV_NAME(suraa) *A, SPMV_NAME(csr) *B);
+#endif /* SPMV_PART_DECLS */
+
+#if defined(SPMV_PART_DEFS)
+SPMV_API void SPMV_NAME(suraa_free)(SPMV_NAME(suraa) *A) {
     if (!A) return;
     spmv__free(A->row_ptr);
     spmv__free(A->col_idx);
@@ -137,7 +148,7 @@ static inline void SPMV_NAME(suraa_free)(SPMV_NAME(suraa) *A) {
     memset(A, 0, sizeof *A);
 }
 
-static inline size_t SPMV_NAME(suraa_bytes)(const SPMV_NAME(suraa) *A) {
+SPMV_API size_t SPMV_NAME(suraa_bytes)(const SPMV_NAME(suraa) *A) {
     if (!A) return 0;
     return ((size_t)A->nrows + 1) * sizeof(SPMV_I) + (size_t)A->nnz * (sizeof(SPMV_I) + sizeof(SPMV_T)) +
            (size_t)A->nrows * sizeof(SPMV_I);
@@ -194,7 +205,7 @@ static inline void SPMV_NAME(suraa__plan)(SPMV_NAME(suraa) *A) {
 /* Host CSR B -> SURAA layout. p: NULL for the defaults. csr_check first (SPMV_ERR_ARG /
  * SPMV_ERR_OVERFLOW); SPMV_ERR_ARG for parameters out of range; SPMV_ERR_ALLOC (everything
  * freed, *A zeroed). */
-static inline spmv_status SPMV_NAME(suraa_from_csr)(SPMV_NAME(suraa) *A, const SPMV_NAME(csr) *B,
+SPMV_API spmv_status SPMV_NAME(suraa_from_csr)(SPMV_NAME(suraa) *A, const SPMV_NAME(csr) *B,
                                                     const spmv_suraa_params *p) {
     spmv_suraa_params prm = p ? *p : spmv_suraa_params_default();
     spmv__suraa_key *key;
@@ -250,7 +261,7 @@ static inline spmv_status SPMV_NAME(suraa_from_csr)(SPMV_NAME(suraa) *A, const S
 }
 
 /* Back to CSR (rows in the original order, each row's entries as stored). */
-static inline spmv_status SPMV_NAME(suraa_to_csr)(const SPMV_NAME(suraa) *A, SPMV_NAME(csr) *B) {
+SPMV_API spmv_status SPMV_NAME(suraa_to_csr)(const SPMV_NAME(suraa) *A, SPMV_NAME(csr) *B) {
     int64_t k, m;
     if (!B) return SPMV_ERR_ARG;
     memset(B, 0, sizeof *B);
@@ -280,5 +291,5 @@ static inline spmv_status SPMV_NAME(suraa_to_csr)(const SPMV_NAME(suraa) *A, SPM
     B->params.isa = SPMV_ISA_GENERIC;
     return SPMV_OK;
 }
-#endif /* SPMV_PART_TYPES */
+#endif /* SPMV_PART_DEFS */
 /* No SPMV_PART_KERNELS / SPMV_PART_API: the registry row has host = 0. */

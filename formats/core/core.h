@@ -6,6 +6,38 @@
 #define SPMV_CORE_H
 #include "version.h"
 
+
+/* ---- build modes (spmv.h explains them) ------------------------------------
+ * SPMV_API is the linkage of every function declared in formats/api.h:
+ *   default                 static inline: one include gives everything, in every unit
+ *   SPMV_DECLARATIONS_ONLY  types and prototypes only (external functions, no bodies)
+ *   SPMV_IMPLEMENTATION     the bodies with external linkage: exactly one unit of a program
+ *                           (or libspmv.a) defines it
+ * C++ units (g++, nvcc) see the external functions with C linkage, so that they link against
+ * an implementation compiled by a C compiler. SPMV__BODIES: function bodies are compiled. */
+#if defined(SPMV_DECLARATIONS_ONLY) && defined(SPMV_IMPLEMENTATION)
+#error "define SPMV_DECLARATIONS_ONLY or SPMV_IMPLEMENTATION, not both"
+#endif
+#if defined(SPMV_DECLARATIONS_ONLY) || defined(SPMV_IMPLEMENTATION)
+#ifdef __cplusplus
+#define SPMV_API extern "C"
+#else
+#define SPMV_API extern
+#endif
+#else
+#define SPMV_API static inline
+#endif
+#if defined(__GNUC__) || defined(__clang__)
+#define SPMV__MAYBE_UNUSED __attribute__((unused)) /* tables only the bodies read */
+#else
+#define SPMV__MAYBE_UNUSED
+#endif
+#ifdef SPMV_DECLARATIONS_ONLY
+#define SPMV__BODIES 0
+#else
+#define SPMV__BODIES 1
+#endif
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>

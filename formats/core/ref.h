@@ -1,10 +1,17 @@
 /* The reference every test and the bench's error column use: the product in long double
  * and the error measure. Template header (no include guard), instantiated per tag by
  * formats/instance.h after the formats' types. */
+#if defined(SPMV_PART_DECLS)
+SPMV_API void SPMV_NAME(csr_mv_ref)(const SPMV_NAME(csr) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
+        const SPMV_T *y0, long double *ref, long double *scale);
+SPMV_API double SPMV_NAME(max_rel_err)(SPMV_I n, const SPMV_T *y, const long double *ref, const long double *scale);
+#endif /* SPMV_PART_DECLS */
+
+#if defined(SPMV_PART_DEFS)
 /* Reference product in long double, for tests and the bench's error column:
  * ref[r] = alpha*sum a_rj x_j + beta*y0[r] and scale[r] = |alpha| sum |a_rj||x_j| + |beta||y0[r]|
  * (y0 not read when beta == 0). */
-static inline void SPMV_NAME(csr_mv_ref)(const SPMV_NAME(csr) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
+SPMV_API void SPMV_NAME(csr_mv_ref)(const SPMV_NAME(csr) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
                                          const SPMV_T *y0, long double *ref, long double *scale) {
     SPMV_I r, k;
     for (r = 0; r < A->nrows; r++) {
@@ -26,7 +33,7 @@ static inline void SPMV_NAME(csr_mv_ref)(const SPMV_NAME(csr) *A, SPMV_T alpha, 
 /* Max over rows of |y - ref| / scale (see csr_mv_ref). A NaN reference must be
  * matched by NaN, an infinite one by the same infinity; otherwise the row counts
  * as error +inf. Rows with scale 0 compare absolutely. */
-static inline double SPMV_NAME(max_rel_err)(SPMV_I n, const SPMV_T *y, const long double *ref,
+SPMV_API double SPMV_NAME(max_rel_err)(SPMV_I n, const SPMV_T *y, const long double *ref,
                                             const long double *scale) {
     double worst = 0;
     SPMV_I r;
@@ -44,3 +51,4 @@ static inline double SPMV_NAME(max_rel_err)(SPMV_I n, const SPMV_T *y, const lon
     }
     return worst;
 }
+#endif /* SPMV_PART_DEFS */
