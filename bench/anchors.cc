@@ -761,6 +761,7 @@ template <class T> int mv(int i, void *hv, const T *x, T *y) {
 // op 1: y = A^T x; op 2: Y = A X, k vectors row-major. -3: the anchor does not offer it.
 template <class T> int op_run(int i, void *hv, int op, int k, const T *x, T *y) {
     handle *h = static_cast<handle *>(hv);
+    (void)x; // read only by the anchors this build has
     if (!h || h->anchor != i || h->tag != prec<T>::tag || (op != 1 && op != 2) || k < 1) return -1;
     const int32_t ny = op == 1 ? h->ncols : h->nrows;
     if (ny == 0) return 0;

@@ -71,6 +71,7 @@ static double BF(_median)(double *t, int n, double q) {
  * 0.2 s of timed calls. */
 static int BF(_round_robin)(BF(_ct) * c, int n, const BT_VAL *x, BT_VAL *y, int min_reps) {
     int i, round, ord[512];
+    double t_start;
     unsigned long long rng = 0x9E3779B97F4A7C15ull;
     if (n > 512) return 1;
     for (i = 0; i < n; i++) ord[i] = i;
@@ -89,11 +90,15 @@ static int BF(_round_robin)(BF(_ct) * c, int n, const BT_VAL *x, BT_VAL *y, int 
         }
         c[i].k = t1 <= 0 ? (1 << 20) : t1 < 1e-4 ? (int)(1e-4 / t1 < (1 << 24) ? 1e-4 / t1 + 1 : (1 << 24)) : 1;
     }
+    t_start = spmv_wtime();
     for (round = 0; round < 10000000; round++) {
-        int done = 1;
-        for (i = 0; i < n; i++)
+        int done = 1, reps_done = 1;
+        for (i = 0; i < n; i++) {
             if (c[i].ns < min_reps || c[i].acc < 0.2) done = 0;
-        if (done) break;
+            if (c[i].ns < min_reps) reps_done = 0;
+        }
+        /* 0.2 s each, but never more than 5 s in all once every contender has its samples */
+        if (done || (reps_done && spmv_wtime() - t_start > 5.0)) break;
         for (i = n - 1; i > 0; i--) { /* Fisher-Yates, xorshift64 */
             int j, t;
             rng ^= rng << 13;
@@ -119,6 +124,9 @@ static int BF(_round_robin)(BF(_ct) * c, int n, const BT_VAL *x, BT_VAL *y, int 
             dt = BF(_sample)(ci, x, y, 0);
             ci->smp[ci->ns++] = dt;
             ci->acc += dt * ci->k;
+            /* a first estimate taken while the machine was busy can leave k at 1 for a call of
+             * nanoseconds: more calls per sample until one lasts ~100 us (dt is per call) */
+            if (dt * ci->k < 2e-5 && ci->k < (1 << 24)) ci->k *= 2;
             if (ci->embeds) { /* the kernel alone, x already in place (the papers' timing) */
                 ci->ksmp[ci->nk++] = BF(_sample)(ci, x, y, 1);
             }
@@ -133,7 +141,7 @@ static int BF(_round_robin)(BF(_ct) * c, int n, const BT_VAL *x, BT_VAL *y, int 
  * back (nothing else runs in between to evict it): the median of 15 samples of >= 2 ms. What
  * the kernel does per entry once memory is out of the way; 0 when the slice cannot be built. */
 static double BF(_cache_rate)(const BN(csr) * A, BN(any) * M) {
-    const long llc = spmv_auto__llc();
+    const long llc = spmv_llc_bytes();
     const double fit = llc > 0 && llc / 4 < (8L << 20) ? (double)(llc / 4) : (double)(8L << 20);
     const double per_row = A->nrows ? ((double)BN(any_bytes)(M) + 2.0 * sizeof(BT_VAL) * (double)A->nrows) /
                                           (double)A->nrows

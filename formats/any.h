@@ -638,7 +638,7 @@ static inline spmv_status SPMV_NAME(any__vmap)(SPMV_NAME(any) *M, const SPMV_NAM
     SPMV_NAME(csr) Tg;
     SPMV_NAME(any) T;
     SPMV_T *mv[2], *tv[2];
-    int64_t mn[2], tn[2], k, s;
+    int64_t mn[2] = {0, 0}, tn[2] = {0, 0}, k, s;
     int na, a, pass;
     char prm[160];
     spmv_opts o = spmv_opts_default();

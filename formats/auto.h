@@ -1,6 +1,6 @@
 /* auto — inspector-executor: picks the format for one matrix and keeps it.
  *
- *   spmv_opts o = spmv_opts_default();             // o.expected_calls = 500, ...
+ *   spmv_opts o = spmv_opts_default();             // o.expected_calls = 1000 by default, ...
  *   spmv_d_auto M;
  *   spmv_error err;
  *   spmv_d_auto_from_csr(&M, &A, &o, &err);         // A may be freed afterwards
@@ -168,6 +168,7 @@ typedef struct SPMV_NAME(auto) {
 #include "calib.h"
 #ifndef SPMV_AUTO_COMMON_DECLS
 #define SPMV_AUTO_COMMON_DECLS
+SPMV_API long spmv_llc_bytes(void);
 SPMV_API double spmv_auto_convert_prior(spmv_format f, int device);
 SPMV_API double spmv_auto_predict(const spmv_auto_features *F, spmv_format f, int device, const spmv_opts *o,
         const char **why);
@@ -481,6 +482,8 @@ static inline long spmv_auto__llc(void) {
     cached = c;
     return c;
 }
+/* the last-level cache in bytes, as the selection sees it (cpuid, else sysconf, else 32 MiB) */
+SPMV_API long spmv_llc_bytes(void) { return spmv_auto__llc(); }
 /* entries of the slab BCSR's block size is estimated on: 64k, an eighth of a smaller matrix
  * (at least 16k): on 53k entries a 64k slab was the whole matrix, a third of the inspection */
 static inline int64_t spmv_auto__slab(int64_t nnz) {

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Writes tests/tests.ninja (included by build.ninja) from formats/registry.h: for every
 # format family (each "#include SPMV__HEADER(family)" line of the registry)
-#   build/tests{,-emu,-asan}/test_format_<family>   tests/test_format.c compiled with only
-#                                                   that family (SPMV_FORMATS_ONLY)
+#   build/tests{,-emu,-asan}/test_format_<family>   tests/test_format.c for that family, in
+#                                                   declarations-only mode, linked against the
+#                                                   flavour's build/tests*/impl.o (build.ninja)
 #   build/tests{,-asan}/test_<family>               tests/test_<family>.c, if it exists
 #   build/logs/{norm,emu,asan}.<program>.log        running it (tests/run_one.sh)
 # (families whose rows all have host = 0 get none: no CPU kernel; tests/cuda/ covers them)
@@ -53,8 +54,14 @@ tmp=$out.tmp
                 [ $t = test_format ] && def=" -DTEST_FAMILY=$f"
                 [ $t = test_format ] && t=test_format_$f
                 [ -f "$src" ] || continue
-                echo "build build/$dir/$t: ccdep $src"
-                echo "  flags = $fl $sel$def"
+                if [ "${t#test_format}" != "$t" ]; then
+                    echo "build build/$dir/$t: ccdep $src | build/$dir/impl.o"
+                    echo "  flags = $fl -DSPMV_DECLARATIONS_ONLY -DTH_LINKED$def"
+                    echo "  impl = build/$dir/impl.o"
+                else
+                    echo "build build/$dir/$t: ccdep $src"
+                    echo "  flags = $fl $sel$def"
+                fi
                 rule=runtest; [ $kind = emu ] && rule=runtest1 # one thread, beside the OpenMP pool
                 echo "build build/logs/$kind.$t.log: $rule build/$dir/$t"
                 echo "  env = \$${kind}_env"

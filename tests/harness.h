@@ -10,6 +10,8 @@
  * skipped one (never a pass); check_finish() prints "RESULT name passed=N failed=N
  * skipped=N", which tests/run.sh adds up. The counting allocator (th_alloc_*) becomes
  * SPMV_ALIGNED_ALLOC / SPMV_FREE unless the program defined them or TH_NO_ALLOC_HOOKS.
+ * A program built against a flavour's implementation unit (tests/impl.c: TH_LINKED and
+ * SPMV_DECLARATIONS_ONLY, build.ninja) shares that unit's counting allocator (tests/th_alloc.h).
  * Phase 2: splitmix random numbers, random/row-length matrices, the INDEX.tsv iterator
  * (SPMV_MATRICES, SPMV_TEST_MAX_NNZ cap, complex files must be refused), and the
  * allocation-failure sweep. */
@@ -37,7 +39,7 @@ static int check_passed_, check_failed_, check_skipped_;
 #if defined(__GNUC__)
 __attribute__((format(printf, 4, 5)))
 #endif
-static void check_report_(int ok, const char *file, int line, const char *fmt, ...) {
+static inline void check_report_(int ok, const char *file, int line, const char *fmt, ...) {
     va_list ap;
     if (ok) {
         check_passed_++;
@@ -101,24 +103,7 @@ static inline int th_gpu_listed(void) {
 #endif
 }
 
-/* counting allocator: th_alloc_fail_at = k makes the k-th allocation fail (the counters are
- * atomic: the thread tests allocate from several threads at once) */
-static long th_alloc_count, th_alloc_fail_at = -1, th_alloc_live;
-static inline void *th_alloc(size_t align, size_t size) {
-    void *p;
-    if (__atomic_add_fetch(&th_alloc_count, 1, __ATOMIC_RELAXED) == th_alloc_fail_at) return NULL;
-    p = aligned_alloc(align, size);
-    if (p) __atomic_add_fetch(&th_alloc_live, 1, __ATOMIC_RELAXED);
-    return p;
-}
-static inline void th_free(void *p) {
-    if (p) __atomic_sub_fetch(&th_alloc_live, 1, __ATOMIC_RELAXED);
-    free(p);
-}
-#if !defined(TH_NO_ALLOC_HOOKS) && !defined(SPMV_ALIGNED_ALLOC) && !defined(SPMV_FREE)
-#define SPMV_ALIGNED_ALLOC(a, s) th_alloc((a), (s))
-#define SPMV_FREE(p) th_free(p)
-#endif
+#include "th_alloc.h"
 
 #endif /* phase 1 */
 

@@ -221,6 +221,8 @@ static inline void *spmv__calloc(size_t n, size_t elt) {
 static inline void spmv__free(void *p) {
     if (p) SPMV_FREE(p);
 }
+/* frees an array the library allocated for the caller (spmv_mm_read_dense's values, ...) */
+static inline void spmv_free(void *p) { spmv__free(p); }
 #define SPMV_ALLOC_N(type, n) ((type *)spmv__alloc((size_t)(n), sizeof(type)))
 
 /* ---- threads ---------------------------------------------------------------

@@ -15,7 +15,7 @@
  *       spmv_mm_read reads it, skew-symmetric ones mirrored).
  *   spmv_status spmv_mm_read_dense(const char *path, int64_t *n, double **v, spmv_error *err);
  *       Array files (real | integer, general) holding an m x 1 or 1 x n vector, column-major.
- *       *v is allocated with SPMV_ALLOC_N; the caller frees it with spmv__free.
+ *       *v is allocated by the library; the caller frees it with spmv_free(*v).
  *   spmv_status spmv_mm_read_array(const char *path, int64_t *m, int64_t *n, double **v, spmv_error *err);
  *       The same for an m x n array (k vectors side by side: n = k), column-major v[j*m + i].
  *   spmv_status spmv_mm_write_array(const char *path, FILE *f, int64_t m, int64_t n, const double *v,

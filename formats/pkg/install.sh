@@ -1,12 +1,16 @@
 #!/bin/sh
 # Installs spmv: `ninja install` runs this (PREFIX, default /usr/local, and DESTDIR taken from the
-# environment: DESTDIR=/tmp/x PREFIX=/usr/local ninja install).
+# environment: DESTDIR=$PWD/stage PREFIX=/usr/local ninja install stages a tree to copy or
+# package; without DESTDIR it installs into PREFIX itself).
 #   $DESTDIR$PREFIX/include/spmv/     spmv.h, spmv_cuda.cuh, spmv_mpi.h, formats/ (#include <spmv/spmv.h>)
-#   $DESTDIR$PREFIX/bin/              spmv, and spmv-cuda where it was built
-#   $DESTDIR$PREFIX/lib/pkgconfig/    spmv.pc (pkg-config --cflags spmv)
+#   $DESTDIR$PREFIX/lib/libspmv.a     the compiled bodies for the tags s and d (formats/pkg/libspmv.c),
+#                                     when build/libspmv.a was built (`ninja install` builds it)
+#   $DESTDIR$PREFIX/bin/              spmv, spmv-cuda: only those built before (`ninja install_tools`
+#                                     builds the spmv tool first)
+#   $DESTDIR$PREFIX/lib/pkgconfig/    spmv.pc (header-only), spmv-compiled.pc (libspmv.a)
 #   $DESTDIR$PREFIX/lib/cmake/spmv/   spmvConfig.cmake, spmvConfigVersion.cmake (find_package(spmv))
-# Header-only: nothing is compiled for the library itself. Paths inside the package files are
-# relative to where they are installed, so a tree copied elsewhere still works.
+# Paths inside the package files are relative to where they are installed (${pcfiledir}, the
+# CMake file's own directory), so a tree copied elsewhere still works.
 set -eu
 cd "$(dirname "$0")/../.."
 prefix=${PREFIX:-/usr/local}
@@ -15,15 +19,21 @@ root=${DESTDIR:-}$prefix
 v() { sed -n "s/^#define SPMV_VERSION_$1 \([0-9]*\).*/\1/p" formats/core/version.h; }
 version=$(v MAJOR).$(v MINOR).$(v PATCH)
 inc=$root/include/spmv
-mkdir -p "$inc" "$root/bin" "$root/lib/pkgconfig" "$root/lib/cmake/spmv"
+mkdir -p "$inc" "$root/lib/pkgconfig" "$root/lib/cmake/spmv"
 cp spmv.h spmv_cuda.cuh spmv_mpi.h "$inc/"
 # the headers only (the packaging files stay behind)
 find formats -type f \( -name '*.h' -o -name '*.cuh' \) | while read -r f; do
     mkdir -p "$inc/$(dirname "$f")"
     cp "$f" "$inc/$f"
 done
-for t in build/spmv build/spmv-cuda; do [ -x "$t" ] && cp "$t" "$root/bin/"; done
-sed -e "s|@PREFIX@|$prefix|g" -e "s|@VERSION@|$version|g" formats/pkg/spmv.pc.in > "$root/lib/pkgconfig/spmv.pc"
+if [ "${SPMV_INSTALL_TOOLS:-0}" = 1 ]; then
+    mkdir -p "$root/bin"
+    for t in build/spmv build/spmv-cuda; do if [ -x "$t" ]; then cp "$t" "$root/bin/"; fi; done
+fi
+if [ -f build/libspmv.a ]; then cp build/libspmv.a "$root/lib/"; fi
+for pc in spmv spmv-compiled; do
+    sed -e "s|@VERSION@|$version|g" "formats/pkg/$pc.pc.in" > "$root/lib/pkgconfig/$pc.pc"
+done
 cp formats/pkg/spmvConfig.cmake "$root/lib/cmake/spmv/spmvConfig.cmake"
 sed -e "s|@VERSION@|$version|g" formats/pkg/spmvConfigVersion.cmake.in > "$root/lib/cmake/spmv/spmvConfigVersion.cmake"
 echo "installed spmv $version into $root"

@@ -1,0 +1,8 @@
+/* The implementation unit of libspmv.a (`ninja install` builds and installs it): the bodies of
+ * every public function for the standard tags s (float) and d (double), int32_t indices, with
+ * external linkage. A program links it and includes spmv.h with SPMV_DECLARATIONS_ONLY in each
+ * of its units (pkg-config spmv-compiled, CMake spmv::compiled). A program that instantiates
+ * its own tags compiles its own implementation unit instead: this file plus its SPMV_TAG
+ * blocks. */
+#define SPMV_IMPLEMENTATION
+#include "../../spmv.h"
