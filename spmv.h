@@ -5,7 +5,7 @@
  *   spmv_triplets t;  spmv_error e;
  *   spmv_mm_read("A.mtx.gz", &t, &e);               // or spmv_gen("stencil3d:n=50", &t, &e)
  *   spmv_d_csr A;
- *   spmv_d_csr_from_triplets(&A, &t, NULL);          // NULL: default parameters
+ *   spmv_d_csr_from_triplets(&A, &t, NULL, NULL);          // NULL: default parameters
  *   spmv_d_csr_mv(&A, 1.0, x, 0.0, y);              // y = 1*A*x + 0*y
  *   spmv_d_csr_free(&A); spmv_triplets_free(&t);
  * Any format, chosen at run time (one options struct for every builder, host and device):
@@ -22,7 +22,23 @@
  *   #define SPMV_IDX int64_t
  *   #include "spmv.h"                                // spmv_dl_csr, spmv_dl_csr_mv, ...
  *
- * Build: gcc -O3 -fopenmp [-DSPMV_HAVE_ZLIB ... -lz] file.c -lm ; OpenMP optional.
+ * Build: gcc -std=c11 -O3 -fopenmp [-DSPMV_HAVE_ZLIB ... -lz] file.c -lm ; OpenMP optional.
+ *
+ * Build modes (define before the first include, the same in every unit of a program):
+ *   (default)               everything in one include: the functions are static inline, each
+ *                           unit compiles what it calls (a unit calling the automatic selection
+ *                           compiles every format: seconds to tens of seconds at -O3)
+ *   SPMV_DECLARATIONS_ONLY  types, constants and prototypes only (and one-line inline helpers:
+ *                           parameter defaults and parsers, format names and flags): the unit
+ *                           compiles in about a second and links the bodies from
+ *   SPMV_IMPLEMENTATION     exactly one unit of the program: the bodies, with external linkage,
+ *                           for s, d and every tag that unit instantiates (SPMV_TAG below); or
+ *                           link libspmv.a (`ninja install`: s and d; pkg-config spmv-compiled,
+ *                           CMake spmv::compiled) instead of writing that unit.
+ *   C++ units (g++, nvcc) see the external functions with C linkage. The Matrix Market reader,
+ *   the generators and the small core helpers stay inline in every mode. spmv_cuda.cuh needs
+ *   the bodies (its unit is never declarations-only). Both modes must see the same options
+ *   below (SPMV_FORMATS_ONLY, SPMV_NO_SIMD, ...): they decide the layouts and the bodies.
  * Options (define before the first include):
  *   SPMV_ALIGNED_ALLOC(align, size) / SPMV_FREE(p)  custom allocator
  *   SPMV_NO_HUGEPAGES     no MADV_HUGEPAGE advice on arrays of 64 MiB and more (Linux, default
@@ -30,6 +46,9 @@
  *   SPMV_NO_SIMD          portable kernels only
  *   SPMV_EMULATE_AVX512   AVX-512 backend on SIMDe (tests on CPUs without AVX-512)
  *   SPMV_HAVE_ZLIB        read .mtx.gz (link -lz)
+ *   SPMV_FORMATS_ONLY     only the families with SPMV_WITH_<family> defined to 1 (coo and csr
+ *                         always): a smaller header-only unit, without the selection's range
+ *                         (the build modes above keep every format and compile in a second)
  * Run time: SPMV_ISA=generic|avx2|avx512 overrides the detected instruction set (another
  *   value makes the builders return SPMV_ERR_ARG).
  * CUDA: also include spmv_cuda.cuh in a .cu file (see that header).

@@ -98,7 +98,7 @@ static int cmpd(const void *a, const void *b) {
         long double *ref, *mag;                                                                                        \
         int32_t r, j;                                                                                                  \
         int i, ti;                                                                                                     \
-        if (spmv_##TAG##_csr_from_triplets(&A, t, NULL) != SPMV_OK) {                                                  \
+        if (spmv_##TAG##_csr_from_triplets(&A, t, NULL, NULL) != SPMV_OK) {                                                  \
             printf("FAIL: %s: csr conversion\n", mname);                                                               \
             failed++;                                                                                                  \
             return;                                                                                                    \

@@ -176,7 +176,7 @@ static double BF(_cache_rate)(const BN(csr) * A, BN(any) * M) {
         int64_t e;
         for (e = A->row_ptr[r0 + i]; e < A->row_ptr[r0 + i + 1]; e++) t.row[e - A->row_ptr[r0]] = i;
     }
-    s = BN(csr_from_triplets)(&S, &t, NULL) != SPMV_OK;
+    s = BN(csr_from_triplets)(&S, &t, NULL, NULL) != SPMV_OK;
     spmv_triplets_free(&t);
     if (s) return 0;
     o.format = M->fmt;
@@ -222,19 +222,23 @@ static void BF(_row)(const tool_opts *o, const char *mname, const BN(csr) * Ap, 
     {
         double nnz = kk * (double)A.nnz, bpn = A.nnz ? (double)c->fbytes / (double)A.nnz : 0.0;
         double pct = o->bw_read > 0 ? 100.0 * gbs / o->bw_read : 0.0;
+        char xn[32] = "", xnc[32] = ""; /* "-" (CSV: empty) when the plain loop's row was not run */
+        if (t_naive > 0) {
+            snprintf(xn, sizeof xn, "%5.2fx", t_naive / t_mv);
+            snprintf(xnc, sizeof xnc, "%.4f", t_naive / t_mv);
+        } else snprintf(xn, sizeof xn, "%6s", "-");
         printf("%-24.24s %9lld %9lld %10lld %-9s %-16.16s %-9s %3d %8.4f %7.1f %7.3f %10.3e %10.3e %4.0f%% %7.2f "
-               "%6.2f %6.2f %5.2f %5.0f%% %5.2fx %9.2e %7.2f%s\n",
+               "%6.2f %6.2f %5.2f %5.0f%% %s %9.2e %7.2f%s\n",
                mname, (long long)A.nrows, (long long)A.ncols, (long long)A.nnz, c->fname, c->params, c->isa_s,
                spmv_max_threads(), c->t_conv, c->t_conv / t_mv, c->t_tune, t_mv, t_kern, 100 * spread,
-               2.0 * nnz / t_mv * 1e-9, gbs, bpn, c->fill, pct, t_naive > 0 ? t_naive / t_mv : 0.0, c->err,
-               c->gf_cache, c->err <= tol ? "" : "  FAIL");
+               2.0 * nnz / t_mv * 1e-9, gbs, bpn, c->fill, pct, xn, c->err, c->gf_cache, c->err <= tol ? "" : "  FAIL");
         if (csv)
-            fprintf(csv, "\"%s\",%lld,%lld,%lld,%s,\"%s\",%s,%d,%s,%.6g,%.4g,%.6g,%.6g,%.6g,%.4f,%.4f,%.4f,%.4f,%.2f,%.4f,%.3e,,,%.6g,"
+            fprintf(csv, "\"%s\",%lld,%lld,%lld,%s,\"%s\",%s,%d,%s,%.6g,%.4g,%.6g,%.6g,%.6g,%.4f,%.4f,%.4f,%.4f,%.2f,%s,%.3e,,,%.6g,"
                          "%.4f,%d,%.4f,%s\n",
                     mname, (long long)A.nrows, (long long)A.ncols, (long long)A.nnz, c->fname, c->params, c->isa_s,
                     spmv_max_threads(), STR(BT_VAL), c->t_conv, c->t_conv / t_mv, c->t_tune, t_mv, t_kern,
-                    2.0 * nnz / t_mv * 1e-9, gbs, bpn, c->fill, pct, t_naive > 0 ? t_naive / t_mv : 0.0, c->err, t_min,
-                    spread, c->ns, c->gf_cache, o->op == 0 ? "mv" : o->op == 1 ? "mvt" : "mm");
+                    2.0 * nnz / t_mv * 1e-9, gbs, bpn, c->fill, pct, xnc, c->err, t_min, spread, c->ns, c->gf_cache,
+                    o->op == 0 ? "mv" : o->op == 1 ? "mvt" : "mm");
     }
 }
 
@@ -245,7 +249,8 @@ static void BF(_row)(const tool_opts *o, const char *mname, const BN(csr) * Ap, 
  * handle's, and the best of every format row (the oracle) */
 static const double BF(_e2e_n)[3] = {100, 1000, 10000};
 typedef struct BF(_res) {
-    double t_naive, t_best, t_csr, t_auto;
+    double t_naive, t_best, t_csr, t_auto, t_anchor;
+    char anchor_name[32];
     char best_name[64];
     int fails;
     double e2e_csr[3], e2e_auto[3], e2e_best[3];
@@ -271,6 +276,10 @@ static void BF(_report)(const tool_opts *o, const char *mname, const BN(csr) * A
         else if (ci->kind == 1 && !o->no_cache) ci->gf_cache = BF(_cache_rate)(A, &ci->M);
         else if (ci->kind == 2 && !o->no_cache) ci->gf_cache = BF(_cache_rate)(A, &ci->AU.h);
         BF(_row)(o, mname, A, ci, t_mv, t_kern, t_min, spread, R->t_naive, tol, csv);
+        if (base && ci->anchor > 0 && ci->err <= tol && (R->t_anchor <= 0 || t_mv < R->t_anchor)) {
+            R->t_anchor = t_mv; /* the fastest anchor library */
+            snprintf(R->anchor_name, sizeof R->anchor_name, "%.31s", ci->fname);
+        }
         if (ci->kind == 2) { /* each auto row was selected for its own N */
             if (ci->e2e_q == 1) R->t_auto = t_mv;
             R->e2e_auto[ci->e2e_q] = ci->AU.rep.select_s + BF(_e2e_n)[ci->e2e_q] * t_mv;
@@ -331,7 +340,7 @@ static double BF(_err)(const BN(csr) * A, const BT_VAL *y, const long double *re
 /* Benchmarks every selected format x ISA, the plain loop, the anchor libraries and the auto
  * handle on one matrix, timed side by side (BF(_round_robin)); returns the number of failures. */
 static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets *trip, FILE *csv,
-                      double mem_budget) {
+                      double mem_budget, tool_summary *sum) {
     BN(csr) A, A0;
     const BN(csr) *src = &A; /* what the contenders are built from (the given matrix) */
     const int64_t kk = o->op == 2 ? o->mm_k : 1;
@@ -350,7 +359,7 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
     memset(&R, 0, sizeof R);
     R.t_best = R.t_csr = -1;
     rp.isa = SPMV_ISA_GENERIC;
-    st = BN(csr_from_triplets)(&A, trip, &rp);
+    st = BN(csr_from_triplets)(&A, trip, &rp, NULL);
     if (st != SPMV_OK) {
         fprintf(stderr, "spmv: %s: %s\n", mname, spmv_status_str(st));
         return 1;
@@ -400,7 +409,7 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
         snprintf(ci->fname, sizeof ci->fname, "%s", a == 0 ? "naive" : spmv_anchor_name(a));
         snprintf(ci->params, sizeof ci->params, "%s", spmv_anchor_info(a));
         snprintf(ci->isa_s, sizeof ci->isa_s, "%s", a == 0 ? "compiler" : "anchor");
-        fprintf(stderr, "  %s %s...\r", mname, ci->fname);
+        fprintf(stderr, "  %s %s...%s", mname, ci->fname, tool_cr());
         t0 = spmv_wtime();
         /* (--op mvt: on the given matrix, asked for its transpose product) */
         ci->ah = SPMV_CAT(spmv_anchor_create_, BT_TAG)(a, (int32_t)src->nrows, (int32_t)src->ncols, src->row_ptr,
@@ -473,7 +482,7 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
                 ao.calibration = o->no_calibration;
                 ao.transpose = o->op == 1;
                 ao.mm_k = o->op == 2 ? (int)kk : 0;
-                fprintf(stderr, "  %s auto...\r", mname);
+                fprintf(stderr, "  %s auto...%s", mname, tool_cr());
                 st = BN(auto_from_csr)(&ci->AU, src, &ao, &ae);
                 if (st != SPMV_OK) {
                     fprintf(stderr, "spmv: %s: auto: %s (%s)\n", mname, spmv_status_str(st), ae.msg);
@@ -500,22 +509,25 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
                 /* --op mvt: every format built from A^T; csr also by its own csr_mvt on A (direct) */
                 ci->direct = o->op == 1 && direct;
                 bo.transpose = o->op == 1 && !ci->direct;
-                fprintf(stderr, "  %s %s %s...\r", mname, fname, spmv_isa_name((spmv_isa)isa));
+                fprintf(stderr, "  %s %s %s...%s", mname, fname, spmv_isa_name((spmv_isa)isa), tool_cr());
                 t0 = spmv_wtime();
                 st = BN(any_from_csr)(&ci->M, src, &bo, &be);
                 ci->t_tune = ci->M.tune_s;
                 ci->t_conv = spmv_wtime() - t0 - ci->t_tune; /* the search is reported on its own */
+                /* a row not run says why in the table itself (a comment line), not only on stderr */
                 if (st == SPMV_ERR_LIMIT) { /* a documented size cap (ELL's padding): not a failure */
-                    fprintf(stderr, "spmv: %s: %s: not run: %s\n", mname, fname, be.msg);
+                    printf("# %s %s %s: not run: %s\n", mname, fname, spmv_isa_name((spmv_isa)isa), be.msg);
                     continue;
                 }
                 if (st == SPMV_ERR_ARG && (spmv_format_flags((spmv_format)f) & SPMV_FF_SYMMETRIC) &&
                     BN(csr_is_symmetric)(src) != 1) { /* sss: symmetric matrices only, not a failure */
-                    fprintf(stderr, "spmv: %s: %s: not run: the matrix is not symmetric\n", mname, fname);
+                    printf("# %s %s: not run: the matrix is not symmetric\n", mname, fname);
                     break;
                 }
                 if (st != SPMV_OK) {
-                    fprintf(stderr, "spmv: %s: %s: %s\n", mname, fname, be.msg);
+                    printf("# %s %s %s: FAILED: %s (%s)\n", mname, fname, spmv_isa_name((spmv_isa)isa),
+                           spmv_status_str(st), be.msg);
+                    fprintf(stderr, "spmv: %s: %s: %s: %s\n", mname, fname, spmv_status_str(st), be.msg);
                     fails++;
                     continue;
                 }
@@ -575,9 +587,17 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
                        R.e2e_auto[q] / R.e2e_best[q], R.e2e_name[q], q < 2 ? ";" : "\n");
         }
     }
+    if (sum) { /* the summary line of this matrix (cmd_bench prints them at the end) */
+        memset(sum, 0, sizeof *sum);
+        snprintf(sum->matrix, sizeof sum->matrix, "%.47s", mname);
+        snprintf(sum->best, sizeof sum->best, "%.47s", R.best_name[0] ? R.best_name : "-");
+        snprintf(sum->anchor, sizeof sum->anchor, "%.31s", R.anchor_name[0] ? R.anchor_name : "-");
+        sum->t_best = R.t_best, sum->t_csr = R.t_csr, sum->t_naive = R.t_naive, sum->t_anchor = R.t_anchor;
+        sum->e2e_auto = R.e2e_auto[1], sum->e2e_csr = R.e2e_csr[1];
+    }
     for (a = 0; a < n; a++) BF(_ct_free)(&c[a]);
     free(c);
-    fprintf(stderr, "%60s\r", "");
+    if (tool_tty()) fprintf(stderr, "%60s\r", "");
     BN(csr_free)(&A);
     if (o->op == 1) BN(csr_free)(&A0);
     free(x); free(y); free(ref); free(scale);
@@ -598,7 +618,7 @@ static int BF(_mv)(const spmv_triplets *trip, const spmv_opts *bo, int tri, int6
     spmv_status st;
     /* tri: trip holds one triangle of a symmetric file, bo a symmetric format: A stays empty */
     memset(&A, 0, sizeof A);
-    st = tri ? SPMV_OK : BN(csr_from_triplets)(&A, trip, NULL);
+    st = tri ? SPMV_OK : BN(csr_from_triplets)(&A, trip, NULL, NULL);
     if (st != SPMV_OK) {
         fprintf(stderr, "spmv mv: %s\n", spmv_status_str(st));
         return 1;
@@ -657,7 +677,7 @@ static spmv_status BF(_plan)(const spmv_triplets *trip, const spmv_opts *ao, con
                              spmv_auto_report *R, spmv_error *e) {
     BN(csr) A;
     BN(auto) M;
-    spmv_status st = BN(csr_from_triplets)(&A, trip, NULL);
+    spmv_status st = BN(csr_from_triplets)(&A, trip, NULL, NULL);
     memset(R, 0, sizeof *R);
     if (st != SPMV_OK) {
         snprintf(R->why, sizeof R->why, "to CSR: %s", spmv_status_str(st));

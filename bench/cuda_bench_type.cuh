@@ -400,7 +400,7 @@ static int BF(_plan)(const spmv_triplets *t, const spmv_opts *o, cudaStream_t s,
     BN(auto_dev) D;
     spmv_status st;
     char params[96];
-    st = BN(csr_from_triplets)(&A, t, NULL);
+    st = BN(csr_from_triplets)(&A, t, NULL, NULL);
     if (st != SPMV_OK) {
         fprintf(stderr, "spmv-cuda plan: %s: %s\n", mname, spmv_status_str(st));
         return 1;
@@ -436,7 +436,7 @@ static int BF(_bench)(const tool_opts *o, const tool_dev *d, const char *mname, 
         rows[k].state = -1; /* not selected */
         snprintf(rows[k].format, sizeof rows[k].format, "%s", row_name(k));
     }
-    st = BN(csr_from_triplets)(&A, trip, NULL);
+    st = BN(csr_from_triplets)(&A, trip, NULL, NULL);
     if (st == SPMV_OK && op == 1 && (st = BN(csr_transpose)(&At, &A)) != SPMV_OK) BN(csr_free)(&A);
     if (st != SPMV_OK) {
         fprintf(stderr, "spmv-cuda: %s: %s\n", mname, spmv_status_str(st));

@@ -15,7 +15,7 @@ static spmv_status mb_root_matrix(const char *spec, int rank, spmv_d_csr *A, spm
     if (rank != 0) return SPMV_OK;
     st = !strncmp(spec, "gen:", 4) ? spmv_gen(spec + 4, &t, e) : spmv_mm_read(spec, &t, e);
     if (st != SPMV_OK) return st;
-    st = spmv_d_csr_from_triplets(A, &t, NULL);
+    st = spmv_d_csr_from_triplets(A, &t, NULL, NULL);
     spmv_triplets_free(&t);
     return st;
 }

@@ -25,6 +25,20 @@ typedef struct tool_opts {
     double bw_read, bw_triad; /* GB/s, from the stream measurement */
 } tool_opts;
 
+/* one matrix's line of the bench's closing summary (median product times; 0: not run) */
+typedef struct tool_summary {
+    char matrix[48], best[48], anchor[32];
+    double t_best, t_csr, t_naive, t_anchor, e2e_auto, e2e_csr;
+} tool_summary;
+
+/* progress lines: rewritten in place on a terminal, one plain line per step in a log */
+static int tool_tty(void) {
+    static int t = -1;
+    if (t < 0) t = isatty(2);
+    return t;
+}
+static const char *tool_cr(void) { return tool_tty() ? "\r" : "\n"; }
+
 #define BT_TAG s
 #define BT_VAL float
 #include "bench_type.h"
@@ -32,39 +46,69 @@ typedef struct tool_opts {
 #define BT_VAL double
 #include "bench_type.h"
 
+/* each command's synopsis: `spmv help CMD` and `spmv CMD --help` print its own, `spmv help` all */
+static const struct {
+    const char *name, *text;
+} commands[] = {
+    {"bench", "  spmv bench [--formats LIST|all] [--isa LIST|all] [--precision d|s] [--threads N] [--reps N]\n"
+              "             [--tune] [--no-cache] [--no-calibration] [--op mv|mvt|mm:k=N] [--csv FILE] [--full]\n"
+              "             [MATRIX ...]\n"
+              "      times every format (and the anchors built in) on each MATRIX; with no MATRIX the quick\n"
+              "      headline (three generated matrices, csr, the selection, the plain loop and the anchors,\n"
+              "      ~2 minutes), --full: every format and ISA on the eight default matrices (~15 minutes)\n"},
+    {"stream", "  spmv stream [--threads N]\n"
+               "      this machine's read and copy bandwidth\n"},
+    {"calibrate", "  spmv calibrate [--threads N] [--precision d|s|both] [--file PATH] [--show]\n"
+                  "      this machine's CSR costs for the automatic selection, cached; --show: print the cached\n"
+                  "      numbers only\n"},
+    {"info", "  spmv info MATRIX\n"
+             "      sizes, row lengths, diagonals, symmetry\n"},
+    {"plan", "  spmv plan [--expect N] [--budget B] [--deterministic] [--x-fixed] [--op mv|mvt|mm:k=N]\n"
+             "            [--threads N] [--precision d|s] [--save PLAN] [--load PLAN] [--no-calibration] MATRIX\n"
+             "      the automatic selection: features, shortlist, trials, choice (--save/--load: the choice,\n"
+             "      reused on the same matrix without a selection)\n"},
+    {"mv", "  spmv mv [--format F|auto] [--params KEY=VAL,...] [--precision d|s] [--threads N] [--transpose]\n"
+           "          MATRIX [--x FILE] [--out FILE|-]\n"
+           "      y = A x (--transpose: y = A^T x; an X of k columns: Y = A X, m x k) to standard output\n"
+           "      unless --out names a file (written to a temporary beside it and renamed into place)\n"},
+    {"formats", "  spmv formats\n"
+                "      each format's flags and parameter keys\n"},
+};
+enum { NCOMMANDS = (int)(sizeof commands / sizeof commands[0]) };
+static int command_index(const char *name) {
+    int i;
+    for (i = 0; i < NCOMMANDS; i++)
+        if (!strcmp(commands[i].name, name)) return i;
+    return -1;
+}
+static void command_list(FILE *f) {
+    int i;
+    for (i = 0; i < NCOMMANDS; i++) fprintf(f, "%s, ", commands[i].name);
+    fprintf(f, "help, --version");
+}
+static const char matrix_help[] =
+    "MATRIX: a Matrix Market file (.mtx or .mtx.gz) or a generator spec gen:KIND[:key=val,...],\n"
+    "        e.g. gen:stencil27 or gen:rmat:scale=18,ef=16 (an unknown KIND lists the kinds;\n"
+    "        formats/io/gen.h documents their keys).\n";
+
 static void usage(FILE *f) {
-    fprintf(f,
-            "usage:\n"
-            "  spmv bench [--formats LIST|all] [--isa LIST|all] [--precision d|s] [--threads N] [--reps N]\n"
-            "             [--tune] [--no-cache] [--no-calibration] [--op mv|mvt|mm:k=N] [--csv FILE] [MATRIX ...]\n"
-            "  spmv stream [--threads N]\n"
-            "  spmv calibrate [--threads N] [--precision d|s|both] [--file PATH] [--show]   (this machine's CSR\n"
-            "            costs for the automatic selection, cached; --show: print the cached numbers only)\n"
-            "  spmv info MATRIX\n"
-            "  spmv plan [--expect N] [--budget B] [--deterministic] [--x-fixed] [--op mv|mvt|mm:k=N] [--threads N]\n"
-            "            [--precision d|s] [--save PLAN] [--load PLAN] [--no-calibration]\n"
-            "            MATRIX   (--save/--load: the choice, reused on the same matrix without a selection)\n"
-            "            MATRIX   (the automatic selection: features, shortlist, trials, choice)\n"
-            "  spmv mv [--format F|auto] [--params KEY=VAL,...] [--precision d|s] [--transpose] MATRIX [--x FILE]\n"
-            "          [--out FILE|-]   (--transpose: y = A^T x; an X of k columns: Y = A X, m x k)\n"
-            "  spmv formats      (each format's flags and parameter keys)\n"
-            "MATRIX: a Matrix Market file (.mtx or .mtx.gz) or a generator spec gen:KIND[:key=val,...]\n"
-            "        (see formats/io/gen.h), e.g. gen:stencil27 or gen:rmat:scale=18,ef=16.\n"
-            "With no MATRIX, bench runs a small embedded set (generated in-process).\n"
-            "mv writes y to standard output unless --out names a file (written to a temporary beside\n"
-            "it and renamed into place).\n"
-            "Formats: naive (the plain omp-for row loop, baseline)");
-    {
-        int i;
-        for (i = 0; i < SPMV_FMT_COUNT_; i++)
-            if (spmv_format_flags((spmv_format)i) & SPMV_FF_HOST) fprintf(f, ", %s", spmv_format_name((spmv_format)i));
-        fprintf(f, ", auto (the automatic selection)\nAnchor libraries (bench rows when built in, bench/anchors.h):");
-        for (i = 1; i < spmv_anchor_count(); i++)
-            fprintf(f, " %s (%s)", spmv_anchor_name(i), spmv_anchor_info(i));
-    }
+    int i;
+    fprintf(f, "usage:\n");
+    for (i = 0; i < NCOMMANDS; i++) fputs(commands[i].text, f);
+    fprintf(f, "  spmv help [COMMAND]   (or spmv COMMAND --help)\n%s", matrix_help);
+    fprintf(f, "Formats: naive (the plain omp-for row loop, baseline)");
+    for (i = 0; i < SPMV_FMT_COUNT_; i++)
+        if (spmv_format_flags((spmv_format)i) & SPMV_FF_HOST) fprintf(f, ", %s", spmv_format_name((spmv_format)i));
+    fprintf(f, ", auto (the automatic selection)\nAnchor libraries (bench rows when built in, bench/anchors.h):");
+    for (i = 1; i < spmv_anchor_count(); i++) fprintf(f, " %s (%s)", spmv_anchor_name(i), spmv_anchor_info(i));
     fprintf(f, "\nEnvironment: SPMV_ISA=generic|avx2|avx512 (any case) limits auto-detection; OMP_NUM_THREADS;\n"
                "SPMV_CALIBRATION=PATH|off (the calibration file; default $XDG_CACHE_HOME or ~/.cache/spmv/calibration).\n"
                "Exit status: 0 success, 1 failure (unreadable matrix, I/O error, ...), 2 bad arguments.\n");
+}
+/* one command's usage */
+static void usage_of(FILE *f, int c) {
+    fprintf(f, "usage:\n%s", commands[c].text);
+    if (strstr(commands[c].text, "MATRIX")) fputs(matrix_help, f);
 }
 
 /* ---- argument checking: every bad argument is named with what is allowed, exit status 2 ---- */
@@ -431,10 +475,57 @@ static const char *default_set[] = {"gen:stencil3d:n=40,pts=27", "gen:fem:n=2000
 #define THREADS_ALLOWED "an integer from 1 to 4096"
 #define REPS_ALLOWED "an integer from 1 to 1000000000"
 
+/* the closing summary, read at a glance: per matrix our fastest format against csr, the plain
+ * loop and the fastest anchor library, and the selection end to end over 1000 products
+ * (selection + products) against csr's 1000 products; ratios > 1: ours is faster */
+static void print_summary(const tool_summary *s, int n) {
+    int i;
+    if (n == 0) return;
+    printf("#\n# summary (speed-ups: the reference's time / ours, > 1 = ours faster)\n");
+    printf("# %-24s %-22s %8s %8s %8s %-12s %13s\n", "matrix", "our fastest", "vs csr", "vs loop", "vs anchor",
+           "(anchor)", "auto e2e/csr");
+    for (i = 0; i < n; i++) {
+        char r[4][16];
+        const double v[4] = {s[i].t_best > 0 && s[i].t_csr > 0 ? s[i].t_csr / s[i].t_best : 0,
+                             s[i].t_best > 0 && s[i].t_naive > 0 ? s[i].t_naive / s[i].t_best : 0,
+                             s[i].t_best > 0 && s[i].t_anchor > 0 ? s[i].t_anchor / s[i].t_best : 0,
+                             s[i].e2e_auto > 0 && s[i].e2e_csr > 0 ? s[i].e2e_csr / s[i].e2e_auto : 0};
+        int k;
+        for (k = 0; k < 4; k++) {
+            if (v[k] > 0) snprintf(r[k], sizeof r[k], "%.2fx", v[k]);
+            else snprintf(r[k], sizeof r[k], "-");
+        }
+        printf("# %-24.24s %-22.22s %8s %8s %8s %-12.12s %13s\n", s[i].matrix, s[i].best, r[0], r[1], r[2], s[i].anchor,
+               r[3]);
+    }
+}
+
+/* `spmv bench` without a matrix: the headline (bench/run.sh runs it too). Our main formats, the
+ * selection, the plain loop and the anchors on five presets, one of them beyond the L3; the
+ * caller's options come after these, so they win */
+static const char *const headline_opts[] = {
+    "--isa", "auto", "--formats",
+    "naive,csr,csr_merge,sell,hll,jad,dia,hdia,bcsr,csr5,axtuh,auto,eigen,graphblas,librsb"};
+static const char *const headline_set[] = {"gen:stencil3d:n=40,pts=27", "gen:fem:n=20000,bs=3", "gen:rmat:scale=16,ef=16",
+                                           "gen:circuit:n=100000", "gen:stencil27big"};
+static int cmd_bench(int argc, char **argv);
+static int bench_headline(int argc, char **argv) {
+    const char *a[64];
+    int n = 0, i;
+    if (argc > 40) return 2;
+    for (i = 0; i < (int)(sizeof headline_opts / sizeof *headline_opts); i++) a[n++] = headline_opts[i];
+    for (i = 0; i < argc; i++) a[n++] = argv[i];
+    for (i = 0; i < (int)(sizeof headline_set / sizeof *headline_set); i++) a[n++] = headline_set[i];
+    fprintf(stderr, "spmv bench: no matrix given: the headline (spmv bench --full: every format and ISA on the "
+                    "eight default matrices, about 15 minutes)\n");
+    return cmd_bench(n, (char **)a);
+}
+
 static int cmd_bench(int argc, char **argv) {
     tool_opts o;
     const char *mats[4096];
-    int nm = 0, i, fails = 0;
+    int nm = 0, i, fails = 0, full = 0, nsum = 0;
+    tool_summary sums[64];
     FILE *csv = NULL;
     memset(&o, 0, sizeof o);
     o.precision = 'd';
@@ -471,6 +562,8 @@ static int cmd_bench(int argc, char **argv) {
             o.tune = 1;
         } else if (!strcmp(a, "--no-cache")) {
             o.no_cache = 1;
+        } else if (!strcmp(a, "--full")) {
+            full = 1;
         } else if (!strcmp(a, "--no-calibration")) {
             o.no_calibration = 1;
         } else if (!strcmp(a, "--op")) {
@@ -485,7 +578,7 @@ static int cmd_bench(int argc, char **argv) {
             i++;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "spmv bench: unknown option '%s' (options: --formats, --isa, --precision, --threads, --reps, "
-                            "--tune, --no-cache, --op, --csv; spmv help)\n", a);
+                            "--tune, --no-cache, --no-calibration, --op, --csv, --full; spmv help bench)\n", a);
             return 2;
         } else if (!*a) {
             return arg_error("bench", "MATRIX", a, "a Matrix Market file or gen:SPEC");
@@ -499,9 +592,10 @@ static int cmd_bench(int argc, char **argv) {
 #ifdef _OPENMP
     if (o.threads) omp_set_num_threads(o.threads);
 #endif
+    if (nm == 0 && !full) return bench_headline(argc, argv);
     if (nm == 0) {
         for (i = 0; i < (int)(sizeof default_set / sizeof default_set[0]); i++) mats[nm++] = default_set[i];
-        fprintf(stderr, "spmv bench: no matrix given, running the embedded default set\n");
+        fprintf(stderr, "spmv bench: --full: the embedded default set, every format and ISA\n");
     }
     if (o.csv) {
         csv = fopen(o.csv, "w");
@@ -544,7 +638,7 @@ static int cmd_bench(int argc, char **argv) {
         /* the objects of a matrix's rows live together while timed: groups of them up to
          * half the memory available now */
         double mem_budget = 0.5 * available_memory();
-        fprintf(stderr, "[%d/%d] %s: loading...\r", i + 1, nm, mats[i]);
+        fprintf(stderr, "[%d/%d] %s: loading...%s", i + 1, nm, mats[i], tool_cr());
         if (load_matrix(mats[i], &t)) {
             fails++;
             continue;
@@ -559,12 +653,14 @@ static int cmd_bench(int argc, char **argv) {
         {
             const char *base = strrchr(mats[i], '/');
             base = base ? base + 1 : mats[i];
-            fails += o.precision == 'd' ? tool_d_bench(&o, base, &t, csv, mem_budget)
-                                       : tool_s_bench(&o, base, &t, csv, mem_budget);
+            fails += o.precision == 'd' ? tool_d_bench(&o, base, &t, csv, mem_budget, &sums[nsum])
+                                       : tool_s_bench(&o, base, &t, csv, mem_budget, &sums[nsum]);
+            if (nsum < 63) nsum++;
         }
         spmv_triplets_free(&t);
     }
     if (csv) fclose(csv);
+    print_summary(sums, nsum);
     if (fails) fprintf(stderr, "spmv bench: %d failure(s) (conversion errors or error above tolerance)\n", fails);
     return fails ? 1 : 0;
 }
@@ -617,7 +713,7 @@ static int cmd_info(int argc, char **argv) {
         spmv_d_csr A; /* bcsr's own choice (sampled, candidates up to 32): what bs=0 converts with */
         int bs = 0;
         double ratio = 0;
-        if (spmv_d_csr_from_triplets(&A, &t, NULL) == SPMV_OK) {
+        if (spmv_d_csr_from_triplets(&A, &t, NULL, NULL) == SPMV_OK) {
             if (spmv_d_bcsr_estimate(&A, &bs, &ratio) == SPMV_OK)
                 printf("bcsr        bs=%d (estimate), fill ratio %.2f (stored values / entries)\n", bs, ratio);
             spmv_d_csr_free(&A);
@@ -787,7 +883,7 @@ static int cmd_mv(int argc, char **argv) {
     const char *fmt_s = "csr", *xfile = NULL, *out = NULL, *mat = NULL, *params = NULL;
     char prec = 'd';
     spmv_opts bo = spmv_opts_default(); /* the build of --format (not auto) */
-    int is_auto, transpose = 0, tri = 0;
+    int is_auto, transpose = 0, tri = 0, threads = 0;
     spmv_triplets t;
     spmv_error e;
     double *x = NULL, *y = NULL;
@@ -813,8 +909,12 @@ static int cmd_mv(int argc, char **argv) {
         } else if (!strcmp(a, "--precision")) {
             if (!v || !((v[0] == 'd' || v[0] == 's') && !v[1])) return arg_error("mv", a, v, PREC_ALLOWED);
             prec = argv[++i][0];
+        } else if (!strcmp(a, "--threads")) {
+            if (!parse_int(v, 1, 4096, &threads)) return arg_error("mv", a, v, THREADS_ALLOWED);
+            i++;
         } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "spmv mv: unknown option '%s' (options: --format, --params, --precision, --transpose, --x, --out)\n", a);
+            fprintf(stderr, "spmv mv: unknown option '%s' (options: --format, --params, --precision, --threads, --transpose, "
+                    "--x, --out)\n", a);
             return 2;
         } else if (mat) {
             fprintf(stderr, "spmv mv: unexpected argument '%s' (one MATRIX only)\n", a);
@@ -824,6 +924,9 @@ static int cmd_mv(int argc, char **argv) {
         }
     }
     if (!mat || !*mat) return arg_error("mv", "MATRIX", mat, "a Matrix Market file or gen:SPEC");
+#ifdef _OPENMP
+    if (threads) omp_set_num_threads(threads);
+#endif
     is_auto = !strcmp(fmt_s, "auto");
     bo.params = params;
     if (strcmp(fmt_s, "auto") && spmv_format_parse(fmt_s, &bo.format) != SPMV_OK) {
@@ -1031,16 +1134,19 @@ static int cmd_stream(int argc, char **argv) {
 int main(int argc, char **argv) {
     int rc;
     if (argc < 2 || !strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-        if (argc > 2) {
-            fprintf(stderr, "spmv help: unexpected argument '%s'\n", argv[2]);
+        if (argc > 3 || (argc == 3 && command_index(argv[2]) < 0)) {
+            fprintf(stderr, "spmv help: '%s' is not a command (commands: ", argv[2]);
+            command_list(stderr);
+            fprintf(stderr, ")\n");
             return 2;
         }
-        usage(argc < 2 ? stderr : stdout);
+        if (argc == 3) usage_of(stdout, command_index(argv[2]));
+        else usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
     for (rc = 2; rc < argc; rc++)
-        if (!strcmp(argv[rc], "--help") || !strcmp(argv[rc], "-h")) { /* every command answers --help */
-            usage(stdout);
+        if ((!strcmp(argv[rc], "--help") || !strcmp(argv[rc], "-h")) && command_index(argv[1]) >= 0) {
+            usage_of(stdout, command_index(argv[1])); /* every command answers --help with its own */
             return 0;
         }
     rc = check_isa_env();
@@ -1071,7 +1177,8 @@ int main(int argc, char **argv) {
         }
         return 0;
     }
-    fprintf(stderr, "spmv: unknown command '%s' (commands: bench, plan, stream, info, mv, formats, help, --version)\n", argv[1]);
-    usage(stderr);
+    fprintf(stderr, "spmv: unknown command '%s' (commands: ", argv[1]);
+    command_list(stderr);
+    fprintf(stderr, "; spmv help COMMAND for one)\n");
     return 2;
 }

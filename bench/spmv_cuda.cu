@@ -224,7 +224,7 @@ static void usage(FILE *f) {
             "  spmv-cuda copy        device-to-device copy bandwidth (the bench's 100%% for %%bw)\n"
             "  spmv-cuda help\n"
             "MATRIX: a Matrix Market file (.mtx or .mtx.gz) or a generator spec gen:KIND[:key=val,...]\n"
-            "        (see formats/gen.h), e.g. gen:stencil27 or gen:rmat:scale=18,ef=16.\n"
+            "        (see formats/io/gen.h), e.g. gen:stencil27 or gen:rmat:scale=18,ef=16.\n"
             "With no MATRIX, bench runs an embedded set sized for the GPU (most larger than L2).\n"
             "--reps N: at least N timed calls per row (default 50) and at least S seconds (--min-time, default\n"
             "        0.2); the median is reported.\n"
@@ -290,10 +290,16 @@ static int need_device(void) {
     int n = 0;
     cudaError_t e = cudaGetDeviceCount(&n);
     if (e != cudaSuccess || n <= 0) {
-        if (e != cudaSuccess)
-            fprintf(stderr, "spmv-cuda: no CUDA device: %s (%s)\n", cudaGetErrorString(e), cudaGetErrorName(e));
+        /* no GPU and no driver reads "driver version is insufficient" from the runtime: say
+           what it means first */
+        if (e == cudaErrorInsufficientDriver || e == cudaErrorNoDevice || e == cudaSuccess)
+            fprintf(stderr, "spmv-cuda: no CUDA device on this machine (no NVIDIA GPU, or no driver for it%s%s%s); "
+                            "the CPU tool is spmv\n",
+                    e == cudaSuccess ? "" : ": the CUDA runtime says '", e == cudaSuccess ? "" : cudaGetErrorString(e),
+                    e == cudaSuccess ? "" : "'");
         else
-            fprintf(stderr, "spmv-cuda: no CUDA device: cudaGetDeviceCount found none\n");
+            fprintf(stderr, "spmv-cuda: the CUDA device cannot be used: %s (%s)\n", cudaGetErrorString(e),
+                    cudaGetErrorName(e));
         (void)cudaGetLastError();
         return 3;
     }

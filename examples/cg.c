@@ -113,7 +113,7 @@ int main(int argc, char **argv) {
         for (k = 0; k < t.nnz; k++)
             if (t.row[k] == t.col[k]) t.val[k] = 6.0;
     n = t.nrows;
-    if ((st = spmv_d_csr_from_triplets(&A, &t, NULL)) != SPMV_OK) {
+    if ((st = spmv_d_csr_from_triplets(&A, &t, NULL, NULL)) != SPMV_OK) {
         fprintf(stderr, "CSR conversion: %s\n", spmv_status_str(st));
         goto out;
     }

@@ -39,7 +39,7 @@ int main(int argc, char **argv) {
         if (rank == 0 && spmv_gen("stencil3d:n=48,pts=7", &t, &err) == SPMV_OK) {
             for (i = 0; i < t.nnz; i++)
                 if (t.row[i] == t.col[i]) t.val[i] = 6;
-            if (spmv_d_csr_from_triplets(&A, &t, NULL) != SPMV_OK) memset(&A, 0, sizeof A);
+            if (spmv_d_csr_from_triplets(&A, &t, NULL, NULL) != SPMV_OK) memset(&A, 0, sizeof A);
             spmv_triplets_free(&t);
         }
         st = spmv_d_dist_from_root_csr(&D, MPI_COMM_WORLD, 0, rank == 0 && A.row_ptr ? &A : NULL, NULL, &err);

@@ -85,7 +85,7 @@ int main(int argc, char **argv) {
     spmv_opts o = spmv_opts_default();
     double *b, *x1, *x2, *ones, diff = 0, res;
     int it1, it2, ok;
-    if (spmv_load(spec, &t, &e) != SPMV_OK || spmv_d_csr_from_triplets(&A, &t, NULL) != SPMV_OK) {
+    if (spmv_load(spec, &t, &e) != SPMV_OK || spmv_d_csr_from_triplets(&A, &t, NULL, NULL) != SPMV_OK) {
         fprintf(stderr, "%s: cannot load (%s)\n", spec, e.msg);
         return 1;
     }

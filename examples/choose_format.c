@@ -52,7 +52,7 @@ int main(int argc, char **argv) {
     for (i = 0; i < n; i++) x[i] = (float)(1 + i % 5);
 
     /* 1. wrap: no copy, the arrays stay yours (checked once, never freed by the library) */
-    if ((st = spmv_s_csr_wrap(&A, n, n, rp, ci, v, NULL)) != SPMV_OK) {
+    if ((st = spmv_s_csr_wrap(&A, n, n, rp, ci, v, NULL, NULL)) != SPMV_OK) {
         fprintf(stderr, "wrap: %s\n", spmv_status_str(st));
         return 1;
     }

@@ -47,7 +47,7 @@ int main(int argc, char **argv) {
     }
     o.params = argc > 2 ? argv[2] : NULL;
     TRY(spmv_gen("random:rows=20000,cols=20000,nnzr=12,seed=7", &t, &err));
-    TRY(spmv_d_csr_from_triplets(&A, &t, NULL));
+    TRY(spmv_d_csr_from_triplets(&A, &t, NULL, NULL));
     spmv_triplets_free(&t);
     if (spmv_format_flags(o.format) & SPMV_FF_SYMMETRIC) {
         /* sss stores one triangle of a symmetric matrix (any other is refused): A + A^T, each entry
@@ -60,7 +60,7 @@ int main(int argc, char **argv) {
                 t.val[k] = t.val[A.nnz + k] = A.val[k];
             }
         spmv_d_csr_free(&A);
-        TRY(spmv_d_csr_from_triplets(&A, &t, NULL));
+        TRY(spmv_d_csr_from_triplets(&A, &t, NULL, NULL));
         spmv_triplets_free(&t);
     }
     x = (double *)malloc(((size_t)A.ncols + 1) * sizeof(double));

@@ -30,7 +30,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "%s: %s (line %ld: %s)\n", argc > 1 ? argv[1] : "gen", spmv_status_str(st), e.line, e.msg);
         return 1;
     }
-    TRY(spmv_d_csr_from_triplets(&A, &t, NULL));
+    TRY(spmv_d_csr_from_triplets(&A, &t, NULL, NULL));
     spmv_triplets_free(&t);
     printf("matrix %d x %d, %d nonzeros\n", (int)A.nrows, (int)A.ncols, (int)A.nnz);
 

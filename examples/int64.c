@@ -15,7 +15,7 @@ int main(void) {
     int64_t i;
     spmv_status st = spmv_gen("band:n=1000,bw=2", &t, &err);
     if (st != SPMV_OK) return 1;
-    st = spmv_dl_csr_from_triplets(&A, &t, NULL);
+    st = spmv_dl_csr_from_triplets(&A, &t, NULL, NULL);
     spmv_triplets_free(&t);
     if (st != SPMV_OK) return 1;
     x = (double *)malloc(sizeof(double) * (size_t)A.ncols);

@@ -60,7 +60,7 @@ static int graph_build(const spmv_triplets *t, const char *name, graph *g) {
         return 1;
     }
     /* CSR of the adjacency: duplicates merged, columns sorted; row length = out-degree */
-    if ((st = spmv_d_csr_from_triplets(&g->S, t, NULL)) != SPMV_OK) {
+    if ((st = spmv_d_csr_from_triplets(&g->S, t, NULL, NULL)) != SPMV_OK) {
         fprintf(stderr, "%s: adjacency to CSR: %s\n", name, spmv_status_str(st));
         return 1;
     }

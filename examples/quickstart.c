@@ -17,7 +17,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "%s (line %ld: %s)\n", spmv_status_str(st), err.line, err.msg);
         return 1;
     }
-    st = spmv_d_csr_from_triplets(&A, &t, NULL); /* NULL: default parameters */
+    st = spmv_d_csr_from_triplets(&A, &t, NULL, NULL); /* NULL: default parameters */
     spmv_triplets_free(&t);
     if (st != SPMV_OK) {
         fprintf(stderr, "convert: %s\n", spmv_status_str(st));

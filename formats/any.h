@@ -405,7 +405,7 @@ SPMV_API spmv_status SPMV_NAME(any_from_triangle)(SPMV_NAME(any) *M, const spmv_
     if ((st = spmv_any_params_init(opts.format, opts.params, &p, e)) != SPMV_OK) return st;
     if (opts.isa != SPMV_ISA_AUTO) p.isa = opts.isa;
 #if SPMV__USE(sss)
-    if (opts.format == SPMV_FMT_SSS) st = SPMV_NAME(sss_from_triangle)(&M->u.sss, t, &p.sss);
+    if (opts.format == SPMV_FMT_SSS) st = SPMV_NAME(sss_from_triangle)(&M->u.sss, t, &p.sss, NULL);
 #endif
     if (st != SPMV_OK) {
         memset(M, 0, sizeof *M);

@@ -34,7 +34,7 @@ SPMV_API void SPMV_NAME(coo_free)(SPMV_NAME(coo) *A);
 SPMV_API int64_t SPMV_NAME(coo_stored)(const SPMV_NAME(coo) *A);
 SPMV_API size_t SPMV_NAME(coo_bytes)(const SPMV_NAME(coo) *A);
 SPMV_API spmv_status SPMV_NAME(coo_from_triplets)(SPMV_NAME(coo) *A, const spmv_triplets *t,
-        const spmv_coo_params *p);
+        const spmv_coo_params *p, spmv_error *e);
 SPMV_API spmv_status SPMV_NAME(coo_to_triplets)(const SPMV_NAME(coo) *A, spmv_triplets *t);
 SPMV_API spmv_status SPMV_NAME(coo_mv)(const SPMV_NAME(coo) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
         SPMV_T *y);
@@ -112,19 +112,21 @@ static inline spmv_status SPMV_NAME(coo__sort_merge)(SPMV_NAME(coo) *A) {
 
 /* From the type-independent triplets (reader, generators): checks that sizes fit
  * the index type, sorts, sums duplicates. */
-SPMV_API spmv_status SPMV_NAME(coo_from_triplets)(SPMV_NAME(coo) *A, const spmv_triplets *t,
-                                                       const spmv_coo_params *p) {
+static inline spmv_status SPMV_NAME(coo__from_triplets)(SPMV_NAME(coo) *A, const spmv_triplets *t,
+                                                        const spmv_coo_params *p, const char **why) {
     spmv_status st;
     int64_t k;
     spmv_isa isa;
-    if (!A) return SPMV_ERR_ARG;
+    if (!A) return *why = "no object", SPMV_ERR_ARG;
     memset(A, 0, sizeof *A);
     if (!t || t->nrows < 0 || t->ncols < 0 || t->nnz < 0 || (t->nnz > 0 && (!t->row || !t->col || !t->val)))
-        return SPMV_ERR_ARG;
+        return *why = "negative sizes, or NULL arrays with entries", SPMV_ERR_ARG;
     /* nrows+1 and ncols+1 are used as counts, so keep one below the maximum */
-    if (t->nrows >= SPMV_IMAX || t->ncols >= SPMV_IMAX || t->nnz > SPMV_IMAX) return SPMV_ERR_OVERFLOW;
+    if (t->nrows >= SPMV_IMAX || t->ncols >= SPMV_IMAX || t->nnz > SPMV_IMAX)
+        return *why = "sizes beyond the index type", SPMV_ERR_OVERFLOW;
     for (k = 0; k < t->nnz; k++)
-        if (t->row[k] < 0 || t->row[k] >= t->nrows || t->col[k] < 0 || t->col[k] >= t->ncols) return SPMV_ERR_ARG;
+        if (t->row[k] < 0 || t->row[k] >= t->nrows || t->col[k] < 0 || t->col[k] >= t->ncols)
+            return *why = "an entry outside the matrix", SPMV_ERR_ARG;
     st = spmv_isa_resolve(p ? p->isa : SPMV_ISA_AUTO, &isa);
     if (st != SPMV_OK) return st;
     A->row = SPMV_ALLOC_N(SPMV_I, t->nnz);
@@ -149,6 +151,12 @@ SPMV_API spmv_status SPMV_NAME(coo_from_triplets)(SPMV_NAME(coo) *A, const spmv_
     }
     A->params.isa = isa;
     return SPMV_OK;
+}
+SPMV_API spmv_status SPMV_NAME(coo_from_triplets)(SPMV_NAME(coo) *A, const spmv_triplets *t,
+                                                  const spmv_coo_params *p, spmv_error *e) {
+    const char *why = NULL;
+    const spmv_status st = SPMV_NAME(coo__from_triplets)(A, t, p, &why);
+    return spmv__built(e, st, "from_triplets", why);
 }
 
 /* Back to triplets (for writing files and round-trip tests). */

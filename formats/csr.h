@@ -112,12 +112,12 @@ SPMV_API void SPMV_NAME(csr_free)(SPMV_NAME(csr) *A);
 SPMV_API double SPMV_NAME(csr_row_cv)(const SPMV_NAME(csr) *A);
 SPMV_API spmv_status SPMV_NAME(csr_check)(const SPMV_NAME(csr) *A);
 SPMV_API spmv_status SPMV_NAME(csr_wrap)(SPMV_NAME(csr) *A, int64_t nrows, int64_t ncols, const SPMV_I *row_ptr,
-        const SPMV_I *col_idx, const SPMV_T *val, const spmv_csr_params *p);
+        const SPMV_I *col_idx, const SPMV_T *val, const spmv_csr_params *p, spmv_error *e);
 SPMV_API int64_t SPMV_NAME(csr_stored)(const SPMV_NAME(csr) *A);
 SPMV_API size_t SPMV_NAME(csr_bytes)(const SPMV_NAME(csr) *A);
 SPMV_API spmv_status SPMV_NAME(csr_from_coo)(SPMV_NAME(csr) *A, const SPMV_NAME(coo) *B, const spmv_csr_params *p);
 SPMV_API spmv_status SPMV_NAME(csr_from_triplets)(SPMV_NAME(csr) *A, const spmv_triplets *t,
-        const spmv_csr_params *p);
+        const spmv_csr_params *p, spmv_error *e);
 SPMV_API spmv_status SPMV_NAME(csr_from_csr)(SPMV_NAME(csr) *A, const SPMV_NAME(csr) *B, const spmv_csr_params *p);
 SPMV_API spmv_status SPMV_NAME(csr_to_csr)(const SPMV_NAME(csr) *A, SPMV_NAME(csr) *B);
 SPMV_API spmv_status SPMV_NAME(csr_merge_from_csr)(SPMV_NAME(csr) *A, const SPMV_NAME(csr) *B,
@@ -276,17 +276,20 @@ SPMV_OMP(parallel for schedule(static) reduction(| : bad) if ((int64_t)A->nnz >=
  * must outlive A; the library never writes them). Every format converts from it. On
  * error *A is zeroed: SPMV_ERR_OVERFLOW when nrows/ncols do not fit the index type,
  * SPMV_ERR_ARG for negative sizes or malformed arrays. */
-SPMV_API spmv_status SPMV_NAME(csr_wrap)(SPMV_NAME(csr) *A, int64_t nrows, int64_t ncols, const SPMV_I *row_ptr,
-                                              const SPMV_I *col_idx, const SPMV_T *val, const spmv_csr_params *p) {
+/* (the checks of csr_wrap, with e's message) */
+static inline spmv_status SPMV_NAME(csr__wrap)(SPMV_NAME(csr) *A, int64_t nrows, int64_t ncols, const SPMV_I *row_ptr,
+                                               const SPMV_I *col_idx, const SPMV_T *val, const spmv_csr_params *p,
+                                               const char **why) {
     spmv_csr_params prm = p ? *p : spmv_csr_params_default();
     spmv_status st;
-    if (!A) return SPMV_ERR_ARG;
+    if (!A) return *why = "no CSR object", SPMV_ERR_ARG;
     memset(A, 0, sizeof *A);
-    if (nrows < 0 || ncols < 0 || !row_ptr) return SPMV_ERR_ARG;
-    if (nrows >= SPMV_IMAX || ncols >= SPMV_IMAX) return SPMV_ERR_OVERFLOW;
+    if (nrows < 0 || ncols < 0) return *why = "negative sizes", SPMV_ERR_ARG;
+    if (!row_ptr) return *why = "row_ptr is NULL", SPMV_ERR_ARG;
+    if (nrows >= SPMV_IMAX || ncols >= SPMV_IMAX) return *why = "sizes beyond the index type", SPMV_ERR_OVERFLOW;
     if (prm.algo != SPMV_CSR_ROWS && prm.algo != SPMV_CSR_MERGE) prm.algo = SPMV_CSR_ROWS;
     st = spmv_isa_resolve(prm.isa, &prm.isa);
-    if (st != SPMV_OK) return st;
+    if (st != SPMV_OK) return *why = "params.isa", st;
     A->nrows = (SPMV_I)nrows;
     A->ncols = (SPMV_I)ncols;
     A->nnz = row_ptr[nrows];
@@ -297,8 +300,19 @@ SPMV_API spmv_status SPMV_NAME(csr_wrap)(SPMV_NAME(csr) *A, int64_t nrows, int64
     A->borrowed = 1;
     SPMV_NAME(csr__plan)(A);
     st = SPMV_NAME(csr_check)(A);
-    if (st != SPMV_OK) memset(A, 0, sizeof *A);
+    if (st != SPMV_OK) {
+        memset(A, 0, sizeof *A);
+        *why = "row_ptr must start at 0 and not decrease, col_idx lie in [0, ncols), col_idx and val be "
+               "non-NULL when there are entries";
+    }
     return st;
+}
+SPMV_API spmv_status SPMV_NAME(csr_wrap)(SPMV_NAME(csr) *A, int64_t nrows, int64_t ncols, const SPMV_I *row_ptr,
+                                         const SPMV_I *col_idx, const SPMV_T *val, const spmv_csr_params *p,
+                                         spmv_error *e) {
+    const char *why = NULL;
+    const spmv_status st = SPMV_NAME(csr__wrap)(A, nrows, ncols, row_ptr, col_idx, val, p, &why);
+    return spmv__built(e, st, "csr_wrap", why);
 }
 
 /* stored value slots (entries + padding or fill): the bench's fill = stored / nnz */
@@ -375,18 +389,18 @@ SPMV_API spmv_status SPMV_NAME(csr_from_coo)(SPMV_NAME(csr) *A, const SPMV_NAME(
 }
 
 SPMV_API spmv_status SPMV_NAME(csr_from_triplets)(SPMV_NAME(csr) *A, const spmv_triplets *t,
-                                                       const spmv_csr_params *p) {
+                                                  const spmv_csr_params *p, spmv_error *e) {
     SPMV_NAME(coo) B;
     spmv_coo_params cp = spmv_coo_params_default();
     spmv_status st;
-    if (!A) return SPMV_ERR_ARG;
+    if (!A) return spmv__built(e, SPMV_ERR_ARG, "csr_from_triplets", "no CSR object");
     memset(A, 0, sizeof *A);
     if (p) cp.isa = p->isa;
-    st = SPMV_NAME(coo_from_triplets)(&B, t, &cp);
+    st = SPMV_NAME(coo_from_triplets)(&B, t, &cp, e);
     if (st != SPMV_OK) return st;
     st = SPMV_NAME(csr_from_coo)(A, &B, p);
     SPMV_NAME(coo_free)(&B);
-    return st;
+    return spmv__built(e, st, "csr_from_triplets", st == SPMV_ERR_ARG ? "params" : NULL);
 }
 
 /* CSR -> CSR with params p: a validated copy that owns its arrays (columns kept in the

@@ -61,7 +61,7 @@ SPMV_API int64_t SPMV_NAME(sss_stored)(const SPMV_NAME(sss) *A);
 SPMV_API size_t SPMV_NAME(sss_bytes)(const SPMV_NAME(sss) *A);
 SPMV_API spmv_status SPMV_NAME(sss_from_csr)(SPMV_NAME(sss) *A, const SPMV_NAME(csr) *B, const spmv_sss_params *p);
 SPMV_API spmv_status SPMV_NAME(sss_from_triangle)(SPMV_NAME(sss) *A, const spmv_triplets *t,
-        const spmv_sss_params *p);
+        const spmv_sss_params *p, spmv_error *e);
 SPMV_API spmv_status SPMV_NAME(sss_to_csr)(const SPMV_NAME(sss) *A, SPMV_NAME(csr) *B);
 SPMV_API spmv_status SPMV_NAME(sss_mv)(const SPMV_NAME(sss) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
         SPMV_T *y);
@@ -187,19 +187,19 @@ SPMV_OMP(parallel for schedule(static) if (C.nnz >= SPMV_PAR_MIN_NNZ))
  * full matrix is never formed. SPMV_ERR_ARG when t is not square or an index is out of
  * range; SPMV_ERR_OVERFLOW when a size does not fit the index type. */
 SPMV_API spmv_status SPMV_NAME(sss_from_triangle)(SPMV_NAME(sss) *A, const spmv_triplets *t,
-                                                       const spmv_sss_params *p) {
+                                                  const spmv_sss_params *p, spmv_error *e) {
     spmv_sss_params prm = p ? *p : spmv_sss_params_default();
     spmv_coo_params cp = spmv_coo_params_default();
     spmv_triplets l;
     SPMV_NAME(coo) S;
     spmv_status st;
     int64_t k, full = 0;
-    if (!A) return SPMV_ERR_ARG;
+    if (!A) return spmv__built(e, SPMV_ERR_ARG, "sss_from_triangle", "no object");
     memset(A, 0, sizeof *A);
     if (!t || t->nrows != t->ncols || t->nnz < 0 || (t->nnz > 0 && (!t->row || !t->col || !t->val)))
-        return SPMV_ERR_ARG;
-    if ((st = spmv_isa_resolve(prm.isa, &prm.isa)) != SPMV_OK) return st;
-    if ((st = spmv_triplets_alloc(&l, t->nrows, t->ncols, t->nnz)) != SPMV_OK) return st;
+        return spmv__built(e, SPMV_ERR_ARG, "sss_from_triangle", "not square, or NULL arrays with entries");
+    if ((st = spmv_isa_resolve(prm.isa, &prm.isa)) != SPMV_OK) return spmv__built(e, st, "sss_from_triangle", "params.isa");
+    if ((st = spmv_triplets_alloc(&l, t->nrows, t->ncols, t->nnz)) != SPMV_OK) return spmv__built(e, st, "sss_from_triangle", NULL);
     for (k = 0; k < t->nnz; k++) {
         const int64_t i = t->row[k], j = t->col[k];
         l.row[k] = i > j ? i : j;
@@ -207,7 +207,7 @@ SPMV_API spmv_status SPMV_NAME(sss_from_triangle)(SPMV_NAME(sss) *A, const spmv_
         l.val[k] = t->val[k];
     }
     cp.isa = SPMV_ISA_GENERIC;
-    st = SPMV_NAME(coo_from_triplets)(&S, &l, &cp); /* checks the indices, sorts, sums repeats */
+    st = SPMV_NAME(coo_from_triplets)(&S, &l, &cp, e); /* checks the indices, sorts, sums repeats */
     spmv_triplets_free(&l);
     if (st != SPMV_OK) return st;
     for (k = 0; k < (int64_t)S.nnz; k++) full += S.row[k] == S.col[k] ? 1 : 2;
@@ -226,7 +226,7 @@ SPMV_API spmv_status SPMV_NAME(sss_from_triangle)(SPMV_NAME(sss) *A, const spmv_
         SPMV_NAME(sss__plan)(A);
     }
     SPMV_NAME(coo_free)(&S);
-    return st;
+    return spmv__built(e, st, "sss_from_triangle", st == SPMV_ERR_OVERFLOW ? "the full matrix's entries" : NULL);
 }
 
 /* Back to the full CSR (both triangles, columns ascending). */

@@ -131,7 +131,7 @@ static void TF(_run)(const char *mname, const spmv_triplets *t, int special, int
     spmv_csr_params rp = spmv_csr_params_default();
 
     rp.isa = SPMV_ISA_GENERIC;
-    st = TN(csr_from_triplets)(&R, t, &rp);
+    st = TN(csr_from_triplets)(&R, t, &rp, NULL);
     if (st == SPMV_ERR_OVERFLOW && sizeof(TT_IDX) == 4) {
         CHECK(t->nrows >= INT32_MAX || t->ncols >= INT32_MAX || t->nnz > INT32_MAX, "%s: unexpected overflow", mname);
         return;
@@ -255,7 +255,7 @@ static void TF(_malformed)(void) {
         }
         if (bad[b].nrows >= 0 && bad[b].rp && bad[b].rp != rp_end) { /* wrap sees nnz = row_ptr[nrows] */
             TN(csr) W;
-            spmv_status st = TN(csr_wrap)(&W, bad[b].nrows, bad[b].ncols, bad[b].rp, bad[b].ci, bad[b].val, NULL);
+            spmv_status st = TN(csr_wrap)(&W, bad[b].nrows, bad[b].ncols, bad[b].rp, bad[b].ci, bad[b].val, NULL, NULL);
             if (bad[b].nnz < 0) continue; /* wrap takes nnz from row_ptr: nothing wrong to see */
             CHECK(st == SPMV_ERR_ARG || st == SPMV_ERR_OVERFLOW, "[%s] csr_wrap (%s): got %s", STR(TT_TAG),
                   bad[b].what, spmv_status_str(st));
@@ -265,17 +265,17 @@ static void TF(_malformed)(void) {
     { /* sizes beyond the index type and negative sizes through the wrap's 64-bit arguments */
         TN(csr) W;
         /* nrows, ncols = the index type's max: no room for the +1 (int64: the largest int64) */
-        spmv_status st = TN(csr_wrap)(&W, SPMV_IMAX_OF(TT_IDX), 4, rp_ok, ci_ok, v, NULL);
+        spmv_status st = TN(csr_wrap)(&W, SPMV_IMAX_OF(TT_IDX), 4, rp_ok, ci_ok, v, NULL, NULL);
         CHECK(st == SPMV_ERR_OVERFLOW, "[%s] csr_wrap nrows = index max: %s", STR(TT_TAG), spmv_status_str(st));
-        st = TN(csr_wrap)(&W, 3, SPMV_IMAX_OF(TT_IDX), rp_ok, ci_ok, v, NULL);
+        st = TN(csr_wrap)(&W, 3, SPMV_IMAX_OF(TT_IDX), rp_ok, ci_ok, v, NULL, NULL);
         CHECK(st == SPMV_ERR_OVERFLOW, "[%s] csr_wrap ncols = index max: %s", STR(TT_TAG), spmv_status_str(st));
         if (sizeof(TT_IDX) == 4) {
-            st = TN(csr_wrap)(&W, (int64_t)INT32_MAX + 5, 4, rp_ok, ci_ok, v, NULL);
+            st = TN(csr_wrap)(&W, (int64_t)INT32_MAX + 5, 4, rp_ok, ci_ok, v, NULL, NULL);
             CHECK(st == SPMV_ERR_OVERFLOW, "[%s] csr_wrap nrows > index max: %s", STR(TT_TAG), spmv_status_str(st));
         }
-        st = TN(csr_wrap)(&W, -1, 4, rp_ok, ci_ok, v, NULL);
+        st = TN(csr_wrap)(&W, -1, 4, rp_ok, ci_ok, v, NULL, NULL);
         CHECK(st == SPMV_ERR_ARG, "[%s] csr_wrap negative nrows: %s", STR(TT_TAG), spmv_status_str(st));
-        st = TN(csr_wrap)(&W, 3, -1, rp_ok, ci_ok, v, NULL);
+        st = TN(csr_wrap)(&W, 3, -1, rp_ok, ci_ok, v, NULL, NULL);
         CHECK(st == SPMV_ERR_ARG, "[%s] csr_wrap negative ncols: %s", STR(TT_TAG), spmv_status_str(st));
     }
     if (sizeof(TT_IDX) == 4) { /* nnz above the index type, through the triplets */
@@ -289,7 +289,7 @@ static void TF(_malformed)(void) {
         t.nnz = (int64_t)INT32_MAX + 1;
         t.row = t.col = &dummy;
         t.val = &dv;
-        CHECK(TN(csr_from_triplets)(&A, &t, NULL) == SPMV_ERR_OVERFLOW, "[%s] nnz above the index type not refused",
+        CHECK(TN(csr_from_triplets)(&A, &t, NULL, NULL) == SPMV_ERR_OVERFLOW, "[%s] nnz above the index type not refused",
               STR(TT_TAG));
     }
 }
@@ -310,7 +310,7 @@ static void TF(_wrap)(void) {
     memcpy(ci, ci0, sizeof ci0);
     for (i = 0; i < 7; i++) v[i] = (TT_VAL)v0[i];
     live = th_alloc_live;
-    st = TN(csr_wrap)(&W, 4, 5, rp, ci, v, NULL);
+    st = TN(csr_wrap)(&W, 4, 5, rp, ci, v, NULL, NULL);
     CHECK(st == SPMV_OK && W.borrowed && W.row_ptr == rp && W.nnz == 7, "[%s] csr_wrap: %s", STR(TT_TAG),
           spmv_status_str(st));
     CHECK(th_alloc_live == live, "[%s] csr_wrap allocated", STR(TT_TAG));
@@ -333,7 +333,7 @@ static void TF(_wrap)(void) {
             if (st == SPMV_OK) TN(any_free)(&M);
             for (i = 0; i < 10; i++) svv[i] = (TT_VAL)sv[i];
             /* unsorted rows, (2,2) given twice (2.5 + 2.5) */
-            st = TN(csr_wrap)(&S, 4, 4, srp, sci, svv, NULL);
+            st = TN(csr_wrap)(&S, 4, 4, srp, sci, svv, NULL, NULL);
             if (st == SPMV_OK) {
                 const spmv_opts o = th_opts((spmv_format)f, SPMV_ISA_AUTO, NULL);
                 st = TN(any_from_csr)(&M, &S, &o, NULL);

@@ -20,9 +20,31 @@ if DESTDIR=$stage PREFIX=/usr/local sh formats/pkg/install.sh > build/pkg-build/
 else
     bad "install (build/pkg-build/install.log)"; cat build/pkg-build/install.log
 fi
+# the README's own build lines, literally: its install block in this checkout and its project
+# block in a directory holding the README's CPU quick start as prog.c, HOME a fresh directory;
+# every program the project block compiles is run
+home=$(pwd)/build/pkg-build/home
+mkdir -p "$home/proj"
+blk() { awk -v first="$1" '/^```/ { if (on) exit; if ($0 == "```sh") { getline; if ($0 == first) on = 1; next } }
+    on' README.md; }
+blk "# in the spmv checkout" > build/pkg-build/readme-install.sh
+blk "# in your project (prog.c: the quick start below)" | awk '{ print } /^cc / { print "./prog | grep -q \"^success\" || exit 3" }' \
+    > build/pkg-build/readme-project.sh
+awk '/^## Quick start \(CPU\)/ { q = 1 } q && /^```c/ { on = 1; next } on && /^```/ { exit } on' README.md > "$home/proj/prog.c"
+if [ -s build/pkg-build/readme-install.sh ] && [ "$(grep -c '^cc ' build/pkg-build/readme-project.sh)" = 2 ] && [ -s "$home/proj/prog.c" ] &&
+    HOME=$home sh -e build/pkg-build/readme-install.sh > build/pkg-build/readme.log 2>&1 &&
+    (cd "$home/proj" && HOME=$home sh -e ../../readme-project.sh) >> build/pkg-build/readme.log 2>&1; then
+    ok "the README's install and build lines, run as written (two compile lines, each program run)"
+else bad "the README's build lines (build/pkg-build/readme.log)"; tail -10 build/pkg-build/readme.log; fi
+# a relocated install: the package files locate themselves (no sysroot, no prefix rewriting)
+if [ -d "$home/.local" ] && mv "$home/.local" "$home/moved" &&
+    PKG_CONFIG_PATH=$home/moved/lib/pkgconfig pkg-config --cflags spmv | grep -q "$home/moved/lib/pkgconfig/../../include" &&
+    ! grep -q 'example.invalid' "$home/moved/lib/pkgconfig/spmv.pc" && [ ! -e "$home/moved/bin" ]; then
+    ok "the installed tree moved elsewhere: pkg-config finds it; no placeholder URL; no tools unless asked"
+else bad "relocation, placeholder URL or tools installed without install_tools"; fi
 # PREFIX must be absolute
 if PREFIX=relative DESTDIR=$stage sh formats/pkg/install.sh > /dev/null 2>&1; then bad "a relative PREFIX was accepted"; else ok "a relative PREFIX is refused"; fi
-export PKG_CONFIG_PATH=$stage/usr/local/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$stage
+export PKG_CONFIG_PATH=$stage/usr/local/lib/pkgconfig
 if command -v pkg-config > /dev/null 2>&1; then
     flags=$(pkg-config --cflags --libs spmv) && [ "$(pkg-config --modversion spmv)" = "$(sed -n 's/^#define SPMV_VERSION_MAJOR \([0-9]*\)/\1/p' formats/core/version.h).$(sed -n 's/^#define SPMV_VERSION_MINOR \([0-9]*\)/\1/p' formats/core/version.h).$(sed -n 's/^#define SPMV_VERSION_PATCH \([0-9]*\)/\1/p' formats/core/version.h)" ] &&
         ok "pkg-config: $flags" || bad "pkg-config --cflags --libs spmv / --modversion"
@@ -31,7 +53,10 @@ if command -v pkg-config > /dev/null 2>&1; then
         command -v "$name" > /dev/null 2>&1 || { skip=$((skip + 1)); echo "SKIP: $name not found"; continue; }
         # shellcheck disable=SC2086
         if $cc -O1 tests/pkg/consumer.c $flags -o "build/pkg-build/consumer-$name" > "build/pkg-build/$name.log" 2>&1 &&
-            "build/pkg-build/consumer-$name" | grep -q '^ok:'; then ok "pkg-config consumer built and run with $cc"
+            "build/pkg-build/consumer-$name" | grep -q '^ok:' &&
+            $cc -O1 tests/pkg/consumer.c $(pkg-config --cflags --libs spmv-compiled) -fopenmp -o "build/pkg-build/consumer-lib-$name" >> "build/pkg-build/$name.log" 2>&1 &&
+            "build/pkg-build/consumer-lib-$name" | grep -q '^ok:' &&
+            "build/pkg-build/consumer-$name" | grep -q '^ok:'; then ok "pkg-config consumer built and run with $cc: header-only and against libspmv.a (spmv-compiled)"
         else bad "pkg-config consumer with $cc"; cat "build/pkg-build/$name.log"; fi
     done
     if command -v nvcc > /dev/null 2>&1; then
@@ -45,7 +70,7 @@ fi
 # the distributed layer from the installed headers, with mpicc (tests/run.sh installs Open MPI)
 if command -v mpicc > /dev/null 2>&1 && command -v pkg-config > /dev/null 2>&1; then
     printf '#include <mpi.h>\n#include <spmv/spmv.h>\n#include <spmv/spmv_mpi.h>\nint main(int c, char **v) {\n    spmv_d_dist D; spmv_error e; int r;\n    MPI_Init(&c, &v);\n    r = spmv_d_dist_from_mm(&D, MPI_COMM_WORLD, "/nonexistent.mtx", NULL, &e) == SPMV_ERR_IO;\n    MPI_Finalize();\n    if (r) printf("ok: the MPI layer from the installed headers\\n");\n    return !r;\n}\n' > build/pkg-build/mpi_consumer.c
-    if PKG_CONFIG_PATH="$stage/usr/local/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$stage" sh -c \
+    if PKG_CONFIG_PATH="$stage/usr/local/lib/pkgconfig" sh -c \
         'mpicc -O1 build/pkg-build/mpi_consumer.c $(pkg-config --cflags --libs spmv) -o build/pkg-build/mpi_consumer' > build/pkg-build/mpi.log 2>&1 &&
         OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 60 mpirun --oversubscribe --allow-run-as-root -np 2 \
         build/pkg-build/mpi_consumer 2>&1 | grep -q '^ok:'; then ok "MPI consumer (spmv_mpi.h installed, mpicc, 2 ranks)"
@@ -54,8 +79,9 @@ else skip=$((skip + 1)); echo "SKIP: mpicc not found: the installed MPI layer no
 if command -v cmake > /dev/null 2>&1; then
     if cmake -S tests/pkg/cmake -B build/pkg-build/cmake -DCMAKE_PREFIX_PATH="$stage/usr/local" > build/pkg-build/cmake.log 2>&1 &&
         cmake --build build/pkg-build/cmake >> build/pkg-build/cmake.log 2>&1 &&
-        build/pkg-build/cmake/consumer_c | grep -q '^ok:' && build/pkg-build/cmake/consumer_cpp | grep -q '^ok:'; then
-        ok "CMake consumer (find_package(spmv 0.1) + spmv::spmv, C and C++): $(grep -o 'spmv [0-9.]*: OpenMP.*' build/pkg-build/cmake.log)"
+        build/pkg-build/cmake/consumer_c | grep -q '^ok:' && build/pkg-build/cmake/consumer_cpp | grep -q '^ok:' &&
+        build/pkg-build/cmake/consumer_lib | grep -q '^ok:'; then
+        ok "CMake consumer (find_package(spmv 0.1) + spmv::spmv, C and C++; spmv::compiled): $(grep -o 'spmv [0-9.]*: OpenMP.*' build/pkg-build/cmake.log)"
     else bad "CMake consumer (build/pkg-build/cmake.log)"; tail -20 build/pkg-build/cmake.log; fi
     # the example project a user copies (examples/cmake)
     if cmake -S examples/cmake -B build/pkg-build/example -DCMAKE_PREFIX_PATH="$stage/usr/local" > build/pkg-build/example.log 2>&1 &&
@@ -69,6 +95,16 @@ if command -v cmake > /dev/null 2>&1; then
     if cmake -S build/pkg-build/sub -B build/pkg-build/sub/b > build/pkg-build/sub.log 2>&1 && cmake --build build/pkg-build/sub/b >> build/pkg-build/sub.log 2>&1 &&
         OMP_NUM_THREADS=2 build/pkg-build/sub/b/sub 2>&1 | grep -q '^ok:'; then ok "add_subdirectory(spmv) + spmv::spmv (the top-level CMakeLists.txt)"
     else bad "add_subdirectory (build/pkg-build/sub.log)"; tail -20 build/pkg-build/sub.log; fi
+    # spmv::cuda: .cu files compiled with OpenMP's flag for the host compiler, one CUDA runtime
+    if command -v nvcc > /dev/null 2>&1 && command -v ninja > /dev/null 2>&1; then
+        if cmake -G Ninja -S tests/pkg/cmake_cuda -B build/pkg-build/cmake_cuda -DCMAKE_PREFIX_PATH="$stage/usr/local" \
+            -DCMAKE_CUDA_COMPILER="$(command -v nvcc)" > build/pkg-build/cmake_cuda.log 2>&1 &&
+            ninja -C build/pkg-build/cmake_cuda -t commands consumer_cu > build/pkg-build/cmake_cuda.cmd 2>&1 &&
+            grep 'consumer.cu' build/pkg-build/cmake_cuda.cmd | grep -q -- '-Xcompiler=-fopenmp' &&
+            [ "$(grep -- '-o consumer_cu' build/pkg-build/cmake_cuda.cmd | grep -o 'cudart[_a-z]*' | sort -u | wc -l)" = 1 ]; then
+            ok "spmv::cuda: the .cu compile line has -Xcompiler=-fopenmp, the link line one CUDA runtime"
+        else bad "spmv::cuda compile or link line (build/pkg-build/cmake_cuda.log, .cmd)"; tail -5 build/pkg-build/cmake_cuda.cmd build/pkg-build/cmake_cuda.log; fi
+    else skip=$((skip + 1)); echo "SKIP: nvcc or ninja not found: spmv::cuda not checked"; fi
     # a newer major version than installed must not be found
     mkdir -p build/pkg-build/cmake2
     printf 'cmake_minimum_required(VERSION 3.16)\nproject(v2 C)\nfind_package(spmv 1.0 QUIET)\nif(spmv_FOUND)\n  message(FATAL_ERROR "spmv 1.0 found")\nendif()\n' > build/pkg-build/cmake2/CMakeLists.txt

@@ -7,7 +7,9 @@
     placeholders, and the test data beside the repository, aside);
  3. every ```c block of the README is compiled (gcc, -Wall -Werror) and run; every ```cuda block
     is compiled for the CPU emulation of the CUDA model and run, and compiled by nvcc for sm_90
-    where nvcc is present.
+    where nvcc is present (at -O0: what is checked is that they build and give their results);
+ 4. every speed figure of the README's text (1.40x, 1.36-1.54x, ...) is written in
+    docs/PERFORMANCE.md, where its machine, date and commit are: one source for both pages.
 Prints FAIL lines and a RESULT line."""
 import glob
 import os
@@ -67,6 +69,12 @@ for page in pages:
     for stale in ("NOTES.md", "seeds/", "formats/cuda/all.cuh"):
         check(stale not in text, "%s: refers to %s, which is not in the repository" % (page, stale))
 
+# 4. one source for the entry page's figures
+perf = open("docs/PERFORMANCE.md").read()
+prose = re.sub(r"^```.*?^```", "", readme, flags=re.M | re.S)
+for fig in dict.fromkeys(re.findall(r"\b\d+(?:\.\d+)?(?:-\d+(?:\.\d+)?)?x\b", prose)):
+    check(fig in perf, "README quotes %s, which docs/PERFORMANCE.md does not state" % fig)
+
 # 3. code blocks
 os.makedirs("build/readme", exist_ok=True)
 have_nvcc = subprocess.run("command -v nvcc", shell=True, capture_output=True).returncode == 0
@@ -82,10 +90,10 @@ for i, (lang, code) in enumerate(re.findall(r"^```(\w+)\n(.*?)^```", readme, re.
         skipped += 1
         continue
     if lang == "c":
-        cmd = [("mpicc" if mpi else "gcc"), "-std=gnu11", "-O1", "-Wall", "-Wextra", "-Werror", "-fopenmp", "-I.", src,
+        cmd = [("mpicc" if mpi else "gcc"), "-std=gnu11", "-O0", "-Wall", "-Wextra", "-Werror", "-fopenmp", "-I.", src,
                "-o", exe, "-lm"]
     else:
-        cmd = ["g++", "-std=c++17", "-O1", "-Wall", "-Wno-unknown-pragmas", "-I.", "-DSPMV_CUDA_EMULATE", "-include",
+        cmd = ["g++", "-std=c++17", "-O0", "-Wall", "-Wno-unknown-pragmas", "-I.", "-DSPMV_CUDA_EMULATE", "-include",
                "tests/emu/cuda_emu.h", "-fopenmp", "-x", "c++", src, "-x", "none", "-o", exe, "-lm"]
     r = subprocess.run(cmd, capture_output=True, text=True)
     check(r.returncode == 0, "README block %d (%s) does not compile: %s" % (i, lang, r.stderr[-800:]))
@@ -99,7 +107,7 @@ for i, (lang, code) in enumerate(re.findall(r"^```(\w+)\n(.*?)^```", readme, re.
         print("README block %d (%s): %s" % (i, lang, r.stdout.strip().splitlines()[-1] if r.stdout.strip() else ""))
     if lang == "cuda":
         if have_nvcc:
-            r = subprocess.run(["nvcc", "-std=c++17", "-O1", "-I.", "-gencode", "arch=compute_90,code=sm_90", src, "-o",
+            r = subprocess.run(["nvcc", "-std=c++17", "-O0", "-I.", "-gencode", "arch=compute_90,code=sm_90", src, "-o",
                                 exe + "_nvcc"], capture_output=True, text=True)
             check(r.returncode == 0, "README block %d does not compile with nvcc: %s" % (i, r.stderr[-800:]))
         else:

@@ -15,7 +15,7 @@ static int capped(spmv_format f) {
     static void alias_##TAG(const spmv_triplets *trip, const char *mname) {                                            \
         spmv_##TAG##_csr A;                                                                                            \
         int f, isa;                                                                                                    \
-        if (spmv_##TAG##_csr_from_triplets(&A, trip, NULL) != SPMV_OK) {                                               \
+        if (spmv_##TAG##_csr_from_triplets(&A, trip, NULL, NULL) != SPMV_OK) {                                               \
             CHECK(0, "%s: csr_from_triplets", mname);                                                                  \
             return;                                                                                                    \
         }                                                                                                              \
@@ -101,7 +101,7 @@ int main(void) {
         double v[64];
         int k;
         for (k = 0; k < 64; k++) v[k] = 1;
-        if (spmv_gen("band:n=16,bw=1", &t, NULL) == SPMV_OK && spmv_d_csr_from_triplets(&A, &t, NULL) == SPMV_OK &&
+        if (spmv_gen("band:n=16,bw=1", &t, NULL) == SPMV_OK && spmv_d_csr_from_triplets(&A, &t, NULL, NULL) == SPMV_OK &&
             spmv_d_coo_from_csr(&C, &A, NULL) == SPMV_OK) {
             CHECK(spmv_d_csr_mv(&A, 1, v, 0, v) == SPMV_ERR_ARG, "csr_mv(v, v)");
             {

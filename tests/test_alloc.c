@@ -59,7 +59,7 @@ int main(void) {
     spmv__free(p);
     spmv__free(q);
     /* a matrix whose arrays take the huge path still multiplies right (stencil, row sums known) */
-    if (spmv_gen("stencil3d:n=48", &t, &e) == SPMV_OK && spmv_d_csr_from_triplets(&A, &t, NULL) == SPMV_OK) {
+    if (spmv_gen("stencil3d:n=48", &t, &e) == SPMV_OK && spmv_d_csr_from_triplets(&A, &t, NULL, NULL) == SPMV_OK) {
         double *x = (double *)malloc(sizeof(double) * (size_t)A.ncols), *y = (double *)malloc(sizeof(double) * (size_t)A.nrows);
         long bad = 0;
         int64_t i;
@@ -88,8 +88,8 @@ static spmv_triplets g_trip;
 static spmv_d_csr g_csr;
 static spmv_d_coo g_coo_unsorted;
 
-static spmv_status c_coo_trip(void *o, const void *i) { (void)i; return spmv_d_coo_from_triplets((spmv_d_coo *)o, &g_trip, NULL); }
-static spmv_status c_csr_trip(void *o, const void *i) { (void)i; return spmv_d_csr_from_triplets((spmv_d_csr *)o, &g_trip, NULL); }
+static spmv_status c_coo_trip(void *o, const void *i) { (void)i; return spmv_d_coo_from_triplets((spmv_d_coo *)o, &g_trip, NULL, NULL); }
+static spmv_status c_csr_trip(void *o, const void *i) { (void)i; return spmv_d_csr_from_triplets((spmv_d_csr *)o, &g_trip, NULL, NULL); }
 static spmv_status c_coo_csr(void *o, const void *i) { (void)i; return spmv_d_coo_from_csr((spmv_d_coo *)o, &g_csr, NULL); }
 static spmv_status c_csr_coo(void *o, const void *i) { (void)i; return spmv_d_csr_from_coo((spmv_d_csr *)o, &g_coo_unsorted, NULL); }
 static spmv_status c_gen(void *o, const void *i) { spmv_error e; return spmv_gen((const char *)i, (spmv_triplets *)o, &e); }
@@ -105,7 +105,7 @@ int main(void) {
     spmv_triplets t;
     int64_t k;
     if (spmv_gen("random:rows=300,cols=200,nnzr=5,seed=3", &g_trip, &e) != SPMV_OK) return 1;
-    if (spmv_d_csr_from_triplets(&g_csr, &g_trip, NULL) != SPMV_OK) return 1;
+    if (spmv_d_csr_from_triplets(&g_csr, &g_trip, NULL, NULL) != SPMV_OK) return 1;
     if (spmv_d_coo_from_csr(&g_coo_unsorted, &g_csr, NULL) != SPMV_OK) return 1;
     for (k = 0; k + 1 < g_coo_unsorted.nnz; k += 2) { /* make it unsorted */
         int32_t r = g_coo_unsorted.row[k], c = g_coo_unsorted.col[k];

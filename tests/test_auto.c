@@ -45,7 +45,7 @@ static int quiet_real; /* per-matrix lines only on failure */
         double e1, e2;                                                                                                 \
         int i, found = 0;                                                                                              \
         (void)ctx;                                                                                                     \
-        if (spmv_##TAG##_csr_from_triplets(&A, t, NULL) != SPMV_OK) {                                                  \
+        if (spmv_##TAG##_csr_from_triplets(&A, t, NULL, NULL) != SPMV_OK) {                                                  \
             CHECK(0, "%s %s: csr_from_triplets", #TAG, name);                                                          \
             return;                                                                                                    \
         }                                                                                                              \
@@ -157,7 +157,7 @@ static void options(void) {
     spmv_status st;
     int i;
     CHECK(spmv_gen("band:n=3000,bw=3", &t, &e) == SPMV_OK, "gen band");
-    CHECK(spmv_d_csr_from_triplets(&A, &t, NULL) == SPMV_OK, "band to CSR");
+    CHECK(spmv_d_csr_from_triplets(&A, &t, NULL, NULL) == SPMV_OK, "band to CSR");
     spmv_triplets_free(&t);
     for (i = 0; i < 9; i++) bad[i] = spmv_opts_default();
     bad[0].expected_calls = 0;
@@ -314,7 +314,7 @@ static void alloc_failure(void) {
     int g;
     for (g = 0; g < 2; g++) {
         CHECK(spmv_gen(gens[g], &t, &e) == SPMV_OK, "gen %s", gens[g]);
-        CHECK(spmv_d_csr_from_triplets(&A, &t, NULL) == SPMV_OK, "to CSR");
+        CHECK(spmv_d_csr_from_triplets(&A, &t, NULL, NULL) == SPMV_OK, "to CSR");
         spmv_triplets_free(&t);
         donor_case(&A); /* R-MAT: ELL's padding is refused */
         sweep_opts = spmv_opts_default();
@@ -362,14 +362,14 @@ static void fresh_floor(void) {
           "prior pages %.6g", spmv_auto__prior(&R, SPMV_FMT_HLL));
     /* measured where x and y reach 2 MiB, not below */
     CHECK(spmv_gen("band:n=140000,bw=1", &t, &e) == SPMV_OK, "gen band 140k");
-    CHECK(spmv_d_csr_from_triplets(&A, &t, NULL) == SPMV_OK, "band 140k to CSR");
+    CHECK(spmv_d_csr_from_triplets(&A, &t, NULL, NULL) == SPMV_OK, "band 140k to CSR");
     spmv_triplets_free(&t);
     CHECK(spmv_d_auto_from_csr(&M, &A, &o, NULL) == SPMV_OK && M.rep.fresh_s_per_mb > 0, "band 140k: fresh pages not measured");
     CHECK(d_check_mv(&M, &A, 1, 0, NULL) <= 1e-12, "band 140k: product");
     spmv_d_auto_free(&M);
     spmv_d_csr_free(&A);
     CHECK(spmv_gen("band:n=3000,bw=1", &t, &e) == SPMV_OK, "gen band 3k");
-    CHECK(spmv_d_csr_from_triplets(&A, &t, NULL) == SPMV_OK, "band 3k to CSR");
+    CHECK(spmv_d_csr_from_triplets(&A, &t, NULL, NULL) == SPMV_OK, "band 3k to CSR");
     spmv_triplets_free(&t);
     CHECK(spmv_d_auto_from_csr(&M, &A, &o, NULL) == SPMV_OK && M.rep.fresh_s_per_mb == 0, "band 3k: fresh pages measured");
     spmv_d_auto_free(&M);
@@ -420,8 +420,8 @@ static void plans(void) {
         return;
     }
     snprintf(path, sizeof path, "%s/A.plan", dir);
-    if (spmv_gen("stencil3d:n=40,pts=27", &t, &e) != SPMV_OK || spmv_d_csr_from_triplets(&A, &t, NULL) != SPMV_OK ||
-        spmv_gen("stencil3d:n=40,pts=7", &t2, &e) != SPMV_OK || spmv_d_csr_from_triplets(&B, &t2, NULL) != SPMV_OK) {
+    if (spmv_gen("stencil3d:n=40,pts=27", &t, &e) != SPMV_OK || spmv_d_csr_from_triplets(&A, &t, NULL, NULL) != SPMV_OK ||
+        spmv_gen("stencil3d:n=40,pts=7", &t2, &e) != SPMV_OK || spmv_d_csr_from_triplets(&B, &t2, NULL, NULL) != SPMV_OK) {
         CHECK(0, "plans: matrices");
         return;
     }

@@ -264,7 +264,7 @@ static void alloc_failures(void) {
     spmv_d_axt A;
     int v, points = 0;
     if (spmv_gen("random:rows=300,cols=200,nnzr=5,seed=3", &t, &e) != SPMV_OK) abort();
-    if (spmv_d_csr_from_triplets(&R, &t, NULL) != SPMV_OK) abort();
+    if (spmv_d_csr_from_triplets(&R, &t, NULL, NULL) != SPMV_OK) abort();
     spmv_triplets_free(&t);
     for (v = 0; v < SPMV_AXT_VARIANT_COUNT_; v++) {
         long k, base = th_alloc_live;
@@ -417,7 +417,7 @@ static void limits(void) {
     {
         spmv_triplets t;
         spmv_error e;
-        if (spmv_gen("band:n=100,bw=2", &t, &e) != SPMV_OK || spmv_d_csr_from_triplets(&R, &t, NULL) != SPMV_OK) abort();
+        if (spmv_gen("band:n=100,bw=2", &t, &e) != SPMV_OK || spmv_d_csr_from_triplets(&R, &t, NULL, NULL) != SPMV_OK) abort();
         spmv_triplets_free(&t);
         p = spmv_axt_params_default();
         p.isa = SPMV_ISA_GENERIC;
@@ -459,7 +459,7 @@ static void row0_head(void) {
     t.row[0] = 0; t.col[0] = 2; t.val[0] = 5;
     t.row[1] = 1; t.col[1] = 0; t.val[1] = 1;
     t.row[2] = 2; t.col[2] = 1; t.val[2] = 1;
-    if (spmv_d_csr_from_triplets(&R, &t, NULL) != SPMV_OK) abort();
+    if (spmv_d_csr_from_triplets(&R, &t, NULL, NULL) != SPMV_OK) abort();
     for (v = SPMV_AXTCH1; v <= SPMV_AXTCH; v++) {
         double x[3] = {1, 1, 7}, y[3] = {NAN, NAN, NAN};
         if (spmv_d_axt_from_csr(&A, &R, (spmv_axt_variant)v, NULL) != SPMV_OK) abort();
@@ -485,7 +485,7 @@ static void tuner(void) {
         spmv_axt_params best;
         double secs = -1;
         spmv_status st;
-        if (spmv_d_csr_from_triplets(&R, &t, NULL) != SPMV_OK) abort();
+        if (spmv_d_csr_from_triplets(&R, &t, NULL, NULL) != SPMV_OK) abort();
         st = spmv_d_axt_tune(&R, (spmv_axt_variant)v, SPMV_ISA_AUTO, &best, &secs);
         CHECK(st == SPMV_OK && secs >= 0, "tune %s: %s", spmv_axt_variant_name((spmv_axt_variant)v), spmv_status_str(st));
         if (st == SPMV_OK) {
@@ -632,7 +632,7 @@ static void TF(_run)(const char *mname, const spmv_triplets *t, int special, int
     long saved_par = 0;
     spmv_csr_params rp = spmv_csr_params_default();
     rp.isa = SPMV_ISA_GENERIC;
-    st = TN(csr_from_triplets)(&R, t, &rp);
+    st = TN(csr_from_triplets)(&R, t, &rp, NULL);
     CHECK(st == SPMV_OK, "%s [%s]: csr_from_triplets: %s", mname, STR(TT_TAG), spmv_status_str(st));
     if (st != SPMV_OK) return;
     nr = R.nrows;

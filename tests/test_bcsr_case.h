@@ -16,7 +16,7 @@ static void TF(_small)(TN(csr) * A) {
     int k;
     spmv_triplets_alloc(&t, 5, 5, 8);
     for (k = 0; k < 8; k++) t.row[k] = rr[k], t.col[k] = cc[k], t.val[k] = vv[k];
-    CHECK(TN(csr_from_triplets)(A, &t, NULL) == SPMV_OK && A->nnz == 8, "[%s] small matrix", STR(TT_TAG));
+    CHECK(TN(csr_from_triplets)(A, &t, NULL, NULL) == SPMV_OK && A->nnz == 8, "[%s] small matrix", STR(TT_TAG));
     spmv_triplets_free(&t);
 }
 
@@ -86,7 +86,7 @@ static void TF(_duplicates)(void) {
     TN(bcsr) M;
     spmv_bcsr_params p = spmv_bcsr_params_default();
     p.bs = 2;
-    CHECK(TN(csr_wrap)(&W, 2, 3, rp, ci, v, NULL) == SPMV_OK, "[%s] wrap with a duplicate", STR(TT_TAG));
+    CHECK(TN(csr_wrap)(&W, 2, 3, rp, ci, v, NULL, NULL) == SPMV_OK, "[%s] wrap with a duplicate", STR(TT_TAG));
     CHECK(TN(bcsr_from_csr)(&M, &W, &p) == SPMV_OK && M.nnz == 3, "[%s] bcsr of duplicates: nnz %lld (want 3)",
           STR(TT_TAG), (long long)M.nnz);
     CHECK(TN(bcsr_mv)(&M, 1, x, 0, y) == SPMV_OK && y[0] == (TT_VAL)402 && y[1] == (TT_VAL)40,
@@ -110,7 +110,7 @@ static void TF(_limits)(void) {
     int64_t k;
     spmv_triplets_alloc(&t, 4000, 4000, 125);
     for (k = 0; k < 125; k++) t.row[k] = 32 * k, t.col[k] = (32 * k * 7) % 4000, t.val[k] = 1;
-    CHECK(TN(csr_from_triplets)(&A, &t, NULL) == SPMV_OK, "[%s] scattered matrix", STR(TT_TAG));
+    CHECK(TN(csr_from_triplets)(&A, &t, NULL, NULL) == SPMV_OK, "[%s] scattered matrix", STR(TT_TAG));
     spmv_triplets_free(&t);
     p.bs = 32; /* 125*1024 = 128000 > 10*125 + 4096 */
     CHECK(TN(bcsr_limited)(&A, &p, SPMV_ISA_AUTO), "[%s] predicate: 128000 values > 5346", STR(TT_TAG));
@@ -157,7 +157,7 @@ static void TF(_sweeps)(void) {
         } else {
             spmv_triplets_alloc(&t, 0, 7, 0);
         }
-        CHECK(TN(csr_from_triplets)(&A, &t, NULL) == SPMV_OK, "[%s] sweep matrix %d", STR(TT_TAG), (int)g);
+        CHECK(TN(csr_from_triplets)(&A, &t, NULL, NULL) == SPMV_OK, "[%s] sweep matrix %d", STR(TT_TAG), (int)g);
         spmv_triplets_free(&t);
         for (bs = 2; bs <= 32; bs++)
             for (isa = SPMV_ISA_GENERIC; isa < SPMV_ISA_COUNT_; isa++) {
@@ -202,7 +202,7 @@ static void TF(_estimate)(void) {
         spmv_bcsr_params p = spmv_bcsr_params_default();
         double ratio = 0, spent = -1;
         int bs = 0;
-        CHECK(spmv_gen(gens[g], &t, &e) == SPMV_OK && TN(csr_from_triplets)(&A, &t, NULL) == SPMV_OK, "[%s] %s",
+        CHECK(spmv_gen(gens[g], &t, &e) == SPMV_OK && TN(csr_from_triplets)(&A, &t, NULL, NULL) == SPMV_OK, "[%s] %s",
               STR(TT_TAG), gens[g]);
         spmv_triplets_free(&t);
         CHECK(TN(bcsr_estimate)(&A, &bs, &ratio) == SPMV_OK && bs == want[g] && ratio == 1.0,

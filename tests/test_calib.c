@@ -196,7 +196,7 @@ static void selection_cases(void) {
     int i;
     memset(&t, 0, sizeof t);
     CHECK(spmv_gen("stencil3d:n=32", &t, &e) == SPMV_OK, "gen: %s", e.msg);
-    CHECK(spmv_dl_csr_from_triplets(&A, &t, NULL) == SPMV_OK, "csr");
+    CHECK(spmv_dl_csr_from_triplets(&A, &t, NULL, NULL) == SPMV_OK, "csr");
     spmv_triplets_free(&t);
     {
         static const char *const files[] = {"bad", "foreign", "none", "cal"};

@@ -48,7 +48,7 @@
             int64_t i;                                                                                                 \
             p.algo = algo ? SPMV_CSR_MERGE : SPMV_CSR_ROWS;                                                           \
             omp_set_num_threads(2);                                                                                    \
-            if (spmv_##TAG##_csr_from_triplets(&A, t, &p) != SPMV_OK) {                                               \
+            if (spmv_##TAG##_csr_from_triplets(&A, t, &p, NULL) != SPMV_OK) {                                               \
                 CHECK(0, "%s %s: convert", #TAG, name);                                                                \
                 continue;                                                                                              \
             }                                                                                                          \
@@ -142,7 +142,7 @@ int main(void) {
             spmv_d_csr A;
             th_make_rows(&t, 2000, nc, alt);
             all(nc > 1000 ? "rows of 2 and 40 in turn, 20000 columns" : "rows of 2 and 40 in turn, 1000 columns", &t);
-            if (spmv_d_csr_from_triplets(&A, &t, NULL) == SPMV_OK) {
+            if (spmv_d_csr_from_triplets(&A, &t, NULL, NULL) == SPMV_OK) {
                 CHECK(A.rows_kind == (nc > 1000 ? SPMV_CSR_RK_PLAIN : SPMV_CSR_RK_SPLIT), "alternating rows, %d columns: rows_kind %d", nc, A.rows_kind);
                 spmv_d_csr_free(&A);
             } else {

@@ -219,8 +219,8 @@ static void limits(void) {
     long double *ref, *scale;
     int64_t i;
     th_make_random(&t, 3000, 3000, 60000);
-    CHECK(spmv_d_csr_from_triplets(&R, &t, NULL) == SPMV_OK, "limits: csr");
-    CHECK(spmv_s_csr_from_triplets(&Rs, &t, NULL) == SPMV_OK, "limits: csr s");
+    CHECK(spmv_d_csr_from_triplets(&R, &t, NULL, NULL) == SPMV_OK, "limits: csr");
+    CHECK(spmv_s_csr_from_triplets(&Rs, &t, NULL, NULL) == SPMV_OK, "limits: csr s");
     x = (double *)malloc(sizeof(double) * 3000);
     y = (double *)malloc(sizeof(double) * 3000);
     ref = (long double *)malloc(sizeof(long double) * 3000);
@@ -345,7 +345,7 @@ static void hand_made(void) {
     spmv_csr5_params p = spmv_csr5_params_default();
     spmv_status st;
     th_make_rows(&t, 7, 20, len);
-    CHECK(spmv_d_csr_from_triplets(&R, &t, NULL) == SPMV_OK, "hand-made: csr");
+    CHECK(spmv_d_csr_from_triplets(&R, &t, NULL, NULL) == SPMV_OK, "hand-made: csr");
     p.isa = SPMV_ISA_GENERIC;
     p.omega = 4;
     p.sigma = 2;
@@ -385,7 +385,7 @@ static void alloc_failures(void) {
     long k, base;
     int ok;
     th_make_rows(&t, 14, 30, len);
-    CHECK(spmv_d_csr_from_triplets(&R, &t, NULL) == SPMV_OK, "alloc: csr");
+    CHECK(spmv_d_csr_from_triplets(&R, &t, NULL, NULL) == SPMV_OK, "alloc: csr");
     p.isa = SPMV_ISA_GENERIC;
     p.omega = 4;
     p.sigma = 2; /* several tiles, flagged ones among them: every allocation is reached */
@@ -447,7 +447,7 @@ static void tune(void) {
         double secs = -1;
         spmv_status st;
         int ok_sig;
-        if (spmv_gen(specs[i], &t, &er) != SPMV_OK || spmv_d_csr_from_triplets(&R, &t, NULL) != SPMV_OK) {
+        if (spmv_gen(specs[i], &t, &er) != SPMV_OK || spmv_d_csr_from_triplets(&R, &t, NULL, NULL) != SPMV_OK) {
             CHECK(0, "tune: %s: set-up failed", specs[i]);
             continue;
         }
@@ -485,7 +485,7 @@ static void tune(void) {
         best.sigma = -1;
         spmv_status st;
         spmv_triplets_alloc(&t, 0, 0, 0);
-        CHECK(spmv_d_csr_from_triplets(&R, &t, NULL) == SPMV_OK, "tune 0x0: csr");
+        CHECK(spmv_d_csr_from_triplets(&R, &t, NULL, NULL) == SPMV_OK, "tune 0x0: csr");
         st = (best = spmv_csr5_params_default(), best.isa = SPMV_ISA_GENERIC, spmv_d_csr5_tune(&R, &best, &secs));
         CHECK(st == SPMV_OK && best.sigma == 32 && best.omega == 8 && best.isa == SPMV_ISA_GENERIC,
               "tune 0x0: %s sigma %d omega %d", spmv_status_str(st), best.sigma, best.omega);
@@ -631,7 +631,7 @@ static void TF(_run)(const char *mname, const spmv_triplets *t, const case_opts 
     spmv_csr_params rp = spmv_csr_params_default();
 
     rp.isa = SPMV_ISA_GENERIC;
-    st = TN(csr_from_triplets)(&R, t, &rp);
+    st = TN(csr_from_triplets)(&R, t, &rp, NULL);
     CHECK(st == SPMV_OK, "%s [%s]: csr_from_triplets: %s", mname, STR(TT_TAG), spmv_status_str(st));
     if (st != SPMV_OK) return;
     nr = R.nrows;

@@ -15,7 +15,7 @@ static void TF(_small)(TN(csr) * A) {
     int k;
     spmv_triplets_alloc(&t, 4, 5, 9);
     for (k = 0; k < 9; k++) t.row[k] = rr[k], t.col[k] = cc[k], t.val[k] = vv[k];
-    CHECK(TN(csr_from_triplets)(A, &t, NULL) == SPMV_OK && A->nnz == 9, "[%s] small matrix", STR(TT_TAG));
+    CHECK(TN(csr_from_triplets)(A, &t, NULL, NULL) == SPMV_OK && A->nnz == 9, "[%s] small matrix", STR(TT_TAG));
     spmv_triplets_free(&t);
 }
 
@@ -78,7 +78,7 @@ static void TF(_duplicates)(void) {
     TT_VAL v[4] = {1, 2, 3, 4}, x[3] = {1, 10, 100}, y[2];
     TN(csr) W, B;
     TN(dia) D;
-    CHECK(TN(csr_wrap)(&W, 2, 3, rp, ci, v, NULL) == SPMV_OK, "[%s] wrap with a duplicate", STR(TT_TAG));
+    CHECK(TN(csr_wrap)(&W, 2, 3, rp, ci, v, NULL, NULL) == SPMV_OK, "[%s] wrap with a duplicate", STR(TT_TAG));
     CHECK(TN(dia_from_csr)(&D, &W, NULL) == SPMV_OK && D.nnz == 3, "[%s] dia of duplicates: nnz %lld (want 3)",
           STR(TT_TAG), (long long)D.nnz);
     CHECK(TN(dia_mv)(&D, 1, x, 0, y) == SPMV_OK && y[0] == (TT_VAL)402 && y[1] == (TT_VAL)40,
@@ -102,7 +102,7 @@ static void TF(_limits)(void) {
     spmv_status st;
     /* 200 rows, one of 2000 entries on 2000 diagonals: 400000 slots > 10*2000 + 4096 */
     th_make_rows_fn(&t, 200, 5000, TF(_one_long));
-    CHECK(TN(csr_from_triplets)(&A, &t, NULL) == SPMV_OK, "[%s] long row matrix", STR(TT_TAG));
+    CHECK(TN(csr_from_triplets)(&A, &t, NULL, NULL) == SPMV_OK, "[%s] long row matrix", STR(TT_TAG));
     spmv_triplets_free(&t);
     p = spmv_dia_params_default();
     CHECK(TN(dia_limited)(&A, &p, SPMV_ISA_AUTO), "[%s] predicate: 400000 slots > 24096", STR(TT_TAG));
@@ -132,7 +132,7 @@ static void TF(_limits)(void) {
         int64_t r, k;
         for (r = 1; r <= nr; r++) rp[r] = (TT_IDX)len; /* row 0 holds everything */
         for (k = 0; k < len; k++) ci[k] = (TT_IDX)k, v[k] = 1;
-        CHECK(TN(csr_wrap)(&W, nr, len, rp, ci, v, NULL) == SPMV_OK, "[%s] wrap of the many-diagonal matrix", STR(TT_TAG));
+        CHECK(TN(csr_wrap)(&W, nr, len, rp, ci, v, NULL, NULL) == SPMV_OK, "[%s] wrap of the many-diagonal matrix", STR(TT_TAG));
         p = spmv_dia_params_default();
         p.fill = 1 << 20; /* the fill cap alone would admit it */
         st = TN(dia_from_csr)(&M, &W, &p);
@@ -158,7 +158,7 @@ static void TF(_sweeps)(void) {
         spmv_dia_params p, b;
         char what[96];
         double spent = -1;
-        CHECK(spmv_gen(gens[g], &t, &e) == SPMV_OK && TN(csr_from_triplets)(&A, &t, NULL) == SPMV_OK, "[%s] %s",
+        CHECK(spmv_gen(gens[g], &t, &e) == SPMV_OK && TN(csr_from_triplets)(&A, &t, NULL, NULL) == SPMV_OK, "[%s] %s",
               STR(TT_TAG), gens[g]);
         spmv_triplets_free(&t);
         for (q = 0; q < sizeof thr / sizeof thr[0]; q++) {
@@ -203,7 +203,7 @@ static void TF(_fast_exact)(void) {
         spmv_dia_params pf = spmv_dia_params_default(), px = spmv_hdia_params_default();
         TT_VAL *x, *y1, *y2;
         int64_t i, nr, nc;
-        if (spmv_gen(gens[g], &t, &e) != SPMV_OK || TN(csr_from_triplets)(&A, &t, NULL) != SPMV_OK) {
+        if (spmv_gen(gens[g], &t, &e) != SPMV_OK || TN(csr_from_triplets)(&A, &t, NULL, NULL) != SPMV_OK) {
             CHECK(0, "[%s] %s", STR(TT_TAG), gens[g]);
             continue;
         }

@@ -10,7 +10,7 @@ static void TF(_small)(TN(csr) * A) {
     int k;
     spmv_triplets_alloc(&t, 5, 6, 9);
     for (k = 0; k < 9; k++) t.row[k] = rr[k], t.col[k] = cc[k], t.val[k] = k + 1;
-    CHECK(TN(csr_from_triplets)(A, &t, NULL) == SPMV_OK, "[%s] small matrix", STR(TT_TAG));
+    CHECK(TN(csr_from_triplets)(A, &t, NULL, NULL) == SPMV_OK, "[%s] small matrix", STR(TT_TAG));
     spmv_triplets_free(&t);
 }
 
@@ -139,7 +139,7 @@ static void TF(_hyb_rule)(void) {
     TN(ell) Y;
     /* 10 rows of lengths 0..9: 10-k rows reach k, 3*(10-k) >= 10 up to k = 6 */
     th_make_rows_fn(&t, 10, 20, TF(_len_r));
-    CHECK(TN(csr_from_triplets)(&A, &t, NULL) == SPMV_OK, "[%s] lengths 0..9", STR(TT_TAG));
+    CHECK(TN(csr_from_triplets)(&A, &t, NULL, NULL) == SPMV_OK, "[%s] lengths 0..9", STR(TT_TAG));
     spmv_triplets_free(&t);
     CHECK(TN(hyb_from_csr)(&Y, &A, NULL) == SPMV_OK && Y.params.k == 6 && Y.ntail == 1 + 2 + 3,
           "[%s] hyb rule on lengths 0..9: K=%d tail=%lld (want 6, 6)", STR(TT_TAG), Y.params.k, (long long)Y.ntail);
@@ -148,7 +148,7 @@ static void TF(_hyb_rule)(void) {
     TN(csr_free)(&A);
     /* 6 rows of 1, 3 of 5: exactly a third reach 5 */
     th_make_rows_fn(&t, 9, 20, TF(_len_tail));
-    CHECK(TN(csr_from_triplets)(&A, &t, NULL) == SPMV_OK, "[%s] lengths 1x6, 5x3", STR(TT_TAG));
+    CHECK(TN(csr_from_triplets)(&A, &t, NULL, NULL) == SPMV_OK, "[%s] lengths 1x6, 5x3", STR(TT_TAG));
     spmv_triplets_free(&t);
     CHECK(TN(hyb_from_csr)(&Y, &A, NULL) == SPMV_OK && Y.params.k == 5 && Y.ntail == 0,
           "[%s] hyb rule on 1x6, 5x3: K=%d (want 5)", STR(TT_TAG), Y.params.k);
@@ -171,7 +171,7 @@ static void TF(_sigma_rule)(void) {
         TN(ell) S;
         spmv_status st;
         th_make_rows_fn(&t, 64, 200, len[k]);
-        CHECK(TN(csr_from_triplets)(&A, &t, NULL) == SPMV_OK, "[%s] %s", STR(TT_TAG), name[k]);
+        CHECK(TN(csr_from_triplets)(&A, &t, NULL, NULL) == SPMV_OK, "[%s] %s", STR(TT_TAG), name[k]);
         spmv_triplets_free(&t);
         st = TN(sell_from_csr)(&S, &A, NULL);
         CHECK(st == SPMV_OK && S.params.sigma == mult[k] * S.params.c, "[%s] sell's default sigma on %s: %d = %d*c (c = %d)",
@@ -193,7 +193,7 @@ static void TF(_limits)(void) {
     spmv_status st;
     /* 200 rows, one of 2000: ELL pads to 400000 > 10*2000 + 4096 */
     th_make_rows_fn(&t, 200, 5000, TF(_one_long));
-    CHECK(TN(csr_from_triplets)(&A, &t, NULL) == SPMV_OK, "[%s] long row matrix", STR(TT_TAG));
+    CHECK(TN(csr_from_triplets)(&A, &t, NULL, NULL) == SPMV_OK, "[%s] long row matrix", STR(TT_TAG));
     spmv_triplets_free(&t);
     p = spmv_ell_params_default();
     CHECK(TN(ell_limited)(&A, &p, SPMV_ISA_AUTO), "[%s] predicate: 400000 padded > 24096", STR(TT_TAG));
@@ -225,7 +225,7 @@ static void TF(_limits)(void) {
         int64_t r, k;
         for (r = 1; r <= nr; r++) rp[r] = (TT_IDX)len; /* row 0 holds everything */
         for (k = 0; k < len; k++) ci[k] = (TT_IDX)k, v[k] = 1;
-        CHECK(TN(csr_wrap)(&W, nr, len, rp, ci, v, NULL) == SPMV_OK, "[%s] wrap of the huge-padding matrix", STR(TT_TAG));
+        CHECK(TN(csr_wrap)(&W, nr, len, rp, ci, v, NULL, NULL) == SPMV_OK, "[%s] wrap of the huge-padding matrix", STR(TT_TAG));
         p = spmv_ell_params_default();
         p.fill = 1 << 20; /* the fill cap alone would admit it */
         st = TN(ell_from_csr)(&M, &W, &p);
@@ -253,7 +253,7 @@ static void TF(_sweeps)(void) {
     size_t i, j, q;
     double spent = -1;
     th_make_rows_fn(&t, 997, 700, TF(_len_var));
-    CHECK(TN(csr_from_triplets)(&A, &t, NULL) == SPMV_OK, "[%s] sweep matrix", STR(TT_TAG));
+    CHECK(TN(csr_from_triplets)(&A, &t, NULL, NULL) == SPMV_OK, "[%s] sweep matrix", STR(TT_TAG));
     spmv_triplets_free(&t);
     for (q = 0; q < sizeof thr / sizeof thr[0]; q++) {
         set_threads(thr[q]);
@@ -325,7 +325,7 @@ static void TF(_padding_inf)(void) {
     for (i = 0; i < n; i++)
         for (j = 0; j < 1 + i % 9; j++) t.row[k] = i, t.col[k] = (i + 37 * j) % n, t.val[k++] = 1 + (double)(j % 3);
     t.nnz = k;
-    CHECK(TN(csr_from_triplets)(&A, &t, NULL) == SPMV_OK, "[%s] padding_inf matrix", STR(TT_TAG));
+    CHECK(TN(csr_from_triplets)(&A, &t, NULL, NULL) == SPMV_OK, "[%s] padding_inf matrix", STR(TT_TAG));
     spmv_triplets_free(&t);
     for (isa = SPMV_ISA_GENERIC; isa < SPMV_ISA_COUNT_; isa++) {
         if (!spmv_isa_supported((spmv_isa)isa)) continue;

@@ -83,7 +83,7 @@ static int test_is_symmetric(const spmv_dl_csr *R) {
 static int test_sym_refusal(const char *name, const spmv_triplets *t) {
     spmv_dl_csr R;
     int f, sym;
-    if (spmv_dl_csr_from_triplets(&R, t, NULL) != SPMV_OK) return 0;
+    if (spmv_dl_csr_from_triplets(&R, t, NULL, NULL) != SPMV_OK) return 0;
     sym = test_is_symmetric(&R);
     for (f = 0; f < SPMV_FMT_COUNT_ && !sym; f++) {
         spmv_dl_any M;
@@ -105,7 +105,7 @@ static int test_sym_refusal(const char *name, const spmv_triplets *t) {
 static int test_symmetrize(const spmv_triplets *t, spmv_triplets *u) {
     spmv_dl_csr R;
     int64_t r, k;
-    if (t->nrows != t->ncols || spmv_dl_csr_from_triplets(&R, t, NULL) != SPMV_OK) return 0;
+    if (t->nrows != t->ncols || spmv_dl_csr_from_triplets(&R, t, NULL, NULL) != SPMV_OK) return 0;
     if (spmv_triplets_alloc(u, t->nrows, t->ncols, 2 * (int64_t)R.nnz) != SPMV_OK) {
         spmv_dl_csr_free(&R);
         return 0;
@@ -254,9 +254,9 @@ static int band_matrix(spmv_d_csr *Rb) {
     spmv_error e;
     int ok;
     memset(&t, 0, sizeof t);
-    ok = spmv_gen("band:n=300,bw=3,seed=2", &t, &e) == SPMV_OK && spmv_d_csr_from_triplets(Rb, &t, NULL) == SPMV_OK;
+    ok = spmv_gen("band:n=300,bw=3,seed=2", &t, &e) == SPMV_OK && spmv_d_csr_from_triplets(Rb, &t, NULL, NULL) == SPMV_OK;
     if (ok && !test_Rs.row_ptr) {
-        ok = test_symmetrize(&t, &u) && spmv_d_csr_from_triplets(&test_Rs, &u, NULL) == SPMV_OK;
+        ok = test_symmetrize(&t, &u) && spmv_d_csr_from_triplets(&test_Rs, &u, NULL, NULL) == SPMV_OK;
         spmv_triplets_free(&u);
     }
     spmv_triplets_free(&t);
@@ -270,7 +270,7 @@ static void params(void) {
     spmv_error e;
     spmv_d_csr R0, Rb;
     int f;
-    if (spmv_gen("random:rows=300,cols=300,nnzr=6,seed=5", &t, &e) != SPMV_OK || spmv_d_csr_from_triplets(&R0, &t, NULL) != SPMV_OK ||
+    if (spmv_gen("random:rows=300,cols=300,nnzr=6,seed=5", &t, &e) != SPMV_OK || spmv_d_csr_from_triplets(&R0, &t, NULL, NULL) != SPMV_OK ||
         !band_matrix(&Rb)) {
         CHECK(0, "params: setup failed");
         return;
@@ -355,7 +355,7 @@ static void names_and_options(void) {
     CHECK(spmv_format_parse("SELLx", &f) == SPMV_ERR_ARG && f == SPMV_FMT_SELL, "format_parse(unknown)");
     CHECK(spmv_format_parse(NULL, &f) == SPMV_ERR_ARG, "format_parse(NULL)");
     if (spmv_gen("random:rows=50,cols=40,nnzr=4,seed=9", &t, &e) != SPMV_OK ||
-        spmv_d_csr_from_triplets(&R, &t, NULL) != SPMV_OK) {
+        spmv_d_csr_from_triplets(&R, &t, NULL, NULL) != SPMV_OK) {
         CHECK(0, "names_and_options: setup failed");
         return;
     }
@@ -429,7 +429,7 @@ static void alloc_failures(void) {
     int f;
     spmv_d_any M;
     if (spmv_gen("random:rows=300,cols=200,nnzr=5,seed=3", &t, &e) != SPMV_OK ||
-        spmv_d_csr_from_triplets(&g_csr, &t, NULL) != SPMV_OK || !band_matrix(&g_band)) {
+        spmv_d_csr_from_triplets(&g_csr, &t, NULL, NULL) != SPMV_OK || !band_matrix(&g_band)) {
         CHECK(0, "alloc_failures: setup failed");
         return;
     }

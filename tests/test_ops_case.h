@@ -88,7 +88,7 @@ static int TF(_make)(int which, TN(csr) * A, const char **name) {
         }
         break;
     }
-    st = TN(csr_from_triplets)(A, &t, NULL);
+    st = TN(csr_from_triplets)(A, &t, NULL, NULL);
     spmv_triplets_free(&t);
     CHECK(st == SPMV_OK, "[%s] %s: csr", STR(TT_TAG), *name);
     return st == SPMV_OK;
@@ -476,7 +476,7 @@ static void TF(_update)(const char *name, const TN(csr) * A, int every) {
             if (!is_auto && f != SPMV_FMT_CSR && f != SPMV_FMT_CSR_MERGE && m > 64 && A->nnz > 64) {
                 /* a matrix with other sizes, or another pattern, is refused; the values stay */
                 TN(csr) W;
-                TN(csr_wrap)(&W, m, n + 1, A->row_ptr, A->col_idx, A->val, NULL);
+                TN(csr_wrap)(&W, m, n + 1, A->row_ptr, A->col_idx, A->val, NULL, NULL);
                 CHECK(TN(any_update_values)(&M, &W) == SPMV_ERR_ARG, "[%s] %s: %s: other sizes refused", STR(TT_TAG), name, fn);
                 TN(csr_free)(&W);
             }
@@ -518,7 +518,7 @@ static void TF(_real)(const char *name, const spmv_triplets *t, void *ctx) {
     static const int ks[] = {8, 3};
     TN(csr) A;
     (void)ctx;
-    if (TN(csr_from_triplets)(&A, t, NULL) != SPMV_OK) {
+    if (TN(csr_from_triplets)(&A, t, NULL, NULL) != SPMV_OK) {
         CHECK(0, "[%s] %s: csr", STR(TT_TAG), name);
         return;
     }
@@ -616,7 +616,7 @@ static void TF(_all)(void) {
                     ci[q] = A.col_idx[k];
                     va[q] = A.val[k];
                 }
-            CHECK(TN(csr_wrap)(&W, A.nrows, A.ncols, A.row_ptr, ci, va, NULL) == SPMV_OK && !W.cols_sorted,
+            CHECK(TN(csr_wrap)(&W, A.nrows, A.ncols, A.row_ptr, ci, va, NULL, NULL) == SPMV_OK && !W.cols_sorted,
                   "[%s] wrap of unsorted rows", STR(TT_TAG));
             TF(_transpose)("random 3000 x 2000, columns reversed (wrap)", &W, 0);
             TN(csr_free)(&W);

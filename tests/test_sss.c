@@ -75,7 +75,7 @@ static void real_one(const char *name, const spmv_triplets *full, void *ctx) {
     }
     CHECK(above == 0 && full->nnz == 2 * t.nnz - diag, "%s: one triangle: %lld entries (%lld above the diagonal), "
           "the expanded read %lld", name, (long long)t.nnz, (long long)above, (long long)full->nnz);
-    if (spmv_dl_sss_from_triangle(&S, &t, NULL) != SPMV_OK || spmv_dl_csr_from_triplets(&A, full, NULL) != SPMV_OK) {
+    if (spmv_dl_sss_from_triangle(&S, &t, NULL, NULL) != SPMV_OK || spmv_dl_csr_from_triplets(&A, full, NULL, NULL) != SPMV_OK) {
         CHECK(0, "%s: sss from one triangle / csr", name);
         spmv_triplets_free(&t);
         return;
@@ -123,7 +123,7 @@ static void reader_files(void) {
     if (p && tri == 1) {
         spmv_dl_sss S;
         double x[3] = {1, 2, 3}, y[3];
-        CHECK(spmv_dl_sss_from_triangle(&S, &t, NULL) == SPMV_OK && S.nnz == 5 && S.stored == 3,
+        CHECK(spmv_dl_sss_from_triangle(&S, &t, NULL, NULL) == SPMV_OK && S.nnz == 5 && S.stored == 3,
               "sss from a 3-entry triangle");
         spmv_dl_sss_mv(&S, 1, x, 0, y);
         CHECK(y[0] == 4 - 2 && y[1] == -1 + 7.5 && y[2] == 5, "sss product from the file: %g %g %g", y[0], y[1], y[2]);
@@ -165,7 +165,7 @@ static void reader_files(void) {
 static int sym_of(int64_t n, const int64_t *rp, const int64_t *ci, const double *v) {
     spmv_dl_csr W;
     int r;
-    if (spmv_dl_csr_wrap(&W, n, n, rp, ci, v, NULL) != SPMV_OK) return -99;
+    if (spmv_dl_csr_wrap(&W, n, n, rp, ci, v, NULL, NULL) != SPMV_OK) return -99;
     r = spmv_dl_csr_is_symmetric(&W);
     spmv_dl_csr_free(&W);
     return r;
@@ -198,7 +198,7 @@ static void small_cases(void) {
         spmv_dl_csr W;
         static const int64_t rp4[3] = {0, 1, 1}, ci4[1] = {2};
         double v4[1] = {1};
-        spmv_dl_csr_wrap(&W, 2, 3, rp4, ci4, v4, NULL);
+        spmv_dl_csr_wrap(&W, 2, 3, rp4, ci4, v4, NULL, NULL);
         CHECK(spmv_dl_csr_is_symmetric(&W) == 0, "2 x 3");
         spmv_dl_csr_free(&W);
         memset(&W, 0, sizeof W);
@@ -214,15 +214,15 @@ static void small_cases(void) {
         t.row[1] = 2, t.col[1] = 0, t.val[1] = 0.5; /* its mirror given too: summed, 1.5 */
         t.row[2] = 1, t.col[2] = 1, t.val[2] = 4;
         t.row[3] = 2, t.col[3] = 1, t.val[3] = -2;
-        CHECK(spmv_dl_sss_from_triangle(&S, &t, NULL) == SPMV_OK && S.stored == 3 && S.nnz == 5, "both triangles");
+        CHECK(spmv_dl_sss_from_triangle(&S, &t, NULL, NULL) == SPMV_OK && S.stored == 3 && S.nnz == 5, "both triangles");
         spmv_dl_sss_mv(&S, 1, x, 0, y);
         CHECK(y[0] == 3 && y[1] == -4 + -4 && y[2] == 1.5 + 2, "product from both triangles: %g %g %g", y[0], y[1], y[2]);
         spmv_dl_sss_free(&S);
         t.col[3] = 3;
-        CHECK(spmv_dl_sss_from_triangle(&S, &t, NULL) == SPMV_ERR_ARG && th_all_zero(&S, sizeof S), "index out of range");
+        CHECK(spmv_dl_sss_from_triangle(&S, &t, NULL, NULL) == SPMV_ERR_ARG && th_all_zero(&S, sizeof S), "index out of range");
         t.ncols = 4;
-        CHECK(spmv_dl_sss_from_triangle(&S, &t, NULL) == SPMV_ERR_ARG, "3 x 4");
-        CHECK(spmv_dl_sss_from_triangle(&S, NULL, NULL) == SPMV_ERR_ARG && spmv_dl_sss_from_triangle(NULL, &t, NULL) == SPMV_ERR_ARG,
+        CHECK(spmv_dl_sss_from_triangle(&S, &t, NULL, NULL) == SPMV_ERR_ARG, "3 x 4");
+        CHECK(spmv_dl_sss_from_triangle(&S, NULL, NULL, NULL) == SPMV_ERR_ARG && spmv_dl_sss_from_triangle(NULL, &t, NULL, NULL) == SPMV_ERR_ARG,
               "NULLs");
         spmv_triplets_free(&t);
     }
@@ -231,7 +231,7 @@ static void small_cases(void) {
 /* the product's bits: fixed per thread count, any count at the call, one thread inside a
  * parallel region; the buffers' allocation failing (one part, still right) */
 static spmv_dl_csr g_A;
-static spmv_status conv_tri(void *o, const void *in) { return spmv_dl_sss_from_triangle((spmv_dl_sss *)o, (const spmv_triplets *)in, NULL); }
+static spmv_status conv_tri(void *o, const void *in) { return spmv_dl_sss_from_triangle((spmv_dl_sss *)o, (const spmv_triplets *)in, NULL, NULL); }
 static spmv_status conv_csr(void *o, const void *in) { return spmv_dl_sss_from_csr((spmv_dl_sss *)o, (const spmv_dl_csr *)in, NULL); }
 static void rel(void *o) { spmv_dl_sss_free((spmv_dl_sss *)o); }
 static void threads_and_failures(void) {
@@ -241,7 +241,7 @@ static void threads_and_failures(void) {
     double *x, *y1, *y2, *y3;
     int64_t k, n;
     int th;
-    if (spmv_gen("fem:n=12000,bs=3,deg=9,dim=3,sym=1", &t, &e) != SPMV_OK || spmv_dl_csr_from_triplets(&g_A, &t, NULL) != SPMV_OK) {
+    if (spmv_gen("fem:n=12000,bs=3,deg=9,dim=3,sym=1", &t, &e) != SPMV_OK || spmv_dl_csr_from_triplets(&g_A, &t, NULL, NULL) != SPMV_OK) {
         CHECK(0, "symmetric fem: %s", e.msg);
         return;
     }

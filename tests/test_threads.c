@@ -154,11 +154,11 @@ int main(void) {
             CHECK(0, "gen %s: %s", specs[k], e.msg);
             continue;
         }
-        if (spmv_d_csr_from_triplets(&A, &t, NULL) == SPMV_OK) {
+        if (spmv_d_csr_from_triplets(&A, &t, NULL, NULL) == SPMV_OK) {
             run_d(&A, specs[k]);
             spmv_d_csr_free(&A);
         }
-        if (spmv_s_csr_from_triplets(&B, &t, NULL) == SPMV_OK) {
+        if (spmv_s_csr_from_triplets(&B, &t, NULL, NULL) == SPMV_OK) {
             run_s(&B, specs[k]);
             spmv_s_csr_free(&B);
         }

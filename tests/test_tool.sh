@@ -229,5 +229,20 @@ check "--version" sh -c "'$bin' --version | grep -q '^spmv [0-9][0-9]*\.[0-9][0-
 check "mv --format auto: the same y as csr" sh -c "'$bin' mv --format auto '$A' 2> '$T/auto.err' > '$T/auto.out' && [ \"\$(cat '$T/auto.out')\" = \"$Y\" ] && grep -q '^spmv mv: auto: ' '$T/auto.err'"
 expect 2 "not with --format auto" "$bin" mv --format auto --params w=4 "$A"
 check "bench --formats all,auto" sh -c "'$bin' bench --formats all,auto --isa generic --reps 1 '$A' > '$T/aa' 2>&1 && grep -q '^a.mtx .* auto ' '$T/aa' && grep -q '^a.mtx .* sell ' '$T/aa'"
+# ---- adoption defects (issue 45): each command's own help, one option set, messages for a
+# command line, progress lines in logs, the refusals in the table, the headline ----
+for c in bench info plan mv stream formats calibrate; do
+    check "help $c: its own usage only" sh -c "'$bin' help $c > '$T/h1' 2>&1 && grep -q '^  spmv $c' '$T/h1' && [ \"\$(grep -c '^  spmv ' '$T/h1')\" = 1 ]"
+    check "$c --help: its own usage only" sh -c "'$bin' $c --help > '$T/h2' 2>&1 && cmp -s '$T/h1' '$T/h2'"
+done
+expect 2 "not a command" "$bin" help bogus
+expect 2 "calibrate" "$bin" bogus
+check "mv --threads 2" sh -c "'$bin' mv --threads 2 '$A' > '$T/t2' 2>/dev/null && [ \"\$(cat '$T/t2')\" = \"$Y\" ]"
+expect 2 "an integer from 1 to 4096" "$bin" mv --threads 0 "$A"
+check "a bad generator kind: the kinds listed, no C function named" sh -c "! '$bin' info gen:nosuchkind > /dev/null 2> '$T/g' && grep -q 'kinds: .*stencil' '$T/g' && ! grep -q 'spmv_gen_list' '$T/g'"
+check "bench without the plain loop: xnaive is '-', never 0.00x" sh -c "'$bin' bench --formats csr --isa generic --reps 1 --no-cache '$A' > '$T/xn' 2> '$T/xn.err' && grep -q '^a.mtx .* csr ' '$T/xn' && ! grep -q '0.00x' '$T/xn'"
+check "progress lines in a log: no carriage returns" sh -c "! grep -q \"\$(printf '\\r')\" '$T/xn.err' && grep -q 'a.mtx' '$T/xn.err'"
+check "a refused format says why in the table" sh -c "'$bin' bench --formats sss --isa generic --reps 1 --no-cache '$A' > '$T/ss' 2>/dev/null; grep -q '^# a.mtx sss: not run: the matrix is not symmetric' '$T/ss'"
+check "bench without a matrix: the headline; --full: the default set" sh -c "timeout 3 '$bin' bench > /dev/null 2> '$T/hl'; timeout 3 '$bin' bench --full > /dev/null 2> '$T/full'; grep -q 'no matrix given: the headline' '$T/hl' && grep -q -- '--full: the embedded default set' '$T/full'"
 echo "RESULT test_tool passed=$passed failed=$failed skipped=$skipped"
 [ "$failed" = 0 ]

@@ -12,7 +12,7 @@ int main(void) {
     spmv_d_auto M;
     double *x, *y, *z, worst = 0;
     int64_t i;
-    if (spmv_gen("stencil2d:n=200", &t, &err) != SPMV_OK || spmv_d_csr_from_triplets(&A, &t, NULL) != SPMV_OK) {
+    if (spmv_gen("stencil2d:n=200", &t, &err) != SPMV_OK || spmv_d_csr_from_triplets(&A, &t, NULL, NULL) != SPMV_OK) {
         fprintf(stderr, "setup: %s\n", err.msg);
         return 1;
     }

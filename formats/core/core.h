@@ -160,6 +160,16 @@ typedef struct spmv_error {
     long line;      /* 0 when not tied to a line */
     char msg[256];
 } spmv_error;
+/* a builder's outcome into e (may be NULL): cleared on success, "who: what (detail)" otherwise */
+static inline spmv_status spmv__built(spmv_error *e, spmv_status st, const char *who, const char *detail) {
+    if (e) {
+        e->line = 0;
+        if (st == SPMV_OK) e->msg[0] = 0;
+        else snprintf(e->msg, sizeof e->msg, "%s: %s%s%s%s", who, spmv_status_str(st), detail ? " (" : "",
+                      detail ? detail : "", detail ? ")" : "");
+    }
+    return st;
+}
 
 /* ---- allocation ----------------------------------------------------------
  * Every allocation goes through SPMV_ALIGNED_ALLOC / SPMV_FREE, which a user (or

@@ -852,7 +852,14 @@ static inline spmv_status spmv_gen(const char *spec, spmv_triplets *out, spmv_er
             e = &tab[i];
             break;
         }
-    if (!e) return spmv__gen_err(err, SPMV_ERR_ARG, "spmv_gen: unknown generator kind '%s' (see spmv_gen_list)", kind);
+    if (!e) { /* the kinds by name: the message serves a command line as well as a program */
+        char names[200];
+        size_t at = 0;
+        for (i = 0; i < cnt && at + strlen(tab[i].name) + 6 < sizeof names; i++)
+            at += (size_t)snprintf(names + at, sizeof names - at, "%s%s", i ? ", " : "", tab[i].name);
+        if (i < cnt) snprintf(names + at, sizeof names - at, ", ...");
+        return spmv__gen_err(err, SPMV_ERR_ARG, "spmv_gen: unknown generator kind '%s' (kinds: %s)", kind, names);
+    }
     allowed = spmv__gen_allowed(e->base);
     memset(&p, 0, sizeof p);
     p.iv[SPMV__GK_SEED] = 1;

@@ -234,11 +234,11 @@ static inline spmv_status SPMV_NAME(dist_from_local_csr)(SPMV_NAME(dist) *D, MPI
     if (st == SPMV_OK) {
         SPMV_NAME(csr) B;
         spmv_opts bo = o ? *o : spmv_opts_default();
-        if ((st = SPMV_NAME(csr_from_triplets)(&B, &td, NULL)) == SPMV_OK) {
+        if ((st = SPMV_NAME(csr_from_triplets)(&B, &td, NULL, NULL)) == SPMV_OK) {
             st = SPMV_NAME(any_from_csr)(&D->diag, &B, &bo, &le);
             SPMV_NAME(csr_free)(&B);
         }
-        if (st == SPMV_OK && (st = SPMV_NAME(csr_from_triplets)(&B, &to, NULL)) == SPMV_OK) {
+        if (st == SPMV_OK && (st = SPMV_NAME(csr_from_triplets)(&B, &to, NULL, NULL)) == SPMV_OK) {
             /* the ghost block: few entries per row; the caller's format where it can hold them
                (csr under a symmetric format, which holds the symmetric diagonal block: the
                ghost block is not symmetric, nor square) */
@@ -523,7 +523,7 @@ static inline spmv_status SPMV_NAME(dist__rows)(const SPMV_NAME(csr) *A, int64_t
     }
     for (i = 0; i <= n; i++) rp[i] = (SPMV_I)(A->row_ptr[r0 + i] - k0);
     if (nz) memcpy(ci, A->col_idx + k0, sizeof(SPMV_I) * (size_t)nz), memcpy(v, A->val + k0, sizeof(SPMV_T) * (size_t)nz);
-    st = SPMV_NAME(csr_wrap)(L, n, A->ncols, rp, ci, v, NULL);
+    st = SPMV_NAME(csr_wrap)(L, n, A->ncols, rp, ci, v, NULL, NULL);
     if (st != SPMV_OK) {
         spmv__free(rp), spmv__free(ci), spmv__free(v);
         return st;
@@ -615,7 +615,7 @@ static inline spmv_status SPMV_NAME(dist_from_root_csr)(SPMV_NAME(dist) *D, MPI_
             if (bad) st = SPMV_ERR_MPI;
             if (st == SPMV_OK) {
                 for (i = n; i >= 0; i--) rp[i] -= rp[0];
-                st = SPMV_NAME(csr_wrap)(&L, n, hdr[1], rp, ci, v, NULL);
+                st = SPMV_NAME(csr_wrap)(&L, n, hdr[1], rp, ci, v, NULL, NULL);
                 if (st == SPMV_OK) L.borrowed = 0; /* ours now: csr_free frees them */
             }
         }
@@ -652,7 +652,7 @@ static inline spmv_status SPMV_NAME(dist_from_mm)(SPMV_NAME(dist) *D, MPI_Comm c
     st = path ? spmv_mm_read(path, &t, &le) : SPMV_ERR_ARG;
     if (!path) snprintf(le.msg, sizeof le.msg, "no file name");
     if (st == SPMV_OK) {
-        st = SPMV_NAME(csr_from_triplets)(&A, &t, NULL);
+        st = SPMV_NAME(csr_from_triplets)(&A, &t, NULL, NULL);
         spmv_triplets_free(&t);
     }
     if (st == SPMV_OK && !(starts = SPMV_ALLOC_N(int64_t, (size_t)size + 1))) st = SPMV_ERR_ALLOC;

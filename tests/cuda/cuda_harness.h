@@ -37,7 +37,7 @@
     static double base_tol() { return BASE_TOL; }                                                                \
     static double eps() { return sizeof(T) == 4 ? (double)FLT_EPSILON : DBL_EPSILON; }                           \
     static spmv_status from_triplets(csr *A, const spmv_triplets *t) {                                          \
-        return spmv_##TG##_csr_from_triplets(A, t, NULL);                                                        \
+        return spmv_##TG##_csr_from_triplets(A, t, NULL, NULL);                                                        \
     }                                                                                                            \
     static void csr_free(csr *A) { spmv_##TG##_csr_free(A); }                                                    \
     static void ref(const csr *A, T al, const T *x, T be, const T *y0, long double *r, long double *sc) {        \
@@ -105,14 +105,14 @@ template <class C> static inline int th_csr_symmetric(const C *A) {
 static inline int th_triplets_symmetric(const spmv_triplets *t) {
     spmv_d_csr R;
     int sym;
-    if (t->nrows != t->ncols || spmv_d_csr_from_triplets(&R, t, NULL) != SPMV_OK) return 0;
+    if (t->nrows != t->ncols || spmv_d_csr_from_triplets(&R, t, NULL, NULL) != SPMV_OK) return 0;
     sym = th_csr_symmetric(&R);
     spmv_d_csr_free(&R);
     return sym;
 }
 static inline int th_symmetrize(const spmv_triplets *t, spmv_triplets *u) {
     spmv_d_csr R;
-    if (t->nrows != t->ncols || spmv_d_csr_from_triplets(&R, t, NULL) != SPMV_OK) return 0;
+    if (t->nrows != t->ncols || spmv_d_csr_from_triplets(&R, t, NULL, NULL) != SPMV_OK) return 0;
     if (spmv_triplets_alloc(u, t->nrows, t->ncols, 2 * (int64_t)R.nnz) != SPMV_OK) {
         spmv_d_csr_free(&R);
         return 0;

@@ -35,7 +35,7 @@
         static double base_tol() { return BASE_TOL; }                                                            \
         static double eps() { return sizeof(T) == 4 ? (double)FLT_EPSILON : DBL_EPSILON; }                       \
         static spmv_status from_triplets(csr *A, const spmv_triplets *t) {                                      \
-            return spmv_##TG##_csr_from_triplets(A, t, NULL);                                                    \
+            return spmv_##TG##_csr_from_triplets(A, t, NULL, NULL);                                                    \
         }                                                                                                        \
         static void csr_free(csr *A) { spmv_##TG##_csr_free(A); }                                                \
         static size_t csr_bytes(const csr *A) { return spmv_##TG##_csr_bytes(A); }                               \

@@ -46,7 +46,7 @@ static void one_matrix(const char *mname, const spmv_triplets *t, int only_sym) 
     const int64_t m = t->nrows, n = t->ncols;
     double *x = (double *)malloc(sizeof(double) * (size_t)(m + 1)), *y0 = (double *)malloc(sizeof(double) * (size_t)(n + 1));
     double *yh = (double *)malloc(sizeof(double) * (size_t)(n + 1)), *xd = NULL, *yd = NULL;
-    if (spmv_d_csr_from_triplets(&A, t, NULL) != SPMV_OK) {
+    if (spmv_d_csr_from_triplets(&A, t, NULL, NULL) != SPMV_OK) {
         CHECK(0, "%s: to CSR", mname);
         goto out;
     }
@@ -141,7 +141,7 @@ static void mm_matrix(const char *mname, const spmv_triplets *t, int only_sym) {
     static const spmv_format fs[] = {SPMV_FMT_CSR, SPMV_FMT_CSR_VECTOR, SPMV_FMT_SELL, SPMV_FMT_HLL,
                                      SPMV_FMT_COO, SPMV_FMT_JAD,        SPMV_FMT_SSS};
     spmv_d_csr A;
-    if (spmv_d_csr_from_triplets(&A, t, NULL) != SPMV_OK) {
+    if (spmv_d_csr_from_triplets(&A, t, NULL, NULL) != SPMV_OK) {
         CHECK(0, "%s: to CSR", mname);
         return;
     }
@@ -219,7 +219,7 @@ int main(void) {
         spmv_d_auto_dev U;
         spmv_opts o = spmv_opts_default();
         o.mm_k = 4;
-        if (spmv_gen("stencil2d:n=10", &t, &e) == SPMV_OK && spmv_d_csr_from_triplets(&A, &t, NULL) == SPMV_OK) {
+        if (spmv_gen("stencil2d:n=10", &t, &e) == SPMV_OK && spmv_d_csr_from_triplets(&A, &t, NULL, NULL) == SPMV_OK) {
             CHECK(spmv_d_auto_dev_from_csr(&U, &A, &o, &e, 0) == SPMV_ERR_UNSUPPORTED && strstr(e.msg, "SpMM"),
                   "auto_dev with mm_k = 4 refused: %s", e.msg);
             spmv_d_csr_free(&A);

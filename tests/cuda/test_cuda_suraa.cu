@@ -48,7 +48,7 @@
         static double base_tol() { return BASE_TOL; }                                                            \
         static double eps() { return sizeof(T) == 4 ? (double)FLT_EPSILON : DBL_EPSILON; }                       \
         static spmv_status from_triplets(csr *A, const spmv_triplets *t) {                                      \
-            return spmv_##TG##_csr_from_triplets(A, t, NULL);                                                    \
+            return spmv_##TG##_csr_from_triplets(A, t, NULL, NULL);                                                    \
         }                                                                                                        \
         static void csr_free(csr *A) { spmv_##TG##_csr_free(A); }                                                \
         static void ref(const csr *A, T al, const T *x, T be, const T *y0, long double *r, long double *sc) {    \

@@ -44,7 +44,7 @@ static void one_matrix(const char *mname, const spmv_triplets *t, int only_sym) 
     long double *ref = NULL, *sc = NULL;
     int64_t i, n, m;
     int sym;
-    if (spmv_d_csr_from_triplets(&A, t, NULL) != SPMV_OK) {
+    if (spmv_d_csr_from_triplets(&A, t, NULL, NULL) != SPMV_OK) {
         CHECK(0, "%s: to CSR", mname);
         return;
     }

@@ -68,7 +68,7 @@ static int fc_known(spmv_status st) { return st >= SPMV_OK && st <= SPMV_ERR_NOD
         for (i = 0; i < nc; i++) x[i] = (T)(0.5 + (double)((i * 7) % 5) / 4);                                          \
         for (i = 0; i < nr; i++) y0[i] = (T)(1 - (double)(i % 3) / 2);                                                 \
         memset(&A, 0xab, sizeof A);                                                                                    \
-        st = spmv_##TAG##_csr_wrap(&A, nr, nc, rp, ci, v, NULL);                                                       \
+        st = spmv_##TAG##_csr_wrap(&A, nr, nc, rp, ci, v, NULL, NULL);                                                       \
         FC_REQUIRE(fc_known(st), "wrap: status %d", (int)st);                                                          \
         FC_REQUIRE((st == SPMV_OK) == valid, "wrap: %s on %s arrays", spmv_status_str(st),                             \
                    valid ? "valid" : "invalid");                                                                       \

@@ -115,7 +115,7 @@ static void fz_products(const spmv_triplets *t, unsigned h) {
        relative precision is below 1e-12); x is in [1, 2.5] */
     for (k = 0; k < t->nnz; k++)
         if (!(fabs(t->val[k]) <= 1e300 && (t->val[k] == 0.0 || fabs(t->val[k]) >= 1e-290))) moderate = 0;
-    st = spmv_d_csr_from_triplets(&A, t, NULL);
+    st = spmv_d_csr_from_triplets(&A, t, NULL, NULL);
     FZ_REQUIRE(st == SPMV_OK, "csr_from_triplets: %s", spmv_status_str(st));
     x = (double *)malloc(sizeof(double) * (size_t)(A.ncols + 1));
     y = (double *)malloc(sizeof(double) * (size_t)(A.nrows + 1));
@@ -186,7 +186,7 @@ static void fz_products(const spmv_triplets *t, unsigned h) {
     if ((h >> 8) % 4u == 0) {
         spmv_s_csr B;
         float *xs, *ys;
-        st = spmv_s_csr_from_triplets(&B, t, NULL);
+        st = spmv_s_csr_from_triplets(&B, t, NULL, NULL);
         FZ_REQUIRE(st == SPMV_OK, "s csr_from_triplets: %s", spmv_status_str(st));
         xs = (float *)malloc(sizeof(float) * (size_t)(B.ncols + 1));
         ys = (float *)malloc(sizeof(float) * (size_t)(B.nrows + 1));

@@ -21,7 +21,7 @@
         T *x, *y;                                                                                        \
         size_t f;                                                                                        \
         int64_t i;                                                                                       \
-        if (spmv_##tag##_csr_from_triplets(&A, t, NULL) != SPMV_OK) return 1;                           \
+        if (spmv_##tag##_csr_from_triplets(&A, t, NULL, NULL) != SPMV_OK) return 1;                           \
         x = (T *)malloc(sizeof(T) * (size_t)A.ncols);                                                    \
         y = (T *)malloc(sizeof(T) * (size_t)A.nrows);                                                    \
         if (!x || !y) return 1;                                                                          \

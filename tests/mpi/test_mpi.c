@@ -123,7 +123,7 @@ static int gen(const char *spec, spmv_d_csr *A) {
     spmv_triplets t;
     spmv_error e;
     if (spmv_gen(spec, &t, &e) != SPMV_OK) return 0;
-    if (spmv_d_csr_from_triplets(A, &t, NULL) != SPMV_OK) {
+    if (spmv_d_csr_from_triplets(A, &t, NULL, NULL) != SPMV_OK) {
         spmv_triplets_free(&t);
         return 0;
     }
@@ -135,7 +135,7 @@ static int gen(const char *spec, spmv_d_csr *A) {
 static int empty(spmv_d_csr *A, int64_t rows, int64_t cols) {
     spmv_triplets t;
     if (spmv_triplets_alloc(&t, rows, cols, 0) != SPMV_OK) return 0;
-    if (spmv_d_csr_from_triplets(A, &t, NULL) != SPMV_OK) return 0;
+    if (spmv_d_csr_from_triplets(A, &t, NULL, NULL) != SPMV_OK) return 0;
     spmv_triplets_free(&t);
     return 1;
 }
@@ -152,7 +152,7 @@ static int blockdiag(spmv_d_csr *A, int64_t n) {
         if (i + 1 < hi) t.row[k] = i, t.col[k] = i + 1, t.val[k++] = -1;
     }
     t.nnz = k;
-    if (spmv_d_csr_from_triplets(A, &t, NULL) != SPMV_OK) return 0;
+    if (spmv_d_csr_from_triplets(A, &t, NULL, NULL) != SPMV_OK) return 0;
     spmv_triplets_free(&t);
     return 1;
 }
@@ -276,7 +276,7 @@ static void real_one(const char *name, const spmv_triplets *t, void *ctx) {
     char path[4096], what[600];
     const char *dir = getenv("SPMV_MATRICES");
     (void)ctx;
-    if (spmv_d_csr_from_triplets(&A, t, NULL) != SPMV_OK) return; /* the serial tests cover refusals */
+    if (spmv_d_csr_from_triplets(&A, t, NULL, NULL) != SPMV_OK) return; /* the serial tests cover refusals */
     one_matrix(name, &A, 0);
     snprintf(path, sizeof path, "%.3000s/%.600s.mtx.gz", dir ? dir : "../shared/matrices", name);
     st = spmv_d_dist_from_mm(&D, MPI_COMM_WORLD, path, NULL, &e);

@@ -81,7 +81,7 @@ int main(int argc, char **argv) {
             spmv_triplets t;
             spmv_error e;
             spmv_d_csr A;
-            if (spmv_gen(gens[g], &t, &e) != SPMV_OK || spmv_d_csr_from_triplets(&A, &t, NULL) != SPMV_OK) {
+            if (spmv_gen(gens[g], &t, &e) != SPMV_OK || spmv_d_csr_from_triplets(&A, &t, NULL, NULL) != SPMV_OK) {
                 CHECK(0, "gen %s", gens[g]);
                 continue;
             }

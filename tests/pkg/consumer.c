@@ -9,7 +9,7 @@ int main(void) {
     double v[] = {2, -1, -1, 2, -1, -1, 2}, x[] = {1, 2, 3}, y[3], want[] = {0, 0, 4};
     spmv_d_csr A;
     int i, bad = 0;
-    if (spmv_d_csr_wrap(&A, 3, 3, rp, ci, v, NULL) != SPMV_OK || spmv_d_csr_mv(&A, 1.0, x, 0.0, y) != SPMV_OK) {
+    if (spmv_d_csr_wrap(&A, 3, 3, rp, ci, v, NULL, NULL) != SPMV_OK || spmv_d_csr_mv(&A, 1.0, x, 0.0, y) != SPMV_OK) {
         printf("FAIL: consumer: wrap or product failed\n");
         return 1;
     }

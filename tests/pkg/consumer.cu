@@ -12,7 +12,7 @@ int main(void) {
         printf("ok: CUDA consumer of spmv %s compiled and linked (no GPU here)\n", SPMV_VERSION_STRING);
         return 0;
     }
-    if (spmv_d_csr_wrap(&A, 3, 3, rp, ci, v, NULL) != SPMV_OK ||
+    if (spmv_d_csr_wrap(&A, 3, 3, rp, ci, v, NULL, NULL) != SPMV_OK ||
         spmv_d_any_dev_from_csr(&D, &A, NULL, NULL, 0) != SPMV_OK) {
         printf("FAIL: CUDA consumer: upload failed\n");
         return 1;
