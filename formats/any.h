@@ -354,7 +354,7 @@ SPMV_API spmv_status SPMV_NAME(any_from_csr)(SPMV_NAME(any) *M, const SPMV_NAME(
     SPMV__IF(host)(case SPMV_CAT(SPMV_FMT_, ID) :                                                               \
         st = SPMV_CAT3(spmv_, n, _params_parse)(opts.params, &p.n, e);                                          \
         if (st == SPMV_OK && opts.tune) st = SPMV_NAME(SPMV_CAT(n, _tune))(A, &p.n, &spent);                     \
-        if (st == SPMV_OK) st = SPMV_NAME(SPMV_CAT(n, _from_csr))(&M->u.n, A, &p.n);                            \
+        if (st == SPMV_OK) st = SPMV_NAME(SPMV_CAT(n, _from_csr))(&M->u.n, A, &p.n, NULL);                      \
         break;)
 #include "registry.h"
 #undef SPMV_FORMAT

@@ -87,7 +87,7 @@
  * API (tag d shown; the object type is one struct, spmv_d_axt, with five aliases):
  *   spmv_axt_params spmv_axt_params_default(void);
  *   spmv_status spmv_d_axt_from_csr(spmv_d_axt *A, const spmv_d_csr *B, spmv_axt_variant v,
- *                                   const spmv_axt_params *p);     // p NULL: defaults
+ *                                   const spmv_axt_params *p, NULL);     // p NULL: defaults
  *   spmv_status spmv_d_axt_update_x(spmv_d_axt *A, const double *x);
  *   spmv_status spmv_d_axt_mv_kernel(const spmv_d_axt *A, double alpha, double beta, double *y);
  *   spmv_status spmv_d_axt_mv(spmv_d_axt *A, double alpha, const double *x, double beta, double *y);
@@ -242,7 +242,7 @@ SPMV_API spmv_status SPMV_NAME(axt_params_resolve)(const SPMV_NAME(csr) *B, spmv
         const spmv_axt_params *p, spmv_axt_params *out);
 SPMV_API void SPMV_NAME(axt_params_str)(const SPMV_NAME(axt) *A, char *buf, size_t n);
 SPMV_API spmv_status SPMV_NAME(axt_from_csr)(SPMV_NAME(axt) *A, const SPMV_NAME(csr) *B, spmv_axt_variant v,
-        const spmv_axt_params *p);
+        const spmv_axt_params *p, spmv_error *e);
 SPMV_API spmv_status SPMV_NAME(axt_to_csr)(const SPMV_NAME(axt) *A, SPMV_NAME(csr) *B);
 SPMV_API spmv_status SPMV_NAME(axt_update_x)(SPMV_NAME(axt) *A, const SPMV_T *x);
 SPMV_API spmv_status SPMV_NAME(axt_mv_kernel)(const SPMV_NAME(axt) *A, SPMV_T alpha, SPMV_T beta, SPMV_T *y);
@@ -252,8 +252,8 @@ SPMV_API spmv_status SPMV_NAME(axt_tune)(const SPMV_NAME(csr) *B, spmv_axt_varia
 /* per-variant names: spmv_<tag>_<variant>_<verb>; the object's variant decides */
 #define SPMV__AXT_ALIAS(vn, V)                                                                                   \
     static inline spmv_status SPMV_NAME(SPMV_CAT(vn, _from_csr))(SPMV_NAME(axt) * A, const SPMV_NAME(csr) * B,  \
-                                                                 const spmv_axt_params *p) {                   \
-        return SPMV_NAME(axt_from_csr)(A, B, V, p);                                                            \
+                                                                 const spmv_axt_params *p, spmv_error *e) {    \
+        return SPMV_NAME(axt_from_csr)(A, B, V, p, e);                                                         \
     }                                                                                                          \
     static inline spmv_status SPMV_NAME(SPMV_CAT(vn, _mv))(SPMV_NAME(axt) * A, SPMV_T alpha, const SPMV_T *x,  \
                                                            SPMV_T beta, SPMV_T *y) {                           \
@@ -440,7 +440,7 @@ static inline int64_t SPMV_NAME(axt__vpos)(int64_t slot, int lw) {
  * SPMV_ERR_ARG: bad B or parameters; SPMV_ERR_ISA; SPMV_ERR_LIMIT: rows do not fit the
  * head word; SPMV_ERR_OVERFLOW: ax offsets do not fit the index type (AXC's brp);
  * SPMV_ERR_ALLOC. */
-SPMV_API spmv_status SPMV_NAME(axt_from_csr)(SPMV_NAME(axt) *A, const SPMV_NAME(csr) *B, spmv_axt_variant v,
+static inline spmv_status SPMV_NAME(axt__build)(SPMV_NAME(axt) *A, const SPMV_NAME(csr) *B, spmv_axt_variant v,
                                                   const spmv_axt_params *p) {
     spmv_axt_params q;
     spmv_status st;
@@ -564,6 +564,10 @@ SPMV_API spmv_status SPMV_NAME(axt_from_csr)(SPMV_NAME(axt) *A, const SPMV_NAME(
     A->nunits = nu;
     A->ncolumns = ncolumns;
     return SPMV_OK;
+}
+SPMV_API spmv_status SPMV_NAME(axt_from_csr)(SPMV_NAME(axt) *A, const SPMV_NAME(csr) *B, spmv_axt_variant v,
+        const spmv_axt_params *p, spmv_error *e) {
+    return spmv__built(e, SPMV_NAME(axt__build)(A, B, v, p), "axt_from_csr", NULL);
 }
 
 /* AXC/AXT -> CSR, exactly the CSR it was built from (entries, order, explicit zeros).
@@ -1067,7 +1071,7 @@ SPMV_API spmv_status SPMV_NAME(axt_tune)(const SPMV_NAME(csr) *B, spmv_axt_varia
     for (i = 0; i < nc; i++) {
         SPMV_NAME(axt) A;
         double med;
-        if (SPMV_NAME(axt_from_csr)(&A, B, v, &cand[i]) != SPMV_OK) continue;
+        if (SPMV_NAME(axt_from_csr)(&A, B, v, &cand[i], NULL) != SPMV_OK) continue;
         SPMV_NAME(axt_update_x)(&A, x);
         {
             SPMV_NAME(axt__tune_ctx) tc;

@@ -121,7 +121,8 @@ SPMV_API size_t SPMV_NAME(bcsr_bytes)(const SPMV_NAME(bcsr) *A);
 SPMV_API int64_t SPMV_NAME(bcsr_stored)(const SPMV_NAME(bcsr) *A);
 SPMV_API double SPMV_NAME(bcsr_fill_ratio)(const SPMV_NAME(bcsr) *A);
 SPMV_API spmv_status SPMV_NAME(bcsr_estimate)(const SPMV_NAME(csr) *B, int *bs_out, double *ratio_out);
-SPMV_API spmv_status SPMV_NAME(bcsr_from_csr)(SPMV_NAME(bcsr) *A, const SPMV_NAME(csr) *B, const spmv_bcsr_params *p);
+SPMV_API spmv_status SPMV_NAME(bcsr_from_csr)(SPMV_NAME(bcsr) *A, const SPMV_NAME(csr) *B, const spmv_bcsr_params *p,
+        spmv_error *e);
 SPMV_API int SPMV_NAME(bcsr_limited)(const SPMV_NAME(csr) *B, const spmv_bcsr_params *p, spmv_isa isa);
 SPMV_API spmv_status SPMV_NAME(bcsr_to_csr)(const SPMV_NAME(bcsr) *A, SPMV_NAME(csr) *B);
 SPMV_API spmv_status SPMV_NAME(bcsr_mv)(const SPMV_NAME(bcsr) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
@@ -288,7 +289,7 @@ static inline spmv_status SPMV_NAME(bcsr__plan)(const SPMV_NAME(csr) *B, spmv_bc
 /* From CSR (any column order; duplicates summed). Errors: SPMV_ERR_ARG (malformed CSR, bad
  * parameters), SPMV_ERR_OVERFLOW, SPMV_ERR_ISA, SPMV_ERR_LIMIT, SPMV_ERR_ALLOC. On failure
  * *A is left empty. */
-SPMV_API spmv_status SPMV_NAME(bcsr_from_csr)(SPMV_NAME(bcsr) *A, const SPMV_NAME(csr) *B,
+static inline spmv_status SPMV_NAME(bcsr__build)(SPMV_NAME(bcsr) *A, const SPMV_NAME(csr) *B,
                                                    const spmv_bcsr_params *p) {
     spmv_bcsr_params prm = p ? *p : spmv_bcsr_params_default();
     spmv_status st;
@@ -380,6 +381,10 @@ SPMV_API spmv_status SPMV_NAME(bcsr_from_csr)(SPMV_NAME(bcsr) *A, const SPMV_NAM
     spmv__free(slot);
     spmv__free(list);
     return SPMV_OK;
+}
+SPMV_API spmv_status SPMV_NAME(bcsr_from_csr)(SPMV_NAME(bcsr) *A, const SPMV_NAME(csr) *B, const spmv_bcsr_params *p,
+        spmv_error *e) {
+    return spmv__built(e, SPMV_NAME(bcsr__build)(A, B, p), "bcsr_from_csr", NULL);
 }
 
 /* 1 when converting B with p (defaults filled in) must give SPMV_ERR_LIMIT (tests). */
@@ -722,7 +727,7 @@ SPMV_API spmv_status SPMV_NAME(bcsr_mm)(const SPMV_NAME(bcsr) *A, int64_t k, SPM
 #define SPMV_TF_FAM bcsr
 #define SPMV_TF_PARAMS spmv_bcsr_params
 #define SPMV_TF_SET(p, key, v) ((void)(key), (p).bs = (v))
-#define SPMV_TF_CONVERT(M, A, p) SPMV_NAME(bcsr_from_csr)(M, A, &(p))
+#define SPMV_TF_CONVERT(M, A, p) SPMV_NAME(bcsr_from_csr)(M, A, &(p), NULL)
 #include "core/tune_family.h"
 
 /* The block size, timed: the estimate's choice first (it keeps its place unless another is

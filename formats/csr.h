@@ -118,11 +118,13 @@ SPMV_API size_t SPMV_NAME(csr_bytes)(const SPMV_NAME(csr) *A);
 SPMV_API spmv_status SPMV_NAME(csr_from_coo)(SPMV_NAME(csr) *A, const SPMV_NAME(coo) *B, const spmv_csr_params *p);
 SPMV_API spmv_status SPMV_NAME(csr_from_triplets)(SPMV_NAME(csr) *A, const spmv_triplets *t,
         const spmv_csr_params *p, spmv_error *e);
-SPMV_API spmv_status SPMV_NAME(csr_from_csr)(SPMV_NAME(csr) *A, const SPMV_NAME(csr) *B, const spmv_csr_params *p);
+SPMV_API spmv_status SPMV_NAME(csr_from_csr)(SPMV_NAME(csr) *A, const SPMV_NAME(csr) *B, const spmv_csr_params *p,
+        spmv_error *e);
 SPMV_API spmv_status SPMV_NAME(csr_to_csr)(const SPMV_NAME(csr) *A, SPMV_NAME(csr) *B);
 SPMV_API spmv_status SPMV_NAME(csr_merge_from_csr)(SPMV_NAME(csr) *A, const SPMV_NAME(csr) *B,
-        const spmv_csr_params *p);
-SPMV_API spmv_status SPMV_NAME(coo_from_csr)(SPMV_NAME(coo) *B, const SPMV_NAME(csr) *A, const spmv_coo_params *p);
+        const spmv_csr_params *p, spmv_error *e);
+SPMV_API spmv_status SPMV_NAME(coo_from_csr)(SPMV_NAME(coo) *B, const SPMV_NAME(csr) *A, const spmv_coo_params *p,
+        spmv_error *e);
 SPMV_API spmv_status SPMV_NAME(coo_to_csr)(const SPMV_NAME(coo) *A, SPMV_NAME(csr) *B);
 SPMV_API spmv_status SPMV_NAME(csr_mv)(const SPMV_NAME(csr) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
         SPMV_T *y);
@@ -405,7 +407,7 @@ SPMV_API spmv_status SPMV_NAME(csr_from_triplets)(SPMV_NAME(csr) *A, const spmv_
 
 /* CSR -> CSR with params p: a validated copy that owns its arrays (columns kept in the
  * source's order). The host runs the device-only kernels (scalar, vector, auto) as rows. */
-SPMV_API spmv_status SPMV_NAME(csr_from_csr)(SPMV_NAME(csr) *A, const SPMV_NAME(csr) *B,
+static inline spmv_status SPMV_NAME(csr__build)(SPMV_NAME(csr) *A, const SPMV_NAME(csr) *B,
                                                   const spmv_csr_params *p) {
     spmv_csr_params prm = p ? *p : spmv_csr_params_default();
     spmv_status st;
@@ -435,6 +437,10 @@ SPMV_API spmv_status SPMV_NAME(csr_from_csr)(SPMV_NAME(csr) *A, const SPMV_NAME(
     SPMV_NAME(csr__plan)(A);
     return SPMV_OK;
 }
+SPMV_API spmv_status SPMV_NAME(csr_from_csr)(SPMV_NAME(csr) *A, const SPMV_NAME(csr) *B, const spmv_csr_params *p,
+        spmv_error *e) {
+    return spmv__built(e, SPMV_NAME(csr__build)(A, B, p), "csr_from_csr", NULL);
+}
 SPMV_API spmv_status SPMV_NAME(csr_to_csr)(const SPMV_NAME(csr) *A, SPMV_NAME(csr) *B) {
     spmv_csr_params p;
     if (!A) {
@@ -442,16 +448,20 @@ SPMV_API spmv_status SPMV_NAME(csr_to_csr)(const SPMV_NAME(csr) *A, SPMV_NAME(cs
         return SPMV_ERR_ARG;
     }
     p = A->params;
-    return SPMV_NAME(csr_from_csr)(B, A, &p);
+    return SPMV_NAME(csr_from_csr)(B, A, &p, NULL);
 }
-SPMV_API spmv_status SPMV_NAME(csr_merge_from_csr)(SPMV_NAME(csr) *A, const SPMV_NAME(csr) *B,
+static inline spmv_status SPMV_NAME(csr_merge__build)(SPMV_NAME(csr) *A, const SPMV_NAME(csr) *B,
                                                         const spmv_csr_params *p) {
     spmv_csr_params q = p ? *p : spmv_csr_merge_params_default();
-    return SPMV_NAME(csr_from_csr)(A, B, &q);
+    return SPMV_NAME(csr_from_csr)(A, B, &q, NULL);
+}
+SPMV_API spmv_status SPMV_NAME(csr_merge_from_csr)(SPMV_NAME(csr) *A, const SPMV_NAME(csr) *B,
+        const spmv_csr_params *p, spmv_error *e) {
+    return spmv__built(e, SPMV_NAME(csr_merge__build)(A, B, p), "csr_merge_from_csr", NULL);
 }
 
 /* CSR -> COO (sorted, as every converter expects). */
-SPMV_API spmv_status SPMV_NAME(coo_from_csr)(SPMV_NAME(coo) *B, const SPMV_NAME(csr) *A,
+static inline spmv_status SPMV_NAME(coo__build)(SPMV_NAME(coo) *B, const SPMV_NAME(csr) *A,
                                                   const spmv_coo_params *p) {
     spmv_coo_params prm = p ? *p : spmv_coo_params_default();
     SPMV_I r, k;
@@ -493,6 +503,10 @@ SPMV_API spmv_status SPMV_NAME(coo_from_csr)(SPMV_NAME(coo) *B, const SPMV_NAME(
         }
     }
     return SPMV_OK;
+}
+SPMV_API spmv_status SPMV_NAME(coo_from_csr)(SPMV_NAME(coo) *B, const SPMV_NAME(csr) *A, const spmv_coo_params *p,
+        spmv_error *e) {
+    return spmv__built(e, SPMV_NAME(coo__build)(B, A, p), "coo_from_csr", NULL);
 }
 
 /* COO -> CSR (round trips). */

@@ -156,7 +156,8 @@ typedef struct SPMV_NAME(csr5) {
 SPMV_API void SPMV_NAME(csr5_free)(SPMV_NAME(csr5) *A);
 SPMV_API int64_t SPMV_NAME(csr5_stored)(const SPMV_NAME(csr5) *A);
 SPMV_API size_t SPMV_NAME(csr5_bytes)(const SPMV_NAME(csr5) *A);
-SPMV_API spmv_status SPMV_NAME(csr5_from_csr)(SPMV_NAME(csr5) *A, const SPMV_NAME(csr) *B, const spmv_csr5_params *p);
+SPMV_API spmv_status SPMV_NAME(csr5_from_csr)(SPMV_NAME(csr5) *A, const SPMV_NAME(csr) *B, const spmv_csr5_params *p,
+        spmv_error *e);
 SPMV_API spmv_status SPMV_NAME(csr5_to_csr)(const SPMV_NAME(csr5) *A, SPMV_NAME(csr) *B);
 SPMV_API spmv_status SPMV_NAME(csr5_mv)(const SPMV_NAME(csr5) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
         SPMV_T *y);
@@ -263,7 +264,7 @@ static inline void SPMV_NAME(csr5__fill_empty)(SPMV_NAME(csr5) *A, const SPMV_NA
 /* From CSR (sorted columns not required; entries are kept in CSR order). Errors:
  * SPMV_ERR_ARG (bad omega/sigma for the ISA, inconsistent row_ptr), SPMV_ERR_ISA,
  * SPMV_ERR_LIMIT (the lane slot or the tile size overflows), SPMV_ERR_ALLOC. */
-SPMV_API spmv_status SPMV_NAME(csr5_from_csr)(SPMV_NAME(csr5) *A, const SPMV_NAME(csr) *B,
+static inline spmv_status SPMV_NAME(csr5__build)(SPMV_NAME(csr5) *A, const SPMV_NAME(csr) *B,
                                                    const spmv_csr5_params *p) {
     spmv_csr5_params prm = p ? *p : spmv_csr5_params_default();
     const SPMV_NAME(csr5_uidx) top = SPMV__CSR5_TOP(SPMV_NAME(csr5_uidx));
@@ -353,6 +354,10 @@ SPMV_OMP(parallel for schedule(static) if (B->nnz >= SPMV_PAR_MIN_NNZ))
         A->val[k] = B->val[k];
     }
     return SPMV_OK;
+}
+SPMV_API spmv_status SPMV_NAME(csr5_from_csr)(SPMV_NAME(csr5) *A, const SPMV_NAME(csr) *B, const spmv_csr5_params *p,
+        spmv_error *e) {
+    return spmv__built(e, SPMV_NAME(csr5__build)(A, B, p), "csr5_from_csr", NULL);
 }
 
 /* Back to CSR (exactly the input of csr5_from_csr); B gets A's ISA and default algo. */
@@ -633,7 +638,7 @@ SPMV_API spmv_status SPMV_NAME(csr5_mv)(const SPMV_NAME(csr5) *A, SPMV_T alpha, 
 #define SPMV_TF_FAM csr5
 #define SPMV_TF_PARAMS spmv_csr5_params
 #define SPMV_TF_SET(p, key, v) ((void)(key), (p).sigma = (v))
-#define SPMV_TF_CONVERT(M, A, p) SPMV_NAME(csr5_from_csr)(M, A, &(p))
+#define SPMV_TF_CONVERT(M, A, p) SPMV_NAME(csr5_from_csr)(M, A, &(p), NULL)
 #include "core/tune_family.h"
 
 /* Picks sigma for A on this machine: converts with each of a few sigma values and times

@@ -318,7 +318,7 @@ static inline spmv_status SPMV_NAME(csr__sorted_view)(const SPMV_NAME(csr) *A, S
     *own = 0;
     if (SPMV_NAME(csr__canonical)(A)) return SPMV_OK;
     cp.isa = rp.isa = SPMV_ISA_GENERIC;
-    if ((st = SPMV_NAME(coo_from_csr)(&S, A, &cp)) != SPMV_OK) return st;
+    if ((st = SPMV_NAME(coo_from_csr)(&S, A, &cp, NULL)) != SPMV_OK) return st;
     st = SPMV_NAME(csr_from_coo)(C, &S, &rp);
     SPMV_NAME(coo_free)(&S);
     *own = st == SPMV_OK;

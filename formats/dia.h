@@ -91,8 +91,10 @@ typedef struct SPMV_NAME(dia) {
 SPMV_API void SPMV_NAME(dia_free)(SPMV_NAME(dia) *A);
 SPMV_API int64_t SPMV_NAME(dia_stored)(const SPMV_NAME(dia) *A);
 SPMV_API size_t SPMV_NAME(dia_bytes)(const SPMV_NAME(dia) *A);
-SPMV_API spmv_status SPMV_NAME(dia_from_csr)(SPMV_NAME(dia) *A, const SPMV_NAME(csr) *B, const spmv_dia_params *p);
-SPMV_API spmv_status SPMV_NAME(hdia_from_csr)(SPMV_NAME(dia) *A, const SPMV_NAME(csr) *B, const spmv_dia_params *p);
+SPMV_API spmv_status SPMV_NAME(dia_from_csr)(SPMV_NAME(dia) *A, const SPMV_NAME(csr) *B, const spmv_dia_params *p,
+        spmv_error *e);
+SPMV_API spmv_status SPMV_NAME(hdia_from_csr)(SPMV_NAME(dia) *A, const SPMV_NAME(csr) *B, const spmv_dia_params *p,
+        spmv_error *e);
 SPMV_API int SPMV_NAME(dia_limited)(const SPMV_NAME(csr) *B, const spmv_dia_params *p, spmv_isa isa);
 SPMV_API spmv_status SPMV_NAME(dia_to_csr)(const SPMV_NAME(dia) *A, SPMV_NAME(csr) *B);
 SPMV_API spmv_status SPMV_NAME(dia_mv)(const SPMV_NAME(dia) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
@@ -257,16 +259,24 @@ static inline spmv_status SPMV_NAME(dia__from_csr)(SPMV_NAME(dia) *A, const SPMV
     spmv__free(tmp);
     return SPMV_OK;
 }
-SPMV_API spmv_status SPMV_NAME(dia_from_csr)(SPMV_NAME(dia) *A, const SPMV_NAME(csr) *B, const spmv_dia_params *p) {
+static inline spmv_status SPMV_NAME(dia__build)(SPMV_NAME(dia) *A, const SPMV_NAME(csr) *B, const spmv_dia_params *p) {
     spmv_dia_params q = p ? *p : spmv_dia_params_default();
     q.variant = SPMV_DIA_PLAIN;
     return SPMV_NAME(dia__from_csr)(A, B, q);
 }
-SPMV_API spmv_status SPMV_NAME(hdia_from_csr)(SPMV_NAME(dia) *A, const SPMV_NAME(csr) *B,
+SPMV_API spmv_status SPMV_NAME(dia_from_csr)(SPMV_NAME(dia) *A, const SPMV_NAME(csr) *B, const spmv_dia_params *p,
+        spmv_error *e) {
+    return spmv__built(e, SPMV_NAME(dia__build)(A, B, p), "dia_from_csr", NULL);
+}
+static inline spmv_status SPMV_NAME(hdia__build)(SPMV_NAME(dia) *A, const SPMV_NAME(csr) *B,
                                                    const spmv_dia_params *p) {
     spmv_dia_params q = p ? *p : spmv_hdia_params_default();
     q.variant = SPMV_DIA_HACKED;
     return SPMV_NAME(dia__from_csr)(A, B, q);
+}
+SPMV_API spmv_status SPMV_NAME(hdia_from_csr)(SPMV_NAME(dia) *A, const SPMV_NAME(csr) *B, const spmv_dia_params *p,
+        spmv_error *e) {
+    return spmv__built(e, SPMV_NAME(hdia__build)(A, B, p), "hdia_from_csr", NULL);
 }
 
 /* 1 when converting B with p (defaults filled in) must give SPMV_ERR_LIMIT (tests). */

@@ -166,7 +166,7 @@ SPMV_API spmv_status SPMV_NAME(hyb_tune)(const SPMV_NAME(csr) *A, spmv_ell_param
 /* the rows' converters: spmv_<tag>_<row>_from_csr (the variant is the row's) */
 #define SPMV__ELL_FROM_DECL(name)                                                                               \
     SPMV_API spmv_status SPMV_NAME(SPMV_CAT(name, _from_csr))(SPMV_NAME(ell) * A, const SPMV_NAME(csr) * B,    \
-                                                            const spmv_ell_params *p);
+                                                            const spmv_ell_params *p, spmv_error *e);
 SPMV__ELL_FROM_DECL(ell)
 SPMV__ELL_FROM_DECL(ellr)
 SPMV__ELL_FROM_DECL(hll)
@@ -514,10 +514,10 @@ fail:
 }
 #define SPMV__ELL_FROM(name, VAR)                                                                               \
     SPMV_API spmv_status SPMV_NAME(SPMV_CAT(name, _from_csr))(SPMV_NAME(ell) * A, const SPMV_NAME(csr) * B, \
-                                                                   const spmv_ell_params *p) {                  \
+                                                              const spmv_ell_params *p, spmv_error *e) {        \
         spmv_ell_params q = p ? *p : spmv__ell_params_of(VAR);                                                  \
         q.variant = VAR;                                                                                        \
-        return SPMV_NAME(ell__from_csr)(A, B, q);                                                               \
+        return spmv__built(e, SPMV_NAME(ell__from_csr)(A, B, q), SPMV_STR(name) "_from_csr", NULL);             \
     }
 SPMV__ELL_FROM(ell, SPMV_ELL_PLAIN)
 SPMV__ELL_FROM(ellr, SPMV_ELL_R)

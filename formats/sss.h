@@ -59,7 +59,8 @@ typedef struct SPMV_NAME(sss) {
 SPMV_API void SPMV_NAME(sss_free)(SPMV_NAME(sss) *A);
 SPMV_API int64_t SPMV_NAME(sss_stored)(const SPMV_NAME(sss) *A);
 SPMV_API size_t SPMV_NAME(sss_bytes)(const SPMV_NAME(sss) *A);
-SPMV_API spmv_status SPMV_NAME(sss_from_csr)(SPMV_NAME(sss) *A, const SPMV_NAME(csr) *B, const spmv_sss_params *p);
+SPMV_API spmv_status SPMV_NAME(sss_from_csr)(SPMV_NAME(sss) *A, const SPMV_NAME(csr) *B, const spmv_sss_params *p,
+        spmv_error *e);
 SPMV_API spmv_status SPMV_NAME(sss_from_triangle)(SPMV_NAME(sss) *A, const spmv_triplets *t,
         const spmv_sss_params *p, spmv_error *e);
 SPMV_API spmv_status SPMV_NAME(sss_to_csr)(const SPMV_NAME(sss) *A, SPMV_NAME(csr) *B);
@@ -134,7 +135,7 @@ static inline spmv_status SPMV_NAME(sss__alloc)(SPMV_NAME(sss) *A, SPMV_I n, int
 /* From CSR B, which must be symmetric (exactly: see the top). Columns in any order and
  * repeated columns (summed) are accepted. SPMV_ERR_ARG for a malformed, rectangular or
  * non-symmetric B. */
-SPMV_API spmv_status SPMV_NAME(sss_from_csr)(SPMV_NAME(sss) *A, const SPMV_NAME(csr) *B,
+static inline spmv_status SPMV_NAME(sss__build)(SPMV_NAME(sss) *A, const SPMV_NAME(csr) *B,
                                                   const spmv_sss_params *p) {
     spmv_sss_params prm = p ? *p : spmv_sss_params_default();
     SPMV_NAME(csr) C;
@@ -179,6 +180,10 @@ SPMV_OMP(parallel for schedule(static) if (C.nnz >= SPMV_PAR_MIN_NNZ))
     }
     if (own) SPMV_NAME(csr_free)(&C);
     return st;
+}
+SPMV_API spmv_status SPMV_NAME(sss_from_csr)(SPMV_NAME(sss) *A, const SPMV_NAME(csr) *B, const spmv_sss_params *p,
+        spmv_error *e) {
+    return spmv__built(e, SPMV_NAME(sss__build)(A, B, p), "sss_from_csr", NULL);
 }
 
 /* From triplets holding one triangle of a symmetric matrix (what spmv_mm_read_opts gives

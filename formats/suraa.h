@@ -134,7 +134,7 @@ typedef struct SPMV_NAME(suraa) {
 SPMV_API void SPMV_NAME(suraa_free)(SPMV_NAME(suraa) *A);
 SPMV_API size_t SPMV_NAME(suraa_bytes)(const SPMV_NAME(suraa) *A);
 SPMV_API spmv_status SPMV_NAME(suraa_from_csr)(SPMV_NAME(suraa) *A, const SPMV_NAME(csr) *B,
-        const spmv_suraa_params *p);
+        const spmv_suraa_params *p, spmv_error *e);
 SPMV_API spmv_status SPMV_NAME(suraa_to_csr)(const SPMV_NAME(suraa) *A, SPMV_NAME(csr) *B);
 #endif /* SPMV_PART_DECLS */
 
@@ -205,7 +205,7 @@ static inline void SPMV_NAME(suraa__plan)(SPMV_NAME(suraa) *A) {
 /* Host CSR B -> SURAA layout. p: NULL for the defaults. csr_check first (SPMV_ERR_ARG /
  * SPMV_ERR_OVERFLOW); SPMV_ERR_ARG for parameters out of range; SPMV_ERR_ALLOC (everything
  * freed, *A zeroed). */
-SPMV_API spmv_status SPMV_NAME(suraa_from_csr)(SPMV_NAME(suraa) *A, const SPMV_NAME(csr) *B,
+static inline spmv_status SPMV_NAME(suraa__build)(SPMV_NAME(suraa) *A, const SPMV_NAME(csr) *B,
                                                     const spmv_suraa_params *p) {
     spmv_suraa_params prm = p ? *p : spmv_suraa_params_default();
     spmv__suraa_key *key;
@@ -258,6 +258,10 @@ SPMV_API spmv_status SPMV_NAME(suraa_from_csr)(SPMV_NAME(suraa) *A, const SPMV_N
     A->params = prm;
     SPMV_NAME(suraa__plan)(A);
     return SPMV_OK;
+}
+SPMV_API spmv_status SPMV_NAME(suraa_from_csr)(SPMV_NAME(suraa) *A, const SPMV_NAME(csr) *B,
+        const spmv_suraa_params *p, spmv_error *e) {
+    return spmv__built(e, SPMV_NAME(suraa__build)(A, B, p), "suraa_from_csr", NULL);
 }
 
 /* Back to CSR (rows in the original order, each row's entries as stored). */

@@ -35,6 +35,21 @@ check_pair gcc "gcc -std=c11 -D_GNU_SOURCE $strict -fopenmp -I."
 if command -v clang > /dev/null 2>&1; then check_pair clang "clang -std=c11 -D_GNU_SOURCE $strict -fopenmp -I."
 else skip=$((skip + 1)); echo "SKIP: clang not found"; fi
 check_pair gxx "g++ -x c++ -std=c++17 $strict -fopenmp -I."
+# the other public headers and compilers, strict, syntax only: clang++ (all-in-one and
+# declarations-only), spmv_mpi.h with mpicc
+for m in -DTM_ALL_IN_ONE ""; do
+    if command -v clang++ > /dev/null 2>&1; then
+        if clang++ -x c++ -std=c++17 $strict -fopenmp -I. -fsyntax-only $m tests/modes/user.c > "$d/clangxx.log" 2>&1; then
+            ok "clang++ ${m:-declarations-only}: no warning"
+        else bad "clang++ $m: warnings or errors ($d/clangxx.log)"; head -5 "$d/clangxx.log"; fi
+    else skip=$((skip + 1)); echo "SKIP: clang++ not found"; fi
+done
+if command -v mpicc > /dev/null 2>&1; then
+    printf '#include <mpi.h>\n#include "spmv.h"\n#include "spmv_mpi.h"\nint main(void) { return 0; }\n' > "$d/mpi.c"
+    if mpicc -std=c11 -D_GNU_SOURCE $strict -fopenmp -I. -fsyntax-only "$d/mpi.c" > "$d/mpi.log" 2>&1; then
+        ok "spmv_mpi.h with mpicc: no warning"
+    else bad "spmv_mpi.h: warnings or errors ($d/mpi.log)"; head -5 "$d/mpi.log"; fi
+else skip=$((skip + 1)); echo "SKIP: mpicc not found"; fi
 # C++ unit against the C implementation (extern "C"): the user unit by g++, the bodies by gcc
 if g++ -x c++ -std=c++17 $strict -fopenmp -I. -O2 -c tests/modes/user.c -o "$d/user-cxx.o" > "$d/mixed.log" 2>&1 &&
     g++ -fopenmp "$d/user-cxx.o" "$d/impl-gcc.o" -o "$d/two-mixed" -lm >> "$d/mixed.log" 2>&1 &&
@@ -67,6 +82,16 @@ if [ -f "$lib" ]; then
         ok "every one of the $(echo "$syms" | wc -w) functions $lib exports is declared in declarations-only mode"
     else bad "functions exported but not declared ($d/declared.log)"; grep error "$d/declared.log" | head -5; fi
 else bad "$lib not built"; fi
+# one argument order for every builder (inputs, options, then spmv_error * last): a call that
+# puts the error where the options go no longer compiles (the old wrap and per-format builders)
+n=0
+for call in "spmv_d_csr_wrap(&A, 1, 1, rp, ci, v, e)" "spmv_d_csr_from_triplets(&A, t, e)" "spmv_d_ell_from_csr(&E, &A, e)" \
+    "spmv_d_axc_from_csr(&X, &A, e)" "spmv_d_coo_from_triplets(&C, t, e)"; do
+    printf '#define SPMV_DECLARATIONS_ONLY\n#include "spmv.h"\nint f(const spmv_triplets *t, spmv_error *e);\nint f(const spmv_triplets *t, spmv_error *e) {\n    int32_t rp[2] = {0, 0}, ci[1] = {0}; double v[1] = {0}; spmv_d_csr A; spmv_d_ell E; spmv_d_axt X; spmv_d_coo C;\n    (void)rp; (void)ci; (void)v; (void)E; (void)X; (void)C; (void)t;\n    return %s;\n}\n' "$call" > "$d/order.c"
+    if gcc -std=c11 -I. -fsyntax-only "$d/order.c" > "$d/order.log" 2>&1; then bad "a builder call with the error in the options' place compiled: $call"
+    elif grep -q 'too few arguments' "$d/order.log"; then n=$((n + 1)); else bad "$call: refused, but not for its arguments"; head -3 "$d/order.log"; fi
+done
+[ "$n" = 5 ] && ok "the old argument lists of five builders are compile errors (too few arguments)"
 # a pre-C11 compiler: one clear #error, nothing else
 gcc -std=c99 -I. -fsyntax-only tests/modes/impl.c > "$d/c99.log" 2>&1
 if [ "$(grep -c 'error:' "$d/c99.log")" = 1 ] && grep -q 'needs C11' "$d/c99.log"; then ok "-std=c99: one #error naming C11"

@@ -104,6 +104,14 @@ if [ -x build/cuda/test_cuda_csr ] && ! nvidia-smi -L 2>/dev/null | grep -q '^GP
         failed=$((failed + 1)); echo "FAIL: test_cuda_csr under a fake nvidia-smi failed without saying why"; tail -3 build/logs/fake-smi.log
     fi
 fi
+# spmv-cuda on a machine without a GPU: exit 3 and a message saying so (not the CUDA runtime's
+# "driver version is insufficient" alone)
+if [ -x build/spmv-cuda ] && ! nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
+    build/spmv-cuda bench gen:stencil2d:n=10 > build/logs/spmv-cuda-nogpu.log 2>&1
+    rc=$?
+    if [ "$rc" = 3 ] && grep -q 'no CUDA device on this machine' build/logs/spmv-cuda-nogpu.log; then passed=$((passed + 1)); else
+        failed=$((failed + 1)); echo "FAIL: spmv-cuda without a GPU: exit $rc"; tail -2 build/logs/spmv-cuda-nogpu.log; fi
+fi
 # examples, compiled strictly (C11 -pedantic -Werror) by ninja; they must run (cg and
 # pagerank check their own results: the true residual, a long-double PageRank reference; cgls
 # its normal equations' residual in long double and its two transpose products' agreement)

@@ -102,11 +102,11 @@ int main(void) {
         int k;
         for (k = 0; k < 64; k++) v[k] = 1;
         if (spmv_gen("band:n=16,bw=1", &t, NULL) == SPMV_OK && spmv_d_csr_from_triplets(&A, &t, NULL, NULL) == SPMV_OK &&
-            spmv_d_coo_from_csr(&C, &A, NULL) == SPMV_OK) {
+            spmv_d_coo_from_csr(&C, &A, NULL, NULL) == SPMV_OK) {
             CHECK(spmv_d_csr_mv(&A, 1, v, 0, v) == SPMV_ERR_ARG, "csr_mv(v, v)");
             {
                 spmv_d_csr M;
-                if (spmv_d_csr_merge_from_csr(&M, &A, NULL) == SPMV_OK) {
+                if (spmv_d_csr_merge_from_csr(&M, &A, NULL, NULL) == SPMV_OK) {
                     CHECK(spmv_d_csr_mv(&M, 1, v, 0, v + 8) == SPMV_ERR_ARG, "csr_mv (merge) overlapping");
                     spmv_d_csr_free(&M);
                 } else {

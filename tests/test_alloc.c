@@ -90,7 +90,7 @@ static spmv_d_coo g_coo_unsorted;
 
 static spmv_status c_coo_trip(void *o, const void *i) { (void)i; return spmv_d_coo_from_triplets((spmv_d_coo *)o, &g_trip, NULL, NULL); }
 static spmv_status c_csr_trip(void *o, const void *i) { (void)i; return spmv_d_csr_from_triplets((spmv_d_csr *)o, &g_trip, NULL, NULL); }
-static spmv_status c_coo_csr(void *o, const void *i) { (void)i; return spmv_d_coo_from_csr((spmv_d_coo *)o, &g_csr, NULL); }
+static spmv_status c_coo_csr(void *o, const void *i) { (void)i; return spmv_d_coo_from_csr((spmv_d_coo *)o, &g_csr, NULL, NULL); }
 static spmv_status c_csr_coo(void *o, const void *i) { (void)i; return spmv_d_csr_from_coo((spmv_d_csr *)o, &g_coo_unsorted, NULL); }
 static spmv_status c_gen(void *o, const void *i) { spmv_error e; return spmv_gen((const char *)i, (spmv_triplets *)o, &e); }
 
@@ -106,7 +106,7 @@ int main(void) {
     int64_t k;
     if (spmv_gen("random:rows=300,cols=200,nnzr=5,seed=3", &g_trip, &e) != SPMV_OK) return 1;
     if (spmv_d_csr_from_triplets(&g_csr, &g_trip, NULL, NULL) != SPMV_OK) return 1;
-    if (spmv_d_coo_from_csr(&g_coo_unsorted, &g_csr, NULL) != SPMV_OK) return 1;
+    if (spmv_d_coo_from_csr(&g_coo_unsorted, &g_csr, NULL, NULL) != SPMV_OK) return 1;
     for (k = 0; k + 1 < g_coo_unsorted.nnz; k += 2) { /* make it unsorted */
         int32_t r = g_coo_unsorted.row[k], c = g_coo_unsorted.col[k];
         double v = g_coo_unsorted.val[k];

@@ -271,7 +271,7 @@ static void alloc_failures(void) {
         int ok = 0, step;
         for (step = 0; step < 2; step++) { /* 0: from_csr, 1: to_csr */
             spmv_d_axt A2;
-            if (step == 1 && spmv_d_axt_from_csr(&A2, &R, (spmv_axt_variant)v, NULL) != SPMV_OK) abort();
+            if (step == 1 && spmv_d_axt_from_csr(&A2, &R, (spmv_axt_variant)v, NULL, NULL) != SPMV_OK) abort();
             base = th_alloc_live;
             ok = 0;
             for (k = 1; k < 100; k++) {
@@ -281,7 +281,7 @@ static void alloc_failures(void) {
                 memset(out, 0xAB, outsize);
                 th_alloc_count = 0;
                 th_alloc_fail_at = k;
-                st = step == 0 ? spmv_d_axt_from_csr(&A, &R, (spmv_axt_variant)v, NULL) : spmv_d_axt_to_csr(&A2, &B);
+                st = step == 0 ? spmv_d_axt_from_csr(&A, &R, (spmv_axt_variant)v, NULL, NULL) : spmv_d_axt_to_csr(&A2, &B);
                 th_alloc_fail_at = -1;
                 points++;
                 if (st == SPMV_OK) {
@@ -348,14 +348,14 @@ static void limits(void) {
     if (!tall_csr(&R, big)) abort();
     p.isa = SPMV_ISA_GENERIC;
     p.bs = 512;
-    st = spmv_d_axt_from_csr(&A, &R, SPMV_AXTCH1, &p);
+    st = spmv_d_axt_from_csr(&A, &R, SPMV_AXTCH1, &p, NULL);
     CHECK(st == SPMV_ERR_LIMIT, "AXTCH1 2^23 rows bs=512: %s", spmv_status_str(st));
     p.bs = 0;
     st = spmv_d_axt_params_resolve(&R, SPMV_AXTCH1, &p, &q);
     CHECK(st == SPMV_OK && q.bs == 256, "AXTCH1 2^23 rows automatic bs: %s bs=%d", spmv_status_str(st), q.bs);
     p.bs = 0;
     p.th = 1 << 10; /* 22 bits */
-    st = spmv_d_axt_from_csr(&A, &R, SPMV_AXTCH, &p);
+    st = spmv_d_axt_from_csr(&A, &R, SPMV_AXTCH, &p, NULL);
     CHECK(st == SPMV_ERR_LIMIT, "AXTCH 2^23 rows th=1024: %s", spmv_status_str(st));
     p.th = 0;
     st = spmv_d_axt_params_resolve(&R, SPMV_AXTCH, &p, &q);
@@ -373,7 +373,7 @@ static void limits(void) {
             p.isa = SPMV_ISA_GENERIC;
             p.thw = 4;
             p.bs = 1 << 20;
-            st = spmv_d_axt_from_csr(&A, &R, SPMV_AXTCH1, &p);
+            st = spmv_d_axt_from_csr(&A, &R, SPMV_AXTCH1, &p, NULL);
             if (i == 0) {
                 int ok = st == SPMV_OK;
                 CHECK(ok, "AXTCH1 4095 rows bs=2^20: %s", spmv_status_str(st));
@@ -394,11 +394,11 @@ static void limits(void) {
         p.bs = 0;
         p.th = 1 << 16; /* 16 bits */
         if (!tall_csr(&R, 65536)) abort();
-        st = spmv_d_axt_from_csr(&A, &R, SPMV_AXTCH, &p);
+        st = spmv_d_axt_from_csr(&A, &R, SPMV_AXTCH, &p, NULL);
         CHECK(st == SPMV_ERR_LIMIT, "AXTCH 65536 rows th=2^16: %s", spmv_status_str(st));
         spmv_d_csr_free(&R);
         if (!tall_csr(&R, 65535)) abort();
-        st = spmv_d_axt_from_csr(&A, &R, SPMV_AXTCH, &p);
+        st = spmv_d_axt_from_csr(&A, &R, SPMV_AXTCH, &p, NULL);
         CHECK(st == SPMV_OK, "AXTCH 65535 rows th=2^16: %s", spmv_status_str(st));
         if (st == SPMV_OK) {
             double x = -1, *y = (double *)malloc(sizeof(double) * 65535);
@@ -422,24 +422,24 @@ static void limits(void) {
         p = spmv_axt_params_default();
         p.isa = SPMV_ISA_GENERIC;
         p.thw = 12;
-        CHECK(spmv_d_axt_from_csr(&A, &R, SPMV_AXC, &p) == SPMV_ERR_ARG, "thw=12 accepted");
+        CHECK(spmv_d_axt_from_csr(&A, &R, SPMV_AXC, &p, NULL) == SPMV_ERR_ARG, "thw=12 accepted");
         p.thw = 8;
         p.bs = 4;
-        CHECK(spmv_d_axt_from_csr(&A, &R, SPMV_AXTCH1, &p) == SPMV_ERR_ARG, "bs < thw accepted");
+        CHECK(spmv_d_axt_from_csr(&A, &R, SPMV_AXTCH1, &p, NULL) == SPMV_ERR_ARG, "bs < thw accepted");
         p.bs = 96;
-        CHECK(spmv_d_axt_from_csr(&A, &R, SPMV_AXTCH1, &p) == SPMV_ERR_ARG, "bs=96 accepted");
+        CHECK(spmv_d_axt_from_csr(&A, &R, SPMV_AXTCH1, &p, NULL) == SPMV_ERR_ARG, "bs=96 accepted");
         p.bs = 0;
         p.th = 12;
-        CHECK(spmv_d_axt_from_csr(&A, &R, SPMV_AXTCH, &p) == SPMV_ERR_ARG, "AXTCH th=12 accepted");
-        CHECK(spmv_d_axt_from_csr(&A, &R, SPMV_AXTUH, &p) == SPMV_OK, "AXTUH th=12 refused");
+        CHECK(spmv_d_axt_from_csr(&A, &R, SPMV_AXTCH, &p, NULL) == SPMV_ERR_ARG, "AXTCH th=12 accepted");
+        CHECK(spmv_d_axt_from_csr(&A, &R, SPMV_AXTUH, &p, NULL) == SPMV_OK, "AXTUH th=12 refused");
         spmv_d_axt_free(&A);
         if (spmv_isa_supported(SPMV_ISA_AVX512)) {
             p = spmv_axt_params_default();
             p.isa = SPMV_ISA_AVX512;
             p.thw = 4;
-            CHECK(spmv_d_axt_from_csr(&A, &R, SPMV_AXC, &p) == SPMV_ERR_ARG, "avx512 with thw=4 accepted");
+            CHECK(spmv_d_axt_from_csr(&A, &R, SPMV_AXC, &p, NULL) == SPMV_ERR_ARG, "avx512 with thw=4 accepted");
             p.isa = SPMV_ISA_AUTO;
-            st = spmv_d_axt_from_csr(&A, &R, SPMV_AXC, &p);
+            st = spmv_d_axt_from_csr(&A, &R, SPMV_AXC, &p, NULL);
             CHECK(st == SPMV_OK && A.params.thw == 4 && (getenv("SPMV_ISA") || A.params.isa == SPMV_ISA_GENERIC),
                   "auto isa with thw=4: %s isa %s thw %d", spmv_status_str(st), spmv_isa_name(A.params.isa), A.params.thw);
             spmv_d_axt_free(&A);
@@ -462,7 +462,7 @@ static void row0_head(void) {
     if (spmv_d_csr_from_triplets(&R, &t, NULL, NULL) != SPMV_OK) abort();
     for (v = SPMV_AXTCH1; v <= SPMV_AXTCH; v++) {
         double x[3] = {1, 1, 7}, y[3] = {NAN, NAN, NAN};
-        if (spmv_d_axt_from_csr(&A, &R, (spmv_axt_variant)v, NULL) != SPMV_OK) abort();
+        if (spmv_d_axt_from_csr(&A, &R, (spmv_axt_variant)v, NULL, NULL) != SPMV_OK) abort();
         CHECK(A.hdr[0] != 0 && (A.hdr[0] & ((1u << A.lg) - 1)) == 0, "%s: row-0 head word %u",
               spmv_axt_variant_name((spmv_axt_variant)v), (unsigned)A.hdr[0]);
         spmv_d_axt_mv(&A, 1, x, 0, y);
@@ -490,7 +490,7 @@ static void tuner(void) {
         CHECK(st == SPMV_OK && secs >= 0, "tune %s: %s", spmv_axt_variant_name((spmv_axt_variant)v), spmv_status_str(st));
         if (st == SPMV_OK) {
             spmv_d_axt A;
-            st = spmv_d_axt_from_csr(&A, &R, (spmv_axt_variant)v, &best);
+            st = spmv_d_axt_from_csr(&A, &R, (spmv_axt_variant)v, &best, NULL);
             CHECK(st == SPMV_OK, "tuned %s params do not build: %s", spmv_axt_variant_name((spmv_axt_variant)v),
                   spmv_status_str(st));
             if (st == SPMV_OK) {
@@ -569,7 +569,7 @@ static int TF(_one)(const char *mname, const TN(csr) * R, spmv_axt_variant v, sp
     double worst = 0, e;
     int c, bad = -1, want_w;
     int64_t i;
-    st = TN(axt_from_csr)(&A, R, v, &p);
+    st = TN(axt_from_csr)(&A, R, v, &p, NULL);
     CHECK(st == SPMV_OK, "%s [%s %s %s thw=%d th=%d bs=%d]: convert: %s", mname, STR(TT_TAG), vn,
           spmv_isa_name(p.isa), p.thw, p.th, p.bs, spmv_status_str(st));
     if (st != SPMV_OK) return 0;

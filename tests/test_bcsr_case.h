@@ -37,7 +37,7 @@ static void TF(_layout)(void) {
     int k, ok;
     TF(_small)(&A);
     p.bs = 2;
-    CHECK(TN(bcsr_from_csr)(&M, &A, &p) == SPMV_OK, "[%s] bcsr bs=2", STR(TT_TAG));
+    CHECK(TN(bcsr_from_csr)(&M, &A, &p, NULL) == SPMV_OK, "[%s] bcsr bs=2", STR(TT_TAG));
     ok = M.bs == 2 && M.nbrows == 3 && M.nblocks == 4 && M.nnz == 8;
     for (k = 0; ok && k < 4; k++) ok = M.row_ptr[k] == rp[k];
     for (k = 0; ok && k < 4; k++) ok = M.col_idx[k] == ci[k] && M.bits[k] == bits[k];
@@ -63,7 +63,7 @@ static void TF(_layout)(void) {
     TN(bcsr_free)(&M);
     /* bs = 3: one block row of 3 rows and one of 2, block columns of 3 and 2 */
     p.bs = 3;
-    CHECK(TN(bcsr_from_csr)(&M, &A, &p) == SPMV_OK && M.nbrows == 2 && M.nblocks == 4, "[%s] bcsr bs=3: %lld blocks",
+    CHECK(TN(bcsr_from_csr)(&M, &A, &p, NULL) == SPMV_OK && M.nbrows == 2 && M.nblocks == 4, "[%s] bcsr bs=3: %lld blocks",
           STR(TT_TAG), (long long)M.nblocks);
     CHECK(TF(_roundtrip_ok)(&M, &A), "[%s] bcsr bs=3 round trip", STR(TT_TAG));
     for (k = 0; k < 5; k++) x[k] = (TT_VAL)(k + 1);
@@ -71,11 +71,11 @@ static void TF(_layout)(void) {
     TN(bcsr_free)(&M);
     /* bad parameters */
     p.bs = 1;
-    CHECK(TN(bcsr_from_csr)(&M, &A, &p) == SPMV_ERR_ARG && th_all_zero(&M, sizeof M), "[%s] bs=1 refused", STR(TT_TAG));
+    CHECK(TN(bcsr_from_csr)(&M, &A, &p, NULL) == SPMV_ERR_ARG && th_all_zero(&M, sizeof M), "[%s] bs=1 refused", STR(TT_TAG));
     p.bs = 33;
-    CHECK(TN(bcsr_from_csr)(&M, &A, &p) == SPMV_ERR_ARG, "[%s] bs=33 refused", STR(TT_TAG));
+    CHECK(TN(bcsr_from_csr)(&M, &A, &p, NULL) == SPMV_ERR_ARG, "[%s] bs=33 refused", STR(TT_TAG));
     p.bs = 2, p.kern = 4;
-    CHECK(TN(bcsr_from_csr)(&M, &A, &p) == SPMV_ERR_ARG, "[%s] kern=4 refused", STR(TT_TAG));
+    CHECK(TN(bcsr_from_csr)(&M, &A, &p, NULL) == SPMV_ERR_ARG, "[%s] kern=4 refused", STR(TT_TAG));
     TN(csr_free)(&A);
 }
 
@@ -87,7 +87,7 @@ static void TF(_duplicates)(void) {
     spmv_bcsr_params p = spmv_bcsr_params_default();
     p.bs = 2;
     CHECK(TN(csr_wrap)(&W, 2, 3, rp, ci, v, NULL, NULL) == SPMV_OK, "[%s] wrap with a duplicate", STR(TT_TAG));
-    CHECK(TN(bcsr_from_csr)(&M, &W, &p) == SPMV_OK && M.nnz == 3, "[%s] bcsr of duplicates: nnz %lld (want 3)",
+    CHECK(TN(bcsr_from_csr)(&M, &W, &p, NULL) == SPMV_OK && M.nnz == 3, "[%s] bcsr of duplicates: nnz %lld (want 3)",
           STR(TT_TAG), (long long)M.nnz);
     CHECK(TN(bcsr_mv)(&M, 1, x, 0, y) == SPMV_OK && y[0] == (TT_VAL)402 && y[1] == (TT_VAL)40,
           "[%s] bcsr of duplicates: y = %g %g (want 402 40)", STR(TT_TAG), (double)y[0], (double)y[1]);
@@ -114,14 +114,14 @@ static void TF(_limits)(void) {
     spmv_triplets_free(&t);
     p.bs = 32; /* 125*1024 = 128000 > 10*125 + 4096 */
     CHECK(TN(bcsr_limited)(&A, &p, SPMV_ISA_AUTO), "[%s] predicate: 128000 values > 5346", STR(TT_TAG));
-    st = TN(bcsr_from_csr)(&M, &A, &p);
+    st = TN(bcsr_from_csr)(&M, &A, &p, NULL);
     CHECK(st == SPMV_ERR_LIMIT && th_all_zero(&M, sizeof M), "[%s] bcsr bs=32 over the fill cap: %s", STR(TT_TAG),
           spmv_status_str(st));
     p.fill = 991; /* 991*125 + 4096 = 127971 < 128000 */
-    CHECK(TN(bcsr_from_csr)(&M, &A, &p) == SPMV_ERR_LIMIT, "[%s] fill=991 refused", STR(TT_TAG));
+    CHECK(TN(bcsr_from_csr)(&M, &A, &p, NULL) == SPMV_ERR_LIMIT, "[%s] fill=991 refused", STR(TT_TAG));
     p.fill = 992; /* 128096 >= 128000 */
     CHECK(!TN(bcsr_limited)(&A, &p, SPMV_ISA_AUTO), "[%s] predicate: fill=992 admits", STR(TT_TAG));
-    st = TN(bcsr_from_csr)(&M, &A, &p);
+    st = TN(bcsr_from_csr)(&M, &A, &p, NULL);
     CHECK(st == SPMV_OK && M.nblocks == 125, "[%s] bcsr bs=32 fill=992: %s", STR(TT_TAG), spmv_status_str(st));
     if (st == SPMV_OK) TF(_product_ok)(&M, &A, NULL, "bcsr bs=32 scattered");
     TN(bcsr_free)(&M);
@@ -173,7 +173,7 @@ static void TF(_sweeps)(void) {
                     p.isa = (spmv_isa)isa;
                     snprintf(what, sizeof what, "bcsr matrix %d bs=%d %s threads=%d", (int)g, bs,
                              spmv_isa_name((spmv_isa)isa), thr[q]);
-                    st = TN(bcsr_from_csr)(&M, &A, &p);
+                    st = TN(bcsr_from_csr)(&M, &A, &p, NULL);
                     CHECK(st == SPMV_OK, "[%s] %s: %s", STR(TT_TAG), what, spmv_status_str(st));
                     if (st != SPMV_OK) continue;
                     TF(_product_ok)(&M, &A, NULL, what);
@@ -207,7 +207,7 @@ static void TF(_estimate)(void) {
         spmv_triplets_free(&t);
         CHECK(TN(bcsr_estimate)(&A, &bs, &ratio) == SPMV_OK && bs == want[g] && ratio == 1.0,
               "[%s] estimate on %s: bs=%d ratio %g (want %d, 1)", STR(TT_TAG), gens[g], bs, ratio, want[g]);
-        CHECK(TN(bcsr_from_csr)(&M, &A, NULL) == SPMV_OK && M.bs == want[g] && M.params.bs == want[g] &&
+        CHECK(TN(bcsr_from_csr)(&M, &A, NULL, NULL) == SPMV_OK && M.bs == want[g] && M.params.bs == want[g] &&
                   TN(bcsr_fill_ratio)(&M) == 1.0,
               "[%s] default conversion of %s: bs=%d", STR(TT_TAG), gens[g], (int)M.bs);
         TF(_product_ok)(&M, &A, NULL, gens[g]);
@@ -215,7 +215,7 @@ static void TF(_estimate)(void) {
         if (g == 1) {
             CHECK(TN(bcsr_tune)(&A, &p, &spent) == SPMV_OK && p.bs >= 2 && spent >= 0, "[%s] bcsr_tune %s: bs=%d",
                   STR(TT_TAG), gens[g], p.bs);
-            CHECK(TN(bcsr_from_csr)(&M, &A, &p) == SPMV_OK, "[%s] tuned parameters convert", STR(TT_TAG));
+            CHECK(TN(bcsr_from_csr)(&M, &A, &p, NULL) == SPMV_OK, "[%s] tuned parameters convert", STR(TT_TAG));
             TN(bcsr_free)(&M);
         }
         TN(csr_free)(&A);

@@ -87,7 +87,7 @@
             spmv_##TAG##_csr__plan(&B);                                                                                \
             CHECK(B.rows_kind == SPMV_CSR_RK_GATHER, "%s %s: dot=gather planned %d", #TAG, name, B.rows_kind);         \
             /* a split found for other arrays (part_rp != row_ptr), here nonsense: must not be used */                 \
-            if (spmv_##TAG##_csr_from_csr(&C, &A, &p) == SPMV_OK) {                                                    \
+            if (spmv_##TAG##_csr_from_csr(&C, &A, &p, NULL) == SPMV_OK) {                                                    \
                 spmv_##TAG##_csr D = C;                                                                                \
                 for (i = 0; i <= SPMV_CSR_PARTS; i++) D.part[i] = 0;                              \
                 D.part_nt = 2;                                                                                         \

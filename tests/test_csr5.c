@@ -232,7 +232,7 @@ static void limits(void) {
     p.isa = SPMV_ISA_GENERIC;
     p.omega = 32;
     p.sigma = 66;
-    st = spmv_d_csr5_from_csr(&M, &R, &p);
+    st = spmv_d_csr5_from_csr(&M, &R, &p, NULL);
     CHECK(st == SPMV_OK && M.ybits == 11, "omega 32 sigma 66: %s (ybits %d)", spmv_status_str(st), M.ybits);
     if (st == SPMV_OK) {
         spmv_d_csr5_mv(&M, 1.0, x, 0.0, y);
@@ -241,15 +241,15 @@ static void limits(void) {
         spmv_d_csr5_free(&M);
     }
     p.sigma = 67;
-    st = spmv_d_csr5_from_csr(&M, &R, &p);
+    st = spmv_d_csr5_from_csr(&M, &R, &p, NULL);
     CHECK(st == SPMV_ERR_LIMIT, "omega 32 sigma 67: expected LIMIT, got %s", spmv_status_str(st));
     CHECK(!memcmp(&M, zero, sizeof M), "LIMIT left the object non-empty");
     p.sigma = 256;
-    st = spmv_d_csr5_from_csr(&M, &R, &p);
+    st = spmv_d_csr5_from_csr(&M, &R, &p, NULL);
     CHECK(st == SPMV_ERR_LIMIT, "omega 32 sigma 256: expected LIMIT, got %s", spmv_status_str(st));
     /* omega 16, sigma 256: 12 + 4 bits, exactly full; tiles of 4096 */
     p.omega = 16;
-    st = spmv_d_csr5_from_csr(&M, &R, &p);
+    st = spmv_d_csr5_from_csr(&M, &R, &p, NULL);
     CHECK(st == SPMV_OK, "omega 16 sigma 256: %s", spmv_status_str(st));
     if (st == SPMV_OK) {
         spmv_d_csr5_mv(&M, 1.0, x, 0.0, y);
@@ -258,33 +258,33 @@ static void limits(void) {
         spmv_d_csr5_free(&M);
     }
     p.sigma = 257;
-    CHECK(spmv_d_csr5_from_csr(&M, &R, &p) == SPMV_ERR_ARG, "sigma 257 accepted");
+    CHECK(spmv_d_csr5_from_csr(&M, &R, &p, NULL) == SPMV_ERR_ARG, "sigma 257 accepted");
     p.sigma = -1;
-    CHECK(spmv_d_csr5_from_csr(&M, &R, &p) == SPMV_ERR_ARG, "sigma -1 accepted");
+    CHECK(spmv_d_csr5_from_csr(&M, &R, &p, NULL) == SPMV_ERR_ARG, "sigma -1 accepted");
     p.sigma = 0; /* default */
     p.omega = 0;
-    st = spmv_d_csr5_from_csr(&M, &R, &p);
+    st = spmv_d_csr5_from_csr(&M, &R, &p, NULL);
     CHECK(st == SPMV_OK && M.params.sigma == 32 && M.params.omega == 8, "generic d defaults: %s omega %d sigma %d",
           spmv_status_str(st), M.params.omega, M.params.sigma);
     spmv_d_csr5_free(&M);
-    st = spmv_s_csr5_from_csr(&Ms, &Rs, &p);
+    st = spmv_s_csr5_from_csr(&Ms, &Rs, &p, NULL);
     CHECK(st == SPMV_OK && Ms.params.omega == 16, "generic s default omega: %s %d", spmv_status_str(st),
           Ms.params.omega);
     spmv_s_csr5_free(&Ms);
     p.omega = 5;
-    CHECK(spmv_d_csr5_from_csr(&M, &R, &p) == SPMV_ERR_ARG, "omega 5 accepted");
+    CHECK(spmv_d_csr5_from_csr(&M, &R, &p, NULL) == SPMV_ERR_ARG, "omega 5 accepted");
     p.omega = 64;
-    CHECK(spmv_d_csr5_from_csr(&M, &R, &p) == SPMV_ERR_ARG, "omega 64 accepted");
+    CHECK(spmv_d_csr5_from_csr(&M, &R, &p, NULL) == SPMV_ERR_ARG, "omega 64 accepted");
     if (spmv_isa_supported(SPMV_ISA_AVX2)) {
         p.isa = SPMV_ISA_AVX2;
         p.omega = 8; /* AVX2 double is 4 wide */
-        CHECK(spmv_d_csr5_from_csr(&M, &R, &p) == SPMV_ERR_ARG, "avx2 d with omega 8 accepted");
+        CHECK(spmv_d_csr5_from_csr(&M, &R, &p, NULL) == SPMV_ERR_ARG, "avx2 d with omega 8 accepted");
         p.omega = 4;
-        st = spmv_d_csr5_from_csr(&M, &R, &p);
+        st = spmv_d_csr5_from_csr(&M, &R, &p, NULL);
         CHECK(st == SPMV_OK && M.params.isa == SPMV_ISA_AVX2, "avx2 d omega 4: %s", spmv_status_str(st));
         spmv_d_csr5_free(&M);
         p.omega = 8;
-        st = spmv_s_csr5_from_csr(&Ms, &Rs, &p);
+        st = spmv_s_csr5_from_csr(&Ms, &Rs, &p, NULL);
         CHECK(st == SPMV_OK && Ms.params.omega == 8, "avx2 s omega 8: %s", spmv_status_str(st));
         spmv_s_csr5_free(&Ms);
     }
@@ -292,12 +292,12 @@ static void limits(void) {
         p.isa = SPMV_ISA_AVX512;
         p.omega = 16;
         p.sigma = 256; /* float AVX-512: omega 16, sigma 256 fills the slot exactly */
-        st = spmv_s_csr5_from_csr(&Ms, &Rs, &p);
+        st = spmv_s_csr5_from_csr(&Ms, &Rs, &p, NULL);
         CHECK(st == SPMV_OK, "avx512 s sigma 256: %s", spmv_status_str(st));
         spmv_s_csr5_free(&Ms);
         p.omega = 0;
         p.sigma = 16;
-        st = spmv_d_csr5_from_csr(&M, &R, &p);
+        st = spmv_d_csr5_from_csr(&M, &R, &p, NULL);
         CHECK(st == SPMV_OK && M.params.omega == 8, "avx512 d: %s omega %d", spmv_status_str(st), M.params.omega);
         spmv_d_csr5_free(&M);
     }
@@ -309,17 +309,17 @@ static void limits(void) {
         memcpy(save, R.row_ptr, sizeof(int32_t) * 3001);
         Bad.row_ptr[1500] = Bad.row_ptr[1502] + 1; /* decreasing */
         memset(&M, 0xAB, sizeof M);
-        CHECK(spmv_d_csr5_from_csr(&M, &Bad, &p) == SPMV_ERR_ARG && !memcmp(&M, zero, sizeof M),
+        CHECK(spmv_d_csr5_from_csr(&M, &Bad, &p, NULL) == SPMV_ERR_ARG && !memcmp(&M, zero, sizeof M),
               "decreasing row_ptr accepted");
         memcpy(R.row_ptr, save, sizeof(int32_t) * 3001);
         Bad.nnz = R.nnz - 1; /* row_ptr[nrows] != nnz */
-        CHECK(spmv_d_csr5_from_csr(&M, &Bad, &p) == SPMV_ERR_ARG, "row_ptr[nrows] != nnz accepted");
+        CHECK(spmv_d_csr5_from_csr(&M, &Bad, &p, NULL) == SPMV_ERR_ARG, "row_ptr[nrows] != nnz accepted");
         free(save);
     }
-    CHECK(spmv_d_csr5_from_csr(NULL, &R, &p) == SPMV_ERR_ARG, "from_csr(NULL, ...)");
-    CHECK(spmv_d_csr5_from_csr(&M, NULL, &p) == SPMV_ERR_ARG, "from_csr(..., NULL)");
+    CHECK(spmv_d_csr5_from_csr(NULL, &R, &p, NULL) == SPMV_ERR_ARG, "from_csr(NULL, ...)");
+    CHECK(spmv_d_csr5_from_csr(&M, NULL, &p, NULL) == SPMV_ERR_ARG, "from_csr(..., NULL)");
     CHECK(spmv_d_csr5_mv(NULL, 1.0, x, 0.0, y) == SPMV_ERR_ARG, "mv(NULL)");
-    st = spmv_d_csr5_from_csr(&M, &R, NULL);
+    st = spmv_d_csr5_from_csr(&M, &R, NULL, NULL);
     CHECK(st == SPMV_OK, "from_csr with NULL params: %s", spmv_status_str(st));
     CHECK(spmv_d_csr5_mv(&M, 1.0, NULL, 0.0, y) == SPMV_ERR_ARG, "mv with x NULL");
     CHECK(spmv_d_csr5_mv(&M, 1.0, x, 0.0, NULL) == SPMV_ERR_ARG, "mv with y NULL");
@@ -349,7 +349,7 @@ static void hand_made(void) {
     p.isa = SPMV_ISA_GENERIC;
     p.omega = 4;
     p.sigma = 2;
-    st = spmv_d_csr5_from_csr(&M, &R, &p);
+    st = spmv_d_csr5_from_csr(&M, &R, &p, NULL);
     CHECK(st == SPMV_OK, "hand-made: %s", spmv_status_str(st));
     if (st == SPMV_OK) {
         const uint32_t top = 0x80000000u;
@@ -395,7 +395,7 @@ static void alloc_failures(void) {
         memset(&M, 0xAB, sizeof M);
         th_alloc_count = 0;
         th_alloc_fail_at = k;
-        st = spmv_d_csr5_from_csr(&M, &R, &p);
+        st = spmv_d_csr5_from_csr(&M, &R, &p, NULL);
         th_alloc_fail_at = -1;
         if (st == SPMV_OK) {
             ok = 1;
@@ -409,7 +409,7 @@ static void alloc_failures(void) {
         CHECK(th_all_zero(&M, sizeof M), "alloc: from_csr, failing allocation %ld left the object non-empty", k);
     }
     CHECK(ok && k > 8, "alloc: from_csr never succeeded or too few allocation points (%ld)", k);
-    CHECK(spmv_d_csr5_from_csr(&M, &R, &p) == SPMV_OK, "alloc: from_csr");
+    CHECK(spmv_d_csr5_from_csr(&M, &R, &p, NULL) == SPMV_OK, "alloc: from_csr");
     base = th_alloc_live;
     for (ok = 0, k = 1; k < 100 && !ok; k++) {
         spmv_status st;
@@ -459,7 +459,7 @@ static void tune(void) {
               spmv_isa_name(best.isa), secs);
         printf("tune %s: sigma %d (omega %d, %s) in %.3f s\n", specs[i], best.sigma, best.omega,
                spmv_isa_name(best.isa), secs);
-        st = spmv_d_csr5_from_csr(&M, &R, &best);
+        st = spmv_d_csr5_from_csr(&M, &R, &best, NULL);
         CHECK(st == SPMV_OK, "tune %s: tuned params rejected: %s", specs[i], spmv_status_str(st));
         if (st == SPMV_OK) {
             double *x = (double *)malloc(sizeof(double) * (size_t)R.ncols);
@@ -666,7 +666,7 @@ static void TF(_run)(const char *mname, const spmv_triplets *t, const case_opts 
             p.omega = back_omega[b];
             p.sigma = o->sig[si];
             snprintf(cfg, sizeof cfg, "%s %s w%d s%d", STR(TT_TAG), spmv_isa_name(back_isa[b]), want_w, p.sigma);
-            st = TN(csr5_from_csr)(&M, &R, &p);
+            st = TN(csr5_from_csr)(&M, &R, &p, NULL);
             if (st == SPMV_ERR_LIMIT && want_w == 32 && p.sigma > 66) continue; /* a real limit (tested apart) */
             CHECK(st == SPMV_OK, "%s [%s]: convert: %s", mname, cfg, spmv_status_str(st));
             if (st != SPMV_OK) continue;

@@ -37,7 +37,7 @@ static void TF(_layouts)(void) {
     TT_VAL x[5];
     int k, ok;
     TF(_small)(&A);
-    CHECK(TN(dia_from_csr)(&D, &A, NULL) == SPMV_OK, "[%s] dia", STR(TT_TAG));
+    CHECK(TN(dia_from_csr)(&D, &A, NULL, NULL) == SPMV_OK, "[%s] dia", STR(TT_TAG));
     ok = D.nhacks == 1 && D.H == 4 && D.ndiags == 4 && D.hd[0] == 0 && D.hd[1] == 4 && D.nnz == 9;
     for (k = 0; ok && k < 4; k++) ok = D.off[k] == doff[k] && D.bits[k] == dbits[k];
     for (k = 0; ok && k < 16; k++) ok = D.val[k] == (TT_VAL)dval[k];
@@ -61,7 +61,7 @@ static void TF(_layouts)(void) {
     TN(dia_free)(&D);
     p = spmv_hdia_params_default();
     p.hs = 2;
-    CHECK(TN(hdia_from_csr)(&H, &A, &p) == SPMV_OK, "[%s] hdia hs=2", STR(TT_TAG));
+    CHECK(TN(hdia_from_csr)(&H, &A, &p, NULL) == SPMV_OK, "[%s] hdia hs=2", STR(TT_TAG));
     ok = H.nhacks == 2 && H.H == 2 && H.ndiags == 7 && H.hd[1] == 4 && H.hd[2] == 7;
     for (k = 0; ok && k < 7; k++) ok = H.off[k] == hoff[k] && H.bits[k] == hbits[k];
     for (k = 0; ok && k < 14; k++) ok = H.val[k] == (TT_VAL)hval[k];
@@ -79,7 +79,7 @@ static void TF(_duplicates)(void) {
     TN(csr) W, B;
     TN(dia) D;
     CHECK(TN(csr_wrap)(&W, 2, 3, rp, ci, v, NULL, NULL) == SPMV_OK, "[%s] wrap with a duplicate", STR(TT_TAG));
-    CHECK(TN(dia_from_csr)(&D, &W, NULL) == SPMV_OK && D.nnz == 3, "[%s] dia of duplicates: nnz %lld (want 3)",
+    CHECK(TN(dia_from_csr)(&D, &W, NULL, NULL) == SPMV_OK && D.nnz == 3, "[%s] dia of duplicates: nnz %lld (want 3)",
           STR(TT_TAG), (long long)D.nnz);
     CHECK(TN(dia_mv)(&D, 1, x, 0, y) == SPMV_OK && y[0] == (TT_VAL)402 && y[1] == (TT_VAL)40,
           "[%s] dia of duplicates: y = %g %g (want 402 40)", STR(TT_TAG), (double)y[0], (double)y[1]);
@@ -106,20 +106,20 @@ static void TF(_limits)(void) {
     spmv_triplets_free(&t);
     p = spmv_dia_params_default();
     CHECK(TN(dia_limited)(&A, &p, SPMV_ISA_AUTO), "[%s] predicate: 400000 slots > 24096", STR(TT_TAG));
-    st = TN(dia_from_csr)(&M, &A, &p);
+    st = TN(dia_from_csr)(&M, &A, &p, NULL);
     CHECK(st == SPMV_ERR_LIMIT && th_all_zero(&M, sizeof M), "[%s] dia over the fill cap: %s", STR(TT_TAG),
           spmv_status_str(st));
     p.fill = 198; /* 198*2000 + 4096 = 400096 >= 400000 */
     CHECK(!TN(dia_limited)(&A, &p, SPMV_ISA_AUTO), "[%s] predicate: fill=198 admits 400000", STR(TT_TAG));
-    st = TN(dia_from_csr)(&M, &A, &p);
+    st = TN(dia_from_csr)(&M, &A, &p, NULL);
     CHECK(st == SPMV_OK && M.ndiags == 2000, "[%s] dia with fill=198: %s", STR(TT_TAG), spmv_status_str(st));
     if (st == SPMV_OK) TF(_product_ok)(&M, &A, NULL, "dia, one long row, fill=198");
     TN(dia_free)(&M);
     p.fill = 197; /* 398096 < 400000 */
-    CHECK(TN(dia_from_csr)(&M, &A, &p) == SPMV_ERR_LIMIT, "[%s] dia with fill=197 refused", STR(TT_TAG));
+    CHECK(TN(dia_from_csr)(&M, &A, &p, NULL) == SPMV_ERR_LIMIT, "[%s] dia with fill=197 refused", STR(TT_TAG));
     p = spmv_hdia_params_default(); /* hacks of 4 rows: one hack pays for the long row (8000 slots) */
     p.hs = 4;
-    st = TN(hdia_from_csr)(&M, &A, &p);
+    st = TN(hdia_from_csr)(&M, &A, &p, NULL);
     CHECK(st == SPMV_OK && M.ndiags == 2000, "[%s] hdia hs=4 on the long row: %s", STR(TT_TAG), spmv_status_str(st));
     if (st == SPMV_OK) TF(_product_ok)(&M, &A, NULL, "hdia, one long row");
     TN(dia_free)(&M);
@@ -135,7 +135,7 @@ static void TF(_limits)(void) {
         CHECK(TN(csr_wrap)(&W, nr, len, rp, ci, v, NULL, NULL) == SPMV_OK, "[%s] wrap of the many-diagonal matrix", STR(TT_TAG));
         p = spmv_dia_params_default();
         p.fill = 1 << 20; /* the fill cap alone would admit it */
-        st = TN(dia_from_csr)(&M, &W, &p);
+        st = TN(dia_from_csr)(&M, &W, &p, NULL);
         CHECK(st == SPMV_ERR_LIMIT && th_all_zero(&M, sizeof M),
               "[%s] dia of %lld x %lld slots: %s (want LIMIT, no layout allocated)", STR(TT_TAG), (long long)nr,
               (long long)len, spmv_status_str(st));
@@ -163,7 +163,7 @@ static void TF(_sweeps)(void) {
         spmv_triplets_free(&t);
         for (q = 0; q < sizeof thr / sizeof thr[0]; q++) {
             set_threads(thr[q]);
-            CHECK(TN(dia_from_csr)(&M, &A, NULL) == SPMV_OK, "[%s] dia %s", STR(TT_TAG), gens[g]);
+            CHECK(TN(dia_from_csr)(&M, &A, NULL, NULL) == SPMV_OK, "[%s] dia %s", STR(TT_TAG), gens[g]);
             snprintf(what, sizeof what, "dia %s threads=%d", gens[g], thr[q]);
             TF(_product_ok)(&M, &A, NULL, what);
             CHECK(TF(_roundtrip_ok)(&M, &A), "[%s] %s round trip", STR(TT_TAG), what);
@@ -172,7 +172,7 @@ static void TF(_sweeps)(void) {
                 p = spmv_hdia_params_default();
                 p.hs = hs[i];
                 snprintf(what, sizeof what, "hdia %s hs=%d threads=%d", gens[g], hs[i], thr[q]);
-                CHECK(TN(hdia_from_csr)(&M, &A, &p) == SPMV_OK, "[%s] %s", STR(TT_TAG), what);
+                CHECK(TN(hdia_from_csr)(&M, &A, &p, NULL) == SPMV_OK, "[%s] %s", STR(TT_TAG), what);
                 TF(_product_ok)(&M, &A, NULL, what);
                 CHECK(TF(_roundtrip_ok)(&M, &A), "[%s] %s round trip", STR(TT_TAG), what);
                 TN(dia_free)(&M);
@@ -218,7 +218,7 @@ static void TF(_fast_exact)(void) {
         for (isa = SPMV_ISA_GENERIC; isa < SPMV_ISA_COUNT_; isa++) {
             if (!spmv_isa_supported((spmv_isa)isa)) continue;
             pf.isa = px.isa = (spmv_isa)isa;
-            if (TN(dia_from_csr)(&F, &A, &pf) != SPMV_OK || TN(hdia_from_csr)(&X, &A, &px) != SPMV_OK) {
+            if (TN(dia_from_csr)(&F, &A, &pf, NULL) != SPMV_OK || TN(hdia_from_csr)(&X, &A, &px, NULL) != SPMV_OK) {
                 CHECK(0, "[%s] %s: build", STR(TT_TAG), gens[g]);
                 TN(dia_free)(&F);
                 continue;

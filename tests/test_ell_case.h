@@ -26,7 +26,7 @@ static void TF(_layouts)(void) {
     static const double eval[] = {1, 0, 3, 6, 7, 2, 0, 4, 0, 8, 0, 0, 5, 0, 9};
     int k, ok;
     TF(_small)(&A);
-    CHECK(TN(ell_from_csr)(&E, &A, NULL) == SPMV_OK, "[%s] ell", STR(TT_TAG));
+    CHECK(TN(ell_from_csr)(&E, &A, NULL, NULL) == SPMV_OK, "[%s] ell", STR(TT_TAG));
     ok = E.nslices == 1 && E.C == 5 && E.slice_ptr[1] == 15 && E.perm == NULL;
     for (k = 0; ok && k < 15; k++) ok = E.col[k] == ecol[k] && E.val[k] == (TT_VAL)eval[k];
     CHECK(ok, "[%s] ell layout: column-major, padding = the row's last column (0 when empty) and 0", STR(TT_TAG));
@@ -40,7 +40,7 @@ static void TF(_layouts)(void) {
     /* HLL hs=2: slices {0,1} width 2, {2,3} width 3, {4} width 3 */
     p = spmv_hll_params_default();
     p.c = 2;
-    CHECK(TN(hll_from_csr)(&H, &A, &p) == SPMV_OK, "[%s] hll hs=2", STR(TT_TAG));
+    CHECK(TN(hll_from_csr)(&H, &A, &p, NULL) == SPMV_OK, "[%s] hll hs=2", STR(TT_TAG));
     ok = H.nslices == 3 && H.slice_ptr[1] == 4 && H.slice_ptr[2] == 10 && H.slice_ptr[3] == 13;
     /* slice 1 (rows 2, 3): entry j of local row i at 4 + 2j + i */
     ok = ok && H.col[4] == 0 && H.col[5] == 2 && H.col[6] == 3 && H.col[7] == 2 && H.col[8] == 5 && H.col[9] == 2 &&
@@ -52,14 +52,14 @@ static void TF(_layouts)(void) {
     p = spmv_sell_params_default();
     p.c = 2;
     p.sigma = 1;
-    CHECK(TN(sell_from_csr)(&S1, &A, &p) == SPMV_OK, "[%s] sell c=2 sigma=1", STR(TT_TAG));
+    CHECK(TN(sell_from_csr)(&S1, &A, &p, NULL) == SPMV_OK, "[%s] sell c=2 sigma=1", STR(TT_TAG));
     CHECK(S1.perm == NULL && S1.nslices == H.nslices &&
               !memcmp(S1.slice_ptr, H.slice_ptr, sizeof(TT_IDX) * (size_t)(H.nslices + 1)) &&
               !memcmp(S1.col, H.col, sizeof(TT_IDX) * 13) && !memcmp(S1.val, H.val, sizeof(TT_VAL) * 13),
           "[%s] sell sigma=1 equals hll", STR(TT_TAG));
     /* SELL sigma = 4: rows 0..3 by length (2,0,3,1) -> 2,0,3,1; then row 4 */
     p.sigma = 4;
-    CHECK(TN(sell_from_csr)(&S4, &A, &p) == SPMV_OK, "[%s] sell c=2 sigma=4", STR(TT_TAG));
+    CHECK(TN(sell_from_csr)(&S4, &A, &p, NULL) == SPMV_OK, "[%s] sell c=2 sigma=4", STR(TT_TAG));
     CHECK(S4.perm && S4.perm[0] == 2 && S4.perm[1] == 0 && S4.perm[2] == 3 && S4.perm[3] == 1 && S4.perm[4] == 4 &&
               S4.slice_ptr[1] == 6 && S4.slice_ptr[2] == 8 && S4.slice_ptr[3] == 11,
           "[%s] sell sigma=4: permutation and slice widths", STR(TT_TAG));
@@ -67,14 +67,14 @@ static void TF(_layouts)(void) {
     { /* SELL-P, t = 2: widths 3, 1 (rows 3, 1) and 3 padded to 4, 2, 4 */
         TN(ell) P;
         p.t = 2;
-        CHECK(TN(sell_from_csr)(&P, &A, &p) == SPMV_OK && P.slice_ptr[1] == 8 && P.slice_ptr[2] == 12 &&
+        CHECK(TN(sell_from_csr)(&P, &A, &p, NULL) == SPMV_OK && P.slice_ptr[1] == 8 && P.slice_ptr[2] == 12 &&
                   P.slice_ptr[3] == 16 && P.params.t == 2,
               "[%s] sell t=2: slice widths padded to a multiple of 2", STR(TT_TAG));
         CHECK(TF(_roundtrip_ok)(&P, &A), "[%s] sell t=2 round trip", STR(TT_TAG));
         TF(_product_ok)(&P, &A, NULL, "sell small sigma=4 t=2");
         TN(ell_free)(&P);
         p.t = 3;
-        CHECK(TN(sell_from_csr)(&P, &A, &p) == SPMV_ERR_ARG, "[%s] sell t=3 refused", STR(TT_TAG));
+        CHECK(TN(sell_from_csr)(&P, &A, &p, NULL) == SPMV_ERR_ARG, "[%s] sell t=3 refused", STR(TT_TAG));
         p.t = 0;
     }
     TF(_product_ok)(&S4, &A, NULL, "sell small sigma=4");
@@ -98,7 +98,7 @@ static void TF(_jad_hyb_layouts)(void) {
     static const double hval[] = {1, 0, 3, 6, 7, 2, 0, 4, 0, 8};
     int k, ok;
     TF(_small)(&A);
-    CHECK(TN(jad_from_csr)(&J, &A, NULL) == SPMV_OK, "[%s] jad", STR(TT_TAG));
+    CHECK(TN(jad_from_csr)(&J, &A, NULL, NULL) == SPMV_OK, "[%s] jad", STR(TT_TAG));
     ok = J.perm && J.jd && J.rcum && J.width == 3 && J.nslices == 1 && J.slice_ptr[1] == 9;
     for (k = 0; ok && k < 5; k++) ok = J.perm[k] == jperm[k] && J.rowlen[k] == jlen[k];
     for (k = 0; ok && k < 4; k++) ok = J.jd[k] == jjd[k];
@@ -112,12 +112,12 @@ static void TF(_jad_hyb_layouts)(void) {
     TF(_product_ok)(&J, &A, NULL, "jad small");
     TN(ell_free)(&J);
     /* HYB: the rule gives K = 3 here (2 of 5 rows reach 3: 3*2 >= 5), so no tail */
-    CHECK(TN(hyb_from_csr)(&Y, &A, NULL) == SPMV_OK && Y.params.k == 3 && Y.ntail == 0 && Y.slice_ptr[1] == 15,
+    CHECK(TN(hyb_from_csr)(&Y, &A, NULL, NULL) == SPMV_OK && Y.params.k == 3 && Y.ntail == 0 && Y.slice_ptr[1] == 15,
           "[%s] hyb: K = 3 by the rule, no tail", STR(TT_TAG));
     TN(ell_free)(&Y);
     p = spmv_hyb_params_default();
     p.k = 2;
-    CHECK(TN(hyb_from_csr)(&Y, &A, &p) == SPMV_OK, "[%s] hyb k=2", STR(TT_TAG));
+    CHECK(TN(hyb_from_csr)(&Y, &A, &p, NULL) == SPMV_OK, "[%s] hyb k=2", STR(TT_TAG));
     ok = Y.params.k == 2 && Y.slice_ptr[1] == 10 && Y.ntail == 2;
     for (k = 0; ok && k < 10; k++) ok = Y.col[k] == hcol[k] && Y.val[k] == (TT_VAL)hval[k];
     ok = ok && Y.trow[0] == 2 && Y.tcol[0] == 5 && Y.tval[0] == (TT_VAL)5 && Y.trow[1] == 4 && Y.tcol[1] == 5 &&
@@ -141,7 +141,7 @@ static void TF(_hyb_rule)(void) {
     th_make_rows_fn(&t, 10, 20, TF(_len_r));
     CHECK(TN(csr_from_triplets)(&A, &t, NULL, NULL) == SPMV_OK, "[%s] lengths 0..9", STR(TT_TAG));
     spmv_triplets_free(&t);
-    CHECK(TN(hyb_from_csr)(&Y, &A, NULL) == SPMV_OK && Y.params.k == 6 && Y.ntail == 1 + 2 + 3,
+    CHECK(TN(hyb_from_csr)(&Y, &A, NULL, NULL) == SPMV_OK && Y.params.k == 6 && Y.ntail == 1 + 2 + 3,
           "[%s] hyb rule on lengths 0..9: K=%d tail=%lld (want 6, 6)", STR(TT_TAG), Y.params.k, (long long)Y.ntail);
     TF(_product_ok)(&Y, &A, NULL, "hyb lengths 0..9");
     TN(ell_free)(&Y);
@@ -150,7 +150,7 @@ static void TF(_hyb_rule)(void) {
     th_make_rows_fn(&t, 9, 20, TF(_len_tail));
     CHECK(TN(csr_from_triplets)(&A, &t, NULL, NULL) == SPMV_OK, "[%s] lengths 1x6, 5x3", STR(TT_TAG));
     spmv_triplets_free(&t);
-    CHECK(TN(hyb_from_csr)(&Y, &A, NULL) == SPMV_OK && Y.params.k == 5 && Y.ntail == 0,
+    CHECK(TN(hyb_from_csr)(&Y, &A, NULL, NULL) == SPMV_OK && Y.params.k == 5 && Y.ntail == 0,
           "[%s] hyb rule on 1x6, 5x3: K=%d (want 5)", STR(TT_TAG), Y.params.k);
     TN(ell_free)(&Y);
     TN(csr_free)(&A);
@@ -173,7 +173,7 @@ static void TF(_sigma_rule)(void) {
         th_make_rows_fn(&t, 64, 200, len[k]);
         CHECK(TN(csr_from_triplets)(&A, &t, NULL, NULL) == SPMV_OK, "[%s] %s", STR(TT_TAG), name[k]);
         spmv_triplets_free(&t);
-        st = TN(sell_from_csr)(&S, &A, NULL);
+        st = TN(sell_from_csr)(&S, &A, NULL, NULL);
         CHECK(st == SPMV_OK && S.params.sigma == mult[k] * S.params.c, "[%s] sell's default sigma on %s: %d = %d*c (c = %d)",
               STR(TT_TAG), name[k], S.params.sigma, mult[k], S.params.c);
         TF(_product_ok)(&S, &A, NULL, name[k]);
@@ -197,22 +197,22 @@ static void TF(_limits)(void) {
     spmv_triplets_free(&t);
     p = spmv_ell_params_default();
     CHECK(TN(ell_limited)(&A, &p, SPMV_ISA_AUTO), "[%s] predicate: 400000 padded > 24096", STR(TT_TAG));
-    st = TN(ell_from_csr)(&M, &A, &p);
+    st = TN(ell_from_csr)(&M, &A, &p, NULL);
     CHECK(st == SPMV_ERR_LIMIT && th_all_zero(&M, sizeof M), "[%s] ell over the fill cap: %s", STR(TT_TAG),
           spmv_status_str(st));
-    st = TN(ellr_from_csr)(&M, &A, NULL);
+    st = TN(ellr_from_csr)(&M, &A, NULL, NULL);
     CHECK(st == SPMV_ERR_LIMIT, "[%s] ellr over the fill cap: %s", STR(TT_TAG), spmv_status_str(st));
     p.fill = 198; /* 198*2000 + 4096 = 400096 >= 400000 */
     CHECK(!TN(ell_limited)(&A, &p, SPMV_ISA_AUTO), "[%s] predicate: fill=198 admits 400000", STR(TT_TAG));
-    st = TN(ell_from_csr)(&M, &A, &p);
+    st = TN(ell_from_csr)(&M, &A, &p, NULL);
     CHECK(st == SPMV_OK && M.slice_ptr[1] == 400000, "[%s] ell with fill=198: %s", STR(TT_TAG), spmv_status_str(st));
     if (st == SPMV_OK) TF(_product_ok)(&M, &A, NULL, "ell, one long row, fill=198");
     TN(ell_free)(&M);
     p.fill = 197; /* 398096 < 400000 */
-    CHECK(TN(ell_from_csr)(&M, &A, &p) == SPMV_ERR_LIMIT, "[%s] ell with fill=197 refused", STR(TT_TAG));
+    CHECK(TN(ell_from_csr)(&M, &A, &p, NULL) == SPMV_ERR_LIMIT, "[%s] ell with fill=197 refused", STR(TT_TAG));
     p = spmv_hll_params_default(); /* hacks of 4 rows: one hack pays for the long row (8000 padded) */
     p.c = 4;
-    st = TN(hll_from_csr)(&M, &A, &p);
+    st = TN(hll_from_csr)(&M, &A, &p, NULL);
     CHECK(st == SPMV_OK, "[%s] hll on the long row: %s", STR(TT_TAG), spmv_status_str(st));
     if (st == SPMV_OK) TF(_product_ok)(&M, &A, NULL, "hll, one long row");
     TN(ell_free)(&M);
@@ -228,7 +228,7 @@ static void TF(_limits)(void) {
         CHECK(TN(csr_wrap)(&W, nr, len, rp, ci, v, NULL, NULL) == SPMV_OK, "[%s] wrap of the huge-padding matrix", STR(TT_TAG));
         p = spmv_ell_params_default();
         p.fill = 1 << 20; /* the fill cap alone would admit it */
-        st = TN(ell_from_csr)(&M, &W, &p);
+        st = TN(ell_from_csr)(&M, &W, &p, NULL);
         CHECK(st == SPMV_ERR_LIMIT && th_all_zero(&M, sizeof M), "[%s] ell of %lld x %lld padded entries: %s (want LIMIT, nothing allocated)",
               STR(TT_TAG), (long long)nr, (long long)len, spmv_status_str(st));
         CHECK(TN(ell_limited)(&W, &p, SPMV_ISA_AUTO), "[%s] predicate agrees", STR(TT_TAG));
@@ -261,7 +261,7 @@ static void TF(_sweeps)(void) {
             p = spmv_hll_params_default();
             p.c = hs[i];
             snprintf(what, sizeof what, "hll hs=%d threads=%d", hs[i], thr[q]);
-            CHECK(TN(hll_from_csr)(&M, &A, &p) == SPMV_OK, "[%s] %s", STR(TT_TAG), what);
+            CHECK(TN(hll_from_csr)(&M, &A, &p, NULL) == SPMV_OK, "[%s] %s", STR(TT_TAG), what);
             TF(_product_ok)(&M, &A, NULL, what);
             CHECK(TF(_roundtrip_ok)(&M, &A), "[%s] %s round trip", STR(TT_TAG), what);
             TN(ell_free)(&M);
@@ -273,16 +273,16 @@ static void TF(_sweeps)(void) {
                 p.sigma = sg[j];
                 p.t = (int)(1u << (j % 3)); /* SELL-P padding: 1, 2, 4 */
                 snprintf(what, sizeof what, "sell c=%d sigma=%d threads=%d", cs[i], sg[j], thr[q]);
-                CHECK(TN(sell_from_csr)(&M, &A, &p) == SPMV_OK, "[%s] %s", STR(TT_TAG), what);
+                CHECK(TN(sell_from_csr)(&M, &A, &p, NULL) == SPMV_OK, "[%s] %s", STR(TT_TAG), what);
                 TF(_product_ok)(&M, &A, NULL, what);
                 CHECK(TF(_roundtrip_ok)(&M, &A), "[%s] %s round trip", STR(TT_TAG), what);
                 TN(ell_free)(&M);
             }
-        CHECK(TN(ellr_from_csr)(&M, &A, NULL) == SPMV_OK, "[%s] ellr", STR(TT_TAG));
+        CHECK(TN(ellr_from_csr)(&M, &A, NULL, NULL) == SPMV_OK, "[%s] ellr", STR(TT_TAG));
         snprintf(what, sizeof what, "ellr threads=%d", thr[q]);
         TF(_product_ok)(&M, &A, NULL, what);
         TN(ell_free)(&M);
-        CHECK(TN(jad_from_csr)(&M, &A, NULL) == SPMV_OK, "[%s] jad", STR(TT_TAG));
+        CHECK(TN(jad_from_csr)(&M, &A, NULL, NULL) == SPMV_OK, "[%s] jad", STR(TT_TAG));
         snprintf(what, sizeof what, "jad threads=%d", thr[q]);
         TF(_product_ok)(&M, &A, NULL, what);
         CHECK(TF(_roundtrip_ok)(&M, &A), "[%s] %s round trip", STR(TT_TAG), what);
@@ -291,7 +291,7 @@ static void TF(_sweeps)(void) {
             p = spmv_hyb_params_default();
             p.k = ks[i];
             snprintf(what, sizeof what, "hyb k=%d threads=%d", ks[i], thr[q]);
-            CHECK(TN(hyb_from_csr)(&M, &A, &p) == SPMV_OK, "[%s] %s", STR(TT_TAG), what);
+            CHECK(TN(hyb_from_csr)(&M, &A, &p, NULL) == SPMV_OK, "[%s] %s", STR(TT_TAG), what);
             TF(_product_ok)(&M, &A, NULL, what);
             CHECK(TF(_roundtrip_ok)(&M, &A), "[%s] %s round trip", STR(TT_TAG), what);
             TN(ell_free)(&M);
@@ -340,7 +340,7 @@ static void TF(_padding_inf)(void) {
                 p.variant = variants[v];
                 if (variants[v] == 5) p.k = 4; /* hyb: padding in the ELL part, a tail beside */
                 set_threads(q);
-                if (TN(ell_from_csr)(&E, &A, &p) != SPMV_OK) {
+                if (TN(ell_from_csr)(&E, &A, &p, NULL) != SPMV_OK) {
                     CHECK(0, "[%s] padding_inf: build variant %d", STR(TT_TAG), variants[v]);
                     free(x), free(y);
                     continue;

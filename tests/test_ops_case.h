@@ -412,7 +412,7 @@ static void TF(_update)(const char *name, const TN(csr) * A, int every) {
     int f, tr, round;
     spmv_status st;
     const int sym = TN(csr_is_symmetric)(A) == 1;
-    if (TN(csr_from_csr)(&B, A, NULL) != SPMV_OK || TN(csr_from_csr)(&C, A, NULL) != SPMV_OK) {
+    if (TN(csr_from_csr)(&B, A, NULL, NULL) != SPMV_OK || TN(csr_from_csr)(&C, A, NULL, NULL) != SPMV_OK) {
         CHECK(0, "[%s] %s: copies", STR(TT_TAG), name);
         free(x);
         free(y);
@@ -578,7 +578,7 @@ static void TF(_all)(void) {
                 spmv_csr_params cp = spmv_csr_params_default();
                 char nm[128];
                 cp.isa = isas[q];
-                if (TN(csr_from_csr)(&B, &A, &cp) != SPMV_OK) continue;
+                if (TN(csr_from_csr)(&B, &A, &cp, NULL) != SPMV_OK) continue;
                 snprintf(nm, sizeof nm, "%s [%s]", name, spmv_isa_name(isas[q]));
                 TF(_mm)(nm, &B, ks, 9, 0);
                 TN(csr_free)(&B);

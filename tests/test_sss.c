@@ -80,7 +80,7 @@ static void real_one(const char *name, const spmv_triplets *full, void *ctx) {
         spmv_triplets_free(&t);
         return;
     }
-    if (spmv_dl_sss_from_csr(&F, &A, NULL) == SPMV_OK) { /* the same layout either way */
+    if (spmv_dl_sss_from_csr(&F, &A, NULL, NULL) == SPMV_OK) { /* the same layout either way */
         CHECK(F.stored == S.stored && F.nnz == S.nnz && !memcmp(F.row_ptr, S.row_ptr, sizeof(int64_t) * (size_t)(S.nrows + 1)) &&
               !memcmp(F.col, S.col, sizeof(int64_t) * (size_t)S.stored) && !memcmp(F.val, S.val, sizeof(double) * (size_t)S.stored),
               "%s: sss_from_triangle and sss_from_csr differ", name);
@@ -232,7 +232,7 @@ static void small_cases(void) {
  * parallel region; the buffers' allocation failing (one part, still right) */
 static spmv_dl_csr g_A;
 static spmv_status conv_tri(void *o, const void *in) { return spmv_dl_sss_from_triangle((spmv_dl_sss *)o, (const spmv_triplets *)in, NULL, NULL); }
-static spmv_status conv_csr(void *o, const void *in) { return spmv_dl_sss_from_csr((spmv_dl_sss *)o, (const spmv_dl_csr *)in, NULL); }
+static spmv_status conv_csr(void *o, const void *in) { return spmv_dl_sss_from_csr((spmv_dl_sss *)o, (const spmv_dl_csr *)in, NULL, NULL); }
 static void rel(void *o) { spmv_dl_sss_free((spmv_dl_sss *)o); }
 static void threads_and_failures(void) {
     spmv_triplets t, l;
@@ -251,7 +251,7 @@ static void threads_and_failures(void) {
     if (!x || !y1 || !y2 || !y3) abort();
     for (k = 0; k < n; k++) x[k] = 0.5 - (double)(k % 11) / 10;
     set_threads(2);
-    CHECK(spmv_dl_sss_from_csr(&S, &g_A, NULL) == SPMV_OK && S.part_nt == 2, "built on 2 threads: split stored (%d)", S.part_nt);
+    CHECK(spmv_dl_sss_from_csr(&S, &g_A, NULL, NULL) == SPMV_OK && S.part_nt == 2, "built on 2 threads: split stored (%d)", S.part_nt);
     for (th = 1; th <= 4; th++) {
         double err;
         set_threads(th);

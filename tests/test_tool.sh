@@ -241,6 +241,7 @@ check "mv --threads 2" sh -c "'$bin' mv --threads 2 '$A' > '$T/t2' 2>/dev/null &
 expect 2 "an integer from 1 to 4096" "$bin" mv --threads 0 "$A"
 check "a bad generator kind: the kinds listed, no C function named" sh -c "! '$bin' info gen:nosuchkind > /dev/null 2> '$T/g' && grep -q 'kinds: .*stencil' '$T/g' && ! grep -q 'spmv_gen_list' '$T/g'"
 check "bench without the plain loop: xnaive is '-', never 0.00x" sh -c "'$bin' bench --formats csr --isa generic --reps 1 --no-cache '$A' > '$T/xn' 2> '$T/xn.err' && grep -q '^a.mtx .* csr ' '$T/xn' && ! grep -q '0.00x' '$T/xn'"
+check "bench ends with a summary line per matrix" sh -c "grep -q '^# summary' '$T/xn' && grep -q '^# a.mtx  *csr/generic' '$T/xn'"
 check "progress lines in a log: no carriage returns" sh -c "! grep -q \"\$(printf '\\r')\" '$T/xn.err' && grep -q 'a.mtx' '$T/xn.err'"
 check "a refused format says why in the table" sh -c "'$bin' bench --formats sss --isa generic --reps 1 --no-cache '$A' > '$T/ss' 2>/dev/null; grep -q '^# a.mtx sss: not run: the matrix is not symmetric' '$T/ss'"
 check "bench without a matrix: the headline; --full: the default set" sh -c "timeout 3 '$bin' bench > /dev/null 2> '$T/hl'; timeout 3 '$bin' bench --full > /dev/null 2> '$T/full'; grep -q 'no matrix given: the headline' '$T/hl' && grep -q -- '--full: the embedded default set' '$T/full'"

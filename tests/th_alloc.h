@@ -18,25 +18,28 @@
 TH_LINKAGE long th_alloc_count, th_alloc_fail_at, th_alloc_live;
 TH_LINKAGE void *th_alloc(size_t align, size_t size);
 TH_LINKAGE void th_free(void *p);
-#define TH_DEF
+#define TH_VAR
+#define TH_FN
 #else
-#define TH_DEF static
+#define TH_VAR static
+#define TH_FN static inline
 #endif
 #if !defined(TH_LINKED)
-TH_DEF long th_alloc_count, th_alloc_fail_at = -1, th_alloc_live;
-TH_DEF void *th_alloc(size_t align, size_t size) {
+TH_VAR long th_alloc_count, th_alloc_fail_at = -1, th_alloc_live;
+TH_FN void *th_alloc(size_t align, size_t size) {
     void *p;
     if (__atomic_add_fetch(&th_alloc_count, 1, __ATOMIC_RELAXED) == th_alloc_fail_at) return NULL;
     p = aligned_alloc(align, size);
     if (p) __atomic_add_fetch(&th_alloc_live, 1, __ATOMIC_RELAXED);
     return p;
 }
-TH_DEF void th_free(void *p) {
+TH_FN void th_free(void *p) {
     if (p) __atomic_sub_fetch(&th_alloc_live, 1, __ATOMIC_RELAXED);
     free(p);
 }
 #endif
-#undef TH_DEF
+#undef TH_VAR
+#undef TH_FN
 #if !defined(TH_NO_ALLOC_HOOKS) && !defined(SPMV_ALIGNED_ALLOC) && !defined(SPMV_FREE)
 #define SPMV_ALIGNED_ALLOC(a, s) th_alloc((a), (s))
 #define SPMV_FREE(p) th_free(p)

@@ -348,7 +348,7 @@ static inline spmv_status SPMV_NAME(axt_dev_from_csr)(SPMV_NAME(axt_dev) *D, con
     }
     st = spmv_axt_cuda_params_check(v, q.thw, q.bs);
     if (st != SPMV_OK) return st;
-    st = SPMV_NAME(axt_from_csr)(&H, A, v, &q);
+    st = SPMV_NAME(axt_from_csr)(&H, A, v, &q, NULL);
     if (st != SPMV_OK) return st;
     st = SPMV_NAME(axt_to_device)(D, &H, s);
     SPMV_NAME(axt_free)(&H);

@@ -165,7 +165,7 @@ static inline spmv_status SPMV_NAME(bcsr_dev_from_csr)(SPMV_NAME(bcsr_dev) *D, c
     memset(D, 0, sizeof *D);
     q.isa = SPMV_ISA_GENERIC;
     if (SPMV_NAME(bcsr_dev_skewed)(A)) return SPMV_ERR_LIMIT;
-    st = SPMV_NAME(bcsr_from_csr)(&B, A, &q);
+    st = SPMV_NAME(bcsr_from_csr)(&B, A, &q, NULL);
     if (st != SPMV_OK) return st;
     D->nrows = B.nrows;
     D->ncols = B.ncols;

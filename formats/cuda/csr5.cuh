@@ -308,7 +308,7 @@ static inline spmv_status SPMV_NAME(csr5_dev_from_csr)(SPMV_NAME(csr5_dev) *D, c
     q.isa = SPMV_ISA_GENERIC;
     q.omega = 32;
     if (q.sigma == 0) q.sigma = spmv_csr5_dev_sigma((int64_t)A->nrows, (int64_t)A->nnz);
-    st = SPMV_NAME(csr5_from_csr)(&H, A, &q);
+    st = SPMV_NAME(csr5_from_csr)(&H, A, &q, NULL);
     if (st != SPMV_OK) return st;
     TS = 32 * (int64_t)H.params.sigma;
     D->nrows = H.nrows;

@@ -118,7 +118,7 @@ static inline spmv_status SPMV_NAME(sss_dev_from_csr)(SPMV_NAME(sss_dev) *D, con
     if (!D) return SPMV_ERR_ARG;
     memset(D, 0, sizeof *D);
     q.isa = SPMV_ISA_GENERIC; /* the host copy only feeds the upload */
-    st = SPMV_NAME(sss_from_csr)(&B, A, &q);
+    st = SPMV_NAME(sss_from_csr)(&B, A, &q, NULL);
     if (st != SPMV_OK) return st;
     st = SPMV_NAME(sss_to_device)(D, &B, s);
     SPMV_NAME(sss_free)(&B);

@@ -405,7 +405,7 @@ static inline spmv_status SPMV_NAME(suraa_dev_from_csr)(SPMV_NAME(suraa_dev) *D,
     spmv_status st;
     if (!D) return SPMV_ERR_ARG;
     memset(D, 0, sizeof *D);
-    st = SPMV_NAME(suraa_from_csr)(&H, A, p);
+    st = SPMV_NAME(suraa_from_csr)(&H, A, p, NULL);
     if (st != SPMV_OK) return st;
     st = SPMV_NAME(suraa_to_device)(D, &H, s);
     SPMV_NAME(suraa_free)(&H);

@@ -78,10 +78,10 @@
         typedef spmv_##TG##_axt_dev axtd;                                                                        \
         static int bit() { return BIT; }                                                                         \
         static size_t csr_bytes(const csr *A) { return spmv_##TG##_csr_bytes(A); }                               \
-        static spmv_status coo_from_csr(coo *C, const csr *A) { return spmv_##TG##_coo_from_csr(C, A, NULL); }  \
+        static spmv_status coo_from_csr(coo *C, const csr *A) { return spmv_##TG##_coo_from_csr(C, A, NULL, NULL); } \
         static void coo_free(coo *C) { spmv_##TG##_coo_free(C); }                                                \
         static spmv_status axt_from_csr(axt *H, const csr *A, spmv_axt_variant v, const spmv_axt_params *p) {    \
-            return spmv_##TG##_axt_from_csr(H, A, v, p);                                                         \
+            return spmv_##TG##_axt_from_csr(H, A, v, p, NULL);                                                   \
         }                                                                                                        \
         static void axt_free(axt *H) { spmv_##TG##_axt_free(H); }                                                \
         static size_t axt_kernel_bytes(const axt *H) { return spmv_##TG##_axt_kernel_bytes(H); }                 \
@@ -1384,7 +1384,7 @@ template <class G> struct c5t; /* the host CSR5 type of a tag */
         return spmv_##TG##_any_dev__build(D, A, SPMV_FMT_CSR5, p ? &u : NULL, s);                                \
     }                                                                                                            \
     static spmv_status csr5_host(spmv_##TG##_csr5 *H, const spmv_##TG##_csr *A, const spmv_csr5_params *p) {     \
-        return spmv_##TG##_csr5_from_csr(H, A, p);                                                               \
+        return spmv_##TG##_csr5_from_csr(H, A, p, NULL);                                                               \
     }                                                                                                            \
     static void csr5_host_free(spmv_##TG##_csr5 *H) { spmv_##TG##_csr5_free(H); }                               \
     static spmv_status csr5_tune(const spmv_##TG##_csr *A, spmv_any_params *p, cudaStream_t s, double *sec) {    \

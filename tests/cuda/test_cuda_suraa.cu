@@ -55,7 +55,7 @@
             spmv_##TG##_csr_mv_ref(A, al, x, be, y0, r, sc);                                                     \
         }                                                                                                        \
         static spmv_status from_csr(host *H, const csr *A, const spmv_suraa_params *p) {                        \
-            return spmv_##TG##_suraa_from_csr(H, A, p);                                                          \
+            return spmv_##TG##_suraa_from_csr(H, A, p, NULL);                                                          \
         }                                                                                                        \
         static spmv_status to_csr(const host *H, csr *B) { return spmv_##TG##_suraa_to_csr(H, B); }             \
         static void host_free(host *H) { spmv_##TG##_suraa_free(H); }                                            \
