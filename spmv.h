@@ -36,8 +36,8 @@
  *                           link libspmv.a (`ninja install`: s and d; pkg-config spmv-compiled,
  *                           CMake spmv::compiled) instead of writing that unit.
  *   C++ units (g++, nvcc) see the external functions with C linkage. The Matrix Market reader,
- *   the generators and the small core helpers stay inline in every mode. spmv_cuda.cuh needs
- *   the bodies (its unit is never declarations-only). Both modes must see the same options
+ *   the generators and the small core helpers stay inline in every mode. spmv_cuda.cuh's device
+ *   code is compiled in its nvcc unit in either mode. Both modes must see the same options
  *   below (SPMV_FORMATS_ONLY, SPMV_NO_SIMD, ...): they decide the layouts and the bodies.
  * Options (define before the first include):
  *   SPMV_ALIGNED_ALLOC(align, size) / SPMV_FREE(p)  custom allocator

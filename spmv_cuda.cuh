@@ -66,11 +66,6 @@
 #define SPMV_CUDA__USER_PARAMS 1
 #endif
 
-#ifdef SPMV_DECLARATIONS_ONLY
-/* the device side calls the host converters' internals: its unit compiles the host bodies too
- * (CUB's model); a program's other units may still be declarations-only against libspmv.a */
-#error "spmv_cuda.cuh needs the host bodies: include it in a unit without SPMV_DECLARATIONS_ONLY"
-#endif
 #include "spmv.h" /* host side, default tags s and d */
 #include "formats/cuda/core.cuh"
 

@@ -156,6 +156,24 @@ typedef struct spmv_auto_report {
     char why[200];
 } spmv_auto_report;
 
+/* The device skew cap (formats/cuda/core.cuh, spmv_cuda__skewed): ell, ellr, hll, sell and jad
+ * refuse a matrix whose longest row is >= SPMV_CUDA_SKEW_MIN_ELL and above SPMV_CUDA_MAX_SKEW x
+ * the mean; bcsr one whose longest row is >= SPMV_CUDA_SKEW_MIN_BCSR and above that, or above
+ * SPMV_CUDA_MAX_SKEW x the entries per warp of SPMV_CUDA_SKEW_WARPS warps. Here, so that the
+ * device selection leaves those formats out by the same numbers instead of trying them. */
+#ifndef SPMV_CUDA_MAX_SKEW
+#define SPMV_CUDA_MAX_SKEW 16
+#endif
+#define SPMV_CUDA_SKEW_MIN_ELL 64   /* longest rows below this are never refused (ELL family) */
+#define SPMV_CUDA_SKEW_MIN_BCSR 200 /* nor below this for bcsr (a warp per block row) */
+#define SPMV_CUDA_SKEW_WARPS 4096   /* bcsr: warps a GPU keeps busy (132 SMs x 32 on an H200) */
+/* the cap's test on a matrix of nrows rows, nnz entries, the longest row mx (in doubles:
+ * mx * nrows can pass 2^63 with 64-bit indices) */
+static inline int spmv__skew_capped(int64_t nrows, int64_t nnz, int64_t mx, int64_t min_len, int64_t lanes) {
+    if (SPMV_CUDA_MAX_SKEW <= 0 || nrows <= 0 || mx < min_len) return 0;
+    return (double)mx * (double)nrows > (double)SPMV_CUDA_MAX_SKEW * (double)nnz ||
+           (lanes > 0 && (double)mx * (double)lanes > (double)SPMV_CUDA_MAX_SKEW * (double)nnz);
+}
 #endif /* SPMV_AUTO_COMMON */
 
 typedef struct SPMV_NAME(auto) {
@@ -168,6 +186,9 @@ typedef struct SPMV_NAME(auto) {
 #include "calib.h"
 #ifndef SPMV_AUTO_COMMON_DECLS
 #define SPMV_AUTO_COMMON_DECLS
+/* internals of the selection that the device selection (formats/cuda/auto.cuh) shares */
+SPMV_API void spmv_auto__shortlist(spmv_auto_report *R, int device);
+SPMV_API int spmv_auto__rule_choice(const spmv_auto_report *R, int device);
 SPMV_API long spmv_llc_bytes(void);
 SPMV_API double spmv_auto_convert_prior(spmv_format f, int device);
 SPMV_API double spmv_auto_predict(const spmv_auto_features *F, spmv_format f, int device, const spmv_opts *o,
@@ -290,24 +311,6 @@ static inline double spmv_auto__predict_dev(const spmv_auto_features *F, const c
     return *why = "x fixed: the AXT layouts read x with the matrix", skewed ? 1.05 : 0.5;
 }
 
-/* The device skew cap (formats/cuda/core.cuh, spmv_cuda__skewed): ell, ellr, hll, sell and jad
- * refuse a matrix whose longest row is >= SPMV_CUDA_SKEW_MIN_ELL and above SPMV_CUDA_MAX_SKEW x
- * the mean; bcsr one whose longest row is >= SPMV_CUDA_SKEW_MIN_BCSR and above that, or above
- * SPMV_CUDA_MAX_SKEW x the entries per warp of SPMV_CUDA_SKEW_WARPS warps. Here, so that the
- * device selection leaves those formats out by the same numbers instead of trying them. */
-#ifndef SPMV_CUDA_MAX_SKEW
-#define SPMV_CUDA_MAX_SKEW 16
-#endif
-#define SPMV_CUDA_SKEW_MIN_ELL 64   /* longest rows below this are never refused (ELL family) */
-#define SPMV_CUDA_SKEW_MIN_BCSR 200 /* nor below this for bcsr (a warp per block row) */
-#define SPMV_CUDA_SKEW_WARPS 4096   /* bcsr: warps a GPU keeps busy (132 SMs x 32 on an H200) */
-/* the cap's test on a matrix of nrows rows, nnz entries, the longest row mx (in doubles:
- * mx * nrows can pass 2^63 with 64-bit indices) */
-static inline int spmv__skew_capped(int64_t nrows, int64_t nnz, int64_t mx, int64_t min_len, int64_t lanes) {
-    if (SPMV_CUDA_MAX_SKEW <= 0 || nrows <= 0 || mx < min_len) return 0;
-    return (double)mx * (double)nrows > (double)SPMV_CUDA_MAX_SKEW * (double)nnz ||
-           (lanes > 0 && (double)mx * (double)lanes > (double)SPMV_CUDA_MAX_SKEW * (double)nnz);
-}
 static inline int spmv_auto__dev_skewed(const spmv_auto_features *F, int64_t min_len, int64_t lanes) {
     return spmv__skew_capped(F->nrows, F->nnz, F->row_max, min_len, lanes);
 }
@@ -491,7 +494,7 @@ static inline int64_t spmv_auto__slab(int64_t nnz) {
     return e < 65536 ? (e < nnz ? e : nnz) : 65536;
 }
 /* the shortlist into R (cand[0] = CSR), sorted by prediction; the rest into R->left */
-static inline void spmv_auto__shortlist(spmv_auto_report *R, int device) {
+SPMV_API void spmv_auto__shortlist(spmv_auto_report *R, int device) {
     int f, i, j;
     R->ncand = 0;
     R->nleft = 0;
@@ -537,7 +540,7 @@ static inline void spmv_auto__shortlist(spmv_auto_report *R, int device) {
  * untimed choice was within 5% of the best row on 41 without the threshold, 60 with 1.2, 37
  * with 1.25 (fitted on the same run). */
 #define SPMV_AUTO_CONFIDENT 1.2
-static inline int spmv_auto__rule_choice(const spmv_auto_report *R, int device) {
+SPMV_API int spmv_auto__rule_choice(const spmv_auto_report *R, int device) {
     int i, best = 0;
     double best_cost = 1.5 + R->opts.expected_calls; /* in CSR products */
     for (i = 1; i < R->ncand; i++) {

@@ -85,6 +85,15 @@ typedef struct SPMV_NAME(dia) {
     spmv_dia_params params;   /* isa, hs, fill resolved after conversion */
 } SPMV_NAME(dia);
 
+/* words of bits per diagonal */
+static inline int64_t SPMV_NAME(dia__mw)(const SPMV_NAME(dia) *A) { return ((int64_t)A->H + 63) / 64; }
+/* stored slots */
+static inline int64_t SPMV_NAME(dia__padded)(const SPMV_NAME(dia) *A) {
+    int64_t last;
+    if (!A->hd || A->nhacks == 0) return 0;
+    last = (int64_t)A->nrows - (int64_t)(A->nhacks - 1) * A->H;
+    return (int64_t)A->hd[A->nhacks - 1] * A->H + (int64_t)(A->hd[A->nhacks] - A->hd[A->nhacks - 1]) * last;
+}
 #endif /* SPMV_PART_TYPES */
 
 #if defined(SPMV_PART_DECLS)
@@ -100,6 +109,8 @@ SPMV_API spmv_status SPMV_NAME(dia_to_csr)(const SPMV_NAME(dia) *A, SPMV_NAME(cs
 SPMV_API spmv_status SPMV_NAME(dia_mv)(const SPMV_NAME(dia) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
         SPMV_T *y);
 SPMV_API spmv_status SPMV_NAME(hdia_tune)(const SPMV_NAME(csr) *A, spmv_dia_params *best, double *seconds_spent);
+/* the family's builder with the variant in prm (the rows' converters, the device upload) */
+SPMV_API spmv_status SPMV_NAME(dia__from_csr)(SPMV_NAME(dia) *A, const SPMV_NAME(csr) *B, spmv_dia_params prm);
 #endif /* SPMV_PART_DECLS */
 
 #if defined(SPMV_PART_DEFS)
@@ -110,15 +121,6 @@ SPMV_API void SPMV_NAME(dia_free)(SPMV_NAME(dia) *A) {
     spmv__free(A->val);
     spmv__free(A->bits);
     memset(A, 0, sizeof *A);
-}
-/* words of bits per diagonal */
-static inline int64_t SPMV_NAME(dia__mw)(const SPMV_NAME(dia) *A) { return ((int64_t)A->H + 63) / 64; }
-/* stored slots */
-static inline int64_t SPMV_NAME(dia__padded)(const SPMV_NAME(dia) *A) {
-    int64_t last;
-    if (!A->hd || A->nhacks == 0) return 0;
-    last = (int64_t)A->nrows - (int64_t)(A->nhacks - 1) * A->H;
-    return (int64_t)A->hd[A->nhacks - 1] * A->H + (int64_t)(A->hd[A->nhacks] - A->hd[A->nhacks - 1]) * last;
 }
 /* stored value slots (entries + padding or fill): the bench's fill = stored / nnz */
 SPMV_API int64_t SPMV_NAME(dia_stored)(const SPMV_NAME(dia) *A) { return SPMV_NAME(dia__padded)(A); }
@@ -187,7 +189,7 @@ static inline spmv_status SPMV_NAME(dia__plan)(const SPMV_NAME(csr) *B, spmv_dia
 /* From CSR (any column order; duplicates summed). Errors: SPMV_ERR_ARG (malformed CSR, bad
  * parameters), SPMV_ERR_OVERFLOW, SPMV_ERR_ISA, SPMV_ERR_LIMIT, SPMV_ERR_ALLOC. On failure
  * *A is left empty. */
-static inline spmv_status SPMV_NAME(dia__from_csr)(SPMV_NAME(dia) *A, const SPMV_NAME(csr) *B, spmv_dia_params prm) {
+SPMV_API spmv_status SPMV_NAME(dia__from_csr)(SPMV_NAME(dia) *A, const SPMV_NAME(csr) *B, spmv_dia_params prm) {
     spmv_status st;
     int64_t padded = 0, H, nh, h, span, mw, nnz = 0;
     SPMV_I *hd = NULL, *mark = NULL, *slot = NULL;

@@ -174,6 +174,8 @@ SPMV__ELL_FROM_DECL(sell)
 SPMV__ELL_FROM_DECL(jad)
 SPMV__ELL_FROM_DECL(hyb)
 #undef SPMV__ELL_FROM_DECL
+/* the family's builder with the variant in prm (the rows' converters, the device upload) */
+SPMV_API spmv_status SPMV_NAME(ell__from_csr)(SPMV_NAME(ell) *A, const SPMV_NAME(csr) *B, spmv_ell_params prm);
 #endif /* SPMV_PART_DECLS */
 
 #if defined(SPMV_PART_DEFS)
@@ -421,7 +423,7 @@ SPMV_OMP(parallel for schedule(static) if (B->nnz >= SPMV_PAR_MIN_NNZ))
 /* From CSR (columns in CSR order, unsorted allowed). Errors: SPMV_ERR_ARG (malformed CSR, bad
  * parameters), SPMV_ERR_OVERFLOW, SPMV_ERR_ISA, SPMV_ERR_LIMIT (the caps above),
  * SPMV_ERR_ALLOC. On failure *A is left empty. */
-static inline spmv_status SPMV_NAME(ell__from_csr)(SPMV_NAME(ell) *A, const SPMV_NAME(csr) *B, spmv_ell_params prm) {
+SPMV_API spmv_status SPMV_NAME(ell__from_csr)(SPMV_NAME(ell) *A, const SPMV_NAME(csr) *B, spmv_ell_params prm) {
     spmv_status st;
     uint64_t padded = 0;
     SPMV_I *perm = NULL, C, ns, s, i, K;

@@ -8,3 +8,9 @@
 #define SPMV_VAL double
 #define SPMV_IDX int64_t
 #include "spmv.h"
+#ifdef TH_WITH_SL /* the CUDA tests' second user tag: float with int64_t indices */
+#define SPMV_TAG sl
+#define SPMV_VAL float
+#define SPMV_IDX int64_t
+#include "spmv.h"
+#endif

@@ -7,7 +7,8 @@
 #               unit of its own with SPMV_IMPLEMENTATION instead
 #   spmv::cuda  spmv::spmv plus OpenMP for .cu files (-Xcompiler -fopenmp) and the CUDA runtime:
 #               CMake's own (CMAKE_CUDA_RUNTIME_LIBRARY) when the project enables CUDA, else
-#               CUDA::cudart (spmv_cuda.cuh is header-only; its units need the bodies: spmv::spmv)
+#               CUDA::cudart (spmv_cuda.cuh's device code compiles in your .cu unit, with the
+#               host side from spmv::spmv's headers or, declarations-only, from spmv::compiled)
 # spmv_HAVE_OPENMP, spmv_HAVE_ZLIB, spmv_HAVE_COMPILED, spmv_HAVE_CUDA say what was found.
 get_filename_component(_spmv_prefix "${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
 include(CMakeFindDependencyMacro)
