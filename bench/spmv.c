@@ -1054,6 +1054,10 @@ static int cmd_calibrate(int argc, char **argv) {
         }
     }
     if (file) {
+        if (strlen(file) >= sizeof path) { /* never cut: the cut path would name another file */
+            fprintf(stderr, "spmv calibrate: --file: the path is longer than %d characters\n", (int)sizeof path - 1);
+            return 2;
+        }
         snprintf(path, sizeof path, "%s", file);
     } else if (!spmv_calibration_default_path(path, sizeof path)) {
         fprintf(stderr, "spmv calibrate: no calibration file: %s (name one with --file)\n",

@@ -254,6 +254,10 @@ typedef struct SPMV_NAME(any) {
     SPMV_I *vmap[2];
     int64_t vmap_n[2];
     uint64_t vmap_print;
+    /* A's repeated entries (a row listing one column more than once, which the layouts sum):
+     * from the first position of such a group, the next one of the group (-1: the last);
+     * NULL when A has none. A slot then takes the sum of its group, as the products do */
+    SPMV_I *vdup;
     union {
         char none_;
 #define SPMV_FORMAT(n, ID, fam, host, ...) SPMV__IF(host)(SPMV_NAME(fam) n;)
@@ -605,6 +609,7 @@ SPMV_API void SPMV_NAME(any_free)(SPMV_NAME(any) *M) {
     if (!M) return;
     spmv__free(M->vmap[0]);
     spmv__free(M->vmap[1]);
+    spmv__free(M->vdup);
     switch (M->fmt) {
 #define SPMV_FORMAT(n, ID, fam, host, ...)                                                                      \
     SPMV__IF(host)(case SPMV_CAT(SPMV_FMT_, ID) : SPMV_NAME(SPMV_CAT(fam, _free))(&M->u.n); break;)
@@ -624,11 +629,40 @@ static inline int SPMV_NAME(any__values)(SPMV_NAME(any) *M, SPMV_T **v, int64_t 
     default: return 0;
     }
 }
-/* The map of M's value slots to A's CSR positions: the same format built (same parameters,
- * ISA, transpose) from A's pattern with each entry's position + 1 as its value, read back
- * from its value arrays (0: padding). Positions above the value type's exact integers
- * (2^24 for float) are found in two builds, low and high bits. */
-static inline spmv_status SPMV_NAME(any__vmap)(SPMV_NAME(any) *M, const SPMV_NAME(csr) *A) {
+/* A's repeated entries as chains (M->vdup): next[p] = the next position of p's row with p's
+ * column (-1: none), dup[p] = 1 for every position but the first of its group. *next is NULL
+ * when A has no repeated entry. One pass over the rows with a mark per column. */
+static inline spmv_status SPMV_NAME(any__dups)(const SPMV_NAME(csr) *A, SPMV_I **next, unsigned char *dup) {
+    SPMV_I *nx = NULL, *last = SPMV_ALLOC_N(SPMV_I, (size_t)A->ncols + 1);
+    int64_t *mark = SPMV_ALLOC_N(int64_t, (size_t)A->ncols + 1), r, k, found = 0;
+    *next = NULL;
+    if (!last || !mark || !(nx = SPMV_ALLOC_N(SPMV_I, (size_t)A->nnz + 1))) {
+        spmv__free(last), spmv__free(mark), spmv__free(nx);
+        return SPMV_ERR_ALLOC;
+    }
+    for (k = 0; k < A->ncols; k++) mark[k] = -1;
+    for (r = 0; r < A->nrows; r++)
+        for (k = A->row_ptr[r]; k < A->row_ptr[r + 1]; k++) {
+            const SPMV_I c = A->col_idx[k];
+            nx[k] = -1;
+            dup[k] = mark[c] == r;
+            if (dup[k]) nx[last[c]] = (SPMV_I)k, found = 1; /* appended to the group's chain */
+            mark[c] = r;
+            last[c] = (SPMV_I)k;
+        }
+    spmv__free(last), spmv__free(mark);
+    if (found) *next = nx;
+    else spmv__free(nx);
+    return SPMV_OK;
+}
+
+/* One map of M's value slots to A's CSR positions: the same format built (same parameters,
+ * ISA, transpose) from A's pattern with each entry's position + 1 as its value (only the
+ * entries with keep[p] == want when keep is given; the others 0), read back from its value
+ * arrays into map[a] (-1: nothing stamped there). Positions above the value type's exact
+ * integers (2^24 for float) are found in two builds, low and high bits. */
+static inline spmv_status SPMV_NAME(any__vmap_pass)(SPMV_NAME(any) *M, const SPMV_NAME(csr) *A, const unsigned char *keep,
+                                                    int want, int na, const int64_t *mn, SPMV_I **map) {
 #ifdef SPMV_VMAP_EXACT /* tests: the two-build path on small matrices */
     const int64_t exact = SPMV_VMAP_EXACT;
 #else
@@ -637,11 +671,61 @@ static inline spmv_status SPMV_NAME(any__vmap)(SPMV_NAME(any) *M, const SPMV_NAM
     const int two = (int64_t)A->nnz >= exact, sh = 12;
     SPMV_NAME(csr) Tg;
     SPMV_NAME(any) T;
-    SPMV_T *mv[2], *tv[2];
-    int64_t mn[2] = {0, 0}, tn[2] = {0, 0}, k, s;
-    int na, a, pass;
+    SPMV_T *tv[2];
+    int64_t tn[2] = {0, 0}, k, s;
+    int a, pass;
     char prm[160];
     spmv_opts o = spmv_opts_default();
+    spmv_status st = SPMV_OK;
+    memset(&Tg, 0, sizeof Tg);
+    Tg.nrows = A->nrows;
+    Tg.ncols = A->ncols;
+    Tg.nnz = A->nnz;
+    Tg.row_ptr = A->row_ptr;
+    Tg.col_idx = A->col_idx;
+    Tg.params = A->params;
+    Tg.cols_sorted = A->cols_sorted;
+    Tg.borrowed = 1;
+    if (!(Tg.val = SPMV_ALLOC_N(SPMV_T, A->nnz))) return SPMV_ERR_ALLOC;
+    SPMV_NAME(any_params_str)(M, prm, sizeof prm);
+    o.format = M->fmt;
+    o.isa = SPMV_NAME(any_isa)(M);
+    o.params = prm;
+    o.transpose = M->transposed;
+    SPMV_NAME(csr__plan)(&Tg);
+    for (pass = 0; pass < 1 + two && st == SPMV_OK; pass++) {
+        for (k = 0; k < A->nnz; k++)
+            Tg.val[k] = keep && keep[k] != want ? (SPMV_T)0
+                                                : (SPMV_T)(two ? (pass ? (k >> sh) + 1 : (k & ((1 << sh) - 1)) + 1) : k + 1);
+        if ((st = SPMV_NAME(any_from_csr)(&T, &Tg, &o, NULL)) != SPMV_OK) break;
+        if (SPMV_NAME(any__values)(&T, tv, tn) != na || tn[0] != mn[0] || (na > 1 && tn[1] != mn[1])) {
+            st = SPMV_ERR_ARG; /* not the layout of M: A is not the matrix M was built from */
+        } else {
+            for (a = 0; a < na; a++)
+                for (s = 0; s < mn[a]; s++) {
+                    const int64_t v = (int64_t)tv[a][s];
+                    if (!two || !pass) map[a][s] = (SPMV_I)(v - 1);
+                    else if (v > 0 && map[a][s] >= 0) map[a][s] = (SPMV_I)(map[a][s] | ((v - 1) << sh));
+                    else map[a][s] = -1;
+                }
+        }
+        SPMV_NAME(any_free)(&T);
+    }
+    spmv__free(Tg.val);
+    return st;
+}
+
+/* The map of M's value slots to A's CSR positions (M->vmap: a position, -1 padding). When A
+ * repeats entries (M->vdup), two maps: one stamping the first entry of each group and the
+ * entries that are not repeated, one stamping the repeats: a slot holding both is a group the
+ * layout summed (mapped to -2 - its first position: the update writes the group's sum), a
+ * slot holding one of them is that entry alone (layouts that keep repeats apart, csr from A^T). */
+static inline spmv_status SPMV_NAME(any__vmap)(SPMV_NAME(any) *M, const SPMV_NAME(csr) *A) {
+    SPMV_T *mv[2];
+    SPMV_I *rep[2] = {NULL, NULL};
+    int64_t mn[2] = {0, 0}, s;
+    unsigned char *dup = NULL;
+    int na, a;
     spmv_status st = SPMV_OK;
     na = SPMV_NAME(any__values)(M, mv, mn);
 #if SPMV__USE(sss)
@@ -661,47 +745,30 @@ static inline spmv_status SPMV_NAME(any__vmap)(SPMV_NAME(any) *M, const SPMV_NAM
         return SPMV_OK;
     }
 #endif
-    memset(&Tg, 0, sizeof Tg);
-    Tg.nrows = A->nrows;
-    Tg.ncols = A->ncols;
-    Tg.nnz = A->nnz;
-    Tg.row_ptr = A->row_ptr;
-    Tg.col_idx = A->col_idx;
-    Tg.params = A->params;
-    Tg.cols_sorted = A->cols_sorted;
-    Tg.borrowed = 1;
-    Tg.val = SPMV_ALLOC_N(SPMV_T, A->nnz);
+    dup = SPMV_ALLOC_N(unsigned char, (size_t)A->nnz + 1);
     for (a = 0; a < na; a++) M->vmap[a] = SPMV_ALLOC_N(SPMV_I, mn[a]);
-    if (!Tg.val || (na > 0 && !M->vmap[0]) || (na > 1 && !M->vmap[1])) st = SPMV_ERR_ALLOC;
-    SPMV_NAME(any_params_str)(M, prm, sizeof prm);
-    o.format = M->fmt;
-    o.isa = SPMV_NAME(any_isa)(M);
-    o.params = prm;
-    o.transpose = M->transposed;
-    SPMV_NAME(csr__plan)(&Tg);
-    for (pass = 0; pass < 1 + two && st == SPMV_OK; pass++) {
-        for (k = 0; k < A->nnz; k++) Tg.val[k] = (SPMV_T)(two ? (pass ? (k >> sh) + 1 : (k & ((1 << sh) - 1)) + 1) : k + 1);
-        if ((st = SPMV_NAME(any_from_csr)(&T, &Tg, &o, NULL)) != SPMV_OK) break;
-        if (SPMV_NAME(any__values)(&T, tv, tn) != na || tn[0] != mn[0] || (na > 1 && tn[1] != mn[1])) {
-            st = SPMV_ERR_ARG; /* not the layout of M: A is not the matrix M was built from */
-        } else {
-            for (a = 0; a < na; a++)
-                for (s = 0; s < mn[a]; s++) {
-                    const int64_t v = (int64_t)tv[a][s];
-                    if (!two) M->vmap[a][s] = (SPMV_I)(v - 1);
-                    else if (!pass) M->vmap[a][s] = (SPMV_I)(v - 1);
-                    else if (v > 0 && M->vmap[a][s] >= 0) M->vmap[a][s] = (SPMV_I)(M->vmap[a][s] | ((v - 1) << sh));
-                    else M->vmap[a][s] = -1;
-                }
-        }
-        SPMV_NAME(any_free)(&T);
+    if (!dup || (na > 0 && !M->vmap[0]) || (na > 1 && !M->vmap[1])) st = SPMV_ERR_ALLOC;
+    if (st == SPMV_OK) st = SPMV_NAME(any__dups)(A, &M->vdup, dup);
+    if (st == SPMV_OK) st = SPMV_NAME(any__vmap_pass)(M, A, M->vdup ? dup : NULL, 0, na, mn, M->vmap);
+    if (st == SPMV_OK && M->vdup) {
+        for (a = 0; a < na && st == SPMV_OK; a++)
+            if (!(rep[a] = SPMV_ALLOC_N(SPMV_I, mn[a]))) st = SPMV_ERR_ALLOC;
+        if (st == SPMV_OK) st = SPMV_NAME(any__vmap_pass)(M, A, dup, 1, na, mn, rep);
+        for (a = 0; a < na && st == SPMV_OK; a++)
+            for (s = 0; s < mn[a]; s++)
+                if (M->vmap[a][s] >= 0 && rep[a][s] >= 0) M->vmap[a][s] = -2 - M->vmap[a][s]; /* a summed group */
+                else if (M->vmap[a][s] < 0) M->vmap[a][s] = rep[a][s];                       /* a repeat alone */
     }
-    spmv__free(Tg.val);
+    spmv__free(rep[0]);
+    spmv__free(rep[1]);
+    spmv__free(dup);
     if (st != SPMV_OK) {
         for (a = 0; a < 2; a++) {
             spmv__free(M->vmap[a]);
             M->vmap[a] = NULL;
         }
+        spmv__free(M->vdup);
+        M->vdup = NULL;
         return st;
     }
     for (a = 0; a < na; a++) M->vmap_n[a] = mn[a];
@@ -753,12 +820,18 @@ SPMV_OMP(parallel for schedule(static) reduction(| : bad) if (A->nnz >= SPMV_PAR
     }
     na = SPMV_NAME(any__values)(M, v, n);
     for (a = 0; a < na; a++) {
-        const SPMV_I *mp = M->vmap[a];
+        const SPMV_I *mp = M->vmap[a], *nx = M->vdup;
         SPMV_T *dst = v[a];
         const SPMV_T *src = A->val;
 SPMV_OMP(parallel for schedule(static) if (n[a] >= SPMV_PAR_MIN_NNZ))
         for (s = 0; s < n[a]; s++)
             if (mp[s] >= 0) dst[s] = src[mp[s]];
+            else if (mp[s] <= -2 && nx) { /* a summed group of repeats: the sum in A's order */
+                SPMV_T x = src[-2 - mp[s]];
+                SPMV_I q;
+                for (q = nx[-2 - mp[s]]; q >= 0; q = nx[q]) x += src[q];
+                dst[s] = x;
+            }
     }
     return SPMV_OK;
 }

@@ -19,12 +19,15 @@
  * The cache file (one line per thread count, value and index size and ISA, of one machine):
  * $SPMV_CALIBRATION if set (the word `off`: no file is read or written), else
  * $XDG_CACHE_HOME/spmv/calibration, else $HOME/.cache/spmv/calibration. Loading refuses,
- * with a status and a message and nothing changed: an unreadable file (SPMV_ERR_IO), a file
- * that is not a calibration or has a value out of range (SPMV_ERR_PARSE, the line in e),
- * another machine's file or no line for this key (SPMV_ERR_ARG). The selection then uses
- * spmv_calibration_builtin's values: those of a fast machine (60 GB/s, 0.25 ns an entry on
- * two threads), so that the predictions stay floors. Saving writes beside the file and
- * renames it into place; it creates the directory of the default path only. No global
+ * with a status and a message and nothing changed: an unreadable file, a directory, fifo or
+ * device (SPMV_ERR_IO, before any read), a file that is not a calibration or has a value out
+ * of range (SPMV_ERR_PARSE, the line in e), another machine's file or no line for this key
+ * (SPMV_ERR_ARG). The selection then uses spmv_calibration_builtin's values: those of a fast
+ * machine (60 GB/s, 0.25 ns an entry on two threads), so that the predictions stay floors.
+ * Saving replaces only a calibration (its first line; any other file, a symbolic link or a
+ * non-regular file is SPMV_ERR_IO and left alone), keeps every key of this machine, writes
+ * beside the file and renames it into place; it makes the default path's missing directories
+ * below an existing $XDG_CACHE_HOME or $HOME only. No global
  * state: the file is read at each selection that needs it (a few hundred bytes). */
 
 #if defined(SPMV_PART_TYPES) && !defined(SPMV_CALIB_TYPES)
@@ -199,6 +202,22 @@ static inline int spmv__cal_same_key(const spmv_calibration *a, const spmv_calib
 
 /* c's line for c's key (threads, value and index size, isa: set by the caller) from path.
  * SPMV_OK: c filled. Otherwise c is unchanged and e says why (see the top of this file). */
+/* SPMV_OK when path is absent or a regular file (read through a symbolic link when follow),
+ * else SPMV_ERR_IO with why: directories, fifos and devices are never opened (a fifo would
+ * block), a symbolic link is never written through */
+static inline spmv_status spmv__cal_regular(const char *path, int follow, const char *what, spmv_error *e) {
+    struct stat st;
+    if ((follow ? stat(path, &st) : lstat(path, &st)) != 0) return SPMV_OK;
+    if (!follow && S_ISLNK(st.st_mode)) {
+        SPMV__ERR(e, "%s: '%.100s' is a symbolic link: not written through", what, path);
+        return SPMV_ERR_IO;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        SPMV__ERR(e, "%s: '%.100s' is not a regular file", what, path);
+        return SPMV_ERR_IO;
+    }
+    return SPMV_OK;
+}
 SPMV_API spmv_status spmv_calibration_load(const char *path, spmv_calibration *c, spmv_error *e) {
     char line[512], here[128];
     spmv_calibration t, got;
@@ -209,6 +228,7 @@ SPMV_API spmv_status spmv_calibration_load(const char *path, spmv_calibration *c
         SPMV__ERR(e, "calibration_load: no path or calibration");
         return SPMV_ERR_ARG;
     }
+    if (spmv__cal_regular(path, 1, "calibration_load", e) != SPMV_OK) return SPMV_ERR_IO;
     f = fopen(path, "r");
     if (!f) {
         SPMV__ERR(e, "cannot read the calibration '%.100s': %s", path, strerror(errno));
@@ -254,12 +274,18 @@ SPMV_API spmv_status spmv_calibration_load(const char *path, spmv_calibration *c
 }
 
 /* mkdir of every missing directory above the file path (0700), for the default path */
+/* The missing directories of a default path, below $XDG_CACHE_HOME or $HOME only (that base
+ * must exist: the library never creates a home directory) */
 static inline void spmv__cal_mkdirs(const char *path) {
-    char d[512];
-    size_t i, n = strlen(path);
-    if (n >= sizeof d) return;
+    const char *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME"), *base = NULL;
+    char d[4096];
+    size_t i, b, n = strlen(path);
+    struct stat st;
+    if (x && *x == '/' && !strncmp(path, x, strlen(x)) && path[strlen(x)] == '/') base = x;
+    else if (h && *h && !strncmp(path, h, strlen(h)) && path[strlen(h)] == '/') base = h;
+    if (!base || n >= sizeof d || stat(base, &st) != 0 || !S_ISDIR(st.st_mode)) return;
     memcpy(d, path, n + 1);
-    for (i = 1; i < n; i++)
+    for (b = strlen(base), i = b + 1; i < n; i++)
         if (d[i] == '/') {
             d[i] = 0;
             (void)mkdir(d, 0700);
@@ -272,9 +298,9 @@ static inline void spmv__cal_mkdirs(const char *path) {
  * (the default path). SPMV_ERR_IO with the reason when it cannot be written; the file is
  * then as it was. */
 SPMV_API spmv_status spmv_calibration_save(const char *path, const spmv_calibration *c, int make_dirs,
-                                                spmv_error *e) {
-    char line[512], keep[16][512];
-    int nkeep = 0, ln = 0;
+                                           spmv_error *e) {
+    char line[512], *keep = NULL;
+    int nkeep = 0, cap = 0, ln = 0, ours = 1;
     spmv_calibration t;
     spmv__mm_writer w;
     spmv_status st;
@@ -284,26 +310,51 @@ SPMV_API spmv_status spmv_calibration_save(const char *path, const spmv_calibrat
         SPMV__ERR(e, "calibration_save: no path, or no measured calibration");
         return SPMV_ERR_ARG;
     }
+    if ((st = spmv__cal_regular(path, 0, "calibration_save", e)) != SPMV_OK) return st;
+    /* an existing file is replaced only when it is a calibration (its first line): every line
+     * of this machine's other keys is kept; another machine's or damaged lines are dropped */
     if ((f = fopen(path, "r")) != NULL) {
-        while (fgets(line, sizeof line, f) && nkeep < 16) {
+        while (fgets(line, sizeof line, f)) {
             char *nl = strchr(line, '\n');
             if (nl) *nl = 0;
             if (++ln == 1) {
-                if (strcmp(line, SPMV__CAL_HEADER)) break;
+                ours = !strcmp(line, SPMV__CAL_HEADER);
+                if (!ours) break;
                 continue;
             }
             if (!spmv__cal_parse(line, &t) || strcmp(t.machine, c->machine)) {
                 nkeep = 0; /* damaged or another machine's: replaced */
                 break;
             }
-            if (!spmv__cal_same_key(&t, c)) memcpy(keep[nkeep++], line, sizeof line);
+            if (spmv__cal_same_key(&t, c)) continue;
+            if (nkeep == cap) {
+                char *k2 = (char *)realloc(keep, (size_t)(cap = cap ? 2 * cap : 16) * sizeof line);
+                if (!k2) {
+                    fclose(f);
+                    free(keep);
+                    SPMV__ERR(e, "calibration_save: out of memory");
+                    return SPMV_ERR_ALLOC;
+                }
+                keep = k2;
+            }
+            memcpy(keep + (size_t)nkeep++ * sizeof line, line, sizeof line);
         }
         fclose(f);
+        if (ln == 0) ours = 0; /* an empty file is not one of ours either */
+        if (!ours) {
+            free(keep);
+            SPMV__ERR(e, "'%.100s' is not a calibration file: not replaced", path);
+            return SPMV_ERR_IO;
+        }
     }
     if (make_dirs) spmv__cal_mkdirs(path);
-    if ((st = spmv__mm_wopen(&w, path, e)) != SPMV_OK) return st;
+    if ((st = spmv__mm_wopen(&w, path, e)) != SPMV_OK) {
+        free(keep);
+        return st;
+    }
     spmv__mm_wprintf(&w, "%s\n", SPMV__CAL_HEADER);
-    for (ln = 0; ln < nkeep; ln++) spmv__mm_wprintf(&w, "%s\n", keep[ln]);
+    for (ln = 0; ln < nkeep; ln++) spmv__mm_wprintf(&w, "%s\n", keep + (size_t)ln * sizeof line);
+    free(keep);
     spmv__mm_wprintf(&w,
                      "machine %s | threads %d value %d index %d isa %s bw %.4g cache_s %.4g fixed_s %.4g "
                      "fresh_s_per_mb %.4g feat_s %.4g\n",

@@ -20,6 +20,7 @@
 #include "harness.h"
 #include <unistd.h>
 #include <sys/stat.h>
+#include <errno.h>
 
 static char dir[] = "/tmp/spmv-test-calib-XXXXXX";
 
@@ -142,8 +143,8 @@ static void file_cases(void) {
         CHECK(spmv_calibration_save(q, &measured, 0, &e) == SPMV_OK, "save over a foreign file: %s", e.msg);
         spmv_calibration_builtin(&c, measured.threads, 8, 8, measured.isa);
         CHECK(spmv_calibration_load(q, &c, &e) == SPMV_OK, "foreign replaced: %s", e.msg);
-        /* saving over a damaged file replaces it */
-        put("bad", "garbage\n", q, sizeof q);
+        /* a damaged calibration (its header, then garbage) is ours: replaced */
+        put("bad", "%%spmv calibration 1\ngarbage\n", q, sizeof q);
         CHECK(spmv_calibration_save(q, &measured, 0, &e) == SPMV_OK, "save over a damaged file: %s", e.msg);
         spmv_calibration_builtin(&c, measured.threads, 8, 8, measured.isa);
         CHECK(spmv_calibration_load(q, &c, &e) == SPMV_OK, "damaged replaced: %s", e.msg);
@@ -283,6 +284,100 @@ static void selection_cases(void) {
     spmv_dl_csr_free(&A);
 }
 
+/* A file that is not a calibration is never replaced (a user's notes named by SPMV_CALIBRATION
+ * were overwritten, by the tool and by the selection itself); symbolic links are not written
+ * through; directories and fifos are refused before any read (a fifo blocked the selection);
+ * every key is kept (a 16-line cap dropped the newest); a missing home is not created. */
+static void owner_cases(void) {
+    static const char notes[] = "my precious notes\n";
+    spmv_calibration c, k;
+    spmv_error e;
+    spmv_status st;
+    char p[700], q[700], r[700];
+    int i, kept = 0;
+    put("notes", notes, p, sizeof p);
+    st = spmv_calibration_save(p, &measured, 0, &e);
+    CHECK(st == SPMV_ERR_IO && strstr(e.msg, "not a calibration") && fsize(p) == (long)strlen(notes),
+          "a user's file is not replaced: %s (%s)", spmv_status_str(st), e.msg);
+    put("empty", "", q, sizeof q);
+    st = spmv_calibration_save(q, &measured, 0, &e);
+    CHECK(st == SPMV_ERR_IO && fsize(q) == 0, "an empty file is not replaced: %s", spmv_status_str(st));
+    { /* the selection, measuring because much is at stake, into SPMV_CALIBRATION = the notes */
+        spmv_triplets t;
+        spmv_dl_csr A;
+        spmv_dl_auto M;
+        spmv_opts o = spmv_opts_default();
+        o.expected_calls = 1e9;
+        setenv("SPMV_CALIBRATION", p, 1);
+        if (spmv_gen("stencil3d:n=24", &t, &e) == SPMV_OK && spmv_dl_csr_from_triplets(&A, &t, NULL, NULL) == SPMV_OK) {
+            st = spmv_dl_auto_from_csr(&M, &A, &o, &e);
+            CHECK(st == SPMV_OK, "selection with SPMV_CALIBRATION naming a user's file: %s", spmv_status_str(st));
+            if (st == SPMV_OK) spmv_dl_auto_free(&M);
+            spmv_dl_csr_free(&A);
+            spmv_triplets_free(&t);
+        }
+        setenv("SPMV_CALIBRATION", "off", 1);
+        {
+            FILE *f = fopen(p, "r");
+            char got[64] = "";
+            if (f) {
+                if (!fgets(got, sizeof got, f)) got[0] = 0;
+                fclose(f);
+            }
+            CHECK(!strcmp(got, notes), "the selection left the user's file as it was: '%s'", got);
+        }
+    }
+    /* a symbolic link: not written through, its target unchanged; read through */
+    snprintf(q, sizeof q, "%s/cal", dir);
+    snprintf(r, sizeof r, "%s/link", dir);
+    if (symlink(q, r) == 0) {
+        const long n0 = fsize(q);
+        st = spmv_calibration_save(r, &measured, 0, &e);
+        CHECK(st == SPMV_ERR_IO && strstr(e.msg, "symbolic link") && fsize(q) == n0, "save through a link: %s (%s)",
+              spmv_status_str(st), e.msg);
+        spmv_calibration_builtin(&c, measured.threads, 8, 8, measured.isa);
+        CHECK(spmv_calibration_load(r, &c, &e) == SPMV_OK, "load through a link: %s", e.msg);
+    } else check_skip("symlink: %s", strerror(errno));
+    /* a directory and a fifo: SPMV_ERR_IO before any read (alarm: a blocked open fails the run) */
+    spmv_calibration_builtin(&c, measured.threads, 8, 8, measured.isa);
+    st = spmv_calibration_load(dir, &c, &e);
+    CHECK(st == SPMV_ERR_IO && strstr(e.msg, "not a regular file"), "load a directory: %s (%s)", spmv_status_str(st),
+          e.msg);
+    snprintf(r, sizeof r, "%s/fifo", dir);
+    if (mkfifo(r, 0600) == 0) {
+        alarm(30);
+        st = spmv_calibration_load(r, &c, &e);
+        CHECK(st == SPMV_ERR_IO, "load a fifo: %s (%s)", spmv_status_str(st), e.msg);
+        st = spmv_calibration_save(r, &measured, 0, &e);
+        CHECK(st == SPMV_ERR_IO, "save to a fifo: %s (%s)", spmv_status_str(st), e.msg);
+        alarm(0);
+    } else check_skip("mkfifo: %s", strerror(errno));
+    /* 20 keys of one machine: every one kept */
+    snprintf(q, sizeof q, "%s/many", dir);
+    for (i = 1; i <= 20; i++) {
+        k = measured;
+        k.threads = i;
+        k.bw = 1e9 * i;
+        CHECK(spmv_calibration_save(q, &k, 0, &e) == SPMV_OK, "save key %d: %s", i, e.msg);
+    }
+    for (i = 1; i <= 20; i++) {
+        spmv_calibration_builtin(&c, i, 8, 8, measured.isa);
+        kept += spmv_calibration_load(q, &c, &e) == SPMV_OK && c.bw == 1e9 * i;
+    }
+    CHECK(kept == 20, "20 keys saved, %d kept", kept);
+    { /* HOME that does not exist: the default path's directories are not made, nor HOME */
+        char home[700];
+        snprintf(home, sizeof home, "%s/nohome", dir);
+        setenv("HOME", home, 1);
+        unsetenv("XDG_CACHE_HOME");
+        unsetenv("SPMV_CALIBRATION");
+        CHECK(spmv_calibration_default_path(q, sizeof q), "default path under HOME");
+        st = spmv_calibration_save(q, &measured, 1, &e);
+        CHECK(st == SPMV_ERR_IO && !exists(home), "a missing HOME is not created: %s (%s)", spmv_status_str(st), e.msg);
+        setenv("SPMV_CALIBRATION", "off", 1);
+    }
+}
+
 int main(void) {
     char p[700];
     if (!mkdtemp(dir)) {
@@ -291,11 +386,13 @@ int main(void) {
     }
     file_cases();
     selection_cases();
+    owner_cases();
     {
         static const char *const names[] = {"cal", "bad", "foreign", "home/.cache/spmv/calibration",
-                                            "home/.cache/spmv", "home/.cache", "home"};
+                                            "home/.cache/spmv", "home/.cache", "home", "notes", "empty", "link",
+                                            "fifo", "many"};
         int i;
-        for (i = 0; i < 7; i++) {
+        for (i = 0; i < (int)(sizeof names / sizeof *names); i++) {
             snprintf(p, sizeof p, "%s/%s", dir, names[i]);
             if (remove(p) != 0) rmdir(p);
         }

@@ -625,6 +625,20 @@ static void TF(_all)(void) {
             TN(csr_free)(&A);
         }
     }
+    { /* repeated entries (a row listing one column two or three times, unsorted; csr_wrap
+         * accepts them and every layout sums them): new values through every host format, as
+         * built and from A^T (a slot takes its group's sum; the map once pointed at one entry's
+         * position stamps added up: a wrong product, and a read past the values) */
+        static const TT_IDX rp[] = {0, 2, 5, 6, 9, 12, 12, 15};
+        static const TT_IDX ci[] = {0, 0, 3, 1, 3, 2, 4, 4, 1, 4, 0, 4, 5, 2, 5};
+        TT_VAL va[15];
+        TN(csr) W;
+        int k;
+        for (k = 0; k < 15; k++) va[k] = (TT_VAL)(k + 1);
+        CHECK(TN(csr_wrap)(&W, 7, 6, rp, ci, va, NULL, NULL) == SPMV_OK, "[%s] wrap of repeated entries", STR(TT_TAG));
+        TF(_update)("7 x 6 with repeated entries", &W, 1);
+        TN(csr_free)(&W);
+    }
     if (TT_IDX_REAL) th_real_matrices(TF(_real), NULL, 200000);
 }
 

@@ -236,6 +236,8 @@ for c in bench info plan mv stream formats calibrate; do
     check "$c --help: its own usage only" sh -c "'$bin' $c --help > '$T/h2' 2>&1 && cmp -s '$T/h1' '$T/h2'"
 done
 expect 2 "not a command" "$bin" help bogus
+# calibrate --file: a path too long is refused, never cut (the cut path named another file)
+expect 2 "longer than" "$bin" calibrate --file "$T/$(printf '%0600d' 0)"
 expect 2 "calibrate" "$bin" bogus
 check "mv --threads 2" sh -c "'$bin' mv --threads 2 '$A' > '$T/t2' 2>/dev/null && [ \"\$(cat '$T/t2')\" = \"$Y\" ]"
 expect 2 "an integer from 1 to 4096" "$bin" mv --threads 0 "$A"
