@@ -450,14 +450,10 @@ SPMV_API spmv_status SPMV_NAME(csr_to_csr)(const SPMV_NAME(csr) *A, SPMV_NAME(cs
     p = A->params;
     return SPMV_NAME(csr_from_csr)(B, A, &p, NULL);
 }
-static inline spmv_status SPMV_NAME(csr_merge__build)(SPMV_NAME(csr) *A, const SPMV_NAME(csr) *B,
-                                                        const spmv_csr_params *p) {
-    spmv_csr_params q = p ? *p : spmv_csr_merge_params_default();
-    return SPMV_NAME(csr_from_csr)(A, B, &q, NULL);
-}
 SPMV_API spmv_status SPMV_NAME(csr_merge_from_csr)(SPMV_NAME(csr) *A, const SPMV_NAME(csr) *B,
         const spmv_csr_params *p, spmv_error *e) {
-    return spmv__built(e, SPMV_NAME(csr_merge__build)(A, B, p), "csr_merge_from_csr", NULL);
+    spmv_csr_params q = p ? *p : spmv_csr_merge_params_default();
+    return spmv__built(e, SPMV_NAME(csr__build)(A, B, &q), "csr_merge_from_csr", NULL);
 }
 
 /* CSR -> COO (sorted, as every converter expects). */

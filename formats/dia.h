@@ -261,24 +261,18 @@ SPMV_API spmv_status SPMV_NAME(dia__from_csr)(SPMV_NAME(dia) *A, const SPMV_NAME
     spmv__free(tmp);
     return SPMV_OK;
 }
-static inline spmv_status SPMV_NAME(dia__build)(SPMV_NAME(dia) *A, const SPMV_NAME(csr) *B, const spmv_dia_params *p) {
+/* the rows' converters: the family's builder with the row's variant */
+SPMV_API spmv_status SPMV_NAME(dia_from_csr)(SPMV_NAME(dia) *A, const SPMV_NAME(csr) *B, const spmv_dia_params *p,
+                                             spmv_error *e) {
     spmv_dia_params q = p ? *p : spmv_dia_params_default();
     q.variant = SPMV_DIA_PLAIN;
-    return SPMV_NAME(dia__from_csr)(A, B, q);
-}
-SPMV_API spmv_status SPMV_NAME(dia_from_csr)(SPMV_NAME(dia) *A, const SPMV_NAME(csr) *B, const spmv_dia_params *p,
-        spmv_error *e) {
-    return spmv__built(e, SPMV_NAME(dia__build)(A, B, p), "dia_from_csr", NULL);
-}
-static inline spmv_status SPMV_NAME(hdia__build)(SPMV_NAME(dia) *A, const SPMV_NAME(csr) *B,
-                                                   const spmv_dia_params *p) {
-    spmv_dia_params q = p ? *p : spmv_hdia_params_default();
-    q.variant = SPMV_DIA_HACKED;
-    return SPMV_NAME(dia__from_csr)(A, B, q);
+    return spmv__built(e, SPMV_NAME(dia__from_csr)(A, B, q), "dia_from_csr", NULL);
 }
 SPMV_API spmv_status SPMV_NAME(hdia_from_csr)(SPMV_NAME(dia) *A, const SPMV_NAME(csr) *B, const spmv_dia_params *p,
-        spmv_error *e) {
-    return spmv__built(e, SPMV_NAME(hdia__build)(A, B, p), "hdia_from_csr", NULL);
+                                              spmv_error *e) {
+    spmv_dia_params q = p ? *p : spmv_hdia_params_default();
+    q.variant = SPMV_DIA_HACKED;
+    return spmv__built(e, SPMV_NAME(dia__from_csr)(A, B, q), "hdia_from_csr", NULL);
 }
 
 /* 1 when converting B with p (defaults filled in) must give SPMV_ERR_LIMIT (tests). */
