@@ -674,7 +674,7 @@ static int BF(_mv)(const spmv_triplets *trip, const spmv_opts *bo, int tri, int6
 }
 /* `spmv plan`: the selection on one matrix; the report into *R (the handle is freed) */
 static spmv_status BF(_plan)(const spmv_triplets *trip, const spmv_opts *ao, const char *save, const char *load,
-                             spmv_auto_report *R, spmv_error *e) {
+                             spmv_auto_report *R, spmv_error *e, int *plan_err) {
     BN(csr) A;
     BN(auto) M;
     spmv_status st = BN(csr_from_triplets)(&A, trip, NULL, NULL);
@@ -685,9 +685,16 @@ static spmv_status BF(_plan)(const spmv_triplets *trip, const spmv_opts *ao, con
         return st;
     }
     st = load ? BN(auto_from_plan)(&M, &A, load, e) : BN(auto_from_csr)(&M, &A, ao, e);
+    if (st == SPMV_OK && load && M.rep.opts.transpose != ao->transpose) { /* the handle would hold A^T, or A */
+        snprintf(e->msg, sizeof e->msg, "the plan '%.100s' was made for --op %s; this run asks for --op %s", load,
+                 M.rep.opts.transpose ? "mvt" : "mv", ao->transpose ? "mvt" : "mv");
+        st = SPMV_ERR_ARG;
+    }
+    if (st != SPMV_OK && load) *plan_err = 1;
     if (st == SPMV_OK && save) {
         st = BN(auto_plan_save)(&M, &A, save, e);
         if (st != SPMV_OK) snprintf(M.rep.why, sizeof M.rep.why, "saving the plan: %.150s", e->msg);
+        if (st != SPMV_OK) *plan_err = 1;
     }
     *R = M.rep;
     BN(auto_free)(&M);

@@ -736,7 +736,7 @@ static int cmd_plan(int argc, char **argv) {
     spmv_status st;
     const char *mat = NULL, *save = NULL, *load = NULL;
     char prec = 'd';
-    int i, threads = 0;
+    int i, threads = 0, plan_err = 0;
     for (i = 0; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         char *end = NULL;
@@ -797,8 +797,13 @@ static int cmd_plan(int argc, char **argv) {
         spmv_triplets_free(&t);
         return 1;
     }
-    st = prec == 'd' ? tool_d_plan(&t, &ao, save, load, &R, &e) : tool_s_plan(&t, &ao, save, load, &R, &e);
+    st = prec == 'd' ? tool_d_plan(&t, &ao, save, load, &R, &e, &plan_err)
+                     : tool_s_plan(&t, &ao, save, load, &R, &e, &plan_err);
     spmv_triplets_free(&t);
+    if (st != SPMV_OK && plan_err) { /* the plan file is at fault, not the matrix */
+        fprintf(stderr, "spmv plan: %s\n", e.msg);
+        return 1;
+    }
     if (st != SPMV_OK) {
         fprintf(stderr, "spmv plan: %s: %s (%s)\n", mat, spmv_status_str(st), e.msg);
         return 1;
@@ -869,7 +874,13 @@ static int cmd_plan(int argc, char **argv) {
                        "products) looking\n",
                        R.select_s, R.select_s / tc, 100 * R.select_s / plain, n);
         }
-        if (load) printf("plan         loaded from %s (no inspection, no trials: the lines above are empty)\n", load);
+        if (load) {
+            char op[32];
+            if (R.opts.transpose || R.opts.mm_k <= 0) snprintf(op, sizeof op, "%s", R.opts.transpose ? "mvt" : "mv");
+            else snprintf(op, sizeof op, "mm:k=%d", R.opts.mm_k);
+            printf("plan         loaded from %s, made for --op %s (no inspection, no trials: the lines above are empty)\n",
+                   load, op);
+        }
         if (save) printf("plan         saved to %s\n", save);
     }
     if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -382,8 +382,9 @@ SPMV_API spmv_status SPMV_NAME(any_from_csr)(SPMV_NAME(any) *M, const SPMV_NAME(
 }
 
 /* A symmetric format (o->format with the registry's sym flag: sss) straight from one triangle
- * of a symmetric matrix (t as spmv_mm_read_opts gives it with SPMV_MM_ONE_TRIANGLE; entries of
- * either triangle stand for both), never forming the full matrix. o->transpose and o->tune
+ * of a symmetric matrix (t as spmv_mm_read_opts gives it with SPMV_MM_ONE_TRIANGLE; all in
+ * the lower or all in the upper triangle, each standing for both), never forming the full
+ * matrix; entries on both sides of the diagonal (a full matrix) are SPMV_ERR_ARG. o->transpose and o->tune
  * have nothing to do here (A^T = A; sss has no parameters beyond the ISA). SPMV_ERR_ARG for
  * a format that is not symmetric, a rectangular t or a bad index (e says why). */
 SPMV_API spmv_status SPMV_NAME(any_from_triangle)(SPMV_NAME(any) *M, const spmv_triplets *t, const spmv_opts *o,
@@ -409,11 +410,10 @@ SPMV_API spmv_status SPMV_NAME(any_from_triangle)(SPMV_NAME(any) *M, const spmv_
     if ((st = spmv_any_params_init(opts.format, opts.params, &p, e)) != SPMV_OK) return st;
     if (opts.isa != SPMV_ISA_AUTO) p.isa = opts.isa;
 #if SPMV__USE(sss)
-    if (opts.format == SPMV_FMT_SSS) st = SPMV_NAME(sss_from_triangle)(&M->u.sss, t, &p.sss, NULL);
+    if (opts.format == SPMV_FMT_SSS) st = SPMV_NAME(sss_from_triangle)(&M->u.sss, t, &p.sss, e);
 #endif
     if (st != SPMV_OK) {
         memset(M, 0, sizeof *M);
-        SPMV__ERR(e, "%s from one triangle: %s", spmv_format_name(opts.format), spmv_status_str(st));
         return st;
     }
     M->fmt = opts.format;

@@ -26,8 +26,9 @@
  * machine (60 GB/s, 0.25 ns an entry on two threads), so that the predictions stay floors.
  * Saving replaces only a calibration (its first line; any other file, a symbolic link or a
  * non-regular file is SPMV_ERR_IO and left alone), keeps every key of this machine, writes
- * beside the file and renames it into place; it makes the default path's missing directories
- * below an existing $XDG_CACHE_HOME or $HOME only. No global
+ * beside the file and renames it into place, under an exclusive lock on PATH.lock beside it
+ * (created once, never removed), so that concurrent writers merge their keys; it makes the
+ * default path's missing directories below an existing $XDG_CACHE_HOME or $HOME only. No global
  * state: the file is read at each selection that needs it (a few hundred bytes). */
 
 #if defined(SPMV_PART_TYPES) && !defined(SPMV_CALIB_TYPES)
@@ -202,27 +203,6 @@ static inline int spmv__cal_same_key(const spmv_calibration *a, const spmv_calib
 
 /* c's line for c's key (threads, value and index size, isa: set by the caller) from path.
  * SPMV_OK: c filled. Otherwise c is unchanged and e says why (see the top of this file). */
-/* SPMV_OK when path is absent or a regular file (read through a symbolic link when follow),
- * else SPMV_ERR_IO with why: directories, fifos and devices are never opened (a fifo would
- * block), a symbolic link is never written through */
-static inline spmv_status spmv__cal_regular(const char *path, int follow, const char *what, spmv_error *e) {
-    struct stat st;
-#if SPMV_MM_POSIX
-    if ((follow ? stat(path, &st) : lstat(path, &st)) != 0) return SPMV_OK;
-    if (!follow && S_ISLNK(st.st_mode)) {
-        SPMV__ERR(e, "%s: '%.100s' is a symbolic link: not written through", what, path);
-        return SPMV_ERR_IO;
-    }
-#else /* a strict ISO C build has no lstat: links are followed (formats/io/mm.h, SPMV_MM_POSIX) */
-    (void)follow;
-    if (stat(path, &st) != 0) return SPMV_OK;
-#endif
-    if (!S_ISREG(st.st_mode)) {
-        SPMV__ERR(e, "%s: '%.100s' is not a regular file", what, path);
-        return SPMV_ERR_IO;
-    }
-    return SPMV_OK;
-}
 SPMV_API spmv_status spmv_calibration_load(const char *path, spmv_calibration *c, spmv_error *e) {
     char line[512], here[128];
     spmv_calibration t, got;
@@ -233,7 +213,7 @@ SPMV_API spmv_status spmv_calibration_load(const char *path, spmv_calibration *c
         SPMV__ERR(e, "calibration_load: no path or calibration");
         return SPMV_ERR_ARG;
     }
-    if (spmv__cal_regular(path, 1, "calibration_load", e) != SPMV_OK) return SPMV_ERR_IO;
+    if (spmv__file_regular(path, 1, "calibration_load", e) != SPMV_OK) return SPMV_ERR_IO;
     f = fopen(path, "r");
     if (!f) {
         SPMV__ERR(e, "cannot read the calibration '%.100s': %s", path, strerror(errno));
@@ -302,20 +282,32 @@ static inline void spmv__cal_mkdirs(const char *path) {
  * dropped, a damaged file replaced. make_dirs: create the missing directories above it
  * (the default path). SPMV_ERR_IO with the reason when it cannot be written; the file is
  * then as it was. */
+static inline spmv_status spmv__cal_save_locked(const char *path, const spmv_calibration *c, spmv_error *e);
 SPMV_API spmv_status spmv_calibration_save(const char *path, const spmv_calibration *c, int make_dirs,
                                            spmv_error *e) {
+    spmv_status st;
+    int lock;
+    if (e) e->line = 0, e->msg[0] = 0;
+    if (!path || !*path || !c || !c->measured) {
+        SPMV__ERR(e, "calibration_save: no path, or no measured calibration");
+        return SPMV_ERR_ARG;
+    }
+    /* a user's file is refused before anything is made beside it (the lock) */
+    if ((st = spmv__own_file(path, SPMV__CAL_HEADER, "a calibration file", "calibration_save", e)) != SPMV_OK) return st;
+    if (make_dirs) spmv__cal_mkdirs(path);
+    if ((lock = spmv__lock_beside(path, "calibration_save", e)) == -1) return SPMV_ERR_IO;
+    st = spmv__cal_save_locked(path, c, e);
+    spmv__unlock(lock);
+    return st;
+}
+/* calibration_save's read, merge and write, under the lock */
+static inline spmv_status spmv__cal_save_locked(const char *path, const spmv_calibration *c, spmv_error *e) {
     char line[512], *keep = NULL;
     int nkeep = 0, cap = 0, ln = 0, ours = 1;
     spmv_calibration t;
     spmv__mm_writer w;
     spmv_status st;
     FILE *f;
-    if (e) e->line = 0, e->msg[0] = 0;
-    if (!path || !*path || !c || !c->measured) {
-        SPMV__ERR(e, "calibration_save: no path, or no measured calibration");
-        return SPMV_ERR_ARG;
-    }
-    if ((st = spmv__cal_regular(path, 0, "calibration_save", e)) != SPMV_OK) return st;
     /* an existing file is replaced only when it is a calibration (its first line): every line
      * of this machine's other keys is kept; another machine's or damaged lines are dropped */
     if ((f = fopen(path, "r")) != NULL) {
@@ -352,7 +344,6 @@ SPMV_API spmv_status spmv_calibration_save(const char *path, const spmv_calibrat
             return SPMV_ERR_IO;
         }
     }
-    if (make_dirs) spmv__cal_mkdirs(path);
     if ((st = spmv__mm_wopen(&w, path, e)) != SPMV_OK) {
         free(keep);
         return st;

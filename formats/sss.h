@@ -187,10 +187,12 @@ SPMV_API spmv_status SPMV_NAME(sss_from_csr)(SPMV_NAME(sss) *A, const SPMV_NAME(
 }
 
 /* From triplets holding one triangle of a symmetric matrix (what spmv_mm_read_opts gives
- * with SPMV_MM_ONE_TRIANGLE): each (i, j, v) stands for both (i, j) and (j, i); entries of
- * either triangle are accepted (mirrored into the lower one) and repeats are summed. The
- * full matrix is never formed. SPMV_ERR_ARG when t is not square or an index is out of
- * range; SPMV_ERR_OVERFLOW when a size does not fit the index type. */
+ * with SPMV_MM_ONE_TRIANGLE): each (i, j, v) stands for both (i, j) and (j, i); the entries
+ * lie in the lower or in the upper triangle (diagonal included; the upper one is mirrored
+ * into the lower) and repeats are summed. The full matrix is never formed. SPMV_ERR_ARG when
+ * t is not square, an index is out of range, or it has entries on both sides of the diagonal
+ * (a full matrix, which mirroring would turn into another one: build sss from its CSR, which
+ * checks symmetry); SPMV_ERR_OVERFLOW when a size does not fit the index type. */
 SPMV_API spmv_status SPMV_NAME(sss_from_triangle)(SPMV_NAME(sss) *A, const spmv_triplets *t,
                                                   const spmv_sss_params *p, spmv_error *e) {
     spmv_sss_params prm = p ? *p : spmv_sss_params_default();
@@ -199,11 +201,19 @@ SPMV_API spmv_status SPMV_NAME(sss_from_triangle)(SPMV_NAME(sss) *A, const spmv_
     SPMV_NAME(coo) S;
     spmv_status st;
     int64_t k, full = 0;
+    int below = 0, above = 0;
     if (!A) return spmv__built(e, SPMV_ERR_ARG, "sss_from_triangle", "no object");
     memset(A, 0, sizeof *A);
     if (!t || t->nrows != t->ncols || t->nnz < 0 || (t->nnz > 0 && (!t->row || !t->col || !t->val)))
         return spmv__built(e, SPMV_ERR_ARG, "sss_from_triangle", "not square, or NULL arrays with entries");
     if ((st = spmv_isa_resolve(prm.isa, &prm.isa)) != SPMV_OK) return spmv__built(e, st, "sss_from_triangle", "params.isa");
+    for (k = 0; k < t->nnz; k++) {
+        below |= t->row[k] > t->col[k];
+        above |= t->row[k] < t->col[k];
+    }
+    if (below && above) /* what a full matrix looks like: mirroring it would make another matrix */
+        return spmv__built(e, SPMV_ERR_ARG, "sss_from_triangle",
+                           "entries on both sides of the diagonal: not one triangle (a full symmetric matrix: sss from CSR)");
     if ((st = spmv_triplets_alloc(&l, t->nrows, t->ncols, t->nnz)) != SPMV_OK) return spmv__built(e, st, "sss_from_triangle", NULL);
     for (k = 0; k < t->nnz; k++) {
         const int64_t i = t->row[k], j = t->col[k];

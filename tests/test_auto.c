@@ -8,6 +8,8 @@
 #include "spmv.h"
 #include "harness.h"
 #include <unistd.h>
+#include <errno.h>
+#include <sys/stat.h>
 
 /* format f with its defaults */
 static spmv_status th_any(spmv_d_any *M, const spmv_d_csr *A, spmv_format f) {
@@ -471,7 +473,7 @@ static void plans(void) {
                 if (i) memcpy(i, "isa neon\n", 9), i[9] = 0;
                 if (i && (f = fopen(bad, "w"))) {
                     fputs(txt, f);
-                    fputs("transposed 0\n", f);
+                    fputs("op mv\nprecision double\n", f);
                     fclose(f);
                 }
             }
@@ -482,7 +484,7 @@ static void plans(void) {
             if (i && (f = fopen(bad, "w"))) {
                 memcpy(i, "isa avx512\n", 11), i[11] = 0;
                 fputs(txt, f);
-                fputs("transposed 0\n", f);
+                fputs("op mv\nprecision double\n", f);
                 fclose(f);
                 st = spmv_d_auto_from_plan(&M2, &A, bad, &e);
                 CHECK(st == SPMV_OK && strstr(M2.rep.why, "not available here"), "plans: an AVX-512 plan here: %s",
@@ -510,8 +512,131 @@ static void plans(void) {
     rmdir(dir);
 }
 
+/* the plan's file: what it records (precision, operation) and what saving and loading refuse */
+static int put_text(const char *path, const char *text) {
+    FILE *f = fopen(path, "w");
+    if (!f) return 0;
+    fputs(text, f);
+    return fclose(f) == 0;
+}
+static long file_size(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 ? (long)st.st_size : -1;
+}
+static void plan_files(void) {
+    static const char notes[] = "my precious notes\n";
+    char dir[] = "/tmp/spmv_test_planf_XXXXXX", p[300], q[300], txt[1024];
+    spmv_triplets t;
+    spmv_error e;
+    spmv_d_csr A;
+    spmv_s_csr As;
+    spmv_d_auto M, M2;
+    spmv_s_auto Ms;
+    spmv_opts o = spmv_opts_default();
+    spmv_status st;
+    size_t n;
+    FILE *f;
+    if (!mkdtemp(dir) || spmv_gen("stencil2d:n=30", &t, &e) != SPMV_OK) {
+        CHECK(0, "plan files: setup");
+        return;
+    }
+    CHECK(spmv_d_csr_from_triplets(&A, &t, NULL, NULL) == SPMV_OK && spmv_s_csr_from_triplets(&As, &t, NULL, NULL) == SPMV_OK,
+          "plan files: csr");
+    o.expected_calls = 3; /* CSR, untimed: quick */
+    o.transpose = 1;
+    CHECK(spmv_d_auto_from_csr(&M, &A, &o, &e) == SPMV_OK && M.h.transposed, "plan files: a handle for mvt: %s", e.msg);
+    /* a user's file, a link, a directory: never replaced */
+    snprintf(p, sizeof p, "%s/notes", dir);
+    put_text(p, notes);
+    st = spmv_d_auto_plan_save(&M, &A, p, &e);
+    CHECK(st == SPMV_ERR_IO && strstr(e.msg, "not a plan") && file_size(p) == (long)strlen(notes),
+          "plan save over a user's file: refused (%s)", e.msg);
+    snprintf(q, sizeof q, "%s/link", dir);
+    if (symlink(p, q) == 0) {
+        st = spmv_d_auto_plan_save(&M, &A, q, &e);
+        CHECK(st == SPMV_ERR_IO && strstr(e.msg, "symbolic link") && file_size(p) == (long)strlen(notes),
+              "plan save through a link: refused (%s)", e.msg);
+    } else check_skip("symlink: %s", strerror(errno));
+    st = spmv_d_auto_plan_save(&M, &A, dir, &e);
+    CHECK(st == SPMV_ERR_IO, "plan save onto a directory: %s (%s)", spmv_status_str(st), e.msg);
+    st = spmv_d_auto_from_plan(&M2, &A, dir, &e);
+    CHECK(st == SPMV_ERR_IO && strstr(e.msg, "directory"), "plan load of a directory: %s (%s)", spmv_status_str(st), e.msg);
+    snprintf(q, sizeof q, "%s/fifo", dir);
+    if (mkfifo(q, 0600) == 0) {
+        alarm(30); /* a blocked open ends the run */
+        st = spmv_d_auto_from_plan(&M2, &A, q, &e);
+        CHECK(st == SPMV_ERR_IO, "plan load of a fifo: %s (%s)", spmv_status_str(st), e.msg);
+        st = spmv_d_auto_plan_save(&M, &A, q, &e);
+        CHECK(st == SPMV_ERR_IO, "plan save onto a fifo: %s (%s)", spmv_status_str(st), e.msg);
+        alarm(0);
+    } else check_skip("mkfifo: %s", strerror(errno));
+    /* the operation and the precision recorded; a plan replaced by a plan */
+    snprintf(p, sizeof p, "%s/A.plan", dir);
+    CHECK(spmv_d_auto_plan_save(&M, &A, p, &e) == SPMV_OK && spmv_d_auto_plan_save(&M, &A, p, &e) == SPMV_OK,
+          "plan saved twice: %s", e.msg);
+    txt[0] = 0;
+    if ((f = fopen(p, "r"))) {
+        n = fread(txt, 1, sizeof txt - 1, f);
+        txt[n] = 0;
+        fclose(f);
+    }
+    CHECK(strstr(txt, "\nop mvt\n") && strstr(txt, "\nprecision double\n"), "the plan records mvt, double:\n%s", txt);
+    st = spmv_d_auto_from_plan(&M2, &A, p, &e);
+    CHECK(st == SPMV_OK && M2.h.transposed && M2.rep.opts.transpose && strstr(M2.rep.why, "mvt"),
+          "a plan for mvt builds A^T and says so: %s", st == SPMV_OK ? M2.rep.why : e.msg);
+    if (st == SPMV_OK) spmv_d_auto_free(&M2);
+    st = spmv_s_auto_from_plan(&Ms, &As, p, &e);
+    CHECK(st == SPMV_ERR_ARG && strstr(e.msg, "double") && strstr(e.msg, "float") && strstr(e.msg, p),
+          "a double plan in the float API: %s (%s)", spmv_status_str(st), e.msg);
+    /* isa auto is this machine's best, not another machine's ISA */
+    {
+        char *i = strstr(txt, "\nisa "), *end = i ? strchr(i + 1, '\n') : NULL;
+        if (i && end) {
+            snprintf(q, sizeof q, "%s/auto.plan", dir);
+            if ((f = fopen(q, "w"))) {
+                fprintf(f, "%.*s\nisa auto%s", (int)(i - txt), txt, end);
+                fclose(f);
+            }
+            st = spmv_d_auto_from_plan(&M2, &A, q, &e);
+            CHECK(st == SPMV_OK && !strstr(M2.rep.why, "not available"), "a plan with isa auto: %s",
+                  st == SPMV_OK ? M2.rep.why : e.msg);
+            if (st == SPMV_OK) spmv_d_auto_free(&M2);
+            remove(q);
+        } else CHECK(0, "the plan's isa line");
+    }
+    /* a damaged plan: the message names the plan; a version 1 plan still loads */
+    snprintf(q, sizeof q, "%s/v1.plan", dir);
+    put_text(q, "%%spmv plan 2\nfingerprint zz\n");
+    st = spmv_d_auto_from_plan(&M2, &A, q, &e);
+    CHECK(st == SPMV_ERR_PARSE && strstr(e.msg, q) && strstr(e.msg, "plan"), "a damaged plan named: %s", e.msg);
+    {
+        char *i = strstr(txt, "\nop mvt\n");
+        if (i) {
+            *i = 0;
+            if ((f = fopen(q, "w"))) {
+                fprintf(f, "%%%%spmv plan 1%s\ntransposed 0\n", strchr(txt, '\n'));
+                fclose(f);
+            }
+            st = spmv_d_auto_from_plan(&M2, &A, q, &e);
+            CHECK(st == SPMV_OK && !M2.h.transposed, "a version 1 plan: %s", st == SPMV_OK ? M2.rep.why : e.msg);
+            if (st == SPMV_OK) spmv_d_auto_free(&M2);
+        }
+    }
+    remove(q);
+    spmv_d_auto_free(&M);
+    spmv_d_csr_free(&A);
+    spmv_s_csr_free(&As);
+    spmv_triplets_free(&t);
+    snprintf(q, sizeof q, "%s/notes", dir), remove(q);
+    snprintf(q, sizeof q, "%s/link", dir), remove(q);
+    snprintf(q, sizeof q, "%s/fifo", dir), remove(q);
+    remove(p);
+    CHECK(rmdir(dir) == 0, "plan files: nothing left behind in %s", dir);
+}
+
 int main(void) {
     plans();
+    plan_files();
     edge_cases();
     options();
     fresh_floor();

@@ -20,6 +20,7 @@
 #include "harness.h"
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <errno.h>
 
 static char dir[] = "/tmp/spmv-test-calib-XXXXXX";
@@ -378,6 +379,50 @@ static void owner_cases(void) {
     }
 }
 
+/* two processes saving different keys into one file: one saves its key 200 times, the other
+   once while the first is at work; the single save must survive (without a lock, the first
+   writer's read-modify-rename dropped it in most runs) */
+static void concurrent_cases(void) {
+    char q[700], lk[720];
+    int rep, lost = 0, runs = 0;
+    snprintf(q, sizeof q, "%s/conc", dir);
+    for (rep = 0; rep < 8; rep++) {
+        spmv_calibration a = measured, b = measured, c;
+        spmv_error e;
+        pid_t pid;
+        int i, status = 0;
+        a.threads = 1, b.threads = 2, b.bw = 2e9;
+        remove(q);
+        fflush(stdout);
+        if ((pid = fork()) < 0) {
+            check_skip("fork: %s", strerror(errno));
+            return;
+        }
+        if (pid == 0) {
+            int bad = 0;
+            for (i = 0; i < 200; i++) {
+                a.bw = 1e9 + 1e6 * i; /* saved with 4 digits */
+                bad += spmv_calibration_save(q, &a, 0, &e) != SPMV_OK;
+            }
+            _exit(bad ? 1 : 0);
+        }
+        for (i = 0; i < 20000 && !exists(q); i++) usleep(100); /* the other writer has begun */
+        usleep(200 * (rep + 1));
+        CHECK(spmv_calibration_save(q, &b, 0, &e) == SPMV_OK, "concurrent: the single save: %s", e.msg);
+        CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+              "concurrent: the other writer's 200 saves");
+        spmv_calibration_builtin(&c, 2, 8, 8, measured.isa);
+        lost += !(spmv_calibration_load(q, &c, &e) == SPMV_OK && c.bw == 2e9);
+        spmv_calibration_builtin(&c, 1, 8, 8, measured.isa);
+        lost += !(spmv_calibration_load(q, &c, &e) == SPMV_OK && c.bw == 1.199e9);
+        runs++;
+    }
+    CHECK(lost == 0, "concurrent writers: %d of %d runs lost a key", lost, runs);
+    snprintf(lk, sizeof lk, "%s.lock", q);
+    CHECK(exists(lk), "the lock file beside the calibration");
+    remove(lk);
+}
+
 int main(void) {
     char p[700];
     if (!mkdtemp(dir)) {
@@ -387,12 +432,15 @@ int main(void) {
     file_cases();
     selection_cases();
     owner_cases();
+    concurrent_cases();
     {
         static const char *const names[] = {"cal", "bad", "foreign", "home/.cache/spmv/calibration",
                                             "home/.cache/spmv", "home/.cache", "home", "notes", "empty", "link",
-                                            "fifo", "many"};
+                                            "fifo", "many", "conc"};
         int i;
-        for (i = 0; i < (int)(sizeof names / sizeof *names); i++) {
+        for (i = 0; i < (int)(sizeof names / sizeof *names); i++) { /* each, and the lock beside it */
+            snprintf(p, sizeof p, "%s/%s.lock", dir, names[i]);
+            remove(p);
             snprintf(p, sizeof p, "%s/%s", dir, names[i]);
             if (remove(p) != 0) rmdir(p);
         }

@@ -149,11 +149,33 @@ static void reader_files(void) {
               "any_from_triangle with csr: '%s'", e.msg);
     }
     spmv_triplets_free(&t);
+    /* a full, non-symmetric square matrix given as a triangle: refused (it was mirrored into
+       another matrix: y = 1100 11 where A gives 500 6); one upper triangle alone is accepted */
+    p = put("f.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 3\n1 1 100\n1 2 4\n2 1 1\n", buf, sizeof buf);
+    if (p && spmv_mm_read_opts(p, &t, SPMV_MM_ONE_TRIANGLE, &tri, &e) == SPMV_OK) {
+        spmv_dl_any M;
+        spmv_opts o = th_opts(SPMV_FMT_SSS, SPMV_ISA_AUTO, NULL);
+        CHECK(spmv_dl_any_from_triangle(&M, &t, &o, &e) == SPMV_ERR_ARG && strstr(e.msg, "both sides") &&
+                  th_all_zero(&M, sizeof M),
+              "any_from_triangle of a full non-symmetric matrix: refused ('%s')", e.msg);
+        spmv_triplets_free(&t);
+    } else CHECK(0, "f.mtx");
+    p = put("u.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 100\n1 2 4\n", buf, sizeof buf);
+    if (p && spmv_mm_read_opts(p, &t, SPMV_MM_ONE_TRIANGLE, &tri, &e) == SPMV_OK) {
+        spmv_dl_any M;
+        spmv_opts o = th_opts(SPMV_FMT_SSS, SPMV_ISA_AUTO, NULL);
+        double x[2] = {5, 1}, y[2] = {0, 0};
+        CHECK(spmv_dl_any_from_triangle(&M, &t, &o, &e) == SPMV_OK && spmv_dl_any_mv(&M, 1, x, 0, y) == SPMV_OK &&
+                  y[0] == 504 && y[1] == 20,
+              "any_from_triangle of an upper triangle: y = %g %g (504 20) %s", y[0], y[1], e.msg);
+        spmv_dl_any_free(&M);
+        spmv_triplets_free(&t);
+    } else CHECK(0, "u.mtx");
     CHECK(spmv_mm_read_opts(NULL, &t, SPMV_MM_ONE_TRIANGLE, &tri, &e) == SPMV_ERR_ARG && tri == 0, "NULL path");
     {
-        static const char *const names[] = {"s.mtx", "k.mtx", "g.mtx"};
+        static const char *const names[] = {"s.mtx", "k.mtx", "g.mtx", "f.mtx", "u.mtx"};
         int i;
-        for (i = 0; i < 3; i++) {
+        for (i = 0; i < 5; i++) {
             snprintf(buf, sizeof buf, "%s/%s", tmpdir, names[i]);
             remove(buf);
         }
@@ -205,19 +227,25 @@ static void small_cases(void) {
         W.nrows = -1;
         CHECK(spmv_dl_csr_is_symmetric(&W) < 0 && spmv_dl_csr_is_symmetric(NULL) < 0, "malformed: negative status");
     }
-    { /* sss_from_triangle: entries of both triangles, a repeat; bad input */
+    { /* sss_from_triangle: a repeat; entries of both triangles (a full matrix); bad input */
         spmv_triplets t;
         spmv_dl_sss S;
+        spmv_error e;
         double x[3] = {1, -1, 2}, y[3];
         spmv_triplets_alloc(&t, 3, 3, 4);
-        t.row[0] = 0, t.col[0] = 2, t.val[0] = 1;   /* upper: stands for (2,0) too */
-        t.row[1] = 2, t.col[1] = 0, t.val[1] = 0.5; /* its mirror given too: summed, 1.5 */
+        t.row[0] = 2, t.col[0] = 0, t.val[0] = 1;   /* stands for (0,2) too */
+        t.row[1] = 2, t.col[1] = 0, t.val[1] = 0.5; /* a repeat: summed, 1.5 */
         t.row[2] = 1, t.col[2] = 1, t.val[2] = 4;
         t.row[3] = 2, t.col[3] = 1, t.val[3] = -2;
-        CHECK(spmv_dl_sss_from_triangle(&S, &t, NULL, NULL) == SPMV_OK && S.stored == 3 && S.nnz == 5, "both triangles");
+        CHECK(spmv_dl_sss_from_triangle(&S, &t, NULL, NULL) == SPMV_OK && S.stored == 3 && S.nnz == 5, "a repeat");
         spmv_dl_sss_mv(&S, 1, x, 0, y);
-        CHECK(y[0] == 3 && y[1] == -4 + -4 && y[2] == 1.5 + 2, "product from both triangles: %g %g %g", y[0], y[1], y[2]);
+        CHECK(y[0] == 3 && y[1] == -4 + -4 && y[2] == 1.5 + 2, "product with a repeat: %g %g %g", y[0], y[1], y[2]);
         spmv_dl_sss_free(&S);
+        t.row[0] = 0, t.col[0] = 2; /* now (0,2) and (2,0): both sides of the diagonal */
+        CHECK(spmv_dl_sss_from_triangle(&S, &t, NULL, &e) == SPMV_ERR_ARG && strstr(e.msg, "both sides") &&
+                  th_all_zero(&S, sizeof S),
+              "both triangles: refused ('%s')", e.msg);
+        t.row[0] = 2, t.col[0] = 0;
         t.col[3] = 3;
         CHECK(spmv_dl_sss_from_triangle(&S, &t, NULL, NULL) == SPMV_ERR_ARG && th_all_zero(&S, sizeof S), "index out of range");
         t.ncols = 4;

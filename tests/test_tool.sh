@@ -69,6 +69,40 @@ expect 0 "" "$bin" mv "$A" --out "$T/y.mtx"
 check "mv --out replaces the file" [ "$(cat "$T/y.mtx")" = "$Y" ]
 check "mv --out keeps the file's mode" [ "$(stat -c %a "$T/y.mtx" 2>/dev/null || echo 640)" = 640 ]
 check "mv --out leaves no temporary" [ -z "$(ls -A "$T" | grep '^\.y\.mtx')" ]
+# --out honours the target's permissions: a file the user cannot write is refused and left as it
+# was (as `>` refuses it); another user's writable file (a sticky directory forbids replacing
+# it) is written in place, owner kept; a file with a second name (hard link) stays one file.
+# The first two run as an unprivileged user: setpriv to nobody when this runs as root.
+ln "$T/y.mtx" "$T/y2.mtx"
+expect 0 "" "$bin" mv "$A" --out "$T/y.mtx"
+check "mv --out on a hard-linked file: both names see the new content" [ "$(cat "$T/y2.mtx")" = "$Y" ]
+as_user=""
+if [ "$(id -u)" = 0 ]; then
+    if command -v setpriv > /dev/null 2>&1 && setpriv --reuid=65534 --regid=65534 --clear-groups true 2> /dev/null; then
+        as_user="setpriv --reuid=65534 --regid=65534 --clear-groups"
+    fi
+else
+    as_user="env"
+fi
+if [ -n "$as_user" ]; then
+    P=$T/pub; mkdir "$P"; chmod 755 "$T"; chmod 1777 "$P"; chmod 644 "$A"
+    $as_user sh -c 'echo mine > "$1/ro.mtx"; chmod 444 "$1/ro.mtx"' sh "$P"
+    expect 1 "Permission denied" $as_user env SPMV_CALIBRATION=off "$bin" mv "$A" --out "$P/ro.mtx"
+    check "mv --out on a read-only file leaves it as it was" [ "$(cat "$P/ro.mtx")" = mine ]
+    check "mv --out on a read-only file leaves no temporary" [ -z "$(ls -A "$P" | grep '^\.ro')" ]
+    if [ "$(id -u)" = 0 ]; then
+        echo root > "$P/f"; chmod 666 "$P/f"
+        expect 0 "" $as_user env SPMV_CALIBRATION=off "$bin" mv "$A" --out "$P/f"
+        check "mv --out on another user's writable file in a sticky directory writes it" [ "$(cat "$P/f")" = "$Y" ]
+        check "... and keeps its owner" [ "$(stat -c %u "$P/f")" = 0 ]
+        check "... leaving no temporary" [ -z "$(ls -A "$P" | grep '^\.f')" ]
+    else
+        skip "not root: another user's file in a sticky directory not tried"
+    fi
+    chmod 700 "$T"
+else
+    skip "running as root without setpriv: --out permissions not tried as an unprivileged user"
+fi
 safe=0
 if [ -w /dev/full ]; then
     ln -s /dev/full "$T/l"
@@ -185,11 +219,22 @@ printf 'garbage\n' > "$T/cal"
 expect 0 "" "$bin" calibrate --show --precision d --file "$T/cal"
 check "calibrate --show: a damaged file said" grep -q "not a calibration" "$T/out"
 expect 1 "cannot create" "$bin" calibrate --precision d --file "$T/cal/sub"
-check "plan --save writes a plan" sh -c "head -1 '$T/a.plan' | grep -q '^%%spmv plan 1\$'"
+check "plan --save writes a plan" sh -c "head -1 '$T/a.plan' | grep -q '^%%spmv plan 2\$'"
 expect 0 "" "$bin" plan --load "$T/a.plan" gen:stencil3d:n=12,pts=7
 check "plan --load: the saved choice, untimed" grep -q "from the plan" "$T/out"
 expect 1 "another matrix" "$bin" plan --load "$T/a.plan" gen:stencil3d:n=13,pts=7
 expect 1 "cannot read the plan" "$bin" plan --load "$T/none.plan" gen:stencil3d:n=12,pts=7
+# a plan's faults name the plan, not the matrix; a plan for another operation or value type is
+# refused with what it was made for; a directory is not read as a plan
+printf '%%%%spmv plan 2\nfingerprint zz\n' > "$T/bad.plan"
+expect 1 "spmv plan: the plan '$T/bad.plan' is damaged" "$bin" plan --load "$T/bad.plan" gen:stencil3d:n=12,pts=7
+check "plan --load of a damaged plan does not blame the matrix" sh -c "! grep -q 'stencil3d\|Matrix Market' '$T/err'"
+expect 1 "is a directory" "$bin" plan --load "$T" gen:stencil3d:n=12,pts=7
+expect 1 "made for --op mv; this run asks for --op mvt" "$bin" plan --op mvt --load "$T/a.plan" gen:stencil3d:n=12,pts=7
+expect 1 "made for double values" "$bin" plan --precision s --load "$T/a.plan" gen:stencil3d:n=12,pts=7
+printf 'my notes\n' > "$T/notes"
+expect 1 "not a plan: not replaced" "$bin" plan --save "$T/notes" gen:stencil3d:n=12,pts=7
+check "plan --save over a user's file leaves it" [ "$(cat "$T/notes")" = "my notes" ]
 expect 2 "mvt" "$bin" plan --op bogus gen:stencil3d:n=12,pts=7
 expect 0 "" "$bin" plan --deterministic --expect 1000000 gen:band:n=2000,bw=2
 check "plan: deterministic choice on a band is a diagonal format" grep -q '^choice  *h\{0,1\}dia: deterministic' "$T/out"

@@ -128,7 +128,7 @@ typedef enum spmv_status {
     SPMV_ERR_OVERFLOW,    /* dimensions or nnz do not fit the index type */
     SPMV_ERR_LIMIT,       /* matrix exceeds a format's header bit-field or size limit */
     SPMV_ERR_IO,          /* file could not be opened, read or written */
-    SPMV_ERR_PARSE,       /* malformed Matrix Market input (see spmv_error for the line) */
+    SPMV_ERR_PARSE,       /* malformed input: a Matrix Market, plan or calibration file (spmv_error: which, the line) */
     SPMV_ERR_UNSUPPORTED, /* well-formed input the library does not handle (complex, hermitian) */
     SPMV_ERR_ISA,         /* requested instruction set not compiled in or not supported by the CPU */
     SPMV_ERR_CUDA,        /* a CUDA runtime or cuSPARSE call failed */
@@ -145,7 +145,7 @@ static inline const char *spmv_status_str(spmv_status s) {
     case SPMV_ERR_OVERFLOW: return "dimensions or nonzero count overflow the index type";
     case SPMV_ERR_LIMIT: return "matrix exceeds the format's header field or size limit";
     case SPMV_ERR_IO: return "I/O error";
-    case SPMV_ERR_PARSE: return "malformed Matrix Market input";
+    case SPMV_ERR_PARSE: return "malformed input file";
     case SPMV_ERR_UNSUPPORTED: return "unsupported input or feature (e.g. complex matrices, .gz without zlib)";
     case SPMV_ERR_ISA: return "instruction set not available on this build or CPU";
     case SPMV_ERR_CUDA: return "CUDA error";

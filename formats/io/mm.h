@@ -57,8 +57,14 @@
  * removed and the target is left as it was. A symbolic link to a regular file keeps the link
  * and replaces the file it names. A target that is not a regular file (a device such as
  * /dev/stdout or /dev/full, a FIFO, a socket) is written in place. Nothing but the temporary
- * is ever removed. A replaced file keeps its permission bits; other links to it (hard links)
- * keep the old content. Without POSIX (a strict ISO C build: no _GNU_SOURCE/_POSIX_C_SOURCE,
+ * is ever removed. An existing file the user cannot write is refused (SPMV_ERR_IO,
+ * "Permission denied", as the shell's `>` refuses it) and left as it was. A replaced file
+ * keeps its permission bits and, where the user may set it, its group; a file owned by
+ * another user or with other hard links (and one whose directory forbids the rename, such as
+ * another user's file in a sticky /tmp) gets the finished temporary copied into it, keeping
+ * its owner, group and links (a failure during that copy leaves it partially written). When no
+ * temporary can be created beside a writable file (a directory that takes no new files), the
+ * file is written in place. Without POSIX (a strict ISO C build: no _GNU_SOURCE/_POSIX_C_SOURCE,
  * or SPMV_MM_POSIX defined to 0) the target is written in place and, on failure, left
  * partially written (never removed).
  *
@@ -117,6 +123,10 @@
 #include <fcntl.h>
 #include <sys/types.h>
 #include <sys/stat.h>
+#include <sys/file.h>
+#include <time.h>
+#else
+#include <sys/stat.h> /* stat: the library's own files are checked for being regular */
 #endif
 
 /* Longest banner, size or entry line accepted (comment lines may be longer: they are skipped). */
@@ -1226,6 +1236,7 @@ typedef struct spmv__mm_writer {
     int failed, errnum;
     char *tmp;  /* POSIX: the temporary this writer created, renamed onto dest (or the path) on success */
     char *dest; /* the resolved target when the path is a symbolic link */
+    int inplace; /* POSIX: the temporary is copied into the target (not renamed onto it) */
 } spmv__mm_writer;
 
 static inline void spmv__mm_wraw(spmv__mm_writer *w, const char *p, size_t n) {
@@ -1372,6 +1383,15 @@ static inline spmv_status spmv__mm_wopen(spmv__mm_writer *w, const char *path, s
                     direct = 1; /* a dangling link: written through, as fopen would */
                 }
             }
+            if (exists && access(target, W_OK) != 0) {
+                /* what the user could not write is never replaced (as the shell's `>` refuses it) */
+                e = errno;
+                spmv__mm_wrelease(w);
+                return spmv__mm_err(err, 0, SPMV_ERR_IO, "cannot write '%s': %s", path, strerror(e));
+            }
+            /* another user's file, or one with other names (hard links): the temporary is copied into
+               it at the end, so its owner, group and links stay (a rename would replace them) */
+            w->inplace = exists && (st.st_uid != geteuid() || st.st_nlink > 1);
             if (!direct) {
                 int fd = spmv__mm_open_tmp(w, target, &e);
                 if (fd == -2) {
@@ -1380,7 +1400,10 @@ static inline spmv_status spmv__mm_wopen(spmv__mm_writer *w, const char *path, s
                 }
                 if (fd >= 0) {
                     w->fd = fd;
-                    if (exists) (void)fchmod(fd, st.st_mode & 0777); /* the replaced file's permissions */
+                    if (exists) { /* the replaced file's permissions and group (when the user may set it) */
+                        (void)fchmod(fd, st.st_mode & 0777);
+                        if (fchown(fd, (uid_t)-1, st.st_gid) != 0) errno = 0;
+                    }
                 } else if (exists && (e == EACCES || e == EPERM)) {
                     direct = 1; /* a writable file in a directory that takes no new files */
                 } else {
@@ -1448,6 +1471,29 @@ static inline spmv_status spmv__mm_wopen_fp(spmv__mm_writer *w, FILE *f, spmv_er
     return SPMV_OK;
 }
 
+#if SPMV_MM_POSIX
+/* The finished temporary copied into the existing file `to` (opened for writing, truncated):
+ * its inode, owner, group and links stay. A failure midway leaves `to` partially written. */
+static inline void spmv__mm_copy_into(spmv__mm_writer *w, const char *to) {
+    int in = open(w->tmp, O_RDONLY | O_CLOEXEC), out = in < 0 ? -1 : open(to, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY);
+    if (in < 0 || out < 0) {
+        w->failed = 1;
+        w->errnum = errno;
+    }
+    while (!w->failed) {
+        ssize_t got = read(in, w->buf, w->cap);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) w->failed = 1, w->errnum = errno;
+        if (got <= 0) break;
+        w->fd = out;
+        spmv__mm_wraw(w, w->buf, (size_t)got);
+        w->fd = -1;
+    }
+    if (in >= 0) close(in);
+    if (out >= 0 && close(out) != 0 && !w->failed) w->failed = 1, w->errnum = errno;
+}
+#endif
+
 /* Flushes and closes; renames the temporary into place on success, removes it (and nothing
  * else) on failure. path == NULL: the caller's stream (flushed, left open). */
 static inline spmv_status spmv__mm_wclose(spmv__mm_writer *w, const char *path, spmv_error *err) {
@@ -1486,11 +1532,14 @@ static inline spmv_status spmv__mm_wclose(spmv__mm_writer *w, const char *path, 
     }
 #if SPMV_MM_POSIX
     if (w->tmp) {
-        if (!w->failed && rename(w->tmp, w->dest ? w->dest : path) != 0) {
-            w->failed = 1;
-            w->errnum = errno;
+        const char *to = w->dest ? w->dest : path;
+        if (!w->failed && !w->inplace && rename(w->tmp, to) != 0) {
+            /* a file the user may write but not replace (another's file in a sticky directory) */
+            if (errno == EPERM || errno == EACCES || errno == EBUSY) w->inplace = 1;
+            else w->failed = 1, w->errnum = errno;
         }
-        if (w->failed) unlink(w->tmp); /* the temporary this writer created, nothing else */
+        if (!w->failed && w->inplace) spmv__mm_copy_into(w, to);
+        if (w->failed || w->inplace) unlink(w->tmp); /* the temporary this writer created, nothing else */
     }
 #endif
     spmv__mm_wrelease(w);
@@ -1500,6 +1549,92 @@ static inline spmv_status spmv__mm_wclose(spmv__mm_writer *w, const char *path, 
         return spmv__mm_err(err, 0, SPMV_ERR_IO, "error writing '%s': %s", path, why);
     }
     return SPMV_OK;
+}
+
+/* ---- the library's own files (calibration, plans): what may be read and replaced ----
+ * SPMV_OK when path is absent or a regular file (followed through a symbolic link when
+ * follow), else SPMV_ERR_IO with why: a directory, fifo or device is never opened (a fifo
+ * would block a reader), a symbolic link is never written through (follow == 0). */
+static inline spmv_status spmv__file_regular(const char *path, int follow, const char *what, spmv_error *e) {
+    struct stat st;
+#if SPMV_MM_POSIX
+    if ((follow ? stat(path, &st) : lstat(path, &st)) != 0) return SPMV_OK;
+    if (!follow && S_ISLNK(st.st_mode))
+        return spmv__mm_err(e, 0, SPMV_ERR_IO, "%s: '%.100s' is a symbolic link: not written through", what, path);
+#else /* a strict ISO C build has no lstat: links are followed, as the writer does */
+    (void)follow;
+    if (stat(path, &st) != 0) return SPMV_OK;
+#endif
+    if (!S_ISREG(st.st_mode))
+        return spmv__mm_err(e, 0, SPMV_ERR_IO, "%s: '%.100s' is %s, not a regular file", what, path,
+                            S_ISDIR(st.st_mode) ? "a directory" : "a special file (fifo, device or socket)");
+    return SPMV_OK;
+}
+
+/* SPMV_OK when path may be replaced by a file of the kind whose first line starts with
+ * header: absent, or a regular file (not a link) whose first line does; anything else is
+ * SPMV_ERR_IO ("... is not KIND: not replaced") and is left alone. */
+static inline spmv_status spmv__own_file(const char *path, const char *header, const char *kind, const char *what,
+                                         spmv_error *e) {
+    char line[128];
+    const size_t n = strlen(header);
+    int ours;
+    FILE *f;
+    spmv_status st = spmv__file_regular(path, 0, what, e);
+    if (st != SPMV_OK) return st;
+    if (!(f = fopen(path, "r"))) {
+        if (errno == ENOENT || errno == ENOTDIR) return SPMV_OK; /* the writer says why it cannot create it */
+        return spmv__mm_err(e, 0, SPMV_ERR_IO, "%s: cannot read '%.100s': %s", what, path, strerror(errno));
+    }
+    ours = n < sizeof line && fgets(line, sizeof line, f) && !strncmp(line, header, n);
+    fclose(f);
+    if (!ours)
+        return spmv__mm_err(e, 0, SPMV_ERR_IO, "%s: '%.100s' exists and is not %s: not replaced", what, path, kind);
+    return SPMV_OK;
+}
+
+#ifndef SPMV_LOCK_WAIT_S
+#define SPMV_LOCK_WAIT_S 10 /* seconds a writer waits for another writer's lock */
+#endif
+/* An exclusive lock held while a read-modify-write of path runs, so that concurrent writers
+ * (processes or threads) merge instead of losing updates: flock on "PATH.lock" beside it,
+ * created if absent (never through a symbolic link, never written, never removed). Returns
+ * the lock's descriptor (>= 0), -2 where the build has no POSIX (no lock), or -1 with
+ * SPMV_ERR_IO in e (not obtainable, or held by another writer for SPMV_LOCK_WAIT_S). */
+static inline int spmv__lock_beside(const char *path, const char *what, spmv_error *e) {
+#if SPMV_MM_POSIX
+    char lk[4096];
+    int fd, i;
+    if ((size_t)snprintf(lk, sizeof lk, "%s.lock", path) >= sizeof lk) {
+        spmv__mm_err(e, 0, SPMV_ERR_IO, "%s: the path '%.100s...' is too long", what, path);
+        return -1;
+    }
+    fd = open(lk, O_RDONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0666);
+    if (fd < 0) {
+        spmv__mm_err(e, 0, SPMV_ERR_IO, "%s: cannot create the lock '%.100s': %s", what, lk, strerror(errno));
+        return -1;
+    }
+    for (i = 0; i < 100 * SPMV_LOCK_WAIT_S; i++) {
+        struct timespec ts = {0, 10000000}; /* 10 ms */
+        if (flock(fd, LOCK_EX | LOCK_NB) == 0) return fd;
+        if (errno != EWOULDBLOCK && errno != EINTR) break;
+        nanosleep(&ts, NULL);
+    }
+    spmv__mm_err(e, 0, SPMV_ERR_IO, "%s: cannot lock '%.100s': %s", what, lk,
+                 errno == EWOULDBLOCK ? "held by another writer" : strerror(errno));
+    close(fd);
+    return -1;
+#else
+    (void)path, (void)what, (void)e;
+    return -2;
+#endif
+}
+static inline void spmv__unlock(int fd) {
+#if SPMV_MM_POSIX
+    if (fd >= 0) close(fd); /* releases the flock */
+#else
+    (void)fd;
+#endif
 }
 
 #if defined(__GNUC__) || defined(__clang__)
