@@ -1,9 +1,10 @@
 /* spmv-mpi — the distributed product from the command line (spmv_mpi.h), run under mpirun:
- *   mpirun -np N build/spmv-mpi mv [--format F] [--transpose] [--x X.mtx] [--out Y.mtx] A.mtx
+ *   mpirun -np N build/spmv-mpi mv [--format F] [--transpose] [--x X.mtx] [--out Y.mtx|-] A.mtx
  *       y = A x (or A^T x) with A's rows split over the ranks (each rank reads its rows of the
  *       file, dist_from_mm), x read by rank 0 (a Matrix Market array; default all ones)
- *       and scattered, y gathered and written once by rank 0 (Matrix Market array; without
- *       --out: its size and 2-norm on standard output).
+ *       and scattered, y gathered and written once by rank 0 (Matrix Market array, to the file
+ *       or, --out -, to standard output as `spmv mv` writes it; without --out: its size and
+ *       2-norm on standard output).
  *   mpirun -np N build/spmv-mpi bench [--format F] [--samples S] [--csv FILE] MATRIX...
  *       MATRIX: a file or gen:SPEC (made on rank 0 and scattered). Per matrix: the median time
  *       of a product over S samples (default 30, each >= 20 ms), GFLOP/s, and per rank (the
@@ -11,6 +12,9 @@
  *       into packing/posting, the blocks' products and waiting. CSV columns as `spmv bench`'s
  *       where they mean the same (matrix, rows, cols, nnz, format, threads, precision,
  *       spmv_s, gflops) plus ranks, halo_bytes_max, msgs_max, pack_s, local_s, wait_s.
+ * Every rank must be given the same arguments: they are parsed on each rank, then agreed
+ * (mb_agree_args) before anything collective: an argument error on any rank, or arguments
+ * that differ between ranks, end every rank with status 2 (the message printed once).
  * Exit status: 0, 1 a failure (the same on every rank), 2 usage. */
 #include <mpi.h>
 #include "spmv.h"
@@ -22,11 +26,87 @@
 
 static int rank_, size_;
 
-static void usage(void) {
-    if (rank_ == 0)
-        fprintf(stderr, "usage:\n"
-                        "  mpirun -np N spmv-mpi mv [--format F] [--transpose] [--x X.mtx] [--out Y.mtx] A.mtx\n"
-                        "  mpirun -np N spmv-mpi bench [--format F] [--samples S] [--csv FILE] MATRIX...\n");
+static const char usage_[] =
+    "usage:\n"
+    "  mpirun -np N spmv-mpi mv [--format F] [--transpose] [--x X.mtx] [--out Y.mtx|-] A.mtx\n"
+    "  mpirun -np N spmv-mpi bench [--format F] [--samples S] [--csv FILE] MATRIX...\n"
+    "(every rank with the same arguments)\n";
+
+/* the parsed command lines; err_: what this rank's parse would print (mb_agree_args prints it once) */
+typedef struct mv_args {
+    const char *xpath, *out, *apath;
+    spmv_opts o;
+    int tr;
+} mv_args;
+typedef struct bench_args {
+    const char *csvp;
+    spmv_opts o;
+    int ns;
+} bench_args;
+static char err_[1024];
+
+/* usage: 2, err_ the text */
+static int parse_fail(const char *cmd, const char *what, const char *arg) {
+    if (what) snprintf(err_, sizeof err_, "spmv-mpi %s: %s '%s'\n%s", cmd, what, arg, usage_);
+    else snprintf(err_, sizeof err_, "%s", usage_);
+    return 2;
+}
+
+/* --format F: 0, or 2 with err_ */
+static int parse_format(const char *cmd, const char *f, spmv_opts *o) {
+    if (spmv_format_parse(f, &o->format) == SPMV_OK) return 0;
+    snprintf(err_, sizeof err_, "spmv-mpi %s: unknown format '%s'\n", cmd, f);
+    return 2;
+}
+
+static int parse_mv(int argc, char **argv, mv_args *A) {
+    int i;
+    memset(A, 0, sizeof *A);
+    A->o = spmv_opts_default();
+    for (i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--format") && i + 1 < argc) {
+            if (parse_format("mv", argv[++i], &A->o)) return 2;
+        } else if (!strcmp(argv[i], "--transpose")) {
+            A->tr = 1;
+        } else if (!strcmp(argv[i], "--x") && i + 1 < argc) {
+            A->xpath = argv[++i];
+        } else if (!strcmp(argv[i], "--out") && i + 1 < argc) {
+            A->out = argv[++i];
+        } else if (argv[i][0] != '-' && !A->apath) {
+            A->apath = argv[i];
+        } else {
+            return parse_fail("mv", argv[i][0] == '-' ? "unknown option or missing value" : "a second matrix",
+                              argv[i]);
+        }
+    }
+    if (!A->apath) return parse_fail("mv", NULL, NULL);
+    return 0;
+}
+
+static int parse_bench(int argc, char **argv, bench_args *B) {
+    int i;
+    memset(B, 0, sizeof *B);
+    B->o = spmv_opts_default();
+    B->ns = 30;
+    for (i = 0; i < argc; i++) { /* the options; the rest are matrices */
+        if (!strcmp(argv[i], "--format") && i + 1 < argc) {
+            if (parse_format("bench", argv[++i], &B->o)) return 2;
+        } else if (!strcmp(argv[i], "--samples") && i + 1 < argc) {
+            char *end;
+            const long v = strtol(argv[++i], &end, 10);
+            if (end == argv[i] || *end || v < 1 || v > 1000000) {
+                snprintf(err_, sizeof err_, "spmv-mpi bench: --samples '%s': a whole number from 1 to 1000000\n",
+                         argv[i]);
+                return 2;
+            }
+            B->ns = (int)v;
+        } else if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
+            B->csvp = argv[++i];
+        } else if (argv[i][0] == '-') {
+            return parse_fail("bench", "unknown option or missing value", argv[i]);
+        }
+    }
+    return 0;
 }
 
 /* every rank's flag: 1 when any rank has it */
@@ -36,38 +116,17 @@ static int any_rank(int bad) {
     return all;
 }
 
-static int cmd_mv(int argc, char **argv) {
-    const char *xpath = NULL, *out = NULL, *apath = NULL;
-    spmv_opts o = spmv_opts_default();
-    int i, tr = 0, bad = 0, *cnt = NULL, *dsp = NULL;
+/* y = A x: collective, after the arguments were agreed */
+static int cmd_mv(const mv_args *A) {
+    const char *xpath = A->xpath, *out = A->out, *apath = A->apath;
+    const spmv_opts o = A->o;
+    const int tr = A->tr;
+    int i, bad = 0, *cnt = NULL, *dsp = NULL;
     spmv_d_dist D;
     spmv_error e;
     spmv_status st;
     double *x = NULL, *y = NULL, *xl = NULL, *yl = NULL;
     int64_t nx, ny, m = 0, n = 0;
-    for (i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--format") && i + 1 < argc) {
-            if (spmv_format_parse(argv[++i], &o.format) != SPMV_OK) {
-                if (rank_ == 0) fprintf(stderr, "spmv-mpi mv: unknown format '%s'\n", argv[i]);
-                return 2;
-            }
-        } else if (!strcmp(argv[i], "--transpose")) {
-            tr = 1;
-        } else if (!strcmp(argv[i], "--x") && i + 1 < argc) {
-            xpath = argv[++i];
-        } else if (!strcmp(argv[i], "--out") && i + 1 < argc) {
-            out = argv[++i];
-        } else if (argv[i][0] != '-' && !apath) {
-            apath = argv[i];
-        } else {
-            usage();
-            return 2;
-        }
-    }
-    if (!apath) {
-        usage();
-        return 2;
-    }
     st = spmv_d_dist_from_mm(&D, MPI_COMM_WORLD, apath, &o, &e); /* collective: the same status everywhere */
     if (st != SPMV_OK) {
         if (rank_ == 0) fprintf(stderr, "spmv-mpi mv: %s: %s (%s)\n", apath, spmv_status_str(st), e.msg);
@@ -120,9 +179,13 @@ static int cmd_mv(int argc, char **argv) {
         MPI_Gatherv(yl, (int)ly, MPI_DOUBLE, y, cnt, dsp, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     }
     if (rank_ == 0) {
-        if (out) {
-            st = spmv_mm_write_array(out, NULL, ny, 1, y, &e);
-            if (st != SPMV_OK) fprintf(stderr, "spmv-mpi mv: %s: %s (%s)\n", out, spmv_status_str(st), e.msg), bad = 1;
+        if (out) { /* "-": standard output, the text `spmv mv --out -` writes; a file: beside it, renamed */
+            const int to_stdout = !strcmp(out, "-");
+            st = to_stdout ? spmv_mm_write_dense_fp(stdout, ny, y, &e) : spmv_mm_write_array(out, NULL, ny, 1, y, &e);
+            if (st != SPMV_OK)
+                fprintf(stderr, "spmv-mpi mv: %s: %s (%s)\n", to_stdout ? "standard output" : out, spmv_status_str(st),
+                        e.msg),
+                    bad = 1;
         } else {
             double s2 = 0;
             for (i = 0; i < ny; i++) s2 += y[i] * y[i];
@@ -140,27 +203,12 @@ fail:
 }
 
 
-static int cmd_bench(int argc, char **argv) {
-    spmv_opts o = spmv_opts_default();
-    const char *csvp = NULL;
+/* the bench: collective, after the arguments were agreed (argv: the matrices among the options) */
+static int cmd_bench(const bench_args *B, int argc, char **argv) {
+    const spmv_opts o = B->o;
+    const char *csvp = B->csvp;
     FILE *csv = NULL;
-    int i, ns = 30, fails = 0;
-    for (i = 0; i < argc; i++) { /* options first */
-        if (!strcmp(argv[i], "--format") && i + 1 < argc) {
-            if (spmv_format_parse(argv[++i], &o.format) != SPMV_OK) {
-                if (rank_ == 0) fprintf(stderr, "spmv-mpi bench: unknown format '%s'\n", argv[i]);
-                return 2;
-            }
-        } else if (!strcmp(argv[i], "--samples") && i + 1 < argc) {
-            ns = atoi(argv[++i]);
-            if (ns < 1) ns = 1;
-        } else if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
-            csvp = argv[++i];
-        } else if (argv[i][0] == '-') {
-            usage();
-            return 2;
-        }
-    }
+    int i, ns = B->ns, fails = 0;
     if (rank_ == 0 && csvp) {
         csv = fopen(csvp, "w");
         if (!csv) fprintf(stderr, "spmv-mpi bench: %s: %s\n", csvp, strerror(errno));
@@ -239,13 +287,20 @@ static int cmd_bench(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
-    int rc = 2;
+    int rc = 2, cmd = 0;
+    mv_args ma;
+    bench_args ba;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
-    if (argc >= 2 && !strcmp(argv[1], "mv")) rc = cmd_mv(argc - 2, argv + 2);
-    else if (argc >= 2 && !strcmp(argv[1], "bench")) rc = cmd_bench(argc - 2, argv + 2);
-    else usage();
+    /* each rank parses (no MPI), then the ranks agree on the verdict and the arguments before
+       anything collective: no rank leaves while another waits in a collective */
+    err_[0] = 0;
+    if (argc >= 2 && !strcmp(argv[1], "mv")) cmd = 1, rc = parse_mv(argc - 2, argv + 2, &ma);
+    else if (argc >= 2 && !strcmp(argv[1], "bench")) cmd = 2, rc = parse_bench(argc - 2, argv + 2, &ba);
+    else rc = parse_fail(NULL, NULL, NULL);
+    rc = mb_agree_args("spmv-mpi", rc, err_, argc - 1, argv + 1);
+    if (rc == 0) rc = cmd == 1 ? cmd_mv(&ma) : cmd_bench(&ba, argc - 2, argv + 2);
     MPI_Finalize();
     return rc;
 }

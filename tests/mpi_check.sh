@@ -77,6 +77,62 @@ if [ -x build/spmv-mpi ] && [ -x build/spmv ]; then
     else fail=$((fail + 1)); echo "FAIL: spmv-mpi bench"; cat "$T/b.csv" 2>/dev/null; fi
     rm -rf "$T"
 fi
+# the arguments, agreed before anything collective (bench/mpi_common.h, mb_agree_args): an argument
+# error on one rank, or arguments that differ between ranks (Open MPI's MPMD form, -np 1 prog args :
+# -np 1 prog otherargs), end every rank with exit 2 and the message once (before: a bogus format or
+# --transpose on one rank, other --samples on one rank hung until the time limit, exit 124; another
+# matrix on one rank ran to exit 0 with rows of both; mpi_bench ignored a bogus format, exit 0).
+# A wrapper prints each rank's exit status and holds a
+# nonzero one 2 s, so that mpirun's abort of the job after the first nonzero exit cuts no rank's line.
+# And `spmv-mpi mv --out -` writes y to standard output as `spmv mv --out -` does, no file '-'.
+if [ -x build/spmv-mpi ] && [ -x build/spmv ]; then
+    T=$(mktemp -d /tmp/spmv_mpi_args.XXXXXX)
+    printf '%%%%MatrixMarket matrix coordinate real general\n6 7 12\n1 1 2\n1 6 -1\n2 2 3\n2 1 1\n3 3 4\n3 5 2\n4 4 1\n4 2 -3\n5 5 5\n5 7 1\n6 6 2\n6 3 7\n' > "$T/a.mtx"
+    printf '%%%%MatrixMarket matrix coordinate real general\n6 7 12\n1 1 2\n1 7 -1\n2 2 3\n2 1 1\n3 3 4\n3 5 2\n4 4 1\n4 2 -3\n5 5 5\n5 7 1\n6 6 2\n6 3 7\n' > "$T/b.mtx"
+    printf '%%%%MatrixMarket matrix coordinate real general\n4 4 10\n1 1 2\n1 2 -1\n2 1 -1\n2 2 2\n2 3 -1\n3 2 -1\n3 3 2\n3 4 -1\n4 3 -1\n4 4 2\n' > "$T/c.mtx"
+    printf '%%%%MatrixMarket matrix array real general\n7 1\n1\n2\n3\n-1\n4\n5\n-2\n' > "$T/x.mtx"
+    printf '%s\n' 'export OMP_NUM_THREADS=1 OMP_WAIT_POLICY=passive' '"$@"; rc=$?' \
+        'echo "rank $OMPI_COMM_WORLD_RANK exit=$rc" >&2; [ $rc = 0 ] || sleep 2; exit $rc' > "$T/w.sh"
+    # agreed WHAT RANKS MESSAGE MPIRUN-ARGS...: every one of RANKS ranks exits 2, MESSAGE once, no hang
+    agreed() {
+        what=$1; nr=$2; msg=$3; shift 3
+        OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout -k 10 60 mpirun --oversubscribe \
+            --allow-run-as-root --bind-to none "$@" > "$T/out" 2>&1
+        rc=$?
+        n2=$(grep -c '^rank [0-9]* exit=2$' "$T/out"); nm=$(grep -c -F "$msg" "$T/out")
+        if [ $rc != 0 ] && [ $rc != 124 ] && [ $rc != 137 ] && [ "$n2" = "$nr" ] && [ "$nm" = 1 ]; then pass=$((pass + 1))
+        else
+            fail=$((fail + 1))
+            echo "FAIL: $what: mpirun exit $rc$( [ $rc = 124 ] && echo ' (timed out: a hang)'), $n2 of $nr ranks exit 2, '$msg' $nm times (want 1)"
+            tail -5 "$T/out"
+        fi
+    }
+    R="sh $T/w.sh build/spmv-mpi"
+    agreed "spmv-mpi mv, --format bogus on one rank" 2 "unknown format 'bogus'" \
+        -np 1 $R mv --format csr "$T/a.mtx" : -np 1 $R mv --format bogus "$T/a.mtx"
+    agreed "spmv-mpi mv, --format bogus on every rank" 3 "unknown format 'bogus'" -np 3 $R mv --format bogus "$T/a.mtx"
+    agreed "spmv-mpi mv, --transpose on one rank" 2 "arguments differ between ranks: rank 1 has '--transpose'" \
+        -np 1 $R mv "$T/c.mtx" : -np 1 $R mv --transpose "$T/c.mtx"
+    agreed "spmv-mpi mv, another matrix on one rank" 3 "arguments differ between ranks: rank 2 has '$T/b.mtx'" \
+        -np 2 $R mv "$T/a.mtx" : -np 1 $R mv "$T/b.mtx"
+    agreed "spmv-mpi bench, other --samples on one rank" 2 "arguments differ between ranks: rank 1 has '3'" \
+        -np 1 $R bench --samples 2 gen:stencil3d:n=8,pts=7 : -np 1 $R bench --samples 3 gen:stencil3d:n=8,pts=7
+    if [ -x build/mpi_bench ]; then
+        R="sh $T/w.sh build/mpi_bench"
+        agreed "mpi_bench, other --samples on one rank" 2 "arguments differ between ranks: rank 1 has '3'" \
+            -np 1 $R --samples 2 gen:stencil3d:n=8,pts=7 : -np 1 $R --samples 3 gen:stencil3d:n=8,pts=7
+        agreed "mpi_bench, --format bogus" 2 "unknown format 'bogus'" -np 2 $R --format bogus gen:stencil3d:n=8,pts=7
+    fi
+    # --out -: the array on standard output (rank 0's), byte for byte the serial tool's; no file '-'
+    build/spmv mv "$T/a.mtx" --x "$T/x.mtx" --out - > "$T/ys.mtx" 2> /dev/null
+    top=$(pwd)
+    (cd "$T" && OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout -k 10 60 mpirun --oversubscribe \
+        --allow-run-as-root --bind-to none -np 2 env OMP_NUM_THREADS=1 "$top/build/spmv-mpi" mv --x x.mtx --out - a.mtx > y.out 2> err)
+    rc=$?
+    if [ $rc = 0 ] && [ -s "$T/ys.mtx" ] && cmp -s "$T/y.out" "$T/ys.mtx" && [ ! -e "$T/-" ]; then pass=$((pass + 1)); echo "spmv-mpi: arguments agreed over the ranks, --out -: ok"
+    else fail=$((fail + 1)); echo "FAIL: spmv-mpi mv --out -: exit $rc, $( [ -e "$T/-" ] && echo "a file '-' made, ")standard output:"; head -3 "$T/y.out"; tail -3 "$T/err"; fi
+    rm -rf "$T"
+fi
 # the scaling model's plan on one process: a 10^3 7-point grid on 2 ranks has one plane (100
 # values) of ghosts per rank and one receive; on 1 rank none
 if [ -x build/mpi_bench ]; then
