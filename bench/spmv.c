@@ -2,6 +2,7 @@
  * Run `spmv help` for usage. */
 #include "spmv.h"
 #include "anchors.h"
+#include "tool_out.h"
 #include <stdio.h>
 #include <errno.h>
 #include <unistd.h>
@@ -597,10 +598,10 @@ static int cmd_bench(int argc, char **argv) {
         for (i = 0; i < (int)(sizeof default_set / sizeof default_set[0]); i++) mats[nm++] = default_set[i];
         fprintf(stderr, "spmv bench: --full: the embedded default set, every format and ISA\n");
     }
-    if (o.csv) {
-        csv = fopen(o.csv, "w");
-        if (!csv) {
-            fprintf(stderr, "spmv bench: %s: %s\n", o.csv, strerror(errno));
+    if (o.csv) { /* rows to a temporary, the file written at the end (bench/tool_out.h) */
+        char why[200];
+        if (tool_out_check(o.csv, why, sizeof why) != 0 || !(csv = tmpfile())) {
+            fprintf(stderr, "spmv bench: cannot write '%s': %s\n", o.csv, csv ? why : strerror(errno));
             return 2;
         }
         fprintf(csv, "matrix,rows,cols,nnz,format,params,isa,threads,precision,convert_s,convert_spmvs,tune_s,spmv_s,"
@@ -659,7 +660,13 @@ static int cmd_bench(int argc, char **argv) {
         }
         spmv_triplets_free(&t);
     }
-    if (csv) fclose(csv);
+    if (csv) {
+        spmv_error e;
+        if (tool_out_finish(csv, o.csv, &e) != SPMV_OK) {
+            fprintf(stderr, "spmv bench: %s\n", e.msg);
+            fails++;
+        }
+    }
     print_summary(sums, nsum);
     if (fails) fprintf(stderr, "spmv bench: %d failure(s) (conversion errors or error above tolerance)\n", fails);
     return fails ? 1 : 0;

@@ -6,6 +6,7 @@
 #include <cusparse.h>
 #include <stdio.h>
 #include <errno.h>
+#include "tool_out.h"
 #include <vector>
 #include <algorithm>
 
@@ -541,10 +542,10 @@ static int cmd_bench(int argc, char **argv) {
         free(mats);
         return 1;
     }
-    if (o.csv) {
-        csv = fopen(o.csv, "w");
-        if (!csv) {
-            fprintf(stderr, "spmv-cuda bench: %s: %s\n", o.csv, strerror(errno));
+    if (o.csv) { /* rows to a temporary, the file written at the end (bench/tool_out.h) */
+        char why[200];
+        if (tool_out_check(o.csv, why, sizeof why) != 0 || !(csv = tmpfile())) {
+            fprintf(stderr, "spmv-cuda bench: cannot write '%s': %s\n", o.csv, csv ? why : strerror(errno));
             tool_dev_free(&d);
             free(mats);
             return 2;
@@ -596,7 +597,13 @@ static int cmd_bench(int argc, char **argv) {
         spmv_triplets_free(&t);
     }
     if (fatal) fprintf(stderr, "spmv-cuda bench: the CUDA context is unusable after an error; stopped\n");
-    if (csv) fclose(csv);
+    if (csv) {
+        spmv_error e;
+        if (tool_out_finish(csv, o.csv, &e) != SPMV_OK) {
+            fprintf(stderr, "spmv-cuda bench: %s\n", e.msg);
+            fails++;
+        }
+    }
     tool_dev_free(&d);
     free(mats);
     if (fails) fprintf(stderr, "spmv-cuda bench: %d failure(s) (CUDA/cuSPARSE errors or error above tolerance)\n", fails);

@@ -23,6 +23,7 @@
 #include <math.h>
 #include <stdio.h>
 #include "mpi_common.h"
+#include "tool_out.h"
 
 static int rank_, size_;
 
@@ -209,9 +210,10 @@ static int cmd_bench(const bench_args *B, int argc, char **argv) {
     const char *csvp = B->csvp;
     FILE *csv = NULL;
     int i, ns = B->ns, fails = 0;
-    if (rank_ == 0 && csvp) {
-        csv = fopen(csvp, "w");
-        if (!csv) fprintf(stderr, "spmv-mpi bench: %s: %s\n", csvp, strerror(errno));
+    if (rank_ == 0 && csvp) { /* rows to a temporary, the file written at the end (bench/tool_out.h) */
+        char why[200];
+        if (tool_out_check(csvp, why, sizeof why) != 0 || !(csv = tmpfile()))
+            fprintf(stderr, "spmv-mpi bench: cannot write '%s': %s\n", csvp, csv ? why : strerror(errno));
         else
             fprintf(csv, "matrix,rows,cols,nnz,format,threads,precision,ranks,spmv_s,gflops,halo_bytes_max,msgs_max,"
                          "pack_s,local_s,wait_s\n");
@@ -282,8 +284,14 @@ static int cmd_bench(const bench_args *B, int argc, char **argv) {
         free(x), free(y);
         spmv_d_dist_free(&D);
     }
-    if (csv) fclose(csv);
-    return fails ? 1 : 0;
+    if (csv) {
+        spmv_error e;
+        if (tool_out_finish(csv, csvp, &e) != SPMV_OK) {
+            fprintf(stderr, "spmv-mpi bench: %s\n", e.msg);
+            fails++;
+        }
+    }
+    return any_rank(fails != 0) ? 1 : 0; /* the same status on every rank */
 }
 
 int main(int argc, char **argv) {

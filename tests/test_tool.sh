@@ -90,6 +90,8 @@ if [ -n "$as_user" ]; then
     expect 1 "Permission denied" $as_user env SPMV_CALIBRATION=off "$bin" mv "$A" --out "$P/ro.mtx"
     check "mv --out on a read-only file leaves it as it was" [ "$(cat "$P/ro.mtx")" = mine ]
     check "mv --out on a read-only file leaves no temporary" [ -z "$(ls -A "$P" | grep '^\.ro')" ]
+    expect 2 "Permission denied" $as_user env SPMV_CALIBRATION=off "$bin" bench --formats csr --reps 2 --csv "$P/ro.mtx" "$A"
+    check "bench --csv on a read-only file leaves it as it was" [ "$(cat "$P/ro.mtx")" = mine ]
     if [ "$(id -u)" = 0 ]; then
         echo root > "$P/f"; chmod 666 "$P/f"
         expect 0 "" $as_user env SPMV_CALIBRATION=off "$bin" mv "$A" --out "$P/f"
