@@ -783,19 +783,33 @@ static inline spmv_status SPMV_NAME(any__vmap)(SPMV_NAME(any) *M, const SPMV_NAM
  * conversions' time, SPMV_I per slot kept in M). SPMV_ERR_ARG when A's sizes or a sample
  * of its pattern differ from the first call's (a different matrix with the same sizes and
  * sampled rows is not detected); SPMV_ERR_ALLOC when the map cannot be made (M unchanged).
- * A symmetric format (sss) needs A's columns strictly ascending in every row and checks
- * that the new values are symmetric (SPMV_ERR_ARG otherwise, M unchanged): one more read
- * of the values and an SPMV_I per entry for the map of mirrors.
+ * A symmetric format (sss) checks that the new values are symmetric (SPMV_ERR_ARG
+ * otherwise, M unchanged): one more read of the values and an SPMV_I per entry for the map
+ * of mirrors; an A whose rows repeat a column or are unsorted is first copied sorted, its
+ * repeats summed (as the products sum them), at each call.
  * Not thread-safe with products on M. */
+static inline spmv_status SPMV_NAME(any__update)(SPMV_NAME(any) *M, const SPMV_NAME(csr) *A);
 SPMV_API spmv_status SPMV_NAME(any_update_values)(SPMV_NAME(any) *M, const SPMV_NAME(csr) *A) {
-    SPMV_T *v[2];
-    int64_t n[2], s;
-    int na, a;
+    SPMV_NAME(csr) C;
+    int own = 0;
     spmv_status st;
     if (!M || !A || !spmv_format_compiled(M->fmt) || (A->nnz > 0 && (!A->val || !A->col_idx)) || !A->row_ptr)
         return SPMV_ERR_ARG;
     if ((M->transposed ? A->ncols : A->nrows) != M->nrows || (M->transposed ? A->nrows : A->ncols) != M->ncols)
         return SPMV_ERR_ARG;
+    if (!(spmv_format_flags(M->fmt) & SPMV_FF_SYMMETRIC)) return SPMV_NAME(any__update)(M, A);
+    if (SPMV_NAME(csr_check)(A) != SPMV_OK) return SPMV_ERR_ARG;
+    if ((st = SPMV_NAME(csr__sorted_view)(A, &C, &own)) != SPMV_OK) return st;
+    st = SPMV_NAME(any__update)(M, &C);
+    if (own) SPMV_NAME(csr_free)(&C);
+    return st;
+}
+/* any_update_values once A's sizes were checked (and, for sss, its rows made canonical) */
+static inline spmv_status SPMV_NAME(any__update)(SPMV_NAME(any) *M, const SPMV_NAME(csr) *A) {
+    SPMV_T *v[2];
+    int64_t n[2], s;
+    int na, a;
+    spmv_status st;
     if ((M->fmt == SPMV_FMT_CSR || M->fmt == SPMV_FMT_CSR_MERGE) && !M->transposed) {
         SPMV_NAME(csr) *C = &M->u.csr;
         if (C->nnz != A->nnz || C->borrowed) return SPMV_ERR_ARG; /* a borrowed CSR's values are the caller's */

@@ -639,6 +639,36 @@ static void TF(_all)(void) {
         TF(_update)("7 x 6 with repeated entries", &W, 1);
         TN(csr_free)(&W);
     }
+    { /* a symmetric matrix whose rows repeat and disorder a column (A(0,1) = 1 + 2 = A(1,0)):
+         every host format, sss included (its update once refused such rows), as built and
+         from A^T, updated with values whose sums stay symmetric */
+        static const TT_IDX rp[] = {0, 3, 5, 6};
+        static const TT_IDX ci[] = {1, 0, 1, 0, 2, 1};
+        TT_VAL v1[6] = {1, 5, 2, 3, 7, 7}, v2[6] = {10, 50, 20, 30, 70, 70}, x[3] = {1, 10, 100}, y[3];
+        TN(csr) W1, W2;
+        int f, tr;
+        CHECK(TN(csr_wrap)(&W1, 3, 3, rp, ci, v1, NULL, NULL) == SPMV_OK && TN(csr_wrap)(&W2, 3, 3, rp, ci, v2, NULL, NULL) == SPMV_OK,
+              "[%s] wrap of a symmetric matrix with repeats", STR(TT_TAG));
+        for (f = 0; f < SPMV_FMT_COUNT_; f++)
+            for (tr = 0; tr < 2; tr++) {
+                TN(any) M;
+                spmv_opts o = th_opts((spmv_format)f, SPMV_ISA_AUTO, NULL);
+                spmv_status st;
+                if (!(spmv_format_flags((spmv_format)f) & SPMV_FF_HOST)) continue;
+                o.transpose = tr;
+                if ((st = TN(any_from_csr)(&M, &W1, &o, NULL)) == SPMV_ERR_LIMIT) continue;
+                CHECK(st == SPMV_OK, "[%s] symmetric with repeats: %s build", STR(TT_TAG), spmv_format_name((spmv_format)f));
+                if (st != SPMV_OK) continue;
+                st = TN(any_update_values)(&M, &W2);
+                y[0] = y[1] = y[2] = -1;
+                if (st == SPMV_OK) st = TN(any_mv)(&M, 1, x, 0, y);
+                CHECK(st == SPMV_OK && y[0] == 350 && y[1] == 7030 && y[2] == 700,
+                      "[%s] symmetric with repeats: %s%s updated: %s, y = %g %g %g (350 7030 700)", STR(TT_TAG),
+                      spmv_format_name((spmv_format)f), tr ? " from A^T" : "", spmv_status_str(st), (double)y[0],
+                      (double)y[1], (double)y[2]);
+                TN(any_free)(&M);
+            }
+    }
     if (TT_IDX_REAL) th_real_matrices(TF(_real), NULL, 200000);
 }
 
