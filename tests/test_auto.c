@@ -3,7 +3,8 @@
  * and d; the deterministic mode's choice reproducible and its products bit-identical; the
  * budget (below one trial: CSR, nothing timed); the expected number of products (1: no
  * conversion can pay); bad options; the thread count restored; allocation failure at every
- * point of a selection leaks nothing. No timing is asserted. */
+ * point of a selection leaks nothing. No timing is asserted.
+ * The per-type body: tests/test_auto_case.h. */
 #include "harness.h"
 #include "spmv.h"
 #include "harness.h"
@@ -19,87 +20,14 @@ static spmv_status th_any(spmv_d_any *M, const spmv_d_csr *A, spmv_format f) {
 
 static int quiet_real; /* per-matrix lines only on failure */
 
-#define AUTO_CASE(TAG, T)                                                                                              \
-    /* y = alpha*A*x + beta*y through the handle, against the reference; returns the error */                         \
-    static double TAG##_check_mv(spmv_##TAG##_auto *M, const spmv_##TAG##_csr *A, T alpha, T beta, T *yout) {          \
-        int64_t i;                                                                                                     \
-        T *x = (T *)malloc(sizeof(T) * (size_t)(A->ncols + 1)), *y = (T *)malloc(sizeof(T) * (size_t)(A->nrows + 1)); \
-        T *y0 = (T *)malloc(sizeof(T) * (size_t)(A->nrows + 1));                                                       \
-        long double *ref = (long double *)malloc(sizeof(long double) * (size_t)(A->nrows + 1));                        \
-        long double *scale = (long double *)malloc(sizeof(long double) * (size_t)(A->nrows + 1));                      \
-        double err;                                                                                                    \
-        spmv_status st;                                                                                                \
-        for (i = 0; i < A->ncols; i++) x[i] = (T)(0.5 + (double)((i * 37) % 101) / 101.0);                            \
-        for (i = 0; i < A->nrows; i++) y[i] = y0[i] = (T)(1.0 - (double)(i % 13) / 7.0);                              \
-        spmv_##TAG##_csr_mv_ref(A, alpha, x, beta, y0, ref, scale);                                                    \
-        st = spmv_##TAG##_auto_mv(M, alpha, x, beta, y);                                                               \
-        err = st == SPMV_OK ? spmv_##TAG##_max_rel_err(A->nrows, y, ref, scale) : INFINITY;                            \
-        if (yout) memcpy(yout, y, sizeof(T) * (size_t)A->nrows);                                                       \
-        free(x); free(y); free(y0); free(ref); free(scale);                                                            \
-        return err;                                                                                                    \
-    }                                                                                                                  \
-    static void TAG##_one(const char *name, const spmv_triplets *t, void *ctx) {                                       \
-        const double tol = sizeof(T) == 8 ? 1e-12 : 2e-5;                                                              \
-        spmv_##TAG##_csr A;                                                                                            \
-        spmv_##TAG##_auto M, D1, D2;                                                                                   \
-        spmv_opts o = spmv_opts_default();                                                                   \
-        spmv_status st;                                                                                                \
-        double e1, e2;                                                                                                 \
-        int i, found = 0;                                                                                              \
-        (void)ctx;                                                                                                     \
-        if (spmv_##TAG##_csr_from_triplets(&A, t, NULL, NULL) != SPMV_OK) {                                                  \
-            CHECK(0, "%s %s: csr_from_triplets", #TAG, name);                                                          \
-            return;                                                                                                    \
-        }                                                                                                              \
-        /* timed selection, defaults */                                                                                \
-        st = spmv_##TAG##_auto_from_csr(&M, &A, &o, NULL);                                                                   \
-        CHECK(st == SPMV_OK, "%s %s: auto_from_csr: %s (%s)", #TAG, name, spmv_status_str(st), M.rep.why);            \
-        if (st == SPMV_OK) {                                                                                           \
-            e1 = TAG##_check_mv(&M, &A, (T)1, (T)0, NULL);                                                             \
-            e2 = TAG##_check_mv(&M, &A, (T)-2, (T)0.5, NULL);                                                          \
-            CHECK(e1 <= tol && e2 <= tol, "%s %s: chosen %s: errors %.3g %.3g", #TAG, name,                             \
-                  spmv_format_name(M.rep.chosen), e1, e2);                                                             \
-            for (i = 0; i < M.rep.ncand; i++) found += M.rep.cand[i].fmt == M.rep.chosen;                             \
-            CHECK(found == 1 && M.h.fmt == M.rep.chosen && spmv_##TAG##_auto_format(&M) == M.rep.chosen,               \
-                  "%s %s: the chosen format %s is not the handle's or not on the shortlist", #TAG, name,               \
-                  spmv_format_name(M.rep.chosen));                                                                     \
-            CHECK(M.rep.cand[0].fmt == SPMV_FMT_CSR &&                                                                 \
-                      (M.rep.trials >= (A.nnz > 0) || strstr(M.rep.why, "CSR un")) && M.rep.select_s >= 0 &&           \
-                      M.rep.why[0],                                                                                    \
-                  "%s %s: report incomplete (cand[0] %s, %d trials, why '%s')", #TAG, name,                            \
-                  spmv_format_name(M.rep.cand[0].fmt), M.rep.trials, M.rep.why);                                       \
-            CHECK(M.h.fmt != SPMV_FMT_CSR ||                                                                          \
-                      (M.h.u.csr.params.algo == SPMV_CSR_ROWS && !M.h.u.csr.borrowed && M.h.u.csr.val != A.val),       \
-                  "%s %s: CSR chosen, but its handle is not an own copy with the row kernel", #TAG, name);             \
-            if (!quiet_real || check_failed_)                                                                          \
-                printf("%s %-28s %-10s %s\n", #TAG, name, spmv_format_name(M.rep.chosen), M.rep.why);                 \
-            spmv_##TAG##_auto_free(&M);                                                                                \
-        }                                                                                                              \
-        /* deterministic: the same choice twice, bit-identical products, no atomics format */                          \
-        o.deterministic = 1;                                                                                           \
-        st = spmv_##TAG##_auto_from_csr(&D1, &A, &o, NULL);                                                                  \
-        CHECK(st == SPMV_OK, "%s %s: deterministic: %s (%s)", #TAG, name, spmv_status_str(st), D1.rep.why);           \
-        if (st == SPMV_OK) {                                                                                           \
-            st = spmv_##TAG##_auto_from_csr(&D2, &A, &o, NULL);                                                              \
-            CHECK(st == SPMV_OK && D2.rep.chosen == D1.rep.chosen && D1.rep.trials == 0,                               \
-                  "%s %s: deterministic mode chose %s then %s (%d trials)", #TAG, name,                                \
-                  spmv_format_name(D1.rep.chosen), spmv_format_name(D2.rep.chosen), D1.rep.trials);                    \
-            if (st == SPMV_OK) {                                                                                       \
-                T *ya = (T *)malloc(sizeof(T) * (size_t)(A.nrows + 1)), *yb = (T *)malloc(sizeof(T) * (size_t)(A.nrows + 1)); \
-                e1 = TAG##_check_mv(&D1, &A, (T)1, (T)0, ya);                                                          \
-                e2 = TAG##_check_mv(&D2, &A, (T)1, (T)0, yb);                                                          \
-                CHECK(e1 <= tol && e2 <= tol && !memcmp(ya, yb, sizeof(T) * (size_t)A.nrows),                          \
-                      "%s %s: deterministic %s: errors %.3g %.3g or products differ", #TAG, name,                      \
-                      spmv_format_name(D1.rep.chosen), e1, e2);                                                        \
-                free(ya); free(yb);                                                                                    \
-                spmv_##TAG##_auto_free(&D2);                                                                           \
-            }                                                                                                          \
-            spmv_##TAG##_auto_free(&D1);                                                                               \
-        }                                                                                                              \
-        spmv_##TAG##_csr_free(&A);                                                                                     \
-    }
-AUTO_CASE(s, float)
-AUTO_CASE(d, double)
+#define TT_TAG s
+#define TT_VAL float
+#define TT_IDX int32_t
+#include "test_auto_case.h"
+#define TT_TAG d
+#define TT_VAL double
+#define TT_IDX int32_t
+#include "test_auto_case.h"
 
 /* options, budget, expected products, threads, borrow, NULL arguments (tag d) */
 /* a losing slice format's pages take CSR's copy (auto__to_csr): the handle is CSR with A's
@@ -190,7 +118,7 @@ static void options(void) {
     CHECK(st == SPMV_OK && M.rep.chosen == SPMV_FMT_CSR && M.rep.trials == 0 && M.h.u.csr.val == A.val,
           "budget 1: %s, chose %s with %d trials (%s)", spmv_status_str(st), spmv_format_name(M.rep.chosen),
           M.rep.trials, M.rep.why);
-    CHECK(d_check_mv(&M, &A, 1, 0, NULL) <= 1e-12, "budget 1: product");
+    CHECK(test_d_check_mv(&M, &A, 1, 0, NULL) <= 1e-12, "budget 1: product");
     spmv_d_auto_free(&M);
     CHECK(A.val != NULL && A.val[0] == A.val[0], "borrowed arrays survive the handle's free");
     o.borrow = 0;
@@ -241,7 +169,7 @@ static void options(void) {
     st = spmv_d_auto_from_csr(&M, &A, &o, NULL);
     CHECK(st == SPMV_OK && !strcmp(spmv_format_family(M.rep.chosen), "dia"), "band, 1e6 products: chose %s (%s)",
           spmv_format_name(M.rep.chosen), M.rep.why);
-    CHECK(d_check_mv(&M, &A, 1, 0, NULL) <= 1e-12, "band: product");
+    CHECK(test_d_check_mv(&M, &A, 1, 0, NULL) <= 1e-12, "band: product");
     spmv_d_auto_free(&M);
     /* a large budget (and products enough to pay any conversion, which a slow build's overrun
        scaling could otherwise rule out): every shortlisted format is converted and timed */
@@ -278,7 +206,7 @@ static void options(void) {
         int axt = 0;
         for (i = 0; i < M.rep.ncand; i++) axt += (spmv_format_flags(M.rep.cand[i].fmt) & SPMV_FF_EMBEDS_X) != 0;
         CHECK(st == SPMV_OK && axt > 0, "x_changes 0: no format embedding x on the shortlist");
-        CHECK(d_check_mv(&M, &A, 1, 0, NULL) <= 1e-12, "x_changes 0: product with %s", spmv_format_name(M.rep.chosen));
+        CHECK(test_d_check_mv(&M, &A, 1, 0, NULL) <= 1e-12, "x_changes 0: product with %s", spmv_format_name(M.rep.chosen));
     }
     spmv_d_auto_free(&M);
     /* thread count: trials at 1 thread, the caller's setting restored */
@@ -367,7 +295,7 @@ static void fresh_floor(void) {
     CHECK(spmv_d_csr_from_triplets(&A, &t, NULL, NULL) == SPMV_OK, "band 140k to CSR");
     spmv_triplets_free(&t);
     CHECK(spmv_d_auto_from_csr(&M, &A, &o, NULL) == SPMV_OK && M.rep.fresh_s_per_mb > 0, "band 140k: fresh pages not measured");
-    CHECK(d_check_mv(&M, &A, 1, 0, NULL) <= 1e-12, "band 140k: product");
+    CHECK(test_d_check_mv(&M, &A, 1, 0, NULL) <= 1e-12, "band 140k: product");
     spmv_d_auto_free(&M);
     spmv_d_csr_free(&A);
     CHECK(spmv_gen("band:n=3000,bw=1", &t, &e) == SPMV_OK, "gen band 3k");
@@ -383,26 +311,26 @@ static void edge_cases(void) {
     int64_t len[64];
     int i;
     th_make_random(&t, 0, 0, 0);
-    s_one("0x0", &t, NULL); d_one("0x0", &t, NULL);
+    test_s_one("0x0", &t, NULL); test_d_one("0x0", &t, NULL);
     spmv_triplets_free(&t);
     th_make_random(&t, 5, 7, 0);
-    s_one("5x7 empty", &t, NULL); d_one("5x7 empty", &t, NULL);
+    test_s_one("5x7 empty", &t, NULL); test_d_one("5x7 empty", &t, NULL);
     spmv_triplets_free(&t);
     th_make_random(&t, 1, 1, 1);
-    s_one("1x1", &t, NULL); d_one("1x1", &t, NULL);
+    test_s_one("1x1", &t, NULL); test_d_one("1x1", &t, NULL);
     spmv_triplets_free(&t);
     th_make_random(&t, 300, 200, 3000);
-    s_one("random 300x200", &t, NULL); d_one("random 300x200", &t, NULL);
+    test_s_one("random 300x200", &t, NULL); test_d_one("random 300x200", &t, NULL);
     spmv_triplets_free(&t);
     for (i = 0; i < 64; i++) len[i] = i == 3 ? 900 : i % 5; /* one long row among short ones */
     th_make_rows(&t, 64, 1000, len);
-    s_one("skewed rows", &t, NULL); d_one("skewed rows", &t, NULL);
+    test_s_one("skewed rows", &t, NULL); test_d_one("skewed rows", &t, NULL);
     spmv_triplets_free(&t);
 }
 
 static void real_one(const char *name, const spmv_triplets *t, void *ctx) {
-    d_one(name, t, ctx);
-    if (t->nnz <= 20000) s_one(name, t, ctx);
+    test_d_one(name, t, ctx);
+    if (t->nnz <= 20000) test_s_one(name, t, ctx);
 }
 
 /* saved choices: a round trip gives the same format and parameters, untimed; another matrix,
@@ -440,7 +368,7 @@ static void plans(void) {
         CHECK(st == SPMV_OK && M2.h.fmt == M.h.fmt && !strcmp(p1, p2) && M2.rep.trials == 0 && strstr(M2.rep.why, "plan"),
               "plans: round trip %s %s -> %s %s (%s)", spmv_format_name(M.h.fmt), p1, spmv_format_name(M2.h.fmt), p2,
               st == SPMV_OK ? M2.rep.why : e.msg);
-        if (st == SPMV_OK) CHECK(d_check_mv(&M2, &A, 1.0, 0.0, NULL) <= 1e-12, "plans: the loaded handle's product");
+        if (st == SPMV_OK) CHECK(test_d_check_mv(&M2, &A, 1.0, 0.0, NULL) <= 1e-12, "plans: the loaded handle's product");
     }
     spmv_d_auto_free(&M2);
     st = spmv_d_auto_from_plan(&M2, &B, path, &e);

@@ -6,12 +6,7 @@
  * estimate on block-structured matrices, and the tuner. Every check runs for s
  * (float/int32), d (double/int32) and dl (double/int64). */
 #define SPMV_PAR_MIN_NNZ 1 /* small matrices split over threads too */
-#include "harness.h"
-#define SPMV_TAG dl
-#define SPMV_VAL double
-#define SPMV_IDX int64_t
-#include "spmv.h"
-#include "harness.h"
+#include "test_preamble.h"
 
 #define TT_TAG s
 #define TT_VAL float

@@ -7,12 +7,7 @@
  * tuners. Every check runs for s (float/int32), d (double/int32) and dl (double/int64). */
 #define SPMV_PAR_MIN_NNZ 1 /* small matrices split over threads too */
 #define SPMV_ELL_BIG 0     /* the kernel of the big matrices (groups of 8 vectors) on these small ones */
-#include "harness.h"
-#define SPMV_TAG dl
-#define SPMV_VAL double
-#define SPMV_IDX int64_t
-#include "spmv.h"
-#include "harness.h"
+#include "test_preamble.h"
 
 
 #define TT_TAG s

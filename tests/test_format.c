@@ -10,12 +10,7 @@
 #ifndef TEST_FAMILY
 #error "build with -DTEST_FAMILY=<family> (see build.ninja)"
 #endif
-#define SPMV_TAG dl
-#define SPMV_VAL double
-#define SPMV_IDX int64_t
-#include "harness.h"
-#include "spmv.h"
-#include "harness.h"
+#include "test_preamble.h"
 
 static int test_rotate; /* the portable width of width-dependent formats on real matrices */
 /* SPMV_TEST_GENERIC_MAX_NNZ: the portable (scalar-emulated vector) kernels run on the real

@@ -5,12 +5,7 @@
  * 1-3 threads, k = 1..33 in both layouts with ld > k, bad arguments, allocation failures, and
  * the real matrices up to 200k entries (double, int32). */
 #include <math.h>
-#include "harness.h"
-#define SPMV_TAG dl
-#define SPMV_VAL double
-#define SPMV_IDX int64_t
-#include "spmv.h"
-#include "harness.h"
+#include "test_preamble.h"
 
 #define TT_TAG s
 #define TT_VAL float

@@ -9,8 +9,6 @@
  *                           which, returns 0;
  *   th_row_tol(eps, base, len)   a row's tolerance: max(base, 8 eps sqrt(len + 1));
  *   th_ref_ok(v, ref, scale, tol) v against the long-double reference (NaN, Inf: exactly);
- *   TH_TAG_HOST(TG, TT, BASE_TOL) the host members of a test's per-tag struct: T, csr, name,
- *                           base_tol, eps, from_triplets, csr_free, ref.
  * Symmetric-only formats (registry column sym, SPMV_FF_SYMMETRIC: sss) refuse every matrix
  * that is not exactly symmetric with SPMV_ERR_ARG. The tests run them where the other formats
  * run: on a symmetric matrix as it is; on any other, the refusal, then the products on A + A^T
@@ -29,20 +27,6 @@
 #define TH_CUDA_HARNESS_H
 #include <cmath>
 #include <cfloat>
-
-#define TH_TAG_HOST(TG, TT, BASE_TOL)                                                                            \
-    typedef TT T;                                                                                                \
-    typedef spmv_##TG##_csr csr;                                                                                 \
-    static const char *name() { return #TG; }                                                                    \
-    static double base_tol() { return BASE_TOL; }                                                                \
-    static double eps() { return sizeof(T) == 4 ? (double)FLT_EPSILON : DBL_EPSILON; }                           \
-    static spmv_status from_triplets(csr *A, const spmv_triplets *t) {                                          \
-        return spmv_##TG##_csr_from_triplets(A, t, NULL, NULL);                                                        \
-    }                                                                                                            \
-    static void csr_free(csr *A) { spmv_##TG##_csr_free(A); }                                                    \
-    static void ref(const csr *A, T al, const T *x, T be, const T *y0, long double *r, long double *sc) {        \
-        spmv_##TG##_csr_mv_ref(A, al, x, be, y0, r, sc);                                                         \
-    }
 
 static int gpu_dead; /* a sticky CUDA error: the rest of the device part is not run */
 

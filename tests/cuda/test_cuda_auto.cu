@@ -32,21 +32,16 @@ static spmv_error g_err; /* the error channel of the last selection (sel) */
 #include <time.h>
 #include <vector>
 
-#define TEST_TAG(TG, TT, BASE_TOL)                                                                               \
-    struct tag_##TG {                                                                                            \
-        TH_TAG_HOST(TG, TT, BASE_TOL)                                                                            \
-        typedef spmv_##TG##_auto_dev adev;                                                                       \
-        static spmv_status sel(adev *D, const csr *A, const spmv_opts *o, cudaStream_t s) {                \
-            return spmv_##TG##_auto_dev_from_csr(D, A, o, &g_err, s);                                            \
-        }                                                                                                        \
-        static spmv_status mv(const adev *D, T al, const T *x, T be, T *y, cudaStream_t s) {                    \
-            return spmv_##TG##_auto_dev_mv(D, al, x, be, y, s);                                                  \
-        }                                                                                                        \
-        static spmv_status dfree(adev *D) { return spmv_##TG##_auto_dev_free(D); }                               \
-        static spmv_format fmt(const adev *D) { return spmv_##TG##_auto_dev_format(D); }                         \
-    };
-TEST_TAG(s, float, 1e-5)
-TEST_TAG(d, double, 1e-12)
+/* One struct per tag, tests/cuda/test_cuda_auto_case.cuh: the tests below are written once, as
+ * templates over it. */
+#define TT_TAG s
+#define TT_VAL float
+#define TT_TOL 1e-5
+#include "test_cuda_auto_case.cuh"
+#define TT_TAG d
+#define TT_VAL double
+#define TT_TOL 1e-12
+#include "test_cuda_auto_case.cuh"
 
 static cudaStream_t stream; /* a non-default stream for every selection and product */
 static int have_dev;

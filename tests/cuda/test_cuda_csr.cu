@@ -24,42 +24,23 @@
 #error "spmv_cuda.cuh left instance parameters defined"
 #endif
 
-/* One struct per tag, so that the tests below are written once as templates. */
-#define TEST_TAG(TG, TT, II, BASE_TOL)                                                                           \
-    struct tag_##TG {                                                                                            \
-        typedef TT T;                                                                                            \
-        typedef II I;                                                                                            \
-        typedef spmv_##TG##_csr csr;                                                                             \
-        typedef spmv_##TG##_csr_dev dev;                                                                         \
-        static const char *name() { return #TG; }                                                                \
-        static double base_tol() { return BASE_TOL; }                                                            \
-        static double eps() { return sizeof(T) == 4 ? (double)FLT_EPSILON : DBL_EPSILON; }                       \
-        static spmv_status from_triplets(csr *A, const spmv_triplets *t) {                                      \
-            return spmv_##TG##_csr_from_triplets(A, t, NULL, NULL);                                                    \
-        }                                                                                                        \
-        static void csr_free(csr *A) { spmv_##TG##_csr_free(A); }                                                \
-        static size_t csr_bytes(const csr *A) { return spmv_##TG##_csr_bytes(A); }                               \
-        static void ref(const csr *A, T al, const T *x, T be, const T *y0, long double *r, long double *sc) {    \
-            spmv_##TG##_csr_mv_ref(A, al, x, be, y0, r, sc);                                                     \
-        }                                                                                                        \
-        static spmv_status to_device(dev *D, const csr *A, cudaStream_t s) {                                     \
-            return spmv_##TG##_csr_to_device(D, A, s);                                                           \
-        }                                                                                                        \
-        static spmv_status to_device_default_stream(dev *D, const csr *A) {                                      \
-            return spmv_##TG##_csr_to_device(D, A);                                                              \
-        }                                                                                                        \
-        static spmv_status dev_free(dev *D) { return spmv_##TG##_csr_dev_free(D); }                              \
-        static size_t dev_bytes(const dev *D) { return spmv_##TG##_csr_dev_bytes(D); }                           \
-        static spmv_status mv(const dev *D, T al, const T *x, T be, T *y, cudaStream_t s) {                     \
-            return spmv_##TG##_csr_dev_mv(D, al, x, be, y, s);                                                   \
-        }                                                                                                        \
-        static spmv_status mv_default_stream(const dev *D, T al, const T *x, T be, T *y) {                      \
-            return spmv_##TG##_csr_dev_mv(D, al, x, be, y);                                                      \
-        }                                                                                                        \
-    };
-TEST_TAG(s, float, int32_t, 1e-5)
-TEST_TAG(d, double, int32_t, 1e-12)
-TEST_TAG(dl, double, int64_t, 1e-12)
+/* One struct per tag, tests/cuda/test_cuda_csr_case.cuh: the tests below are written once, as
+ * templates over it. */
+#define TT_TAG s
+#define TT_VAL float
+#define TT_IDX int32_t
+#define TT_TOL 1e-5
+#include "test_cuda_csr_case.cuh"
+#define TT_TAG d
+#define TT_VAL double
+#define TT_IDX int32_t
+#define TT_TOL 1e-12
+#include "test_cuda_csr_case.cuh"
+#define TT_TAG dl
+#define TT_VAL double
+#define TT_IDX int64_t
+#define TT_TOL 1e-12
+#include "test_cuda_csr_case.cuh"
 
 
 template <class D> static int dev_is_zero(const D *d) {

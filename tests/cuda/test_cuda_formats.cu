@@ -65,140 +65,32 @@
 #error "spmv_cuda.cuh left instance parameters defined"
 #endif
 
-/* One struct per tag: the tests below are written once, as templates over it. */
-#define TEST_TAG(TG, TT, II, BASE_TOL, BIT)                                                                      \
-    struct tag_##TG {                                                                                            \
-        TH_TAG_HOST(TG, TT, BASE_TOL)                                                                            \
-        typedef II I;                                                                                            \
-        typedef spmv_##TG##_coo coo;                                                                             \
-        typedef spmv_##TG##_axt axt;                                                                             \
-        typedef spmv_##TG##_any_dev any;                                                                         \
-        typedef spmv_##TG##_csr_dev csrd;                                                                        \
-        typedef spmv_##TG##_coo_dev cood;                                                                        \
-        typedef spmv_##TG##_axt_dev axtd;                                                                        \
-        static int bit() { return BIT; }                                                                         \
-        static size_t csr_bytes(const csr *A) { return spmv_##TG##_csr_bytes(A); }                               \
-        static spmv_status coo_from_csr(coo *C, const csr *A) { return spmv_##TG##_coo_from_csr(C, A, NULL, NULL); } \
-        static void coo_free(coo *C) { spmv_##TG##_coo_free(C); }                                                \
-        static spmv_status axt_from_csr(axt *H, const csr *A, spmv_axt_variant v, const spmv_axt_params *p) {    \
-            return spmv_##TG##_axt_from_csr(H, A, v, p, NULL);                                                   \
-        }                                                                                                        \
-        static void axt_free(axt *H) { spmv_##TG##_axt_free(H); }                                                \
-        static size_t axt_kernel_bytes(const axt *H) { return spmv_##TG##_axt_kernel_bytes(H); }                 \
-        /* generic device handle */                                                                              \
-        static spmv_status any_from_csr(any *D, const csr *A, spmv_format f, const spmv_axt_params *p,       \
-                                        cudaStream_t s) {                                                        \
-            spmv_any_params u; /* every AXC/AXT row's params are spmv_axt_params */                              \
-            spmv_opts o = spmv_opts_default();                                                                   \
-            if (!p) { /* the public builder with the device defaults */                                         \
-                o.format = f;                                                                                    \
-                return spmv_##TG##_any_dev_from_csr(D, A, &o, NULL, s);                                          \
-            }                                                                                                    \
-            u.axc = *p; /* parameters that no string could hold (the refusal tests) */                          \
-            return spmv_##TG##_any_dev__build(D, A, f, &u, s);                                                   \
-        }                                                                                                        \
-        static spmv_status any_dev_opts(any *D, const csr *A, const spmv_opts *o, spmv_error *e) {              \
-            return spmv_##TG##_any_dev_from_csr(D, A, o, e, 0);                                                  \
-        }                                                                                                        \
-        static spmv_status any_mv(const any *D, T al, const T *x, T be, T *y, cudaStream_t s) {                 \
-            return spmv_##TG##_any_dev_mv(D, al, x, be, y, s);                                                   \
-        }                                                                                                        \
-        static spmv_status any_update_x(const any *D, const T *x, cudaStream_t s) {                             \
-            return spmv_##TG##_any_dev_update_x(D, x, s);                                                        \
-        }                                                                                                        \
-        static spmv_status any_mv_kernel(const any *D, T al, const T *x, T be, T *y, cudaStream_t s) {          \
-            return spmv_##TG##_any_dev_mv_kernel(D, al, x, be, y, s);                                            \
-        }                                                                                                        \
-        static int any_embeds_x(const any *D) { return spmv_##TG##_any_dev_embeds_x(D); }                        \
-        static spmv_status any_free(any *D) { return spmv_##TG##_any_dev_free(D); }                              \
-        static size_t any_bytes(const any *D) { return spmv_##TG##_any_dev_bytes(D); }                           \
-        static size_t any_kernel_bytes(const any *D) { return spmv_##TG##_any_dev_kernel_bytes(D); }             \
-        static void any_params(const any *D, char *b, size_t n) { spmv_##TG##_any_dev_params_str(D, b, n); }     \
-        /* 1 when format f (device defaults) must refuse A with SPMV_ERR_LIMIT (ELL's and DIA's size caps) */   \
-        static int limited(const csr *A, int f) {                                                                \
-            spmv_any_params u;                                                                                   \
-            const char *fam = spmv_format_family((spmv_format)f);                                                \
-            if (spmv_any_dev_params_init((spmv_format)f, NULL, &u, NULL) != SPMV_OK) return 0;                   \
-            if (!strcmp(fam, "ell"))                                                                             \
-                return spmv_##TG##_ell_limited(A, &u.ell, SPMV_ISA_GENERIC) ||                                   \
-                       spmv_##TG##_ell_dev_skewed(A, u.ell.variant);                                             \
-            if (!strcmp(fam, "dia")) return spmv_##TG##_dia_limited(A, &u.dia, SPMV_ISA_GENERIC);                \
-            if (!strcmp(fam, "bcsr"))                                                                            \
-                return spmv_##TG##_bcsr_limited(A, &u.bcsr, SPMV_ISA_GENERIC) || spmv_##TG##_bcsr_dev_skewed(A); \
-            return 0;                                                                                            \
-        }                                                                                                        \
-        /* per-format device objects */                                                                          \
-        static spmv_status csr_to_device(csrd *D, const csr *A, cudaStream_t s) {                                \
-            return spmv_##TG##_csr_to_device(D, A, s);                                                           \
-        }                                                                                                        \
-        static spmv_status csr_dev_mv(const csrd *D, T al, const T *x, T be, T *y, cudaStream_t s) {            \
-            return spmv_##TG##_csr_dev_mv(D, al, x, be, y, s);                                                   \
-        }                                                                                                        \
-        static spmv_status csr_dev_free(csrd *D) { return spmv_##TG##_csr_dev_free(D); }                         \
-        static size_t csr_dev_bytes(const csrd *D) { return spmv_##TG##_csr_dev_bytes(D); }                      \
-        static spmv_status coo_to_device(cood *D, const coo *A, cudaStream_t s) {                                \
-            return spmv_##TG##_coo_to_device(D, A, s);                                                           \
-        }                                                                                                        \
-        static spmv_status coo_dev_mv(const cood *D, T al, const T *x, T be, T *y, cudaStream_t s) {            \
-            return spmv_##TG##_coo_dev_mv(D, al, x, be, y, s);                                                   \
-        }                                                                                                        \
-        static spmv_status coo_dev_free(cood *D) { return spmv_##TG##_coo_dev_free(D); }                         \
-        static size_t coo_dev_bytes(const cood *D) { return spmv_##TG##_coo_dev_bytes(D); }                      \
-        static spmv_status axt_to_device(axtd *D, const axt *H, cudaStream_t s) {                                \
-            return spmv_##TG##_axt_to_device(D, H, s);                                                           \
-        }                                                                                                        \
-        static spmv_status axt_dev_update_x(const axtd *D, const T *x, cudaStream_t s) {                        \
-            return spmv_##TG##_axt_dev_update_x(D, x, s);                                                        \
-        }                                                                                                        \
-        static spmv_status axt_dev_mv_kernel(const axtd *D, T al, T be, T *y, cudaStream_t s) {                 \
-            return spmv_##TG##_axt_dev_mv_kernel(D, al, be, y, s);                                               \
-        }                                                                                                        \
-        static spmv_status axt_dev_mv(const axtd *D, T al, const T *x, T be, T *y, cudaStream_t s) {            \
-            return spmv_##TG##_axt_dev_mv(D, al, x, be, y, s);                                                   \
-        }                                                                                                        \
-        static spmv_status axt_dev_free(axtd *D) { return spmv_##TG##_axt_dev_free(D); }                         \
-        static size_t axt_dev_bytes(const axtd *D) { return spmv_##TG##_axt_dev_bytes(D); }                      \
-        static size_t axt_dev_kernel_bytes(const axtd *D) { return spmv_##TG##_axt_dev_kernel_bytes(D); }        \
-        /* ELLR-T / SELL-P: ellr and sell with t threads per row */                                              \
-        typedef spmv_##TG##_ell_dev elld;                                                                        \
-        static spmv_status ellt_from_csr(elld *D, const csr *A, int sell, int t, cudaStream_t s) {              \
-            spmv_ell_params p = sell ? spmv_sell_dev_params_default() : spmv_ellr_dev_params_default();         \
-            p.t = t;                                                                                             \
-            return sell ? spmv_##TG##_sell_dev_from_csr(D, A, &p, s) : spmv_##TG##_ellr_dev_from_csr(D, A, &p, s); \
-        }                                                                                                        \
-        static spmv_status ell_dev_mv(const elld *D, T al, const T *x, T be, T *y, cudaStream_t s) {            \
-            return spmv_##TG##_ell_dev_mv(D, al, x, be, y, s);                                                   \
-        }                                                                                                        \
-        static spmv_status ell_dev_free(elld *D) { return spmv_##TG##_ell_dev_free(D); }                         \
-        static int ell_limited(const csr *A, int sell, int t) {                                                  \
-            spmv_ell_params p = sell ? spmv_sell_dev_params_default() : spmv_ellr_dev_params_default();         \
-            p.t = t;                                                                                             \
-            return spmv_##TG##_ell_limited(A, &p, SPMV_ISA_GENERIC) || spmv_##TG##_ell_dev_skewed(A, p.variant); \
-        }                                                                                                        \
-        /* BCSR with a given block size and kernel */                                                            \
-        typedef spmv_##TG##_bcsr_dev bcsrd;                                                                      \
-        static spmv_bcsr_params bcsr_params(int bs, int kern) {                                                  \
-            spmv_bcsr_params p = spmv_bcsr_dev_params_default();                                                \
-            p.bs = bs, p.kern = kern, p.fill = 1 << 20;                                                          \
-            return p;                                                                                            \
-        }                                                                                                        \
-        static spmv_status bcsr_from_csr(bcsrd *D, const csr *A, int bs, int kern, cudaStream_t s) {            \
-            spmv_bcsr_params p = bcsr_params(bs, kern);                                                          \
-            return spmv_##TG##_bcsr_dev_from_csr(D, A, &p, s);                                                   \
-        }                                                                                                        \
-        static int bcsr_limited(const csr *A, int bs) {                                                          \
-            spmv_bcsr_params p = bcsr_params(bs, 0);                                                             \
-            return spmv_##TG##_bcsr_limited(A, &p, SPMV_ISA_GENERIC) || spmv_##TG##_bcsr_dev_skewed(A);          \
-        }                                                                                                        \
-        static spmv_status bcsr_dev_mv(const bcsrd *D, T al, const T *x, T be, T *y, cudaStream_t s) {          \
-            return spmv_##TG##_bcsr_dev_mv(D, al, x, be, y, s);                                                  \
-        }                                                                                                        \
-        static spmv_status bcsr_dev_free(bcsrd *D) { return spmv_##TG##_bcsr_dev_free(D); }                      \
-    };
-TEST_TAG(s, float, int32_t, 1e-5, 1)
-TEST_TAG(d, double, int32_t, 1e-12, 2)
-TEST_TAG(dl, double, int64_t, 1e-12, 4)
-TEST_TAG(sl, float, int64_t, 1e-5, 8)
+/* One struct per tag, tests/cuda/test_cuda_formats_case.cuh: the tests below are written once, as
+ * templates over it. */
+#define TT_TAG s
+#define TT_VAL float
+#define TT_IDX int32_t
+#define TT_TOL 1e-5
+#define TT_BIT 1
+#include "test_cuda_formats_case.cuh"
+#define TT_TAG d
+#define TT_VAL double
+#define TT_IDX int32_t
+#define TT_TOL 1e-12
+#define TT_BIT 2
+#include "test_cuda_formats_case.cuh"
+#define TT_TAG dl
+#define TT_VAL double
+#define TT_IDX int64_t
+#define TT_TOL 1e-12
+#define TT_BIT 4
+#include "test_cuda_formats_case.cuh"
+#define TT_TAG sl
+#define TT_VAL float
+#define TT_IDX int64_t
+#define TT_TOL 1e-5
+#define TT_BIT 8
+#include "test_cuda_formats_case.cuh"
 
 /* ---- options, helpers -------------------------------------------------------------- */
 static int opt_quick;          /* SPMV_TEST_QUICK=1: small cases only */

@@ -37,54 +37,28 @@
 #include <float.h>
 #include <cmath>
 
-#define TEST_TAG(TG, TT, II, BASE_TOL)                                                                           \
-    struct tag_##TG {                                                                                            \
-        typedef TT T;                                                                                            \
-        typedef II I;                                                                                            \
-        typedef spmv_##TG##_csr csr;                                                                             \
-        typedef spmv_##TG##_suraa host;                                                                          \
-        typedef spmv_##TG##_suraa_dev dev;                                                                       \
-        static const char *name() { return #TG; }                                                                \
-        static double base_tol() { return BASE_TOL; }                                                            \
-        static double eps() { return sizeof(T) == 4 ? (double)FLT_EPSILON : DBL_EPSILON; }                       \
-        static spmv_status from_triplets(csr *A, const spmv_triplets *t) {                                      \
-            return spmv_##TG##_csr_from_triplets(A, t, NULL, NULL);                                                    \
-        }                                                                                                        \
-        static void csr_free(csr *A) { spmv_##TG##_csr_free(A); }                                                \
-        static void ref(const csr *A, T al, const T *x, T be, const T *y0, long double *r, long double *sc) {    \
-            spmv_##TG##_csr_mv_ref(A, al, x, be, y0, r, sc);                                                     \
-        }                                                                                                        \
-        static spmv_status from_csr(host *H, const csr *A, const spmv_suraa_params *p) {                        \
-            return spmv_##TG##_suraa_from_csr(H, A, p, NULL);                                                          \
-        }                                                                                                        \
-        static spmv_status to_csr(const host *H, csr *B) { return spmv_##TG##_suraa_to_csr(H, B); }             \
-        static void host_free(host *H) { spmv_##TG##_suraa_free(H); }                                            \
-        static size_t host_bytes(const host *H) { return spmv_##TG##_suraa_bytes(H); }                           \
-        static spmv_status dev_from_csr(dev *D, const csr *A, const spmv_suraa_params *p, cudaStream_t s) {     \
-            return spmv_##TG##_suraa_dev_from_csr(D, A, p, s);                                                   \
-        }                                                                                                        \
-        static spmv_status to_device(dev *D, const host *H, cudaStream_t s) {                                   \
-            return spmv_##TG##_suraa_to_device(D, H, s);                                                         \
-        }                                                                                                        \
-        static spmv_status dev_mv(const dev *D, T al, const T *x, T be, T *y, cudaStream_t s) {                 \
-            return spmv_##TG##_suraa_dev_mv(D, al, x, be, y, s);                                                 \
-        }                                                                                                        \
-        static spmv_status dev_free(dev *D) { return spmv_##TG##_suraa_dev_free(D); }                            \
-        static size_t dev_bytes(const dev *D) { return spmv_##TG##_suraa_dev_bytes(D); }                         \
-        static void dev_params(const dev *D, char *b, size_t n) { spmv_##TG##_suraa_dev_params_str(D, b, n); }  \
-        /* through the generic handle */                                                                         \
-        static spmv_status any_from_csr(spmv_##TG##_any_dev *D, const csr *A, const char *params,               \
-                                        cudaStream_t s) {                                                        \
-            spmv_opts o = spmv_opts_default();                                                                   \
-            o.format = SPMV_FMT_SURAA;                                                                           \
-            o.params = params;                                                                                   \
-            return spmv_##TG##_any_dev_from_csr(D, A, &o, NULL, s);                                              \
-        }                                                                                                        \
-    };
-TEST_TAG(s, float, int32_t, 1e-5)
-TEST_TAG(d, double, int32_t, 1e-12)
-TEST_TAG(dl, double, int64_t, 1e-12)
-TEST_TAG(sl, float, int64_t, 1e-5)
+/* One struct per tag, tests/cuda/test_cuda_suraa_case.cuh: the tests below are written once, as
+ * templates over it. */
+#define TT_TAG s
+#define TT_VAL float
+#define TT_IDX int32_t
+#define TT_TOL 1e-5
+#include "test_cuda_suraa_case.cuh"
+#define TT_TAG d
+#define TT_VAL double
+#define TT_IDX int32_t
+#define TT_TOL 1e-12
+#include "test_cuda_suraa_case.cuh"
+#define TT_TAG dl
+#define TT_VAL double
+#define TT_IDX int64_t
+#define TT_TOL 1e-12
+#include "test_cuda_suraa_case.cuh"
+#define TT_TAG sl
+#define TT_VAL float
+#define TT_IDX int64_t
+#define TT_TOL 1e-5
+#include "test_cuda_suraa_case.cuh"
 
 static int opt_quick, have_gpu, gpu_dead;
 static cudaStream_t stream;
