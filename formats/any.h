@@ -38,12 +38,17 @@ enum {
     SPMV_FF_TUNABLE = 8,  /* _tune searches a parameter */
     SPMV_FF_WIDTH = 16,   /* layout depends on the vector width ("w" key) */
     SPMV_FF_ATOMICS = 32, /* a device kernel adds into y with atomics (order varies) */
-    SPMV_FF_SYMMETRIC = 64 /* symmetric matrices only (one triangle stored) */
+    SPMV_FF_SYMMETRIC = 64, /* symmetric matrices only (one triangle stored) */
+    SPMV_FF_MM = 128,       /* native SpMM on the CPU (the family's _mm) */
+    SPMV_FF_DEV_MM = 256,   /* native SpMM on the device */
+    SPMV_FF_MVT = 512,      /* native transpose product (the family's _mvt) */
+    SPMV_FF_CSR = 1024      /* the layout is A's CSR itself */
 };
 static inline unsigned spmv_format_flags(spmv_format f) {
     static const unsigned flags[SPMV_FMT_COUNT_ + 1] = {
-#define SPMV_FORMAT(n, ID, fam, host, cuda, ex, tun, w, at, sym)                                                \
-    (host) * 1u + (cuda) * 2u + (ex) * 4u + (tun) * 8u + (w) * 16u + (at) * 32u + (sym) * 64u,
+#define SPMV_FORMAT(n, ID, fam, host, cuda, ex, tun, w, at, sym, mm, dmm, mvt, csr)                             \
+    (host) * 1u + (cuda) * 2u + (ex) * 4u + (tun) * 8u + (w) * 16u + (at) * 32u + (sym) * 64u + (mm) * 128u +      \
+        (dmm) * 256u + (mvt) * 512u + (csr) * 1024u,
 #include "registry.h"
 #undef SPMV_FORMAT
         0};
@@ -154,18 +159,11 @@ static inline int spmv_format_compiled(spmv_format f) {
     default: return 0;
     }
 }
-/* Formats whose SpMM reads the matrix once per block of vectors: on the host row-major
- * (any_mm: csr and csr_merge both layouts, the ELL rows but hyb, bcsr), on the device both
- * layouts (any_dev_mm: the csr rows, ell, ellr, hll, sell). The others run one product per
+/* Formats whose SpMM reads the matrix once per block of vectors (the registry's mm and dmm
+ * columns): on the host any_mm, on the device any_dev_mm. The others run one product per
  * vector. */
-static inline int spmv__mm_native(spmv_format f) {
-    return f == SPMV_FMT_CSR || f == SPMV_FMT_CSR_MERGE || f == SPMV_FMT_ELL || f == SPMV_FMT_ELLR ||
-           f == SPMV_FMT_HLL || f == SPMV_FMT_SELL || f == SPMV_FMT_JAD || f == SPMV_FMT_BCSR;
-}
-static inline int spmv__dev_mm_native(spmv_format f) {
-    return f == SPMV_FMT_CSR || f == SPMV_FMT_CSR_MERGE || f == SPMV_FMT_CSR_SCALAR || f == SPMV_FMT_CSR_VECTOR ||
-           f == SPMV_FMT_ELL || f == SPMV_FMT_ELLR || f == SPMV_FMT_HLL || f == SPMV_FMT_SELL;
-}
+static inline int spmv__mm_native(spmv_format f) { return (spmv_format_flags(f) & SPMV_FF_MM) != 0; }
+static inline int spmv__dev_mm_native(spmv_format f) { return (spmv_format_flags(f) & SPMV_FF_DEV_MM) != 0; }
 
 /* spmv_<name>_params_parse(s, &p, &e): "key=value,..." into p (keys: the row's table and
  * isa); spmv_<name>_params_describe(buf, n): one line per key. */
@@ -329,8 +327,8 @@ SPMV_API spmv_status SPMV_NAME(any_from_csr)(SPMV_NAME(any) *M, const SPMV_NAME(
             return st;
         }
         o2.transpose = 0;
-        if ((fmt == SPMV_FMT_CSR || fmt == SPMV_FMT_CSR_MERGE) && !opts.tune) {
-            /* csr: the handle takes A^T's arrays (no second copy of the matrix) */
+        if ((spmv_format_flags(fmt) & SPMV_FF_CSR) && !opts.tune) {
+            /* a layout that is A's CSR: the handle takes A^T's arrays (no second copy of the matrix) */
             spmv_csr_params cp = p.csr;
             if ((st = spmv_csr_params_parse(opts.params, &cp, e)) == SPMV_OK) st = spmv_isa_resolve(cp.isa, &cp.isa);
             if (st == SPMV_OK && cp.algo != SPMV_CSR_ROWS && cp.algo != SPMV_CSR_MERGE) cp.algo = SPMV_CSR_ROWS;
@@ -409,9 +407,13 @@ SPMV_API spmv_status SPMV_NAME(any_from_triangle)(SPMV_NAME(any) *M, const spmv_
     }
     if ((st = spmv_any_params_init(opts.format, opts.params, &p, e)) != SPMV_OK) return st;
     if (opts.isa != SPMV_ISA_AUTO) p.isa = opts.isa;
-#if SPMV__USE(sss)
-    if (opts.format == SPMV_FMT_SSS) st = SPMV_NAME(sss_from_triangle)(&M->u.sss, t, &p.sss, e);
-#endif
+    switch (opts.format) { /* the symmetric rows: their <name>_from_triangle */
+#define SPMV_FORMAT(n, ID, fam, host, cuda, ex, tun, w, at, sym, ...)                                               \
+    SPMV__IF(sym)(case SPMV_CAT(SPMV_FMT_, ID): st = SPMV_NAME(SPMV_CAT(n, _from_triangle))(&M->u.n, t, &p.n, e); break;)
+#include "registry.h"
+#undef SPMV_FORMAT
+    default: st = SPMV_ERR_ARG; break;
+    }
     if (st != SPMV_OK) {
         memset(M, 0, sizeof *M);
         return st;
@@ -436,20 +438,28 @@ SPMV_API spmv_status SPMV_NAME(any_mv)(SPMV_NAME(any) *M, SPMV_T alpha, const SP
 }
 
 /* y = alpha*B^T*x + beta*y where B is the matrix the handle holds (A, or A^T when built with
- * opts.transpose): x has B's nrows values, y its ncols. Native on csr and csr_merge
- * (csr_mvt: no A^T, no atomics); the other formats give SPMV_ERR_UNSUPPORTED: build them
- * with opts.transpose instead, which runs their own forward kernel on A^T. */
+ * opts.transpose): x has B's nrows values, y its ncols. Native on the rows with the
+ * registry's mvt column (csr and csr_merge: csr_mvt, no A^T, no atomics) and the symmetric
+ * ones (A^T = A); the other formats give SPMV_ERR_UNSUPPORTED: build them with
+ * opts.transpose instead, which runs their own forward kernel on A^T. */
 SPMV_API spmv_status SPMV_NAME(any_mvt)(SPMV_NAME(any) *M, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
                                              SPMV_T *y) {
     if (!M) return SPMV_ERR_ARG;
-    if (M->fmt == SPMV_FMT_CSR || M->fmt == SPMV_FMT_CSR_MERGE) return SPMV_NAME(csr_mvt)(&M->u.csr, alpha, x, beta, y);
+    switch (M->fmt) { /* the rows with the registry's mvt column: their family's _mvt */
+#define SPMV_FORMAT(n, ID, fam, host, cuda, ex, tun, w, at, sym, mm, dmm, mvt, ...)                               \
+    SPMV__IF(mvt)(case SPMV_CAT(SPMV_FMT_, ID): return SPMV_NAME(SPMV_CAT(fam, _mvt))(&M->u.n, alpha, x, beta, y);)
+#include "registry.h"
+#undef SPMV_FORMAT
+    default: break;
+    }
     if (spmv_format_flags(M->fmt) & SPMV_FF_SYMMETRIC) return SPMV_NAME(any_mv)(M, alpha, x, beta, y); /* A^T = A */
     return spmv_format_compiled(M->fmt) ? SPMV_ERR_UNSUPPORTED : SPMV_ERR_ARG;
 }
 
 /* Y = alpha*B*X + beta*Y with k vectors (layouts and leading dimensions: formats/csr_ops.h).
- * Native on csr and csr_merge (the matrix read once per block of vectors) and, row-major, on
- * ell, ellr, hll, sell, jad and bcsr; every other format (and layout) runs one product per vector: column-major vectors in place, row-major ones through
+ * Native on the rows with the registry's mm column (the matrix read once per block of
+ * vectors: csr and csr_merge in both layouts, ell, ellr, hll, sell, jad and bcsr row-major);
+ * every other format (and layout) runs one product per vector: column-major vectors in place, row-major ones through
  * a column-major copy of X (and of Y when beta != 0) made once, k * (ncols + nrows) values of
  * scratch (SPMV_ERR_ALLOC when it cannot be had, Y untouched). */
 SPMV_API spmv_status SPMV_NAME(any_mm)(SPMV_NAME(any) *M, int64_t k, SPMV_T alpha, const SPMV_T *X, int64_t ldx,
@@ -460,23 +470,17 @@ SPMV_API spmv_status SPMV_NAME(any_mm)(SPMV_NAME(any) *M, int64_t k, SPMV_T alph
     const int64_t m = M ? M->nrows : 0, n = M ? M->ncols : 0;
     if (!M || !spmv_format_compiled(M->fmt)) return SPMV_ERR_ARG;
     if (spmv__mm_args_bad(n, m, k, X, ldx, Y, ldy, lay, sizeof(SPMV_T))) return SPMV_ERR_ARG;
-    if (M->fmt == SPMV_FMT_CSR || M->fmt == SPMV_FMT_CSR_MERGE)
-        return SPMV_NAME(csr_mm)(&M->u.csr, k, alpha, X, ldx, beta, Y, ldy, lay);
-#if SPMV__USE(ell)
-    if (M->fmt == SPMV_FMT_ELL || M->fmt == SPMV_FMT_ELLR || M->fmt == SPMV_FMT_HLL || M->fmt == SPMV_FMT_SELL ||
-        M->fmt == SPMV_FMT_JAD) { /* native row-major SpMM (formats/ell.h); else the fallback below */
-        st = SPMV_NAME(ell_mm)(&M->u.ell, k, alpha, X, ldx, beta, Y, ldy, lay);
-        if (st != SPMV_ERR_UNSUPPORTED) return st;
-        st = SPMV_OK;
+    switch (M->fmt) { /* the rows with the registry's mm column: their family's _mm (UNSUPPORTED for a
+                         layout it does not take: the fallback below) */
+#define SPMV_FORMAT(n, ID, fam, host, cuda, ex, tun, w, at, sym, mm, ...)                                          \
+    SPMV__IF(mm)(case SPMV_CAT(SPMV_FMT_, ID):                                                                      \
+                 st = SPMV_NAME(SPMV_CAT(fam, _mm))(&M->u.n, k, alpha, X, ldx, beta, Y, ldy, lay); break;)
+#include "registry.h"
+#undef SPMV_FORMAT
+    default: st = SPMV_ERR_UNSUPPORTED; break;
     }
-#endif
-#if SPMV__USE(bcsr)
-    if (M->fmt == SPMV_FMT_BCSR) { /* native row-major SpMM (formats/bcsr.h) */
-        st = SPMV_NAME(bcsr_mm)(&M->u.bcsr, k, alpha, X, ldx, beta, Y, ldy, lay);
-        if (st != SPMV_ERR_UNSUPPORTED) return st;
-        st = SPMV_OK;
-    }
-#endif
+    if (st != SPMV_ERR_UNSUPPORTED) return st;
+    st = SPMV_OK;
     if (m == 0) return SPMV_OK;
     if (lay == SPMV_COL_MAJOR) {
         for (j = 0; j < k && st == SPMV_OK; j++) st = SPMV_NAME(any_mv)(M, alpha, X + j * ldx, beta, Y + j * ldy);
@@ -728,11 +732,19 @@ static inline spmv_status SPMV_NAME(any__vmap)(SPMV_NAME(any) *M, const SPMV_NAM
     int na, a;
     spmv_status st = SPMV_OK;
     na = SPMV_NAME(any__values)(M, mv, mn);
-#if SPMV__USE(sss)
-    if (M->fmt == SPMV_FMT_SSS) { /* positions as values would not be symmetric: the maps directly */
+    if (spmv_format_flags(M->fmt) & SPMV_FF_SYMMETRIC) { /* positions as values would not be symmetric:
+                                                             the family's __vmap gives the maps directly */
         M->vmap[0] = SPMV_ALLOC_N(SPMV_I, mn[0]);
         M->vmap[1] = SPMV_ALLOC_N(SPMV_I, A->nnz); /* each entry's mirror, for the symmetry check */
-        st = M->vmap[0] && M->vmap[1] ? SPMV_NAME(sss__vmap)(&M->u.sss, A, M->vmap[0], M->vmap[1]) : SPMV_ERR_ALLOC;
+        st = M->vmap[0] && M->vmap[1] ? SPMV_ERR_ARG : SPMV_ERR_ALLOC;
+        switch (st == SPMV_ERR_ARG ? M->fmt : SPMV_FMT_COUNT_) {
+#define SPMV_FORMAT(n, ID, fam, host, cuda, ex, tun, w, at, sym, ...)                                               \
+    SPMV__IF(sym)(case SPMV_CAT(SPMV_FMT_, ID):                                                                     \
+                  st = SPMV_NAME(SPMV_CAT(fam, __vmap))(&M->u.n, A, M->vmap[0], M->vmap[1]); break;)
+#include "registry.h"
+#undef SPMV_FORMAT
+        default: break;
+        }
         if (st != SPMV_OK) {
             spmv__free(M->vmap[0]);
             spmv__free(M->vmap[1]);
@@ -744,7 +756,6 @@ static inline spmv_status SPMV_NAME(any__vmap)(SPMV_NAME(any) *M, const SPMV_NAM
         M->vmap_print = SPMV_NAME(csr__print)(A, 1);
         return SPMV_OK;
     }
-#endif
     dup = SPMV_ALLOC_N(unsigned char, (size_t)A->nnz + 1);
     for (a = 0; a < na; a++) M->vmap[a] = SPMV_ALLOC_N(SPMV_I, mn[a]);
     if (!dup || (na > 0 && !M->vmap[0]) || (na > 1 && !M->vmap[1])) st = SPMV_ERR_ALLOC;
@@ -810,7 +821,7 @@ static inline spmv_status SPMV_NAME(any__update)(SPMV_NAME(any) *M, const SPMV_N
     int64_t n[2], s;
     int na, a;
     spmv_status st;
-    if ((M->fmt == SPMV_FMT_CSR || M->fmt == SPMV_FMT_CSR_MERGE) && !M->transposed) {
+    if ((spmv_format_flags(M->fmt) & SPMV_FF_CSR) && !M->transposed) { /* A's layout: the values copied */
         SPMV_NAME(csr) *C = &M->u.csr;
         if (C->nnz != A->nnz || C->borrowed) return SPMV_ERR_ARG; /* a borrowed CSR's values are the caller's */
         if (C->row_ptr[C->nrows] != A->row_ptr[A->nrows]) return SPMV_ERR_ARG;

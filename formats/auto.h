@@ -87,7 +87,6 @@
 #ifndef SPMV_AUTO_COMMON
 #define SPMV_AUTO_COMMON
 #include <unistd.h>
-#include "calib.h"
 
 typedef struct spmv_auto_features {
     int64_t nrows, ncols, nnz;
@@ -174,6 +173,7 @@ static inline int spmv__skew_capped(int64_t nrows, int64_t nnz, int64_t mx, int6
     return (double)mx * (double)nrows > (double)SPMV_CUDA_MAX_SKEW * (double)nnz ||
            (lanes > 0 && (double)mx * (double)lanes > (double)SPMV_CUDA_MAX_SKEW * (double)nnz);
 }
+#include "core/rules.h"
 #endif /* SPMV_AUTO_COMMON */
 
 typedef struct SPMV_NAME(auto) {
@@ -183,7 +183,6 @@ typedef struct SPMV_NAME(auto) {
 #endif /* SPMV_PART_TYPES */
 
 #if defined(SPMV_PART_DECLS)
-#include "calib.h"
 #ifndef SPMV_AUTO_COMMON_DECLS
 #define SPMV_AUTO_COMMON_DECLS
 /* internals of the selection that the device selection (formats/cuda/auto.cuh) shares */
@@ -210,283 +209,67 @@ SPMV_API spmv_status SPMV_NAME(auto_from_plan)(SPMV_NAME(auto) *M, const SPMV_NA
 SPMV_API spmv_format SPMV_NAME(auto_format)(const SPMV_NAME(auto) *M);
 SPMV_API size_t SPMV_NAME(auto_bytes)(const SPMV_NAME(auto) *M);
 SPMV_API spmv_status SPMV_NAME(auto_to_csr)(const SPMV_NAME(auto) *M, SPMV_NAME(csr) *B);
-SPMV_API spmv_status SPMV_NAME(calibrate)(spmv_calibration *c, int threads, spmv_isa isa, spmv_error *e);
 #endif /* SPMV_PART_DECLS */
 
 #if defined(SPMV_PART_DEFS)
 #ifndef SPMV_AUTO_COMMON_DEFS
 #define SPMV_AUTO_COMMON_DEFS
-#include "calib.h"
-/* Typical conversion cost from CSR, in SpMVs of CSR. Host: sell's 14: its counting-sort
- * conversion, median over the 50 real matrices above 20k entries on an AMD EPYC VM (AVX2,
- * 2 threads, 2026-11-23, interquartile 10-18, bench/results/2026-11-23-epyc-sell-real.csv).
- * The others: the bench's conv_mv column on
- * this project's CPU (medians over the 50 real matrices above 20k entries, 2026-11-23,
- * bench/results/2026-11-23-cpu-auto-scalar-real.csv; they rose from the earlier table
- * because CSR's product got faster; bcsr's 35: its conversion with parallel passes and an 8k
- * sample, median over the same 50 on an AMD EPYC VM, AVX2, 2 threads, interquartile 30-54,
- * bench/results/2026-11-23-epyc-bcsr-convert.csv). Device: host conversion + upload in units of
- * CSR's upload (which counts 5), medians of the bench's convert_s against the csr row's over the
- * 78 real matrices and the default set on an H200 (double, 2026-11-26,
- * bench/results/2026-11-26-h200-d-real.csv and -d.csv; interquartile ranges in
- * docs/PERFORMANCE.md). A row not listed is assumed to cost 10 (host) or 11. The budget check uses it before converting, scaled up by what the conversions already
+#include "core/machine.h"
+/* what the registry row of f knows (formats/core/rules.h: each row's spmv_rules_<name>, in its
+ * family's header); NULL for a row this unit does not compile (SPMV_FORMATS_ONLY) */
+#define SPMV__HEADER(family) "core/empty.h"
+static inline const spmv_format_rules *spmv__format_rules(spmv_format f) {
+    switch (f) {
+#define SPMV_FORMAT(n, ID, ...)                                                                                 \
+    case SPMV_CAT(SPMV_FMT_, ID): return &SPMV_CAT(spmv_rules_, n);
+#include "registry.h"
+#undef SPMV_FORMAT
+    default: return NULL;
+    }
+}
+#undef SPMV__HEADER
+
+/* Typical conversion cost from CSR (the row's convert_host, convert_dev: in CSR products on
+ * the host, in units of CSR's upload on the device; 10 and 11 for a row not compiled here).
+ * The budget check uses it before converting, scaled up by what the conversions already
  * made on this matrix measured against it; the report has the measured cost. Most of it is
- * first touching the new arrays: on the VM this was measured on a page fault costs ~5 us, so
- * writing 12 bytes per entry into fresh memory costs several products. */
+ * first touching the new arrays (spmv_auto__prior_at). */
 SPMV_API double spmv_auto_convert_prior(spmv_format f, int device) {
-    static const struct { const char *name; double host, dev; } t[] = {
-        {"csr", 5, 5},        {"csr_merge", 6, 5}, {"coo", 6, 12},    {"csr5", 9, 11},    {"ell", 25, 15},
-        {"ellr", 26, 15},     {"hll", 13, 11},     {"sell", 14, 10},  {"jad", 15, 9},     {"hyb", 19, 14},
-        {"dia", 39, 16},      {"hdia", 72, 25},    {"bcsr", 35, 27},  {"axc", 23, 30},    {"axtuh1", 24, 20},
-        {"axtuh", 31, 18},    {"axtch1", 20, 13},  {"axtch", 24, 15}, {"csr_scalar", 5, 5}, {"csr_vector", 5, 5},
-        {"suraa", 11, 23},    {"sss", 20, 12}};
-    const char *n = spmv_format_name(f);
-    size_t i;
-    for (i = 0; i < sizeof t / sizeof t[0]; i++)
-        if (!strcmp(t[i].name, n)) return device ? t[i].dev : t[i].host;
-    return device ? 11 : 10;
-}
-
-/* The device rules: predicted speedup over the device csr row (which already runs the vector
- * kernel on balanced rows and the merge path on skewed ones), the medians measured on an H200
- * (double, 2026-11-26, bench/results/2026-11-26-h200-d.csv and -d-real.csv). Two regimes:
- * "big" (CSR above 50 MB, beyond the L2 of an H100/H200: the default set, bytes decide) and
- * small (the 78 real matrices, at most 36 MB: latency decides, and no format beat csr's
- * median on balanced rows). "skewed": the longest row above 16x the mean + 64 or cv >= 1.5
- * (the csr row's merge rule). The skew cap (formats/cuda/core.cuh) refuses ell/ellr/hll/sell/
- * jad/bcsr on such rows at upload. 0 leaves a format out; below 1, the measured median behind
- * CSR: the device selection then tries it only where a 5% surprise over the expected products
- * would repay its conversion and trial (formats/cuda/auto.cuh). */
-/* rows skewed enough for merge-path balancing (host and device rules) */
-static inline int spmv_auto__skewed(const spmv_auto_features *F) {
-    return F->row_cv >= 1.5 || (double)F->row_max >= 16 * F->row_mean + 64;
-}
-static inline double spmv_auto__predict_dev(const spmv_auto_features *F, const char *n, const char **why) {
-    const double mu = F->row_mean;
-    const int big = F->csr_bytes > 50e6;
-    const int skewed = spmv_auto__skewed(F);
-    if (!strcmp(n, "coo")) {
-        /* skewed: webgraph 1.39x csr, real skewed median 1.06x (21); balanced: 0.55-0.75x */
-        if (!skewed) return *why = "balanced rows: COO moves a third more bytes than CSR", 0.55;
-        return *why = "skewed rows: COO's segmented sums balance them (atomics)", big ? 1.3 : 1.05;
-    }
-    if (!strcmp(n, "hyb")) {
-        /* webgraph 1.20x; balanced big 0.96-1.01x, real skewed median 0.93x */
-        if (mu > 24) return *why = "long rows: HYB's ELL part gains nothing", 0.5;
-        return *why = "short rows plus a COO tail for the long ones", big && skewed ? 1.15 : 0.95;
-    }
-    if (!strcmp(n, "jad")) {
-        /* big, short rows: stencil 1.23x, pde100 1.17x, band 1.19x; fem3d (mean 61) 0.72x;
-           small: median 0.74x */
-        if (mu > 32) return *why = "long rows: jagged diagonals gain nothing over CSR", 0.7;
-        return *why = "short rows: jagged diagonals, consecutive threads on consecutive rows", big ? 1.15 : 0.9;
-    }
-    if (!strcmp(n, "dia") || !strcmp(n, "hdia")) {
-        /* big: 1.15-1.17x (dia), 1.11-1.13x (hdia) at fill ~1; small: medians 0.44x, 0.30x */
-        const double fill = !strcmp(n, "dia") ? F->dia_fill : F->hdia_fill;
-        if (fill > 1.3) return *why = "diagonal fill above 1.3 stored slots per entry", 0.0;
-        return *why = "few dense diagonals: no column indices", big ? (!strcmp(n, "dia") ? 1.15 : 1.1) / fill : 0.8;
-    }
-    if (!strcmp(n, "bcsr")) {
-        /* fem3d (3x3 blocks) 0.95x of csr (1.20x cuSPARSE CSR); small median 0.84x */
-        if (F->bcsr_bs && F->bcsr_bytes_ratio <= 0.85) return *why = "block structure: fewer bytes per entry", 0.95;
-        return *why = "no block structure (BCSR bytes >= 0.85 CSR)", 0.5;
-    }
-    if (!strcmp(n, "ell") || !strcmp(n, "ellr") || !strcmp(n, "sell") || !strcmp(n, "hll")) {
-        /* big balanced: ellr 0.96-1.07x, ell 0.96-1.01x, sell 0.93-0.94x, hll 0.93-1.00x; small
-           medians 0.68-0.80x */
-        return *why = "padded slices: not ahead of csr's vector kernel on a GPU", big && !strcmp(n, "ellr") ? 1.0 : 0.9;
-    }
-    if (!strcmp(n, "csr_scalar") || !strcmp(n, "csr_vector"))
-        return *why = "the csr row already picks its kernel by row length", 0.0;
-    if (!strcmp(n, "csr_merge"))
-        return *why = "the csr row already runs the merge path on skewed rows", skewed ? 1.0 : 0.56;
-    if (!strcmp(n, "csr5")) return *why = "CSR5 measured 0.48-0.94x csr (skewed median 1.00x)", skewed ? 1.0 : 0.5;
-    if (!strcmp(n, "suraa")) {
-        if (!skewed) return *why = "balanced rows: nothing to sort", 0.6;
-        return *why = "skewed rows: segments by row length (measured 1.04x median)", 1.0;
-    }
-    /* AXT with x fixed (x_changes = 0): the x copy is not paid per product; skewed small
-       matrices: axtch1 1.08x, axc 1.06x median (paying the copy); balanced 0.17-0.61x */
-    return *why = "x fixed: the AXT layouts read x with the matrix", skewed ? 1.05 : 0.5;
-}
-
-static inline int spmv_auto__dev_skewed(const spmv_auto_features *F, int64_t min_len, int64_t lanes) {
-    return spmv__skew_capped(F->nrows, F->nnz, F->row_max, min_len, lanes);
+    const spmv_format_rules *r = spmv__format_rules(f);
+    if (!r) return device ? 11 : 10;
+    return device ? r->convert_dev : r->convert_host;
 }
 
 /* The rules: predicted speedup of format f over CSR on a matrix with features F (0: left
- * out, *why says why). They encode what the bench measured on this project's presets and
- * the 84 real matrices (README, "Automatic selection"); a row without a rule gets 1.0. */
+ * out, *why says why). First what holds for every format, then the row's own rule
+ * (formats/core/rules.h), on the host or on the device (there over the device csr row, which
+ * already runs the vector kernel on balanced rows and the merge path on skewed ones). */
 SPMV_API double spmv_auto_predict(const spmv_auto_features *F, spmv_format f, int device,
                                        const spmv_opts *o, const char **why) {
-    const char *n = spmv_format_name(f);
-    const double mu = F->row_mean, cv = F->row_cv;
-    const int big = F->csr_bytes > F->llc_bytes; /* streams from memory: bytes decide */
-    /* CSR + x + y within one core's L2 (1 MB here): the product is bound by latency, not bytes */
-    const int l2 = F->csr_bytes <= (double)(1 << 20);
+    const spmv_format_rules *r = spmv__format_rules(f);
     const unsigned fl = spmv_format_flags(f);
     *why = "no rule for this format: tried when the budget allows";
-    if (!strcmp(n, "csr")) return *why = "the baseline", 1.0;
+    if (f == SPMV_FMT_CSR) return *why = "the baseline", 1.0;
     /* SpMM with mm_k vectors: only the formats whose kernel reads the matrix once per block of
-       vectors (any_mm's native rows; the others run mm_k products); then the rules below */
-    if (o->mm_k > 1 && !device && (f == SPMV_FMT_CSR_MERGE || !spmv__mm_native(f)))
-        return *why = f == SPMV_FMT_CSR_MERGE ? "SpMM: the same kernel as csr"
-                                              : "SpMM: no native kernel (it would run one product per vector)",
-               0.0;
+       vectors (any_mm's native rows; the others run mm_k products) */
+    if (o->mm_k > 1 && !device && !spmv__mm_native(f))
+        return *why = "SpMM: no native kernel (it would run one product per vector)", 0.0;
     if (o->deterministic && device && (fl & SPMV_FF_ATOMICS))
         return *why = "deterministic: its device kernel adds with atomics", 0.0;
     if ((fl & SPMV_FF_SYMMETRIC) && !F->symmetric)
         return *why = "stores one triangle: for symmetric matrices (this one is not, or its columns are unsorted)", 0.0;
-    /* AXTUH with its x copy in every product beat CSR by 1.07-1.75x on 9 of the 21 real matrices
-       with CSR + x + y <= 1 MB, mean row <= 12, >= 10k entries (bench, 2026-11-23), and on none
-       outside that corner; the trial (which pays the copy) decides */
-    if ((fl & SPMV_FF_EMBEDS_X) && o->x_changes && !device && !strcmp(n, "axtuh") && l2 && mu <= 12 &&
-        F->nnz >= 10000)
-        return *why = "small, short rows: the embedded x reads in order (its copy paid per product)", cv >= 1 ? 1.15 : 1.05;
-    if ((fl & SPMV_FF_EMBEDS_X) && o->x_changes)
-        return *why = "embeds x, and x changes at every call (copy per product)", 0.0;
+    if ((fl & SPMV_FF_EMBEDS_X) && o->x_changes) {
+        if (!device && r && r->x_copied && F->nnz > 0) return r->x_copied(F, why);
+        return *why = SPMV_RULE_EMBEDS_X, 0.0;
+    }
     if (F->nnz == 0) return *why = "no entries: CSR", 0.0;
-    if (device && (!strcmp(n, "ell") || !strcmp(n, "ellr") || !strcmp(n, "hll") || !strcmp(n, "sell") ||
-                   !strcmp(n, "jad")) && spmv_auto__dev_skewed(F, SPMV_CUDA_SKEW_MIN_ELL, 0))
-        return *why = "the longest row is far above the mean: one thread per row would walk it (the skew cap)", 0.0;
-    if (device && !strcmp(n, "bcsr") && spmv_auto__dev_skewed(F, SPMV_CUDA_SKEW_MIN_BCSR, SPMV_CUDA_SKEW_WARPS))
-        return *why = "the longest row is far above the mean or the warps' share: one warp per block row would walk it (the skew cap)", 0.0;
-    if (device) return spmv_auto__predict_dev(F, n, why);
-    if (!strcmp(n, "coo")) return *why = "COO moves more bytes than CSR for the same work", 0.0;
-    /* sss (2026-11-26, AMD EPYC VM, 2 threads, AVX-512): beyond the L3 1.28x CSR on the 27-point
-       stencil, 1.60x on 3x3 FEM (half the bytes); in cache 0.56x on a 5-point stencil of 17k
-       entries (each stored entry costs a row add and a mirrored add) */
-    if (!strcmp(n, "sss"))
-        return big ? (*why = "symmetric, beyond the cache: one triangle is half of CSR's bytes", 1.4)
-                   : (*why = "symmetric, in cache: the mirrored adds cost more than the bytes save", 0.7);
-    if (!strcmp(n, "csr_scalar") || !strcmp(n, "csr_vector"))
-        return *why = "the device csr row already picks between these by row length", 0.0;
-    if (!strcmp(n, "dia")) {
-        if (F->dia_fill > 2.0) return *why = "DIA fill above 2 stored slots per entry", 0.0;
-        return *why = "few dense diagonals: DIA drops the column indices", 1.6 / F->dia_fill;
-    }
-    if (!strcmp(n, "hdia")) {
-        if (F->hdia_fill > 2.0) return *why = "HDIA fill above 2 stored slots per entry", 0.0;
-        return *why = "diagonals dense per 64-row hack: HDIA drops the column indices", 1.5 / F->hdia_fill;
-    }
-    if (!strcmp(n, "bcsr")) {
-        if (F->bcsr_bs && F->bcsr_bytes_ratio <= 0.85) return *why = "block structure: fewer bytes per entry", 0.9 / F->bcsr_bytes_ratio;
-        /* in cache the product is compute-bound: dense blocks vectorise even with some fill */
-        if (F->bcsr_bs && !big && F->bcsr_fill <= 2.5 && mu >= 8)
-            return *why = "in cache, blocks with moderate fill: dense block products", 1.15;
-        return *why = "no block structure (BCSR bytes >= 0.85 CSR)", 0.0;
-    }
-    /* host, the tall-slice formats (ell, ellr, hyb, jad) since their register-group kernels
-       (2026-11-26, AMD EPYC VM, 2 threads, AVX-512): beyond the L3 0.85-0.88x CSR on the 27-point
-       stencil and 3x3 FEM and 1.0-1.1x on the 7-point stencil; in cache 0.74-1.02x (each column
-       of a row group sits on its own page; sell/hll keep a slice's columns together). Below CSR:
-       tried only where the budget is left over */
-    if (!strcmp(n, "ell")) {
-        if (F->ell_fill > 1.3) return *why = "ELL padding above 1.3 slots per entry", 0.0;
-        return *why = "rows of nearly equal length: ELL without padding", big && mu < 10 ? 1.0 : 0.9;
-    }
-    if (!strcmp(n, "ellr")) {
-        if (F->ell_fill > 2.0) return *why = "ELL padding above 2 slots per entry", 0.0;
-        return *why = "ELL with row lengths: moderate padding", big && mu < 10 ? 0.95 : 0.85;
-    }
-    if (!strcmp(n, "sell") || !strcmp(n, "hll")) {
-        /* sell sorts its windows: ego-Twitter's slices hold 3.01 slots per entry unsorted,
-           1.55 sorted, and sell was 1.14x CSR there (2026-11-23, EPYC VM) */
-        if ((!strcmp(n, "sell") ? F->sell_sorted_fill : F->sell_fill) > 3.0)
-            return *why = "slice padding above 3 slots per entry", 0.0;
-        if (mu < 3) return *why = "rows too short for slices of vector width", 0.0;
-        if (!strcmp(n, "hll")) return *why = "slices of equal-ish rows (HLL)", mu >= 8 ? (big ? 1.1 : 0.95) : 0.9;
-        /* host, since SELL's branch-free slice kernel (2026-11-23, AMD EPYC VM, 2 threads,
-           bench/results/2026-11-23-epyc-sell-real.csv): of the 41 real matrices with >= 40k
-           entries and >= 3 per row, ahead of CSR by >= 5% on 30 (1.2-1.96x on road, census,
-           LP and citation graphs), behind by more than 5% on two: rajat01 0.87x (a circuit,
-           cv 4.3) and wing 0.92x; regular short rows (FEM meshes, cv < 0.2) 0.92-1.09x. The
-           trial decides. Below 40k entries it lost on nearly all (one parallel region for a
-           few microseconds of work) */
-        if (F->nnz >= 40000)
-            return *why = "rows of varying length sorted into slices: no row-end branch per row",
-                   cv >= 0.2 || mu >= 10 ? 1.2 : 1.0;
-        return *why = "small or padded: SELL's slices cost more than they save", 0.9;
-    }
-    if (!strcmp(n, "jad")) {
-        if (mu > 40) return *why = "long rows: jagged diagonals gain nothing over CSR", 0.0;
-        /* host: ahead of CSR only on small irregular graphs (PGPgiantcompo, hep-th, power,
-           ca-GrQc: 1.15-1.37x), 0.51x geometric mean over the 78 */
-        if (l2 && mu <= 12 && cv >= 0.6) return *why = "small, short irregular rows: jagged diagonals", 1.1;
-        return *why = "short rows: jagged diagonals vectorise across rows", 0.9;
-    }
-    if (!strcmp(n, "hyb")) {
-        if (mu > 24) return *why = "long rows: HYB's ELL part gains nothing", 0.0;
-        return *why = "short rows of similar length plus a COO tail", big && mu < 10 ? (cv <= 1.0 ? 1.0 : 0.95) : 0.85;
-    }
-    if (!strcmp(n, "csr_merge")) {
-        if (!spmv_auto__skewed(F)) return *why = "rows balanced: nothing to merge", 0.0;
-        return *why = "skewed rows: merge-path balancing", 1.1;
-    }
-    if (!strcmp(n, "csr5")) {
-        if (cv < 1.0 && mu >= 4) return *why = "regular rows: CSR5's tiles cost more than they save", 0.0;
-        return *why = "irregular rows: CSR5's tiles balance them", l2 && cv >= 1 ? 1.05 : 0.95;
-    }
-    if (!strcmp(n, "suraa")) {
-        if (cv < 1.0) return *why = "regular rows: nothing to sort", 0.0;
-        return *why = "skewed rows: segments by row length", 1.1;
-    }
-    if (fl & SPMV_FF_EMBEDS_X) return *why = "x fixed: the AXT layouts read x with the matrix", 1.0;
-    return 1.0;
+    if (!r) return 1.0;
+    if (device) return r->dev ? r->dev(F, why) : 1.0;
+    return r->host ? r->host(F, o, why) : 1.0;
 }
 
-/* The last-level cache one core sees: the deterministic cache leaf of cpuid (Intel 4, AMD
- * 0x8000001D: ways * partitions * line * sets of the highest data or unified level), else
- * sysconf, else 32 MiB. cpuid first: on the AMD EPYC VM glibc's sysconf said 256 MiB (the whole
- * package's L3) where a core shares 32 MiB (cpuid's leaf, and Linux's sysfs, agree on 32). */
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDA_ARCH__)
-#include <cpuid.h>
-static inline long spmv_auto__llc_cpuid(void) {
-    unsigned a, b, c, d, leaf = 4, i;
-    long best = 0;
-    unsigned best_lvl = 0;
-    if (!__get_cpuid(0, &a, &b, &c, &d)) return 0;
-    if (b == 0x68747541u || b == 0x6f677948u) { /* AuthenticAMD, HygonGenuine */
-        if ((unsigned)__get_cpuid_max(0x80000000u, NULL) < 0x8000001Du) return 0;
-        leaf = 0x8000001Du;
-    } else if (a < 4) return 0;
-    for (i = 0; i < 16; i++) {
-        unsigned type, lvl;
-        long sz;
-        __cpuid_count(leaf, i, a, b, c, d);
-        type = a & 31u;
-        lvl = (a >> 5) & 7u;
-        if (type == 0) break;
-        if (type == 2) continue; /* instruction cache */
-        sz = (long)((b >> 22) + 1) * (long)(((b >> 12) & 1023u) + 1) * (long)((b & 4095u) + 1) * ((long)c + 1);
-        if (lvl > best_lvl || (lvl == best_lvl && sz > best)) {
-            best = sz;
-            best_lvl = lvl;
-        }
-    }
-    return best;
-}
-#else
-static inline long spmv_auto__llc_cpuid(void) { return 0; }
-#endif
-/* Read once per process: a cpuid leaf is a trap into the hypervisor on a VM (the AMD EPYC VM:
- * 29 us for this function, more than a small matrix's product). The one static of the library:
- * a constant of the machine, written with the same value by whichever thread gets there. */
-static inline long spmv_auto__llc(void) {
-    static volatile long cached = 0;
-    long c = cached;
-    if (c > 0) return c;
-    c = spmv_auto__llc_cpuid();
-#ifdef _SC_LEVEL3_CACHE_SIZE
-    if (c <= 0) c = sysconf(_SC_LEVEL3_CACHE_SIZE);
-#endif
-    if (c <= 0) c = 32L << 20;
-    cached = c;
-    return c;
-}
 /* the last-level cache in bytes, as the selection sees it (cpuid, else sysconf, else 32 MiB) */
-SPMV_API long spmv_llc_bytes(void) { return spmv_auto__llc(); }
+SPMV_API long spmv_llc_bytes(void) { return spmv_machine_get()->llc_bytes; }
 /* entries of the slab BCSR's block size is estimated on: 64k, an eighth of a smaller matrix
  * (at least 16k): on 53k entries a 64k slab was the whole matrix, a third of the inspection */
 static inline int64_t spmv_auto__slab(int64_t nnz) {
@@ -613,36 +396,19 @@ static inline double spmv_auto__csr_score(const spmv_opts *o, double t, double m
 /* CSR's copy onto a losing candidate's touched pages (auto__donor), in CSR products: ct2010
  * 1.3 on the EPYC VM (5 into fresh memory) */
 #define SPMV_AUTO_WARM_COPY 1.5
-/* a slice format holding at most this many slots per entry can take CSR's copy */
-#define SPMV_AUTO_DONOR_FILL 1.5
-/* whether format f, should it lose its trial, will likely hold CSR's copy (auto__donor),
- * from the features' padding estimates */
+/* whether format f, should it lose its trial, will likely hold CSR's copy (auto__donor): the
+ * row's donor rule, from the features' padding estimates */
 static inline int spmv_auto__donor_likely(const spmv_auto_features *F, spmv_format f) {
-    const char *n = spmv_format_name(f);
-    if (!strcmp(n, "csr_merge") || !strcmp(n, "jad")) return 1;
-    if (!strcmp(n, "sell")) return F->sell_sorted_fill <= SPMV_AUTO_DONOR_FILL;
-    if (!strcmp(n, "hll")) return F->sell_fill <= SPMV_AUTO_DONOR_FILL;
-    if (!strcmp(n, "ell") || !strcmp(n, "ellr")) return F->ell_fill <= SPMV_AUTO_DONOR_FILL;
-    return 0;
+    const spmv_format_rules *r = spmv__format_rules(f);
+    return r && r->donor ? r->donor(F) : 0;
 }
 
-/* bytes a conversion to f writes into new arrays, from the features: its slots times a
- * value and an index (DIA's slots hold no index), plus a row array. Times the measured cost
- * of fresh pages, a floor under its typical conversion cost. */
+/* bytes a conversion to f writes into new arrays, from the features (the row's new_bytes;
+ * else a value and an index per entry plus a row array). Times the measured cost of fresh
+ * pages, a floor under its typical conversion cost. */
 static inline double spmv_auto__new_bytes(const spmv_auto_features *F, spmv_format f) {
-    const char *n = spmv_format_name(f);
-    const double nnz = (double)F->nnz, vi = F->value_bytes + F->index_bytes, rows = (double)F->nrows * F->index_bytes;
-    double fill = 1;
-    if (!strcmp(n, "dia") || !strcmp(n, "hdia")) {
-        fill = !strcmp(n, "dia") ? F->dia_fill : F->hdia_fill;
-        return (fill > 1 ? fill : 1) * nnz * F->value_bytes;
-    }
-    if (!strcmp(n, "coo")) return nnz * (vi + F->index_bytes);
-    if (!strcmp(n, "sell")) fill = F->sell_sorted_fill;
-    else if (!strcmp(n, "hll")) fill = F->sell_fill;
-    else if (!strcmp(n, "ell") || !strcmp(n, "ellr")) fill = F->ell_fill;
-    else if (!strcmp(n, "bcsr") && F->bcsr_bytes_ratio > 0) return F->bcsr_bytes_ratio * (nnz * vi + rows);
-    return (fill > 1 ? fill : 1) * nnz * vi + rows;
+    const spmv_format_rules *r = spmv__format_rules(f);
+    return r && r->new_bytes ? r->new_bytes(F) : spmv_rule_padded_bytes(F, 1);
 }
 
 /* A conversion's expected cost in seconds before it is tried: its typical cost in CSR
@@ -724,7 +490,7 @@ SPMV_API spmv_status SPMV_NAME(auto_features)(const SPMV_NAME(csr) *A, spmv_auto
     F->index_bytes = (int)sizeof(SPMV_I);
     F->csr_bytes = (double)A->nnz * (double)(sizeof(SPMV_T) + sizeof(SPMV_I)) + (double)(m + 1) * sizeof(SPMV_I) +
                    (double)(m + n) * sizeof(SPMV_T);
-    F->llc_bytes = (double)spmv_auto__llc();
+    F->llc_bytes = (double)spmv_machine_get()->llc_bytes;
     F->dia_fill = F->hdia_fill = F->ell_fill = F->sell_fill = F->sell_sorted_fill = F->bcsr_fill =
         F->bcsr_bytes_ratio = 1;
     if (m == 0 || A->nnz == 0) return SPMV_OK;
@@ -826,9 +592,6 @@ SPMV_API spmv_status SPMV_NAME(auto_features)(const SPMV_NAME(csr) *A, spmv_auto
     return SPMV_OK;
 }
 
-#define SPMV__CALIB_TYPED
-#include "calib.h"
-#undef SPMV__CALIB_TYPED
 
 /* Trial time of one product: warm_n warm-ups (at least warm_s), then reps samples; the
  * minimum (interference on a shared machine only ever adds time). x_changes: the full _mv (x copied in by formats
@@ -1128,7 +891,7 @@ static inline spmv_status SPMV_NAME(auto__select)(SPMV_NAME(auto) *M, const SPMV
         F->index_bytes = (int)sizeof(SPMV_I);
         F->csr_bytes = (double)A->nnz * (double)(sizeof(SPMV_T) + sizeof(SPMV_I)) +
                        (double)(A->nrows + 1) * sizeof(SPMV_I) + (double)(A->nrows + A->ncols) * sizeof(SPMV_T);
-        F->llc_bytes = (double)spmv_auto__llc();
+        F->llc_bytes = (double)spmv_machine_get()->llc_bytes;
         memset(&R->cand[0], 0, sizeof R->cand[0]);
         R->cand[0].fmt = SPMV_FMT_CSR;
         R->cand[0].predicted = 1;

@@ -1092,3 +1092,32 @@ SPMV_API spmv_status SPMV_NAME(axt_tune)(const SPMV_NAME(csr) *B, spmv_axt_varia
 }
 
 #endif /* SPMV_PART_API */
+
+#if defined(SPMV_PART_RULES) && !defined(SPMV_AXT_RULES)
+#define SPMV_AXT_RULES
+/* What the selection knows about the AXT rows (formats/core/rules.h). With x fixed
+ * (opts.x_changes = 0) the layouts read x with the matrix; when x changes, its copy is paid
+ * per product and only axtuh, in one corner (CSR + x + y within L2, mean row <= 12, >= 10k
+ * entries), beat CSR (1.07-1.75x on 9 of the 21 such real matrices, none outside it): the
+ * trial, which pays the copy, decides. Device, x fixed: skewed small matrices 1.05-1.08x
+ * median, balanced 0.17-0.61x. */
+static inline double spmv_axt__rule_host(const spmv_auto_features *F, const spmv_opts *o, const char **why) {
+    (void)F, (void)o;
+    return *why = "x fixed: the AXT layouts read x with the matrix", 1.0;
+}
+static inline double spmv_axt__rule_dev(const spmv_auto_features *F, const char **why) {
+    return *why = "x fixed: the AXT layouts read x with the matrix", spmv_rule_skewed(F) ? 1.05 : 0.5;
+}
+static inline double spmv_axtuh__x_copied(const spmv_auto_features *F, const char **why) {
+    if (spmv_rule_l2(F) && F->row_mean <= 12 && F->nnz >= 10000)
+        return *why = "small, short rows: the embedded x reads in order (its copy paid per product)",
+               F->row_cv >= 1 ? 1.15 : 1.05;
+    return *why = SPMV_RULE_EMBEDS_X, 0.0;
+}
+static const spmv_format_rules spmv_rules_axc = {23, 30, spmv_axt__rule_host, spmv_axt__rule_dev, NULL, NULL, NULL};
+static const spmv_format_rules spmv_rules_axtuh1 = {24, 20, spmv_axt__rule_host, spmv_axt__rule_dev, NULL, NULL, NULL};
+static const spmv_format_rules spmv_rules_axtuh = {31, 18, spmv_axt__rule_host, spmv_axt__rule_dev,
+                                                   spmv_axtuh__x_copied, NULL, NULL};
+static const spmv_format_rules spmv_rules_axtch1 = {20, 13, spmv_axt__rule_host, spmv_axt__rule_dev, NULL, NULL, NULL};
+static const spmv_format_rules spmv_rules_axtch = {24, 15, spmv_axt__rule_host, spmv_axt__rule_dev, NULL, NULL, NULL};
+#endif /* SPMV_PART_RULES */

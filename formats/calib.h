@@ -59,58 +59,16 @@ SPMV_API int spmv_calibration_off(void);
 SPMV_API spmv_status spmv_calibration_load(const char *path, spmv_calibration *c, spmv_error *e);
 SPMV_API spmv_status spmv_calibration_save(const char *path, const spmv_calibration *c, int make_dirs, spmv_error *e);
 #endif
+#if defined(SPMV_PART_DECLS)
+SPMV_API spmv_status SPMV_NAME(calibrate)(spmv_calibration *c, int threads, spmv_isa isa, spmv_error *e);
+#endif
 
 #if defined(SPMV_PART_DEFS) && !defined(SPMV_CALIB_COMMON)
 #define SPMV_CALIB_COMMON
 #include <sys/stat.h>
-static inline long spmv_auto__llc(void); /* formats/auto.h */
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDA_ARCH__)
-#include <cpuid.h>
-#endif
-
-
-/* "brand, N CPUs, LLC K KiB" (cpuid's brand string where there is one) */
-SPMV_API void spmv_calibration_machine(char *buf, size_t n) {
-    static char cached[128]; /* read once per process (cpuid traps on a VM: 50 us); the same
-                                bytes whichever thread writes them, published by the flag */
-    static volatile int have = 0;
-    char brand[49] = "unknown CPU";
-    long cpus = 1, llc = 0;
-    if (have) {
-        snprintf(buf, n, "%s", cached);
-        return;
-    }
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDA_ARCH__)
-    {
-        unsigned r[12], i;
-        if ((unsigned)__get_cpuid_max(0x80000000u, NULL) >= 0x80000004u) {
-            for (i = 0; i < 3; i++) __cpuid(0x80000002u + i, r[4 * i], r[4 * i + 1], r[4 * i + 2], r[4 * i + 3]);
-            memcpy(brand, r, 48);
-            brand[48] = 0;
-        }
-    }
-#endif
-#ifdef _SC_NPROCESSORS_ONLN
-    cpus = sysconf(_SC_NPROCESSORS_ONLN);
-#endif
-    llc = spmv_auto__llc();
-    {
-        /* trimmed, spaces squeezed, '|' and control characters dropped (the file's separators) */
-        char t[49];
-        size_t i, k = 0;
-        for (i = 0; brand[i] && k + 1 < sizeof t; i++) {
-            const char ch = brand[i];
-            if ((unsigned char)ch < 32 || ch == '|' || ch == 127) continue;
-            if (ch == ' ' && (k == 0 || t[k - 1] == ' ')) continue;
-            t[k++] = ch;
-        }
-        while (k > 0 && t[k - 1] == ' ') k--;
-        t[k] = 0;
-        snprintf(cached, sizeof cached, "%s, %ld CPUs, LLC %ld KiB", k ? t : "unknown CPU", cpus, llc / 1024);
-        have = 1;
-        snprintf(buf, n, "%s", cached);
-    }
-}
+#include "core/machine.h"
+/* "brand, N CPUs, LLC K KiB" (formats/core/machine.h) */
+SPMV_API void spmv_calibration_machine(char *buf, size_t n) { snprintf(buf, n, "%s", spmv_machine_get()->desc); }
 
 /* a fast machine's values (a floor under every prediction), keyed as asked */
 SPMV_API void spmv_calibration_builtin(spmv_calibration *c, int threads, int value_bytes, int index_bytes,
@@ -133,7 +91,7 @@ SPMV_API void spmv_calibration_builtin(spmv_calibration *c, int threads, int val
 SPMV_API double spmv_calibration_predict_csr(const spmv_calibration *c, int64_t nrows, int64_t ncols, int64_t nnz) {
     const double bytes = (double)nnz * (c->value_bytes + c->index_bytes) + (double)(nrows + 1) * c->index_bytes +
                          (double)(nrows + ncols) * c->value_bytes;
-    const double mem = bytes > (double)spmv_auto__llc() ? bytes / c->bw : 0, work = (double)nnz * c->cache_s;
+    const double mem = bytes > (double)spmv_machine_get()->llc_bytes ? bytes / c->bw : 0, work = (double)nnz * c->cache_s;
     if ((double)nnz + (double)nrows < SPMV_CSR_PAR_MIN) return work * c->threads;
     return c->fixed_s + (mem > work ? mem : work);
 }
@@ -360,8 +318,9 @@ static inline spmv_status spmv__cal_save_locked(const char *path, const spmv_cal
 }
 #endif /* SPMV_CALIB_COMMON */
 
-#ifdef SPMV__CALIB_TYPED
-/* ---- the measurement (per value and index type) ---- */
+#if defined(SPMV_PART_DEFS)
+/* ---- the measurement (per value and index type; after formats/auto.h's bodies: it times
+ * the selection's inspection too) ---- */
 /* an n x n CSR with w entries in every row, a band around the diagonal (shifted at the edges),
  * its arrays first touched by the threads that will read them */
 static inline spmv_status SPMV_NAME(cal__band)(SPMV_NAME(csr) *A, int64_t n, int w, spmv_isa isa) {
@@ -442,7 +401,7 @@ SPMV_API spmv_status SPMV_NAME(calibrate)(spmv_calibration *c, int threads, spmv
     spmv_calibration_builtin(c, nt, (int)sizeof(SPMV_T), (int)sizeof(SPMV_I), ri);
     {
         /* twice the last-level cache, 64 MiB to 1 GiB, in 16-entry rows */
-        double bytes = 2.0 * (double)spmv_auto__llc();
+        double bytes = 2.0 * (double)spmv_machine_get()->llc_bytes;
         if (bytes < 64.0 * 1048576) bytes = 64.0 * 1048576;
         if (bytes > 1024.0 * 1048576) bytes = 1024.0 * 1048576;
         n3 = (int64_t)(bytes / (16.0 * (sizeof(SPMV_T) + sizeof(SPMV_I)) + 3.0 * sizeof(SPMV_T)));
@@ -508,4 +467,4 @@ out:
     (void)prev;
     return st;
 }
-#endif /* SPMV__CALIB_TYPED */
+#endif /* SPMV_PART_DEFS */

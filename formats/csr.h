@@ -758,5 +758,41 @@ static inline spmv_status SPMV_NAME(tune__xy)(const SPMV_NAME(csr) *A, SPMV_T **
 }
 #endif /* SPMV_PART_API */
 
+#if defined(SPMV_PART_RULES) && !defined(SPMV_CSR_RULES)
+#define SPMV_CSR_RULES
+/* What the selection knows about the csr rows (formats/core/rules.h). csr is the baseline
+ * (formats/auto.h). csr_merge balances skewed rows by merge path; on SpMM it runs csr's
+ * kernel; it holds CSR's copy when it loses (its arrays are CSR's). csr_scalar and
+ * csr_vector are the device csr row's two kernels, which it already picks by row length. */
+static inline double spmv_csr__rule_baseline(const spmv_auto_features *F, const spmv_opts *o, const char **why) {
+    (void)F, (void)o;
+    return *why = "the baseline", 1.0;
+}
+static inline double spmv_csr_merge__rule_host(const spmv_auto_features *F, const spmv_opts *o, const char **why) {
+    if (o->mm_k > 1) return *why = "SpMM: the same kernel as csr", 0.0;
+    if (!spmv_rule_skewed(F)) return *why = "rows balanced: nothing to merge", 0.0;
+    return *why = "skewed rows: merge-path balancing", 1.1;
+}
+static inline double spmv_csr_merge__rule_dev(const spmv_auto_features *F, const char **why) {
+    return *why = "the csr row already runs the merge path on skewed rows", spmv_rule_skewed(F) ? 1.0 : 0.56;
+}
+static inline int spmv_csr_merge__donor(const spmv_auto_features *F) { return (void)F, 1; }
+static inline double spmv_csr_kernels__rule_host(const spmv_auto_features *F, const spmv_opts *o, const char **why) {
+    (void)F, (void)o;
+    return *why = "the device csr row already picks between these by row length", 0.0;
+}
+static inline double spmv_csr_kernels__rule_dev(const spmv_auto_features *F, const char **why) {
+    (void)F;
+    return *why = "the csr row already picks its kernel by row length", 0.0;
+}
+static const spmv_format_rules spmv_rules_csr = {5, 5, spmv_csr__rule_baseline, NULL, NULL, NULL, NULL};
+static const spmv_format_rules spmv_rules_csr_merge = {6, 5, spmv_csr_merge__rule_host, spmv_csr_merge__rule_dev,
+                                                       NULL, NULL, spmv_csr_merge__donor};
+static const spmv_format_rules spmv_rules_csr_scalar = {5, 5, spmv_csr_kernels__rule_host, spmv_csr_kernels__rule_dev,
+                                                        NULL, NULL, NULL};
+static const spmv_format_rules spmv_rules_csr_vector = {5, 5, spmv_csr_kernels__rule_host, spmv_csr_kernels__rule_dev,
+                                                        NULL, NULL, NULL};
+#endif /* SPMV_PART_RULES */
+
 /* the transpose product, the transpose and SpMM: the same three parts */
 #include "csr_ops.h"

@@ -1045,3 +1045,99 @@ SPMV_API spmv_status SPMV_NAME(hyb_tune)(const SPMV_NAME(csr) *A, spmv_ell_param
     return SPMV_NAME(ell__tune)(A, best, cand, 5, 2, seconds_spent);
 }
 #endif /* SPMV_PART_API */
+
+#if defined(SPMV_PART_RULES) && !defined(SPMV_ELL_RULES)
+#define SPMV_ELL_RULES
+/* What the selection knows about the ELL rows (formats/core/rules.h). Host: the tall-slice
+ * rows (ell, ellr, hyb, jad) run register-group kernels, 0.85-0.88x CSR beyond the L3 on the
+ * 27-point stencil and 3x3 FEM, 1.0-1.1x on the 7-point stencil, 0.74-1.02x in cache (each
+ * column of a row group on its own page; sell and hll keep a slice's columns together):
+ * below CSR, tried where the budget is left over. sell sorts its windows (ego-Twitter: 3.01
+ * slots per entry unsorted, 1.55 sorted, and 1.14x CSR) and, from 40k entries and 3 per row,
+ * was ahead of CSR by >= 5% on 30 of 41 real matrices and behind by more than 5% on two;
+ * below 40k entries one parallel region costs more than the work. jad: ahead only on small
+ * irregular graphs (1.15-1.37x). Device: padded slices are not ahead of csr's vector kernel
+ * (big balanced 0.93-1.07x, small 0.68-0.80x); jad 1.15-1.23x on big short rows; hyb 1.20x
+ * on the webgraph. The device skew cap refuses ell, ellr, hll, sell and jad on rows far
+ * above the mean. A slice row whose padding is low holds CSR's copy when it loses. */
+static inline double spmv_ell__rule_host(const spmv_auto_features *F, const spmv_opts *o, const char **why) {
+    (void)o;
+    if (F->ell_fill > 1.3) return *why = "ELL padding above 1.3 slots per entry", 0.0;
+    return *why = "rows of nearly equal length: ELL without padding", spmv_rule_big(F) && F->row_mean < 10 ? 1.0 : 0.9;
+}
+static inline double spmv_ellr__rule_host(const spmv_auto_features *F, const spmv_opts *o, const char **why) {
+    (void)o;
+    if (F->ell_fill > 2.0) return *why = "ELL padding above 2 slots per entry", 0.0;
+    return *why = "ELL with row lengths: moderate padding", spmv_rule_big(F) && F->row_mean < 10 ? 0.95 : 0.85;
+}
+static inline double spmv_hll__rule_host(const spmv_auto_features *F, const spmv_opts *o, const char **why) {
+    const double mu = F->row_mean;
+    (void)o;
+    if (F->sell_fill > 3.0) return *why = "slice padding above 3 slots per entry", 0.0;
+    if (mu < 3) return *why = "rows too short for slices of vector width", 0.0;
+    return *why = "slices of equal-ish rows (HLL)", mu >= 8 ? (spmv_rule_big(F) ? 1.1 : 0.95) : 0.9;
+}
+static inline double spmv_sell__rule_host(const spmv_auto_features *F, const spmv_opts *o, const char **why) {
+    (void)o;
+    if (F->sell_sorted_fill > 3.0) return *why = "slice padding above 3 slots per entry", 0.0;
+    if (F->row_mean < 3) return *why = "rows too short for slices of vector width", 0.0;
+    if (F->nnz >= 40000)
+        return *why = "rows of varying length sorted into slices: no row-end branch per row",
+               F->row_cv >= 0.2 || F->row_mean >= 10 ? 1.2 : 1.0;
+    return *why = "small or padded: SELL's slices cost more than they save", 0.9;
+}
+static inline double spmv_jad__rule_host(const spmv_auto_features *F, const spmv_opts *o, const char **why) {
+    (void)o;
+    if (F->row_mean > 40) return *why = "long rows: jagged diagonals gain nothing over CSR", 0.0;
+    if (spmv_rule_l2(F) && F->row_mean <= 12 && F->row_cv >= 0.6)
+        return *why = "small, short irregular rows: jagged diagonals", 1.1;
+    return *why = "short rows: jagged diagonals vectorise across rows", 0.9;
+}
+static inline double spmv_hyb__rule_host(const spmv_auto_features *F, const spmv_opts *o, const char **why) {
+    (void)o;
+    if (F->row_mean > 24) return *why = "long rows: HYB's ELL part gains nothing", 0.0;
+    return *why = "short rows of similar length plus a COO tail",
+           spmv_rule_big(F) && F->row_mean < 10 ? (F->row_cv <= 1.0 ? 1.0 : 0.95) : 0.85;
+}
+/* the device skew cap, before each capped row's rule */
+static inline int spmv_ell__dev_capped(const spmv_auto_features *F, const char **why) {
+    if (!spmv_rule_dev_capped(F, SPMV_CUDA_SKEW_MIN_ELL, 0)) return 0;
+    *why = "the longest row is far above the mean: one thread per row would walk it (the skew cap)";
+    return 1;
+}
+static inline double spmv_ell__rule_dev_slices(const spmv_auto_features *F, const char **why) {
+    if (spmv_ell__dev_capped(F, why)) return 0.0;
+    return *why = "padded slices: not ahead of csr's vector kernel on a GPU", 0.9;
+}
+static inline double spmv_ellr__rule_dev(const spmv_auto_features *F, const char **why) {
+    if (spmv_ell__dev_capped(F, why)) return 0.0;
+    return *why = "padded slices: not ahead of csr's vector kernel on a GPU", spmv_rule_dev_big(F) ? 1.0 : 0.9;
+}
+static inline double spmv_jad__rule_dev(const spmv_auto_features *F, const char **why) {
+    if (spmv_ell__dev_capped(F, why)) return 0.0;
+    if (F->row_mean > 32) return *why = "long rows: jagged diagonals gain nothing over CSR", 0.7;
+    return *why = "short rows: jagged diagonals, consecutive threads on consecutive rows", spmv_rule_dev_big(F) ? 1.15 : 0.9;
+}
+static inline double spmv_hyb__rule_dev(const spmv_auto_features *F, const char **why) {
+    if (F->row_mean > 24) return *why = "long rows: HYB's ELL part gains nothing", 0.5;
+    return *why = "short rows plus a COO tail for the long ones", spmv_rule_dev_big(F) && spmv_rule_skewed(F) ? 1.15 : 0.95;
+}
+static inline double spmv_ell__bytes(const spmv_auto_features *F) { return spmv_rule_padded_bytes(F, F->ell_fill); }
+static inline double spmv_hll__bytes(const spmv_auto_features *F) { return spmv_rule_padded_bytes(F, F->sell_fill); }
+static inline double spmv_sell__bytes(const spmv_auto_features *F) { return spmv_rule_padded_bytes(F, F->sell_sorted_fill); }
+static inline int spmv_ell__donor(const spmv_auto_features *F) { return F->ell_fill <= SPMV_AUTO_DONOR_FILL; }
+static inline int spmv_hll__donor(const spmv_auto_features *F) { return F->sell_fill <= SPMV_AUTO_DONOR_FILL; }
+static inline int spmv_sell__donor(const spmv_auto_features *F) { return F->sell_sorted_fill <= SPMV_AUTO_DONOR_FILL; }
+static inline int spmv_jad__donor(const spmv_auto_features *F) { return (void)F, 1; }
+static const spmv_format_rules spmv_rules_ell = {25, 15, spmv_ell__rule_host, spmv_ell__rule_dev_slices, NULL,
+                                                 spmv_ell__bytes, spmv_ell__donor};
+static const spmv_format_rules spmv_rules_ellr = {26, 15, spmv_ellr__rule_host, spmv_ellr__rule_dev, NULL,
+                                                  spmv_ell__bytes, spmv_ell__donor};
+static const spmv_format_rules spmv_rules_hll = {13, 11, spmv_hll__rule_host, spmv_ell__rule_dev_slices, NULL,
+                                                 spmv_hll__bytes, spmv_hll__donor};
+static const spmv_format_rules spmv_rules_sell = {14, 10, spmv_sell__rule_host, spmv_ell__rule_dev_slices, NULL,
+                                                  spmv_sell__bytes, spmv_sell__donor};
+static const spmv_format_rules spmv_rules_jad = {15, 9, spmv_jad__rule_host, spmv_jad__rule_dev, NULL, NULL,
+                                                 spmv_jad__donor};
+static const spmv_format_rules spmv_rules_hyb = {19, 14, spmv_hyb__rule_host, spmv_hyb__rule_dev, NULL, NULL, NULL};
+#endif /* SPMV_PART_RULES */

@@ -73,6 +73,7 @@
 #undef SPMV_FORMAT
 #define SPMV__HEADER(family) "core/empty.h"
 #include "any.h"
+#include "calib.h"
 #include "auto.h"
 #undef SPMV__HEADER
 #define SPMV_FORMAT(...)
@@ -88,6 +89,7 @@
 #undef SPMV_FORMAT
 #define SPMV__HEADER(family) "core/empty.h"
 #include "any.h"
+#include "calib.h"
 #include "auto.h"
 #undef SPMV__HEADER
 #define SPMV_FORMAT(...)
@@ -144,12 +146,18 @@
 #define SPMV_PART_API
 #include "registry.h"
 #undef SPMV_PART_API
+
+/* what the selection knows about each format (formats/core/rules.h), once per unit */
+#define SPMV_PART_RULES
+#include "registry.h"
+#undef SPMV_PART_RULES
 #undef SPMV__HEADER
 #undef SPMV_FORMAT
 
 #define SPMV_PART_DEFS
 #include "any.h"
 #include "auto.h"
+#include "calib.h" /* its measurement times the selection's inspection (auto.h) */
 #undef SPMV_PART_DEFS
 #else
 #undef SPMV_FORMAT

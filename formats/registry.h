@@ -2,7 +2,8 @@
  * run-time handles spmv_<tag>_any and spmv_<tag>_any_dev, format names and flags, the
  * tools' --formats, the bench, the tuner, the tests and the build lines of the tests) is
  * generated from the rows below. No include guard: included once per use, with
- *   SPMV_FORMAT(name, ID, family, host, cuda, embeds_x, tunable, width, atomics, sym)   a row
+ *   SPMV_FORMAT(name, ID, family, host, cuda, embeds_x, tunable, width, atomics, sym, mm, dmm, mvt, csr)
+ *                                                                  a row
  *   SPMV__HEADER(family)                                           the header to include
  * defined by the includer (formats/instance.h, formats/any.h, formats/cuda/...).
  *
@@ -23,66 +24,77 @@
  *             mode leaves these out on the device (formats/auto.h)
  *   sym       1: the layout stores one triangle of a symmetric matrix; its converter refuses
  *             any other matrix (SPMV_ERR_ARG), and everything iterating over the registry
- *             gives it symmetric matrices only (SPMV_FF_SYMMETRIC)
+ *             gives it symmetric matrices only (SPMV_FF_SYMMETRIC); its family has
+ *             _from_triangle (any_from_triangle) and __vmap (the map of any_update_values)
+ *   mm        1: native SpMM on the CPU, the matrix read once per block of vectors: the
+ *             family's _mm (any_mm; 0: one product per vector) (SPMV_FF_MM)
+ *   dmm       1: the same on the device (any_dev_mm) (SPMV_FF_DEV_MM)
+ *   mvt       1: a native transpose product, the family's _mvt (any_mvt; 0: build with
+ *             opts.transpose instead) (SPMV_FF_MVT)
+ *   csr       1: the layout is A's CSR itself (values in A's order: an update copies them;
+ *             built from A^T it takes A^T's arrays) (SPMV_FF_CSR)
  * A block per family: the family's host header formats/<family>.h and device header
  * formats/cuda/<family>.cuh hold the rows' code (docs/DESIGN.md, "Adding a format", lists
  * the verbs). SPMV_FORMATS_ONLY + SPMV_WITH_<family> 1 instantiates a subset (coo and csr
  * are always there: every converter starts from CSR). Order = enum order: append. */
 
+/*          name        ID          fam   ho cu ex tu wi at sy mm dm mt cs
+ *          ho host, cu cuda, ex embeds_x, tu tunable, wi width, at atomics, sy sym, mm, dm dmm, mt mvt,
+ *          cs csr: the columns above */
 #if SPMV__USE(coo)
 #include SPMV__HEADER(coo)
-SPMV_FORMAT(coo,        COO,        coo,  1, 1, 0, 0, 0, 1, 0)
+SPMV_FORMAT(coo,        COO,        coo,  1, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0)
 #endif
 
 #if SPMV__USE(csr)
 #include SPMV__HEADER(csr)
-SPMV_FORMAT(csr,        CSR,        csr,  1, 1, 0, 0, 0, 1, 0)
-SPMV_FORMAT(csr_merge,  CSR_MERGE,  csr,  1, 1, 0, 0, 0, 1, 0)
-SPMV_FORMAT(csr_scalar, CSR_SCALAR, csr,  0, 1, 0, 0, 0, 0, 0)
-SPMV_FORMAT(csr_vector, CSR_VECTOR, csr,  0, 1, 0, 1, 0, 0, 0)
+SPMV_FORMAT(csr,        CSR,        csr,  1, 1, 0, 0, 0, 1, 0, 1, 1, 1, 1)
+SPMV_FORMAT(csr_merge,  CSR_MERGE,  csr,  1, 1, 0, 0, 0, 1, 0, 1, 1, 1, 1)
+SPMV_FORMAT(csr_scalar, CSR_SCALAR, csr,  0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0)
+SPMV_FORMAT(csr_vector, CSR_VECTOR, csr,  0, 1, 0, 1, 0, 0, 0, 0, 1, 0, 0)
 #endif
 
 #if SPMV__USE(axt)
 #include SPMV__HEADER(axt)
-SPMV_FORMAT(axc,        AXC,        axt,  1, 1, 1, 1, 1, 1, 0)
-SPMV_FORMAT(axtuh1,     AXTUH1,     axt,  1, 1, 1, 1, 1, 1, 0)
-SPMV_FORMAT(axtuh,      AXTUH,      axt,  1, 1, 1, 1, 1, 1, 0)
-SPMV_FORMAT(axtch1,     AXTCH1,     axt,  1, 1, 1, 1, 1, 1, 0)
-SPMV_FORMAT(axtch,      AXTCH,      axt,  1, 1, 1, 1, 1, 1, 0)
+SPMV_FORMAT(axc,        AXC,        axt,  1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0)
+SPMV_FORMAT(axtuh1,     AXTUH1,     axt,  1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0)
+SPMV_FORMAT(axtuh,      AXTUH,      axt,  1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0)
+SPMV_FORMAT(axtch1,     AXTCH1,     axt,  1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0)
+SPMV_FORMAT(axtch,      AXTCH,      axt,  1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0)
 #endif
 
 #if SPMV__USE(csr5)
 #include SPMV__HEADER(csr5)
-SPMV_FORMAT(csr5,       CSR5,       csr5, 1, 1, 0, 1, 1, 1, 0)
+SPMV_FORMAT(csr5,       CSR5,       csr5, 1, 1, 0, 1, 1, 1, 0, 0, 0, 0, 0)
 #endif
 
 #if SPMV__USE(ell)
 #include SPMV__HEADER(ell)
-SPMV_FORMAT(ell,        ELL,        ell,  1, 1, 0, 0, 0, 0, 0)
-SPMV_FORMAT(ellr,       ELLR,       ell,  1, 1, 0, 1, 0, 0, 0)
-SPMV_FORMAT(hll,        HLL,        ell,  1, 1, 0, 1, 1, 0, 0)
-SPMV_FORMAT(sell,       SELL,       ell,  1, 1, 0, 1, 1, 0, 0)
-SPMV_FORMAT(jad,        JAD,        ell,  1, 1, 0, 0, 0, 0, 0)
-SPMV_FORMAT(hyb,        HYB,        ell,  1, 1, 0, 1, 0, 1, 0)
+SPMV_FORMAT(ell,        ELL,        ell,  1, 1, 0, 0, 0, 0, 0, 1, 1, 0, 0)
+SPMV_FORMAT(ellr,       ELLR,       ell,  1, 1, 0, 1, 0, 0, 0, 1, 1, 0, 0)
+SPMV_FORMAT(hll,        HLL,        ell,  1, 1, 0, 1, 1, 0, 0, 1, 1, 0, 0)
+SPMV_FORMAT(sell,       SELL,       ell,  1, 1, 0, 1, 1, 0, 0, 1, 1, 0, 0)
+SPMV_FORMAT(jad,        JAD,        ell,  1, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0)
+SPMV_FORMAT(hyb,        HYB,        ell,  1, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0)
 #endif
 
 #if SPMV__USE(dia)
 #include SPMV__HEADER(dia)
-SPMV_FORMAT(dia,        DIA,        dia,  1, 1, 0, 0, 0, 0, 0)
-SPMV_FORMAT(hdia,       HDIA,       dia,  1, 1, 0, 1, 0, 0, 0)
+SPMV_FORMAT(dia,        DIA,        dia,  1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+SPMV_FORMAT(hdia,       HDIA,       dia,  1, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0)
 #endif
 
 #if SPMV__USE(bcsr)
 #include SPMV__HEADER(bcsr)
-SPMV_FORMAT(bcsr,       BCSR,       bcsr, 1, 1, 0, 1, 0, 0, 0)
+SPMV_FORMAT(bcsr,       BCSR,       bcsr, 1, 1, 0, 1, 0, 0, 0, 1, 0, 0, 0)
 #endif
 
 #if SPMV__USE(suraa)
 #include SPMV__HEADER(suraa)
-SPMV_FORMAT(suraa,      SURAA,      suraa, 0, 1, 0, 0, 0, 1, 0)
+SPMV_FORMAT(suraa,      SURAA,      suraa, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0)
 #endif
 
 #if SPMV__USE(sss)
 #include SPMV__HEADER(sss)
-SPMV_FORMAT(sss,        SSS,        sss,  1, 1, 0, 0, 0, 1, 1)
+SPMV_FORMAT(sss,        SSS,        sss,  1, 1, 0, 0, 0, 1, 1, 0, 0, 0, 0)
 #endif

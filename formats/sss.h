@@ -417,3 +417,21 @@ SPMV_API spmv_status SPMV_NAME(sss_mv)(const SPMV_NAME(sss) *A, SPMV_T alpha, co
     return st;
 }
 #endif /* SPMV_PART_API */
+
+#if defined(SPMV_PART_RULES) && !defined(SPMV_SSS_RULES)
+#define SPMV_SSS_RULES
+/* What the selection knows about sss (formats/core/rules.h), on symmetric matrices only:
+ * beyond the L3 half of CSR's bytes (1.28x CSR on the 27-point stencil, 1.60x on 3x3 FEM); in
+ * cache each stored entry costs a row add and a mirrored add (0.56x on a 5-point stencil of
+ * 17k entries). Not measured on the device: there it gets the numbers the selection gave
+ * it before it had its own rule (1.05x skewed, 0.5x balanced), so that the trial decides. */
+static inline double spmv_sss__rule_host(const spmv_auto_features *F, const spmv_opts *o, const char **why) {
+    (void)o;
+    return spmv_rule_big(F) ? (*why = "symmetric, beyond the cache: one triangle is half of CSR's bytes", 1.4)
+                            : (*why = "symmetric, in cache: the mirrored adds cost more than the bytes save", 0.7);
+}
+static inline double spmv_sss__rule_dev(const spmv_auto_features *F, const char **why) {
+    return *why = "one triangle on the device: not measured against csr", spmv_rule_skewed(F) ? 1.05 : 0.5;
+}
+static const spmv_format_rules spmv_rules_sss = {20, 12, spmv_sss__rule_host, spmv_sss__rule_dev, NULL, NULL, NULL};
+#endif /* SPMV_PART_RULES */

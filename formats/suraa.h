@@ -297,3 +297,20 @@ SPMV_API spmv_status SPMV_NAME(suraa_to_csr)(const SPMV_NAME(suraa) *A, SPMV_NAM
 }
 #endif /* SPMV_PART_DEFS */
 /* No SPMV_PART_KERNELS / SPMV_PART_API: the registry row has host = 0. */
+
+#if defined(SPMV_PART_RULES) && !defined(SPMV_SURAA_RULES)
+#define SPMV_SURAA_RULES
+/* What the selection knows about suraa (formats/core/rules.h): segments by row length pay on
+ * skewed rows (device median 1.04x), nothing to sort on regular ones. */
+static inline double spmv_suraa__rule_host(const spmv_auto_features *F, const spmv_opts *o, const char **why) {
+    (void)o;
+    if (F->row_cv < 1.0) return *why = "regular rows: nothing to sort", 0.0;
+    return *why = "skewed rows: segments by row length", 1.1;
+}
+static inline double spmv_suraa__rule_dev(const spmv_auto_features *F, const char **why) {
+    if (!spmv_rule_skewed(F)) return *why = "balanced rows: nothing to sort", 0.6;
+    return *why = "skewed rows: segments by row length (measured 1.04x median)", 1.0;
+}
+static const spmv_format_rules spmv_rules_suraa = {11, 23, spmv_suraa__rule_host, spmv_suraa__rule_dev, NULL, NULL,
+                                                   NULL};
+#endif /* SPMV_PART_RULES */
