@@ -202,10 +202,6 @@ SPMV_API spmv_status SPMV_NAME(auto_mvt)(SPMV_NAME(auto) *M, SPMV_T alpha, const
 SPMV_API spmv_status SPMV_NAME(auto_mm)(SPMV_NAME(auto) *M, int64_t k, SPMV_T alpha, const SPMV_T *X, int64_t ldx,
         SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay);
 SPMV_API spmv_status SPMV_NAME(auto_update_values)(SPMV_NAME(auto) *M, const SPMV_NAME(csr) *A);
-SPMV_API spmv_status SPMV_NAME(auto_plan_save)(const SPMV_NAME(auto) *M, const SPMV_NAME(csr) *A, const char *path,
-        spmv_error *e);
-SPMV_API spmv_status SPMV_NAME(auto_from_plan)(SPMV_NAME(auto) *M, const SPMV_NAME(csr) *A, const char *path,
-        spmv_error *e);
 SPMV_API spmv_format SPMV_NAME(auto_format)(const SPMV_NAME(auto) *M);
 SPMV_API size_t SPMV_NAME(auto_bytes)(const SPMV_NAME(auto) *M);
 SPMV_API spmv_status SPMV_NAME(auto_to_csr)(const SPMV_NAME(auto) *M, SPMV_NAME(csr) *B);
@@ -825,390 +821,452 @@ static inline void SPMV_NAME(auto__calibration)(spmv_auto_report *R, const SPMV_
     }
 }
 
-static inline spmv_status SPMV_NAME(auto__select)(SPMV_NAME(auto) *M, const SPMV_NAME(csr) *A,
-                                                    const spmv_opts *o) {
-    const double t0 = spmv_wtime();
+/* ---- the selection in phases (docs/DESIGN.md, "The selection"): gate, inspection, the
+ * untimed choice or CSR's trial, the candidates, the duel, the finish; S holds what passes
+ * between them ---- */
+typedef struct SPMV_NAME(auto__state) {
+    SPMV_NAME(auto) *M;
     spmv_auto_report *R;
-    spmv_opts opts = o ? *o : spmv_opts_default();
-    spmv_error e;
-    spmv_status st;
+    const SPMV_NAME(csr) *A;
+    spmv_opts opts;
+    double t0;
     SPMV_NAME(any) best, cand, spare; /* spare (has_spare): a loser whose pages take CSR's copy */
-    int has_spare = 0;
-    SPMV_T *x = NULL, *y = NULL;
-    double best_score, spent, reserve, overrun = 1, fastest_s, fresh0, gain = 0;
-    int i, best_i = 0, reps, prev_threads = 0, csr_again = 0, few = 0, blind = 0, invested = 0;
-    int64_t kk = 1;
-    if (!M) return SPMV_ERR_ARG;
+    int has_spare;
+    SPMV_T *x, *y;  /* the trials' vectors (kk of each: SpMM times calls of kk row-major vectors) */
+    int64_t kk;
+    double best_score, reserve, overrun, fastest_s, gain;
+    int best_i, reps, prev_threads, csr_again, few, blind, invested;
+} SPMV_NAME(auto__state);
+
+/* M emptied but for the report, which says why the selection failed */
+static inline spmv_status SPMV_NAME(auto__failed)(SPMV_NAME(auto) *M, spmv_status st, const char *what) {
+    spmv_auto_report keep = M->rep;
     memset(M, 0, sizeof *M);
-    R = &M->rep;
-    if (!A) {
-        snprintf(R->why, sizeof R->why, "no matrix (A is NULL)");
-        return SPMV_ERR_ARG;
-    }
-    if (spmv_opts_check(&opts, &e) != SPMV_OK) {
-        snprintf(R->why, sizeof R->why, "bad options: %.150s", e.msg);
-        return SPMV_ERR_ARG;
-    }
-    if ((st = SPMV_NAME(csr_check)(A)) != SPMV_OK) {
-        snprintf(R->why, sizeof R->why, "the CSR matrix is malformed: %s", spmv_status_str(st));
-        return st;
-    }
-    R->opts = opts;
-    {
-        const double n = opts.expected_calls, most = SPMV_AUTO_LOOK * n / 2 > SPMV_AUTO_RISK * n ? SPMV_AUTO_LOOK * n / 2 : SPMV_AUTO_RISK * n;
-        const int can = !opts.deterministic && opts.budget >= 4 && A->nnz > 0;
-        if (can && most < 3 * SPMV_AUTO_TRIAL_PRODUCTS) {
-            /* CSR's trial and one conversion with its trial cost more products than looking may,
-               whatever the machine: no calibration read, no inspection (below ~360 products) */
-            int threads = opts.threads > 0 ? opts.threads : spmv_max_threads();
-            spmv_isa isa = SPMV_ISA_GENERIC;
-            if (spmv_isa_resolve(opts.isa, &isa) != SPMV_OK) isa = SPMV_ISA_GENERIC;
-            spmv_calibration_builtin(&R->cal, threads, (int)sizeof(SPMV_T), (int)sizeof(SPMV_I), isa);
-            snprintf(R->cal_note, sizeof R->cal_note, "built-in values: not needed for %.3g expected products", n);
-            R->csr_pred_s = spmv_calibration_predict_csr(&R->cal, A->nrows, A->ncols, A->nnz);
-            blind = 1;
-        } else {
-            /* not even an inspection when it, CSR's trial and one conversion with its trial would
-               cost more than looking may (the inspection's cost from the calibration, twice it:
-               irregular rows cost up to that against the calibration's band, plus the fixed
-               costs of a first inspection and trial) */
-            const int64_t nz = A->nnz, samp = nz <= 32768 ? nz : (nz / 64 > 32768 ? nz / 64 : 32768);
-            double feat_s;
-            SPMV_NAME(auto__calibration)(R, A);
-            feat_s = 2 * R->cal.feat_s * (double)(A->nrows + samp + spmv_auto__slab(nz)) + SPMV_AUTO_LOOK_FIXED;
-            blind = can && most * R->csr_pred_s < feat_s + 3 * SPMV_AUTO_TRIAL_PRODUCTS * R->csr_pred_s;
-        }
-        if (blind) R->risk_s = most * R->csr_pred_s;
-    }
-    if (blind) { /* the shortlist is CSR alone; the features only what the sizes say */
-        spmv_auto_features *F = &R->feat;
-        memset(F, 0, sizeof *F);
-        F->nrows = A->nrows;
-        F->ncols = A->ncols;
-        F->nnz = A->nnz;
-        F->row_mean = A->nrows ? (double)A->nnz / (double)A->nrows : 0;
-        F->value_bytes = (int)sizeof(SPMV_T);
-        F->index_bytes = (int)sizeof(SPMV_I);
-        F->csr_bytes = (double)A->nnz * (double)(sizeof(SPMV_T) + sizeof(SPMV_I)) +
-                       (double)(A->nrows + 1) * sizeof(SPMV_I) + (double)(A->nrows + A->ncols) * sizeof(SPMV_T);
-        F->llc_bytes = (double)spmv_machine_get()->llc_bytes;
-        memset(&R->cand[0], 0, sizeof R->cand[0]);
-        R->cand[0].fmt = SPMV_FMT_CSR;
-        R->cand[0].predicted = 1;
-        R->cand[0].rule = "the baseline";
-        R->ncand = 1;
-        R->nleft = 0;
+    M->rep = keep;
+    snprintf(M->rep.why, sizeof M->rep.why, "%s: %s", what, spmv_status_str(st));
+    return st;
+}
+
+/* 1. the gate: CSR uninspected (S->blind) when CSR's trial and one conversion with its trial
+ *    cost more products than looking may, whatever the machine (below ~360 products: no
+ *    calibration read either), or more than looking may cost at the calibration's predicted
+ *    time together with an inspection (its cost from the calibration, twice it: irregular rows
+ *    cost up to that against the calibration's band, plus the fixed costs of a first
+ *    inspection and trial) */
+static inline void SPMV_NAME(auto__gate)(SPMV_NAME(auto__state) *S) {
+    spmv_auto_report *R = S->R;
+    const SPMV_NAME(csr) *A = S->A;
+    const double n = S->opts.expected_calls;
+    const double most = SPMV_AUTO_LOOK * n / 2 > SPMV_AUTO_RISK * n ? SPMV_AUTO_LOOK * n / 2 : SPMV_AUTO_RISK * n;
+    const int can = !S->opts.deterministic && S->opts.budget >= 4 && A->nnz > 0;
+    if (can && most < 3 * SPMV_AUTO_TRIAL_PRODUCTS) {
+        int threads = S->opts.threads > 0 ? S->opts.threads : spmv_max_threads();
+        spmv_isa isa = SPMV_ISA_GENERIC;
+        if (spmv_isa_resolve(S->opts.isa, &isa) != SPMV_OK) isa = SPMV_ISA_GENERIC;
+        spmv_calibration_builtin(&R->cal, threads, (int)sizeof(SPMV_T), (int)sizeof(SPMV_I), isa);
+        snprintf(R->cal_note, sizeof R->cal_note, "built-in values: not needed for %.3g expected products", n);
+        R->csr_pred_s = spmv_calibration_predict_csr(&R->cal, A->nrows, A->ncols, A->nnz);
+        S->blind = 1;
     } else {
-        if ((st = SPMV_NAME(auto_features)(A, &R->feat)) != SPMV_OK) {
-            spmv_auto_report keep = *R;
-            memset(M, 0, sizeof *M);
-            M->rep = keep;
-            snprintf(M->rep.why, sizeof M->rep.why, "inspection failed: %s", spmv_status_str(st));
-            return st;
-        }
-        R->features_s = spmv_wtime() - t0;
-        spmv_auto__shortlist(R, 0);
+        const int64_t nz = A->nnz, samp = nz <= 32768 ? nz : (nz / 64 > 32768 ? nz / 64 : 32768);
+        double feat_s;
+        SPMV_NAME(auto__calibration)(R, A);
+        feat_s = 2 * R->cal.feat_s * (double)(A->nrows + samp + spmv_auto__slab(nz)) + SPMV_AUTO_LOOK_FIXED;
+        S->blind = can && most * R->csr_pred_s < feat_s + 3 * SPMV_AUTO_TRIAL_PRODUCTS * R->csr_pred_s;
     }
+    if (S->blind) R->risk_s = most * R->csr_pred_s;
+}
+
+/* blind: the shortlist is CSR alone, the features only what the sizes say */
+static inline void SPMV_NAME(auto__sizes_only)(spmv_auto_report *R, const SPMV_NAME(csr) *A) {
+    spmv_auto_features *F = &R->feat;
+    memset(F, 0, sizeof *F);
+    F->nrows = A->nrows;
+    F->ncols = A->ncols;
+    F->nnz = A->nnz;
+    F->row_mean = A->nrows ? (double)A->nnz / (double)A->nrows : 0;
+    F->value_bytes = (int)sizeof(SPMV_T);
+    F->index_bytes = (int)sizeof(SPMV_I);
+    F->csr_bytes = (double)A->nnz * (double)(sizeof(SPMV_T) + sizeof(SPMV_I)) +
+                   (double)(A->nrows + 1) * sizeof(SPMV_I) + (double)(A->nrows + A->ncols) * sizeof(SPMV_T);
+    F->llc_bytes = (double)spmv_machine_get()->llc_bytes;
+    memset(&R->cand[0], 0, sizeof R->cand[0]);
+    R->cand[0].fmt = SPMV_FMT_CSR;
+    R->cand[0].predicted = 1;
+    R->cand[0].rule = "the baseline";
+    R->ncand = 1;
+    R->nleft = 0;
+}
+
+/* 2. the inspection: the features and the shortlist; S->few when no trial can pay (no
+ *    candidate's typical conversion is repaid, or none with its trial fits in what looking may
+ *    cost at CSR's predicted time; deterministic: the first only, no clock) */
+static inline spmv_status SPMV_NAME(auto__inspect)(SPMV_NAME(auto__state) *S) {
+    spmv_auto_report *R = S->R;
+    spmv_status st;
+    int pays = 0;
     R->chosen_idx = 0;
-    if (!blind) {
-        int pays = 0;
-        gain = spmv_auto__max_gain(R, &opts, 0, &pays);
-        /* no trials at all: no candidate's typical conversion is repaid, or none with its trial
-           fits in what looking may cost at CSR's predicted time */
-        few = !pays; /* deterministic: this only (no clock) */
-        if (!opts.deterministic && !few)
-            few = !spmv_auto__worth_looking(R, SPMV_AUTO_PRED_SLACK * R->csr_pred_s, spmv_wtime() - t0);
-    }
-    if (opts.deterministic || opts.budget < 4 || A->nnz == 0 || few || blind) {
-        /* no timing: the rules (deterministic) or CSR (no budget, nothing to multiply) */
-        best_i = opts.deterministic && A->nnz && !few ? spmv_auto__rule_choice(R, 0) : 0;
-        for (;;) {
-            const double c0 = spmv_wtime();
-            if (best_i == 0 && opts.borrow) st = SPMV_NAME(auto__borrow)(&M->h, A, opts.isa);
-            else st = SPMV_NAME(auto__build)(&M->h, A, R->cand[best_i].fmt, opts.isa);
-            R->cand[best_i].convert_s = spmv_wtime() - c0;
-            R->cand[best_i].st = st;
-            if (st == SPMV_OK || best_i == 0 || st == SPMV_ERR_ALLOC) break;
-            R->cand[best_i].tried = -1; /* refused (a size cap): CSR */
-            best_i = 0;
-        }
-        if (st != SPMV_OK) {
-            spmv_auto_report keep = *R;
-            memset(M, 0, sizeof *M);
-            M->rep = keep;
-            snprintf(M->rep.why, sizeof M->rep.why, "conversion failed: %s", spmv_status_str(st));
-            return st;
-        }
-        R->chosen_idx = best_i;
-        R->chosen = R->cand[best_i].fmt;
-        if (opts.deterministic && A->nnz)
-            snprintf(R->why, sizeof R->why, "deterministic: the rules' choice (%s: %s), untimed",
-                     spmv_format_name(R->chosen), R->cand[best_i].rule);
-        else if (A->nnz == 0) snprintf(R->why, sizeof R->why, "no entries: CSR");
-        else if (opts.budget < 4)
-            snprintf(R->why, sizeof R->why, "budget %.3g SpMVs is below one trial: CSR without trials", opts.budget);
-        else if (blind)
-            snprintf(R->why, sizeof R->why,
-                     "CSR uninspected: over %.3g expected products (%.3g s each, predicted) looking may cost %.2g s, "
-                     "less than an inspection and one trial", opts.expected_calls, R->csr_pred_s, R->risk_s);
-        else if (few)
-            snprintf(R->why, sizeof R->why,
-                     "CSR untimed: no candidate's conversion and trial would be repaid over %.3g expected products "
-                     "within the %.2g s looking may cost", opts.expected_calls, R->risk_s);
-        R->select_s = spmv_wtime() - t0;
+    if (S->blind) {
+        SPMV_NAME(auto__sizes_only)(R, S->A);
         return SPMV_OK;
     }
-#ifdef _OPENMP
-    prev_threads = omp_get_max_threads();
-    if (opts.threads > 0) omp_set_num_threads(opts.threads);
-#endif
-    fresh0 = spmv_wtime();
-    kk = opts.mm_k > 1 ? opts.mm_k : 1; /* SpMM: the trials time calls of kk row-major vectors */
-    x = SPMV_ALLOC_N(SPMV_T, (size_t)A->ncols * (size_t)kk + 1);
-    y = SPMV_ALLOC_N(SPMV_T, (size_t)A->nrows * (size_t)kk + 1);
-    memset(&best, 0, sizeof best);
-    memset(&cand, 0, sizeof cand);
-    memset(&spare, 0, sizeof spare);
-    if (!x || !y) {
-        st = SPMV_ERR_ALLOC;
-        goto fail;
-    }
-    /* first touched by both threads: serial, x and y of dblp-2010 (326k rows) took 2.6 ms of
-       page faults, more than one product */
-    {
-        const int64_t nx = (int64_t)A->ncols * kk, ny = (int64_t)A->nrows * kk;
-        int64_t q;
-SPMV_OMP(parallel for schedule(static) if (nx >= 65536))
-        for (q = 0; q < nx; q++) x[q] = (SPMV_T)1 + (SPMV_T)(q % 7) / (SPMV_T)8;
-SPMV_OMP(parallel for schedule(static) if (ny >= 65536))
-        for (q = 0; q < ny; q++) y[q] = 0;
-    }
-    {
-        /* what fresh pages cost now: under 2 MiB a thread's wake-up would dominate */
-        const double mb = (double)((A->ncols + A->nrows) * kk + 2) * sizeof(SPMV_T) / 1048576.0;
-        if (mb >= 2) R->fresh_s_per_mb = (spmv_wtime() - fresh0) / mb;
-    }
-    /* CSR: the baseline, timed on A's own arrays (no copy: it is made only if CSR wins) */
-    {
-        if ((st = SPMV_NAME(auto__borrow)(&best, A, opts.isa)) != SPMV_OK) goto fail;
-    }
-    {
-        /* a first product says how many samples fit: about 1.2 ms of trial per candidate
-           (3 samples from 0.4 ms up: 2 ms let ct2010's 5 samples squeeze out sell's trial) */
+    if ((st = SPMV_NAME(auto_features)(S->A, &R->feat)) != SPMV_OK)
+        return SPMV_NAME(auto__failed)(S->M, st, "inspection failed");
+    R->features_s = spmv_wtime() - S->t0;
+    spmv_auto__shortlist(R, 0);
+    S->gain = spmv_auto__max_gain(R, &S->opts, 0, &pays);
+    S->few = !pays;
+    if (!S->opts.deterministic && !S->few)
+        S->few = !spmv_auto__worth_looking(R, SPMV_AUTO_PRED_SLACK * R->csr_pred_s, spmv_wtime() - S->t0);
+    return SPMV_OK;
+}
+
+/* 3a. no timing: the rules' choice (deterministic) or CSR (no budget, nothing to multiply,
+ *     nothing that could pay); a conversion refused for its size falls back to CSR */
+static inline spmv_status SPMV_NAME(auto__untimed)(SPMV_NAME(auto__state) *S) {
+    spmv_auto_report *R = S->R;
+    const spmv_opts *o = &S->opts;
+    const int64_t nnz = S->A->nnz;
+    int bi = o->deterministic && nnz && !S->few ? spmv_auto__rule_choice(R, 0) : 0;
+    spmv_status st;
+    for (;;) {
         const double c0 = spmv_wtime();
-        SPMV_NAME(auto__op)(&best, x, y, 1, (int)kk);
-        spent = spmv_wtime() - c0;
-        reps = spent > 0 ? (int)(1.2e-3 / spent) : 10;
-        reps = reps < 3 ? 3 : reps > 10 ? 10 : reps;
-        /* and at most a sixth of what looking may cost, in products (3 at 1000 expected) */
-        {
-            const double cap = spmv_auto__risk_products(R) / SPMV_AUTO_TRIAL_PRODUCTS;
-            if (reps > cap) reps = cap < 3 ? 3 : (int)cap;
-        }
+        if (bi == 0 && o->borrow) st = SPMV_NAME(auto__borrow)(&S->M->h, S->A, o->isa);
+        else st = SPMV_NAME(auto__build)(&S->M->h, S->A, R->cand[bi].fmt, o->isa);
+        R->cand[bi].convert_s = spmv_wtime() - c0;
+        R->cand[bi].st = st;
+        if (st == SPMV_OK || bi == 0 || st == SPMV_ERR_ALLOC) break;
+        R->cand[bi].tried = -1; /* refused (a size cap): CSR */
+        bi = 0;
     }
-    /* the first product was the first warm-up; sleeping threads' wake-up (milliseconds on a VM)
-       awaited for at most a quarter of what looking may cost */
-    {
-        double warm = spent < 1e-3 ? 1e-3 - spent : 0;
-        if (warm > 0.25 * R->risk_s) warm = 0.25 * R->risk_s;
-        R->cand[0].spmv_s = R->csr_spmv_s = SPMV_NAME(auto__time)(&best, x, y, 1, reps, 1, warm, (int)kk, 0);
-    }
+    if (st != SPMV_OK) return SPMV_NAME(auto__failed)(S->M, st, "conversion failed");
+    R->chosen_idx = bi;
+    R->chosen = R->cand[bi].fmt;
+    if (o->deterministic && nnz)
+        snprintf(R->why, sizeof R->why, "deterministic: the rules' choice (%s: %s), untimed",
+                 spmv_format_name(R->chosen), R->cand[bi].rule);
+    else if (nnz == 0) snprintf(R->why, sizeof R->why, "no entries: CSR");
+    else if (o->budget < 4)
+        snprintf(R->why, sizeof R->why, "budget %.3g SpMVs is below one trial: CSR without trials", o->budget);
+    else if (S->blind)
+        snprintf(R->why, sizeof R->why,
+                 "CSR uninspected: over %.3g expected products (%.3g s each, predicted) looking may cost %.2g s, "
+                 "less than an inspection and one trial", o->expected_calls, R->csr_pred_s, R->risk_s);
+    else if (S->few)
+        snprintf(R->why, sizeof R->why,
+                 "CSR untimed: no candidate's conversion and trial would be repaid over %.3g expected products "
+                 "within the %.2g s looking may cost", o->expected_calls, R->risk_s);
+    R->select_s = spmv_wtime() - S->t0;
+    return SPMV_OK;
+}
+
+/* the trials' x and y, first touched by both threads (serial, x and y of dblp-2010, 326k
+ * rows, took 2.6 ms of page faults, more than one product); what fresh pages cost now (under
+ * 2 MiB a thread's wake-up would dominate) */
+static inline spmv_status SPMV_NAME(auto__vectors)(SPMV_NAME(auto__state) *S) {
+    const SPMV_NAME(csr) *A = S->A;
+    const double fresh0 = spmv_wtime();
+    const int64_t nx = (int64_t)A->ncols * S->kk, ny = (int64_t)A->nrows * S->kk;
+    double mb;
+    int64_t q;
+    S->x = SPMV_ALLOC_N(SPMV_T, (size_t)A->ncols * (size_t)S->kk + 1);
+    S->y = SPMV_ALLOC_N(SPMV_T, (size_t)A->nrows * (size_t)S->kk + 1);
+    if (!S->x || !S->y) return SPMV_ERR_ALLOC;
+SPMV_OMP(parallel for schedule(static) if (nx >= 65536))
+    for (q = 0; q < nx; q++) S->x[q] = (SPMV_T)1 + (SPMV_T)(q % 7) / (SPMV_T)8;
+SPMV_OMP(parallel for schedule(static) if (ny >= 65536))
+    for (q = 0; q < ny; q++) S->y[q] = 0;
+    mb = (double)((A->ncols + A->nrows) * S->kk + 2) * sizeof(SPMV_T) / 1048576.0;
+    if (mb >= 2) S->R->fresh_s_per_mb = (spmv_wtime() - fresh0) / mb;
+    return SPMV_OK;
+}
+
+/* 3b. CSR's trial, on A's own arrays (no copy: it is made only if CSR wins): a first product
+ *     says how many samples fit (about 1.2 ms of trial per candidate, 3 to 10, at most a sixth
+ *     of what looking may cost), it was the first warm-up, and sleeping threads' wake-up is
+ *     awaited for at most a quarter of what looking may cost; then the budget */
+static inline spmv_status SPMV_NAME(auto__csr_trial)(SPMV_NAME(auto__state) *S) {
+    spmv_auto_report *R = S->R;
+    const int kk = (int)S->kk;
+    double spent, warm, cap;
+    spmv_status st;
+    if ((st = SPMV_NAME(auto__vectors)(S)) != SPMV_OK) return st;
+    if ((st = SPMV_NAME(auto__borrow)(&S->best, S->A, S->opts.isa)) != SPMV_OK) return st;
+    spent = spmv_wtime();
+    SPMV_NAME(auto__op)(&S->best, S->x, S->y, 1, kk);
+    spent = spmv_wtime() - spent;
+    S->reps = spent > 0 ? (int)(1.2e-3 / spent) : 10;
+    S->reps = S->reps < 3 ? 3 : S->reps > 10 ? 10 : S->reps;
+    cap = spmv_auto__risk_products(R) / SPMV_AUTO_TRIAL_PRODUCTS;
+    if (S->reps > cap) S->reps = cap < 3 ? 3 : (int)cap;
+    warm = spent < 1e-3 ? 1e-3 - spent : 0;
+    if (warm > 0.25 * R->risk_s) warm = 0.25 * R->risk_s;
+    R->cand[0].spmv_s = R->csr_spmv_s = SPMV_NAME(auto__time)(&S->best, S->x, S->y, 1, S->reps, 1, warm, kk, 0);
     R->cand[0].tried = 1;
     /* SpMM: conversions cost what they cost in products of y = Ax, whatever k */
-    R->csr_mv_s = kk > 1 ? SPMV_NAME(auto__time)(&best, x, y, 1, reps, 1, 0, 1, 0) : R->csr_spmv_s;
+    R->csr_mv_s = kk > 1 ? SPMV_NAME(auto__time)(&S->best, S->x, S->y, 1, S->reps, 1, 0, 1, 0) : R->csr_spmv_s;
     /* CSR's copy is still to be made (none with borrow): its typical cost */
-    R->cand[0].score_s = best_score =
-        spmv_auto__csr_score(&opts, R->csr_spmv_s, R->csr_mv_s);
+    R->cand[0].score_s = S->best_score = spmv_auto__csr_score(&S->opts, R->csr_spmv_s, R->csr_mv_s);
     R->trials = 1;
-    fastest_s = R->csr_spmv_s;
-    /* kept back for copying CSR if it wins */
-    reserve = opts.borrow ? 0 : spmv_auto__prior(R, SPMV_FMT_CSR);
+    S->fastest_s = R->csr_spmv_s;
+    S->reserve = S->opts.borrow ? 0 : spmv_auto__prior(R, SPMV_FMT_CSR); /* kept back for copying CSR */
     /* the risk share at CSR's timed product (SpMM: its mm_k-vector call), plus the copy */
-    R->risk_s = spmv_auto__risk_products(R) * R->csr_spmv_s + reserve;
-    R->budget_s = spmv_auto__budget_s(&opts, fastest_s, gain * R->csr_spmv_s, R->risk_s);
+    R->risk_s = spmv_auto__risk_products(R) * R->csr_spmv_s + S->reserve;
+    R->budget_s = spmv_auto__budget_s(&S->opts, S->fastest_s, S->gain * R->csr_spmv_s, R->risk_s);
+    return SPMV_OK;
+}
+
+/* 4a. whether candidate c may be converted and timed: 1 yes (*prior its expected conversion,
+ *     scaled by how much this matrix's conversions overran theirs), 0 skipped (c->skip says
+ *     why). An investment, not a look: a candidate predicted to save SPMV_AUTO_INVEST times its
+ *     conversion and trial over the expected products is tried beyond the budget while CSR
+ *     leads. Should it win, the cap shrinks to budget products of its own, predicted faster,
+ *     and CSR's copy is not made; should it lose, the cap stays and the copy (or its warm
+ *     version onto this candidate's pages) is still to come. */
+static inline int SPMV_NAME(auto__may_try)(SPMV_NAME(auto__state) *S, spmv_auto_cand *c, double *prior, int *invest) {
+    spmv_auto_report *R = S->R;
+    const spmv_opts *o = &S->opts;
+    const double need = (*prior = spmv_auto__prior(R, c->fmt) * S->overrun) + (S->reps + 1) * R->csr_spmv_s / c->predicted;
+    const double keep = !S->has_spare && !o->borrow && spmv_auto__donor_likely(&R->feat, c->fmt)
+                            ? SPMV_AUTO_WARM_COPY * R->csr_mv_s
+                            : S->reserve;
+    const double spent = spmv_wtime() - S->t0;
+    const double cap = c->predicted > 1
+                           ? spmv_auto__budget_s(o, S->fastest_s / c->predicted, S->gain * R->csr_spmv_s, R->risk_s)
+                           : R->budget_s;
+    *invest = S->best_i == 0 && c->predicted > 1 &&
+              o->expected_calls * R->csr_spmv_s * (1 - 1 / c->predicted) - *prior >= SPMV_AUTO_INVEST * need;
+    if (!*invest && (spent + need > cap || spent + need + keep > R->budget_s)) {
+        c->skip = "budget: its expected conversion and trial would not fit";
+        return 0;
+    }
+    if (*prior >= o->expected_calls * R->csr_spmv_s * (1 - 1 / c->predicted) && c->predicted > 1) {
+        c->skip = "its typical conversion is more than it could save over the expected products";
+        return 0;
+    }
+    return 1;
+}
+
+/* A candidate twice as fast as CSR: CSR's trial may have met a slow phase of the machine; it
+ * is timed once more and the faster time stands (with the scores and the budget it sets). */
+static inline void SPMV_NAME(auto__csr_again)(SPMV_NAME(auto__state) *S) {
+    spmv_auto_report *R = S->R;
+    SPMV_NAME(any) base;
+    double t;
+    S->csr_again = 1;
+    if (SPMV_NAME(auto__borrow)(&base, S->A, S->opts.isa) != SPMV_OK) return;
+    t = SPMV_NAME(auto__time)(&base, S->x, S->y, 1, S->reps, 2, 0, (int)S->kk, 0);
+    SPMV_NAME(any_free)(&base); /* borrowed: frees nothing of A */
+    if (!(t > 0 && t < R->csr_spmv_s)) return;
+    if (S->kk == 1) R->csr_mv_s = t;
+    R->cand[0].spmv_s = R->csr_spmv_s = t;
+    R->cand[0].score_s = spmv_auto__csr_score(&S->opts, t, R->csr_mv_s);
+    if (S->best_i == 0) S->best_score = R->cand[0].score_s;
+    if (t < S->fastest_s) S->fastest_s = t;
+    R->risk_s = spmv_auto__risk_products(R) * t + S->reserve;
+    R->budget_s = spmv_auto__budget_s(&S->opts, S->fastest_s, S->gain * R->csr_spmv_s, R->risk_s);
+}
+
+/* 4b. the timed candidate i: the best so far, or (CSR leading, borrowed) the pages that will
+ *     take CSR's copy, or freed; two formats alive at most */
+static inline void SPMV_NAME(auto__keep)(SPMV_NAME(auto__state) *S, int i) {
+    spmv_auto_cand *c = &S->R->cand[i];
+    if (c->score_s < S->best_score) {
+        SPMV_NAME(any_free)(&S->best);
+        SPMV_NAME(any_free)(&S->spare);
+        S->has_spare = 0;
+        S->best = S->cand;
+        S->best_score = c->score_s;
+        S->best_i = i;
+    } else if (S->best_i == 0 && !S->opts.borrow && SPMV_NAME(auto__donor)(&S->cand, S->A) &&
+               (!S->has_spare || ((spmv_format_flags(S->cand.fmt) & SPMV_FF_CSR) &&
+                                  !(spmv_format_flags(S->spare.fmt) & SPMV_FF_CSR)))) {
+        SPMV_NAME(any_free)(&S->spare);
+        S->spare = S->cand;
+        S->has_spare = 1;
+        S->reserve = spmv_format_flags(S->spare.fmt) & SPMV_FF_CSR ? 0 : SPMV_AUTO_WARM_COPY * S->R->csr_mv_s;
+    } else {
+        SPMV_NAME(any_free)(&S->cand);
+    }
+    memset(&S->cand, 0, sizeof S->cand);
+}
+
+/* 4. the candidates in the shortlist's order, each converted and timed if it may be: a
+ *    conversion that overran its prior says the next ones will too (the cost is mostly
+ *    first-touching fresh pages, a property of the matrix and the machine); a trial taking 4x
+ *    its expected time is cut short (another process sharing the cores) */
+static inline spmv_status SPMV_NAME(auto__candidates)(SPMV_NAME(auto__state) *S) {
+    spmv_auto_report *R = S->R;
+    int i;
     for (i = 1; i < R->ncand; i++) {
         spmv_auto_cand *c = &R->cand[i];
-        /* a conversion that overran its prior here says the next ones will too (the cost is
-           mostly first-touching fresh pages: a property of the matrix and the machine);
-           dblp-2010: jad measured 13.5 SpMVs against 6, and the selection took 48 */
-        const double prior = spmv_auto__prior(R, c->fmt) * overrun;
-        const double need = prior + (reps + 1) * R->csr_spmv_s / c->predicted;
-        /* should it lose, will its pages take CSR's copy? */
-        const double keep = !has_spare && !opts.borrow && spmv_auto__donor_likely(&R->feat, c->fmt)
-                                ? SPMV_AUTO_WARM_COPY * R->csr_mv_s
-                                : reserve;
-        /* an investment, not a look: predicted to save SPMV_AUTO_INVEST times its conversion
-           and trial over the expected products, tried beyond the budget while CSR leads */
-        const int invest = best_i == 0 && c->predicted > 1 &&
-                           opts.expected_calls * R->csr_spmv_s * (1 - 1 / c->predicted) - prior >= SPMV_AUTO_INVEST * need;
-        spent = spmv_wtime() - t0;
-        /* should it win, the cap shrinks to budget products of its own, predicted faster, and
-           CSR's copy is not made; should it lose, the cap stays and the copy is still to come
-           (dblp-2010: counting the copy against the shrunk cap passed over SELL, 1.26x CSR) */
-        if (!invest && (spent + need > (c->predicted > 1 ? spmv_auto__budget_s(&opts, fastest_s / c->predicted, gain * R->csr_spmv_s, R->risk_s) : R->budget_s) ||
-                        spent + need + keep > R->budget_s)) {
-            c->skip = "budget: its expected conversion and trial would not fit";
-            continue;
-        }
-        if (prior >= opts.expected_calls * R->csr_spmv_s * (1 - 1 / c->predicted) && c->predicted > 1) {
-            c->skip = "its typical conversion is more than it could save over the expected products";
-            continue;
-        }
-        {
-            const double c0 = spmv_wtime();
-            st = SPMV_NAME(auto__build)(&cand, A, c->fmt, opts.isa);
-            c->convert_s = spmv_wtime() - c0;
-            c->st = st;
-            if (st == SPMV_OK && c->convert_s > prior) overrun = c->convert_s / prior * overrun;
-        }
-        if (st == SPMV_ERR_ALLOC) goto fail;
-        if (invest) invested = 1;
+        double prior, c0;
+        int invest;
+        spmv_status st;
+        if (!SPMV_NAME(auto__may_try)(S, c, &prior, &invest)) continue;
+        c0 = spmv_wtime();
+        st = SPMV_NAME(auto__build)(&S->cand, S->A, c->fmt, S->opts.isa);
+        c->convert_s = spmv_wtime() - c0;
+        c->st = st;
+        if (st == SPMV_OK && c->convert_s > prior) S->overrun = c->convert_s / prior * S->overrun;
+        if (st == SPMV_ERR_ALLOC) return st;
+        if (invest) S->invested = 1;
         if (st != SPMV_OK) { /* a size cap or a parameter this matrix cannot have */
             c->tried = -1;
             c->skip = "conversion refused";
             continue;
         }
-        /* threads awake; a trial taking 4x its expected time (CSR's trial over the prediction, or
-           CSR's if slower) is cut short: axtuh's x copy took 8 ms a product on G38 (CSR 7 us)
-           while another process shared the cores, and its three samples 90 ms */
-        c->spmv_s = SPMV_NAME(auto__time)(&cand, x, y, opts.x_changes, reps, 1, 0, (int)kk,
-                                          4.0 * (reps + 1) * R->csr_spmv_s * (c->predicted > 1 ? 1 / c->predicted : 1));
+        c->spmv_s = SPMV_NAME(auto__time)(&S->cand, S->x, S->y, S->opts.x_changes, S->reps, 1, 0, (int)S->kk,
+                                          4.0 * (S->reps + 1) * R->csr_spmv_s * (c->predicted > 1 ? 1 / c->predicted : 1));
         c->tried = 1;
-        c->score_s = c->convert_s + opts.expected_calls * c->spmv_s;
-        if (c->spmv_s * 2 < R->csr_spmv_s && !csr_again) {
-            /* a candidate twice as fast as CSR: CSR's trial may have met a slow phase of the
-               machine (bcsstm39, 2026-11-23: CSR timed at 3 ms, 0.07 ms an hour later, and
-               csr5 kept at 2.3x the true CSR); timed once more, the faster time stands */
-            SPMV_NAME(any) base;
-            csr_again = 1;
-            if (SPMV_NAME(auto__borrow)(&base, A, opts.isa) == SPMV_OK) {
-                const double t = SPMV_NAME(auto__time)(&base, x, y, 1, reps, 2, 0, (int)kk, 0);
-                SPMV_NAME(any_free)(&base); /* borrowed: frees nothing of A */
-                if (t > 0 && t < R->csr_spmv_s) {
-                    if (kk == 1) R->csr_mv_s = t;
-                    R->cand[0].spmv_s = R->csr_spmv_s = t;
-                    R->cand[0].score_s = spmv_auto__csr_score(&opts, t, R->csr_mv_s);
-                    if (best_i == 0) best_score = R->cand[0].score_s;
-                    if (t < fastest_s) fastest_s = t;
-                    R->risk_s = spmv_auto__risk_products(R) * t + reserve;
-                    R->budget_s = spmv_auto__budget_s(&opts, fastest_s, gain * R->csr_spmv_s, R->risk_s);
-                }
-            }
-        }
+        c->score_s = c->convert_s + S->opts.expected_calls * c->spmv_s;
+        if (c->spmv_s * 2 < R->csr_spmv_s && !S->csr_again) SPMV_NAME(auto__csr_again)(S);
         R->trials++;
-        if (c->spmv_s < fastest_s) { /* the cap counts SpMVs of the fastest product seen */
-            fastest_s = c->spmv_s;
-            R->budget_s = spmv_auto__budget_s(&opts, fastest_s, gain * R->csr_spmv_s, R->risk_s); /* fastest_s only falls */
+        if (c->spmv_s < S->fastest_s) { /* the cap counts SpMVs of the fastest product seen (it only falls) */
+            S->fastest_s = c->spmv_s;
+            R->budget_s = spmv_auto__budget_s(&S->opts, S->fastest_s, S->gain * R->csr_spmv_s, R->risk_s);
         }
-        if (c->score_s < best_score) {
-            SPMV_NAME(any_free)(&best);
-            SPMV_NAME(any_free)(&spare); /* two formats alive at most */
-            has_spare = 0;
-            best = cand;
-            best_score = c->score_s;
-            best_i = i;
-        } else if (best_i == 0 && !opts.borrow && SPMV_NAME(auto__donor)(&cand, A) &&
-                   (!has_spare || (cand.fmt == SPMV_FMT_CSR_MERGE && spare.fmt != SPMV_FMT_CSR_MERGE))) {
-            /* CSR leads (borrowed): these pages will take its copy */
-            SPMV_NAME(any_free)(&spare);
-            spare = cand;
-            has_spare = 1;
-            reserve = spare.fmt == SPMV_FMT_CSR_MERGE ? 0 : SPMV_AUTO_WARM_COPY * R->csr_mv_s;
-        } else {
-            SPMV_NAME(any_free)(&cand);
-        }
-        memset(&cand, 0, sizeof cand);
+        SPMV_NAME(auto__keep)(S, i);
     }
-    if (best_i != 0) { /* the winner against CSR once more, in turn, if the budget has room */
-        SPMV_NAME(any) base;
-        const double slower = R->csr_spmv_s > R->cand[best_i].spmv_s ? R->csr_spmv_s : R->cand[best_i].spmv_s;
-        const double room = R->budget_s - (spmv_wtime() - t0) - reserve;
-        /* reps pairs at least; more, up to SPMV_AUTO_DUEL_MAX, in half the room left: on small
-           matrices, where medians of a few samples flip between runs, they cost microseconds */
-        const double fit = slower > 0 ? 0.5 * room / (2 * slower) - 1 : SPMV_AUTO_DUEL_MAX;
-        const int pairs = fit < reps ? reps : fit > SPMV_AUTO_DUEL_MAX ? SPMV_AUTO_DUEL_MAX : (int)fit;
-        if (((2.0 * reps + 2) * slower <= room || invested) && SPMV_NAME(auto__borrow)(&base, A, opts.isa) == SPMV_OK) {
-            const spmv_auto_cand *c = &R->cand[best_i];
-            double sc, sb;
-            SPMV_NAME(auto__duel)(&base, &best, x, y, opts.x_changes, pairs, &R->duel_csr_s, &R->duel_chosen_s, (int)kk);
-            R->duel_n = pairs;
-            sb = spmv_auto__csr_score(&opts, R->duel_csr_s, R->csr_mv_s);
-            sc = c->convert_s + opts.expected_calls * R->duel_chosen_s;
-            R->duel = sc < sb * (1 - SPMV_AUTO_DUEL_MARGIN) ? 1 : -1;
-            R->duel_idx = best_i;
-            if (R->duel < 0) { /* CSR: the borrowed handle just timed */
-                if (!opts.borrow && !has_spare && SPMV_NAME(auto__donor)(&best, A)) { /* CSR's copy */
-                    spare = best;
-                    has_spare = 1;
-                } else {
-                    SPMV_NAME(any_free)(&best);
-                }
-                best = base;
-                best_i = 0;
-            } else {
-                SPMV_NAME(any_free)(&base); /* borrowed: frees nothing of A */
-            }
-        }
+    return SPMV_OK;
+}
+
+/* 5. the duel: the winner against CSR once more, in turn, if the budget has room (reps pairs
+ *    at least; more, up to SPMV_AUTO_DUEL_MAX, in half the room left: on small matrices, where
+ *    medians of a few samples flip between runs, they cost microseconds); it must be ahead by
+ *    SPMV_AUTO_DUEL_MARGIN, else CSR (the borrowed handle just timed) */
+static inline void SPMV_NAME(auto__duel_phase)(SPMV_NAME(auto__state) *S) {
+    spmv_auto_report *R = S->R;
+    const spmv_auto_cand *c = &R->cand[S->best_i];
+    SPMV_NAME(any) base;
+    const double slower = R->csr_spmv_s > c->spmv_s ? R->csr_spmv_s : c->spmv_s;
+    const double room = R->budget_s - (spmv_wtime() - S->t0) - S->reserve;
+    const double fit = slower > 0 ? 0.5 * room / (2 * slower) - 1 : SPMV_AUTO_DUEL_MAX;
+    const int pairs = fit < S->reps ? S->reps : fit > SPMV_AUTO_DUEL_MAX ? SPMV_AUTO_DUEL_MAX : (int)fit;
+    double sc, sb;
+    if (S->best_i == 0 || !((2.0 * S->reps + 2) * slower <= room || S->invested)) return;
+    if (SPMV_NAME(auto__borrow)(&base, S->A, S->opts.isa) != SPMV_OK) return;
+    SPMV_NAME(auto__duel)(&base, &S->best, S->x, S->y, S->opts.x_changes, pairs, &R->duel_csr_s, &R->duel_chosen_s,
+                          (int)S->kk);
+    R->duel_n = pairs;
+    sb = spmv_auto__csr_score(&S->opts, R->duel_csr_s, R->csr_mv_s);
+    sc = c->convert_s + S->opts.expected_calls * R->duel_chosen_s;
+    R->duel = sc < sb * (1 - SPMV_AUTO_DUEL_MARGIN) ? 1 : -1;
+    R->duel_idx = S->best_i;
+    if (R->duel > 0) {
+        SPMV_NAME(any_free)(&base); /* borrowed: frees nothing of A */
+        return;
     }
-    if (best_i == 0 && !opts.borrow) { /* CSR won: now the copy (onto a loser's pages, if kept) */
+    if (!S->opts.borrow && !S->has_spare && SPMV_NAME(auto__donor)(&S->best, S->A)) { /* CSR's copy */
+        S->spare = S->best;
+        S->has_spare = 1;
+    } else {
+        SPMV_NAME(any_free)(&S->best);
+    }
+    S->best = base;
+    S->best_i = 0;
+}
+
+/* 6. the finish: CSR's copy when CSR won (onto a loser's pages, if kept), the handle, why */
+static inline spmv_status SPMV_NAME(auto__finish)(SPMV_NAME(auto__state) *S) {
+    spmv_auto_report *R = S->R;
+    const int bi = S->best_i;
+    if (bi == 0 && !S->opts.borrow) {
         const double c0 = spmv_wtime();
-        SPMV_NAME(any_free)(&best);
-        st = SPMV_OK;
-        if (has_spare) {
-            best = spare;
-            memset(&spare, 0, sizeof spare);
-            has_spare = 0;
-            st = SPMV_NAME(auto__to_csr)(&best, A);
+        spmv_status st;
+        SPMV_NAME(any_free)(&S->best);
+        if (S->has_spare) {
+            S->best = S->spare;
+            memset(&S->spare, 0, sizeof S->spare);
+            S->has_spare = 0;
+            st = SPMV_NAME(auto__to_csr)(&S->best, S->A);
         } else {
-            st = SPMV_NAME(auto__build)(&best, A, SPMV_FMT_CSR, opts.isa);
+            st = SPMV_NAME(auto__build)(&S->best, S->A, SPMV_FMT_CSR, S->opts.isa);
         }
         R->cand[0].convert_s = spmv_wtime() - c0;
         R->cand[0].st = st;
-        if (st != SPMV_OK) goto fail;
+        if (st != SPMV_OK) return st;
     }
-    spmv__free(x);
-    spmv__free(y);
-#ifdef _OPENMP
-    omp_set_num_threads(prev_threads);
-#endif
-    M->h = best;
-    R->chosen_idx = best_i;
-    R->chosen = R->cand[best_i].fmt;
-    R->chosen_spmv_s = R->cand[best_i].spmv_s;
-    if (best_i == 0 && R->duel < 0)
+    S->M->h = S->best;
+    memset(&S->best, 0, sizeof S->best);
+    R->chosen_idx = bi;
+    R->chosen = R->cand[bi].fmt;
+    R->chosen_spmv_s = R->cand[bi].spmv_s;
+    if (bi == 0 && R->duel < 0)
         snprintf(R->why, sizeof R->why,
                  "CSR: %s won the trials, but timed in turn with CSR it was %.2fx CSR's product (%d timed)",
                  spmv_format_name(R->cand[R->duel_idx].fmt), R->duel_chosen_s / R->duel_csr_s, R->trials);
-    else if (best_i == 0)
+    else if (bi == 0)
         snprintf(R->why, sizeof R->why, "CSR: no candidate's conversion plus %.0f products beat it (%d timed)",
-                 opts.expected_calls, R->trials);
+                 S->opts.expected_calls, R->trials);
     else if (R->chosen_spmv_s < R->csr_spmv_s)
         snprintf(R->why, sizeof R->why, "%s: %.2fx CSR's product in the trials (%s); pays its conversion back in %.0f products",
-                 spmv_format_name(R->chosen), R->csr_spmv_s / R->chosen_spmv_s, R->cand[best_i].rule,
-                 R->cand[best_i].convert_s / (R->csr_spmv_s - R->chosen_spmv_s));
+                 spmv_format_name(R->chosen), R->csr_spmv_s / R->chosen_spmv_s, R->cand[bi].rule,
+                 R->cand[bi].convert_s / (R->csr_spmv_s - R->chosen_spmv_s));
     else /* level with CSR in the trials, and its conversion cheaper than CSR's copy */
         snprintf(R->why, sizeof R->why, "%s: %.2fx CSR's product in the trials (%s), its conversion cheaper than copying CSR",
-                 spmv_format_name(R->chosen), R->csr_spmv_s / R->chosen_spmv_s, R->cand[best_i].rule);
-    R->select_s = spmv_wtime() - t0;
+                 spmv_format_name(R->chosen), R->csr_spmv_s / R->chosen_spmv_s, R->cand[bi].rule);
+    R->select_s = spmv_wtime() - S->t0;
     R->select_spmvs = R->chosen_spmv_s > 0 ? R->select_s / R->chosen_spmv_s : 0;
     return SPMV_OK;
-fail:
-    SPMV_NAME(any_free)(&best);
-    SPMV_NAME(any_free)(&cand);
-    SPMV_NAME(any_free)(&spare);
-    spmv__free(x);
-    spmv__free(y);
+}
+
+/* the timed phases (3b-6), the trials' threads set and restored around them, everything they
+ * hold freed on any outcome */
+static inline spmv_status SPMV_NAME(auto__timed)(SPMV_NAME(auto__state) *S) {
+    spmv_status st;
 #ifdef _OPENMP
-    omp_set_num_threads(prev_threads);
+    S->prev_threads = omp_get_max_threads();
+    if (S->opts.threads > 0) omp_set_num_threads(S->opts.threads);
 #endif
-    {
-        spmv_auto_report keep = *R;
-        memset(M, 0, sizeof *M);
-        M->rep = keep;
+    S->kk = S->opts.mm_k > 1 ? S->opts.mm_k : 1;
+    st = SPMV_NAME(auto__csr_trial)(S);
+    if (st == SPMV_OK) st = SPMV_NAME(auto__candidates)(S);
+    if (st == SPMV_OK) SPMV_NAME(auto__duel_phase)(S);
+    if (st == SPMV_OK) st = SPMV_NAME(auto__finish)(S);
+    SPMV_NAME(any_free)(&S->best);
+    SPMV_NAME(any_free)(&S->cand);
+    SPMV_NAME(any_free)(&S->spare);
+    spmv__free(S->x);
+    spmv__free(S->y);
+#ifdef _OPENMP
+    omp_set_num_threads(S->prev_threads);
+#endif
+    return st == SPMV_OK ? st : SPMV_NAME(auto__failed)(S->M, st, "selection failed");
+}
+
+static inline spmv_status SPMV_NAME(auto__select)(SPMV_NAME(auto) *M, const SPMV_NAME(csr) *A,
+                                                    const spmv_opts *o) {
+    SPMV_NAME(auto__state) S;
+    spmv_error e;
+    spmv_status st;
+    if (!M) return SPMV_ERR_ARG;
+    memset(M, 0, sizeof *M);
+    memset(&S, 0, sizeof S);
+    S.t0 = spmv_wtime();
+    S.M = M;
+    S.R = &M->rep;
+    S.A = A;
+    S.opts = o ? *o : spmv_opts_default();
+    S.overrun = 1;
+    if (!A) {
+        snprintf(M->rep.why, sizeof M->rep.why, "no matrix (A is NULL)");
+        return SPMV_ERR_ARG;
     }
-    snprintf(M->rep.why, sizeof M->rep.why, "selection failed: %s", spmv_status_str(st));
-    (void)prev_threads;
-    return st;
+    if (spmv_opts_check(&S.opts, &e) != SPMV_OK) {
+        snprintf(M->rep.why, sizeof M->rep.why, "bad options: %.150s", e.msg);
+        return SPMV_ERR_ARG;
+    }
+    if ((st = SPMV_NAME(csr_check)(A)) != SPMV_OK) {
+        snprintf(M->rep.why, sizeof M->rep.why, "the CSR matrix is malformed: %s", spmv_status_str(st));
+        return st;
+    }
+    M->rep.opts = S.opts;
+    SPMV_NAME(auto__gate)(&S);
+    if ((st = SPMV_NAME(auto__inspect)(&S)) != SPMV_OK) return st;
+    if (S.opts.deterministic || S.opts.budget < 4 || A->nnz == 0 || S.few || S.blind)
+        return SPMV_NAME(auto__untimed)(&S);
+    return SPMV_NAME(auto__timed)(&S);
 }
 
 /* Inspects A, times the shortlist within the budget and keeps the winner in *M (see the
@@ -1259,175 +1317,6 @@ SPMV_API spmv_status SPMV_NAME(auto_mm)(SPMV_NAME(auto) *M, int64_t k, SPMV_T al
 SPMV_API spmv_status SPMV_NAME(auto_update_values)(SPMV_NAME(auto) *M, const SPMV_NAME(csr) *A) {
     return M ? SPMV_NAME(any_update_values)(&M->h, A) : SPMV_ERR_ARG;
 }
-/* ---- saved choices ----
- * A choice can be written to a small text file and reused on the same matrix: the chosen
- * format, its parameters and ISA, the value type and operation it was made for (mv, mvt: the
- * format built from A^T, mm:k=N), and a fingerprint of A's structure (sizes, row_ptr and
- * col_idx, index-type independent), so a solver that runs again pays no selection:
- *   spmv_d_auto_plan_save(&M, &A, "A.plan", &err);    // after auto_from_csr
- *   spmv_d_auto_from_plan(&M2, &A, "A.plan", &err);   // later: the same format, untimed
- * Saving writes beside the file and renames it into place (as the Matrix Market writer does),
- * and replaces only a plan: another file, a symbolic link, a directory or a special file is
- * SPMV_ERR_IO and left alone. Loading: SPMV_ERR_IO when it cannot be read or is not a regular
- * file (never opened: a fifo would block), SPMV_ERR_PARSE when it is not a plan (the line in
- * err), SPMV_ERR_ARG when its fingerprint is not A's ("another matrix") or it was made for the
- * other value type (float/double: parameters such as axc's thw depend on it). The handle does
- * what the plan was made for: built from A^T (auto_mv gives A^T x) when its operation is mvt;
- * rep.opts.transpose and rep.opts.mm_k say which, and rep.why names it. A plan whose ISA this
- * CPU or build lacks (another machine's) is built with the best ISA here, said in rep.why. */
-#ifndef SPMV__PLAN_FILE
-#define SPMV__PLAN_FILE
-#define SPMV__PLAN_HEADER "%%spmv plan"
-typedef struct spmv__plan {
-    char fmt[64], prm[512], isa[32], prec[16];
-    unsigned long long fp;
-    long long nr, nc, nz;
-    int transpose, mm_k;
-} spmv__plan;
-/* the operation's word in a plan and in messages */
-static inline void spmv__plan_op(char *buf, size_t n, int transpose, int mm_k) {
-    if (transpose) snprintf(buf, n, "mvt");
-    else if (mm_k > 0) snprintf(buf, n, "mm:k=%d", mm_k);
-    else snprintf(buf, n, "mv");
-}
-/* One plan line into P; the bit it sets in `have`, 0 when the line is not a plan's. */
-static inline int spmv__plan_line(const char *line, int version, spmv__plan *P) {
-    int tr = -1;
-    char op[32];
-    if (sscanf(line, "fingerprint %llx", &P->fp) == 1) return 2;
-    if (sscanf(line, "size %lld %lld %lld", &P->nr, &P->nc, &P->nz) == 3) return 4;
-    if (sscanf(line, "format %63s", P->fmt) == 1) return 8;
-    if (!strncmp(line, "params ", 7) || !strcmp(line, "params")) {
-        snprintf(P->prm, sizeof P->prm, "%.500s", line[6] ? line + 7 : "");
-        return 16;
-    }
-    if (sscanf(line, "isa %31s", P->isa) == 1) return 32;
-    if (version == 1 && sscanf(line, "transposed %d", &tr) == 1 && (tr == 0 || tr == 1)) return P->transpose = tr, 64;
-    if (version >= 2 && sscanf(line, "op %31s", op) == 1) {
-        if (!strcmp(op, "mv") || !strcmp(op, "mvt")) return P->transpose = op[2] == 't', 64;
-        if (!strncmp(op, "mm:k=", 5) && sscanf(op + 5, "%d", &P->mm_k) == 1 && P->mm_k >= 1 && P->mm_k <= 4096) return 64;
-        return 0;
-    }
-    if (version >= 2 && sscanf(line, "precision %15s", P->prec) == 1 && (!strcmp(P->prec, "double") || !strcmp(P->prec, "float")))
-        return 128;
-    return 0;
-}
-/* The plan at path read into P: SPMV_OK, or SPMV_ERR_IO / SPMV_ERR_PARSE with e naming the
- * file (and the line). Version 1 plans (no precision, `transposed`) are read too. */
-static inline spmv_status spmv__plan_read(const char *path, spmv__plan *P, spmv_error *e) {
-    char line[600];
-    int have = 0, want = 127, ln = 0, version = 0, bit;
-    FILE *f;
-    memset(P, 0, sizeof *P);
-    P->nr = P->nc = P->nz = -1;
-    if (spmv__file_regular(path, 1, "auto_from_plan", e) != SPMV_OK) return SPMV_ERR_IO;
-    if (!(f = fopen(path, "r")))
-        return spmv__mm_err(e, 0, SPMV_ERR_IO, "cannot read the plan '%.100s': %s", path, strerror(errno));
-    while (fgets(line, sizeof line, f)) {
-        char *nl = strchr(line, '\n');
-        ln++;
-        if (nl) *nl = 0;
-        if (ln == 1) {
-            if (!strcmp(line, SPMV__PLAN_HEADER " 1")) version = 1;
-            else if (!strcmp(line, SPMV__PLAN_HEADER " 2")) version = 2, want = 255;
-            else break;
-            have |= 1;
-        } else if ((bit = spmv__plan_line(line, version, P)) != 0) have |= bit;
-        else break;
-    }
-    fclose(f);
-    if (have != want) {
-        if (e) e->line = ln;
-        return spmv__mm_err(e, 0, SPMV_ERR_PARSE, "the plan '%.100s' is damaged or not a plan of this version (line %d)",
-                            path, ln);
-    }
-    return SPMV_OK;
-}
-#endif
-SPMV_API spmv_status SPMV_NAME(auto_plan_save)(const SPMV_NAME(auto) *M, const SPMV_NAME(csr) *A, const char *path,
-                                                    spmv_error *e) {
-    spmv__mm_writer w;
-    spmv_status st;
-    char prm[160], op[32];
-    if (e) e->line = 0, e->msg[0] = 0;
-    if (!M || !A || !path || !*path || !spmv_format_compiled(M->h.fmt)) {
-        SPMV__ERR(e, "auto_plan_save: no handle, matrix or path");
-        return SPMV_ERR_ARG;
-    }
-    if ((st = spmv__own_file(path, SPMV__PLAN_HEADER " ", "a plan", "auto_plan_save", e)) != SPMV_OK) return st;
-    SPMV_NAME(any_params_str)(&M->h, prm, sizeof prm);
-    spmv__plan_op(op, sizeof op, M->h.transposed, M->h.transposed ? 0 : M->rep.opts.mm_k);
-    if ((st = spmv__mm_wopen(&w, path, e)) != SPMV_OK) return st;
-    spmv__mm_wprintf(&w, "%s 2\nfingerprint %016llx\nsize %lld %lld %lld\nformat %s\nparams %s\nisa %s\nop %s\nprecision %s\n",
-                     SPMV__PLAN_HEADER, (unsigned long long)SPMV_NAME(csr_fingerprint)(A), (long long)A->nrows, (long long)A->ncols,
-                     (long long)A->nnz, spmv_format_name(M->h.fmt), prm, spmv_isa_name(SPMV_NAME(any_isa)(&M->h)), op,
-                     sizeof(SPMV_T) == 4 ? "float" : "double");
-    return spmv__mm_wclose(&w, path, e);
-}
-SPMV_API spmv_status SPMV_NAME(auto_from_plan)(SPMV_NAME(auto) *M, const SPMV_NAME(csr) *A, const char *path,
-                                                    spmv_error *e) {
-    const double t0 = spmv_wtime();
-    const char *here = sizeof(SPMV_T) == 4 ? "float" : "double";
-    spmv_opts o = spmv_opts_default();
-    spmv__plan P;
-    spmv_status st;
-    char op[32];
-    if (e) e->line = 0, e->msg[0] = 0;
-    if (!M) return SPMV_ERR_ARG;
-    memset(M, 0, sizeof *M);
-    if (!A || !path || SPMV_NAME(csr_check)(A) != SPMV_OK) {
-        SPMV__ERR(e, "auto_from_plan: no matrix or path, or a malformed matrix");
-        return SPMV_ERR_ARG;
-    }
-    if ((st = spmv__plan_read(path, &P, e)) != SPMV_OK) return st;
-    if (spmv_format_parse(P.fmt, &o.format) != SPMV_OK || spmv_isa_parse(P.isa, &o.isa) != SPMV_OK) {
-        SPMV__ERR(e, "the plan '%.100s' names a format or ISA this build does not know (%.30s, %.20s)", path, P.fmt, P.isa);
-        return SPMV_ERR_PARSE;
-    }
-    if (P.nr != (long long)A->nrows || P.nc != (long long)A->ncols || P.nz != (long long)A->nnz ||
-        P.fp != (unsigned long long)SPMV_NAME(csr_fingerprint)(A)) {
-        SPMV__ERR(e, "the plan '%.100s' is for another matrix (%lld x %lld, %lld entries; fingerprint %016llx)", path,
-                  P.nr, P.nc, P.nz, P.fp);
-        return SPMV_ERR_ARG;
-    }
-    if (P.prec[0] && strcmp(P.prec, here)) {
-        SPMV__ERR(e, "the plan '%.100s' was made for %s values; this is the %s API (save a plan with it)", path, P.prec,
-                  here);
-        return SPMV_ERR_ARG;
-    }
-    o.params = P.prm[0] ? P.prm : NULL;
-    o.transpose = P.transpose;
-    o.mm_k = P.mm_k;
-    M->rep.opts = o;
-    spmv__plan_op(op, sizeof op, P.transpose, P.mm_k);
-    if (o.isa != SPMV_ISA_AUTO && !spmv_isa_supported(o.isa)) { /* another machine's ISA: the best one here */
-        o.isa = SPMV_ISA_AUTO;
-        st = SPMV_NAME(any_from_csr)(&M->h, A, &o, e);
-        if (st != SPMV_OK) { /* its parameters may belong to that ISA's width */
-            o.params = NULL;
-            st = SPMV_NAME(any_from_csr)(&M->h, A, &o, e);
-        }
-        snprintf(M->rep.why, sizeof M->rep.why, "from the plan (%.20s for %.10s, made with %.20s, not available here: %s)",
-                 P.fmt, op, P.isa, spmv_isa_name(SPMV_NAME(any_isa)(&M->h)));
-    } else {
-        st = SPMV_NAME(any_from_csr)(&M->h, A, &o, e);
-        snprintf(M->rep.why, sizeof M->rep.why, "from the plan (%.20s %.100s %.20s, for %.10s), untimed", P.fmt, P.prm,
-                 spmv_isa_name(SPMV_NAME(any_isa)(&M->h)), op);
-    }
-    if (st != SPMV_OK) {
-        spmv_auto_report keep = M->rep;
-        char why[sizeof e->msg];
-        snprintf(why, sizeof why, "%s", e ? e->msg : "");
-        SPMV__ERR(e, "the plan '%.80s' (%.20s %.30s) does not build here: %.80s", path, P.fmt, P.prm, why);
-        memset(M, 0, sizeof *M);
-        M->rep = keep;
-        return st;
-    }
-    M->rep.chosen = M->h.fmt;
-    M->rep.select_s = spmv_wtime() - t0;
-    return SPMV_OK;
-}
-
 SPMV_API spmv_format SPMV_NAME(auto_format)(const SPMV_NAME(auto) *M) { return M ? M->h.fmt : SPMV_FMT_COUNT_; }
 SPMV_API size_t SPMV_NAME(auto_bytes)(const SPMV_NAME(auto) *M) { return M ? SPMV_NAME(any_bytes)(&M->h) : 0; }
 SPMV_API spmv_status SPMV_NAME(auto_to_csr)(const SPMV_NAME(auto) *M, SPMV_NAME(csr) *B) {

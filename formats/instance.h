@@ -91,6 +91,7 @@
 #include "any.h"
 #include "calib.h"
 #include "auto.h"
+#include "auto_plan.h"
 #undef SPMV__HEADER
 #define SPMV_FORMAT(...)
 #undef SPMV_PART_DECLS
@@ -158,6 +159,7 @@
 #include "any.h"
 #include "auto.h"
 #include "calib.h" /* its measurement times the selection's inspection (auto.h) */
+#include "auto_plan.h"
 #undef SPMV_PART_DEFS
 #else
 #undef SPMV_FORMAT
