@@ -11,12 +11,12 @@
  * What it does (host side; formats/cuda/auto.cuh is the device side, same report):
  *  0. what it may spend: CSR's product predicted from this machine's calibration
  *     (formats/calib.h: cached per machine, built-in values of a fast machine otherwise), and
- *     from it what looking may cost (SPMV_AUTO_RISK, 2% of the expected products, or a tenth of
+ *     from it what looking may cost (the policy's risk, 2% of the expected products, or a tenth of
  *     the best saving the rules predict). If that is less than an inspection, CSR's trial and
  *     one conversion with its trial: CSR, uninspected (rep.why says so). After the
  *     inspection, if no candidate's conversion and trial would fit and be repaid at CSR's
  *     predicted time (twice the floor): CSR, untimed. Every later step stays inside it, but for
- *     a candidate predicted to save SPMV_AUTO_INVEST (4) times its conversion and trial, tried
+ *     a candidate predicted to save the policy's invest (4) times its conversion and trial, tried
  *     while CSR leads and then dueled;
  *  1. features of A in one pass: row-length statistics, the diagonals (DIA's and HDIA's
  *     fill), ELL/SELL padding, BCSR's block estimate, CSR's bytes against the last-level
@@ -41,7 +41,7 @@
  *     as they lose, so at most two formats exist at once;
  *  5. a winner other than CSR is timed against CSR again, the two in turn sample by sample,
  *     if the budget has room (rep.duel), and kept only if it still wins on the medians, by
- *     more than SPMV_AUTO_DUEL_MARGIN (2%).
+ *     more than the policy's duel_margin (2%).
  * Options (spmv_opts, shared with the other builders; format, params and tune are theirs
  * and not used here; out-of-range values give SPMV_ERR_ARG, the reason in err):
  *   expected_calls  products the handle will run (>= 1; default 1000)
@@ -150,7 +150,7 @@ typedef struct spmv_auto_report {
     spmv_calibration cal;       /* the machine's numbers the predictions used */
     char cal_note[200];         /* where they came from (file, measured now, built-in and why) */
     double csr_pred_s;          /* CSR's product predicted from cal before any timing (a floor) */
-    double risk_s;              /* what looking may cost: SPMV_AUTO_RISK of the expected products
+    double risk_s;              /* what looking may cost: the policy's risk of the expected products
                                    at CSR's time (predicted, then timed), plus CSR's copy */
     char why[200];
 } spmv_auto_report;
@@ -312,18 +312,14 @@ SPMV_API void spmv_auto__shortlist(spmv_auto_report *R, int device) {
 }
 
 /* The rules' choice: the best prediction whose gain over the expected products pays its
- * typical conversion (CSR otherwise); on the host only predictions of at least
- * SPMV_AUTO_CONFIDENT: the lower ones are hints for the trials (axtuh's 1.05-1.15 and jad's 1.1
- * on small short-row matrices won trials on a few and ran 1.1-6.4x the best row on the others).
- * Over the 78 real matrices (2026-11-26, AMD EPYC VM, bench/results/2026-11-26-auto-e2e.md) the
- * untimed choice was within 5% of the best row on 41 without the threshold, 60 with 1.2, 37
- * with 1.25 (fitted on the same run). */
-#define SPMV_AUTO_CONFIDENT 1.2
+ * typical conversion (CSR otherwise); on the host only predictions of at least the policy's
+ * confident: the lower ones are hints for the trials, which won on a few matrices and lost
+ * far on the others (docs/PERFORMANCE.md, "The selection's policy"). */
 SPMV_API int spmv_auto__rule_choice(const spmv_auto_report *R, int device) {
     int i, best = 0;
     double best_cost = 1.5 + R->opts.expected_calls; /* in CSR products */
     for (i = 1; i < R->ncand; i++) {
-        if (!device && R->cand[i].predicted < SPMV_AUTO_CONFIDENT) continue;
+        if (!device && R->cand[i].predicted < spmv_auto__policy.confident) continue;
         const double c = spmv_auto_convert_prior(R->cand[i].fmt, device) + R->opts.expected_calls / R->cand[i].predicted;
         if (c < best_cost) {
             best_cost = c;
@@ -341,41 +337,19 @@ static inline double spmv_auto__budget_s(const spmv_opts *o, double fastest_s, d
     const double b = o->budget * fastest_s < floor_s ? floor_s : o->budget * fastest_s;
     return b < risk_s ? b : risk_s;
 }
-/* Looking (inspection, trials, conversions of candidates that lose, the confirming duel) may
- * cost the larger of SPMV_AUTO_RISK of the expected products at CSR's time (if every candidate
- * loses, the user has paid that much over plain CSR) and SPMV_AUTO_LOOK of the best saving the
- * rules predict (at SPMV_AUTO_SPREAD times the prediction, its conversion paid), never more
- * than `budget` products. At 1000 expected products 20-30 CSR products: an inspection, CSR's
- * trial and one or two conversions with their trials; at 100, 2-5: CSR uninspected. */
-#ifndef SPMV_AUTO_RISK
-#define SPMV_AUTO_RISK 0.02
-#endif
-#ifndef SPMV_AUTO_LOOK
-#define SPMV_AUTO_LOOK 0.1
-#endif
-/* products a trial costs beyond its conversion: warm-ups and samples (reps <= 10, typically 3-5) */
-#define SPMV_AUTO_TRIAL_PRODUCTS 6
-/* the slowest machine against the built-in values' floor, and what reading the calibration
- * file costs (seconds): below that much at stake it is not read */
-#define SPMV_AUTO_SLOW 4.0
-/* the fixed cost of a first inspection and trial (allocations, the threads' wake-up): 0.1-0.3 ms
- * for features on a 600-2800-entry matrix at a cold start, measured */
-#define SPMV_AUTO_LOOK_FIXED 50e-6
-#define SPMV_AUTO_READ_COST 20e-6
-/* a selection runs the calibration (and caches it) only when it is at most this share of what
- * looking may cost: about 0.1-0.3 s against 2% of the expected products */
-#define SPMV_AUTO_CAL_COST 0.3
+/* What looking may cost (the policy's risk and look, formats/core/auto_policy.h): at 1000
+ * expected products 20-30 CSR products, an inspection, CSR's trial and one or two conversions
+ * with their trials; at 100, 2-5: CSR uninspected. */
 /* The most a shortlisted candidate is predicted to save over the expected products, in CSR
  * products (speedup p: expected_calls * (1 - 1/p); 0 when none is predicted faster), and
  * whether any candidate's typical conversion could be repaid even if it ran twice as fast as
  * CSR (the predictions are rough: a lower one still gets its trial while products are many) */
-#define SPMV_AUTO_OPTIMISTIC 2.0
 static inline double spmv_auto__max_gain(const spmv_auto_report *R, const spmv_opts *o, int device, int *pays) {
     double g = 0;
     int i;
     *pays = 0;
     for (i = 1; i < R->ncand; i++) {
-        const double p = R->cand[i].predicted, po = p > SPMV_AUTO_OPTIMISTIC ? p : SPMV_AUTO_OPTIMISTIC;
+        const double p = R->cand[i].predicted, po = p > spmv_auto__policy.optimistic ? p : spmv_auto__policy.optimistic;
         if (p > 1 && o->expected_calls * (1 - 1 / p) > g) g = o->expected_calls * (1 - 1 / p);
         if (spmv_auto_convert_prior(R->cand[i].fmt, device) < o->expected_calls * (1 - 1 / po)) *pays = 1;
     }
@@ -389,9 +363,6 @@ static inline double spmv_auto__csr_score(const spmv_opts *o, double t, double m
     return (o->borrow ? 0 : spmv_auto_convert_prior(SPMV_FMT_CSR, 0) * mv) + o->expected_calls * t;
 }
 
-/* CSR's copy onto a losing candidate's touched pages (auto__donor), in CSR products: ct2010
- * 1.3 on the EPYC VM (5 into fresh memory) */
-#define SPMV_AUTO_WARM_COPY 1.5
 /* whether format f, should it lose its trial, will likely hold CSR's copy (auto__donor): the
  * row's donor rule, from the features' padding estimates */
 static inline int spmv_auto__donor_likely(const spmv_auto_features *F, spmv_format f) {
@@ -422,43 +393,34 @@ static inline double spmv_auto__prior_at(const spmv_auto_report *R, spmv_format 
 static inline double spmv_auto__prior(const spmv_auto_report *R, spmv_format f) {
     return spmv_auto__prior_at(R, f, R->csr_mv_s > 0 ? R->csr_mv_s : R->csr_spmv_s, R->fresh_s_per_mb);
 }
-/* the rules' predictions are this far off either way (sell: predicted 1.2x, measured 0.87-1.96x) */
-#define SPMV_AUTO_SPREAD 1.25
-/* a candidate predicted to save this many times its conversion and trial over the expected
- * products is tried even beyond what looking may cost, while CSR leads (the loss if the rules
- * were wrong: its conversion and trial, a quarter of the predicted saving at most), and must
- * then beat CSR timed in turn */
-#define SPMV_AUTO_INVEST 4.0
-/* CSR's time on a real matrix against the calibration's floor (x read out of order, short
- * rows): the trials are planned with the floor times this before CSR is timed */
-#define SPMV_AUTO_PRED_SLACK 2.0
-/* what looking may cost, in CSR products (see SPMV_AUTO_RISK) */
+/* what looking may cost, in CSR products: the larger of the policy's risk of the expected
+ * products and its look of the best saving predicted at spread times the prediction */
 static inline double spmv_auto__risk_products(const spmv_auto_report *R) {
     const double n = R->opts.expected_calls;
     double g = 0;
     int i;
     for (i = 1; i < R->ncand; i++) {
-        const double po = R->cand[i].predicted * SPMV_AUTO_SPREAD;
+        const double po = R->cand[i].predicted * spmv_auto__policy.spread;
         const double gi = po > 1 ? n * (1 - 1 / po) - spmv_auto_convert_prior(R->cand[i].fmt, 0) : 0;
         if (gi > g) g = gi;
     }
-    return SPMV_AUTO_RISK * n > SPMV_AUTO_LOOK * g ? SPMV_AUTO_RISK * n : SPMV_AUTO_LOOK * g;
+    return spmv_auto__policy.risk * n > spmv_auto__policy.look * g ? spmv_auto__policy.risk * n : spmv_auto__policy.look * g;
 }
 /* Before CSR is timed, at CSR time t: whether some candidate predicted faster than CSR would
  * repay its conversion and trial over the expected products, with CSR's trial, its conversion
  * and its trial fitting, after `spent`, in what looking may cost (or one predicted level with
  * CSR or behind, fitting in half of it) */
 static inline int spmv_auto__worth_looking(const spmv_auto_report *R, double t, double spent) {
-    const double n = R->opts.expected_calls, trial = SPMV_AUTO_TRIAL_PRODUCTS * t;
+    const double n = R->opts.expected_calls, trial = spmv_auto__policy.trial_products * t;
     const double risk = spmv_auto__risk_products(R) * t;
     int i;
     for (i = 1; i < R->ncand; i++) {
         const spmv_auto_cand *c = &R->cand[i];
         const double p = c->predicted, conv = spmv_auto_convert_prior(c->fmt, 0) * t;
-        if (p > 1 && n * t * (1 - 1 / p) - conv >= SPMV_AUTO_INVEST * (conv + trial / p)) return 1;
+        if (p > 1 && n * t * (1 - 1 / p) - conv >= spmv_auto__policy.invest * (conv + trial / p)) return 1;
         /* one predicted no faster than CSR is looked at only if its conversion and trial fit
-           in half the share, and could be repaid at SPMV_AUTO_SPREAD times its prediction */
-        if (p <= 1 && (p * SPMV_AUTO_SPREAD <= 1 || spent + trial + conv + trial / p > 0.5 * risk)) continue;
+           in half the share, and could be repaid at spmv_auto__policy.spread times its prediction */
+        if (p <= 1 && (p * spmv_auto__policy.spread <= 1 || spent + trial + conv + trial / p > 0.5 * risk)) continue;
         if (p > 1 && n * t * (1 - 1 / p) <= conv + trial / p) continue;
         if (spent + trial + conv + trial / p <= risk) return 1;
     }
@@ -621,17 +583,10 @@ static inline double SPMV_NAME(auto__time)(SPMV_NAME(any) *M, const SPMV_T *x, S
 
 /* a and b timed again sample by sample in turn (one warm-up each), n samples each (at most
  * SPMV_AUTO_DUEL_MAX), the median of each: trials made one after the other on a shared
- * machine can put a slower format ahead (2026-11-23, graphs: email-Eu-core's hll won its
- * trials, and the bench's side-by-side timing put it 3.26x behind CSR). Medians, not minima:
- * a product repeated 1000 times costs its typical time, and a parallel format on a few
- * microseconds of work has a fast best case and a slow median (nnc1374, 8.6k entries: sell
- * won trial and duel by minima, and ran 1.33x CSR's median in the bench). */
-#define SPMV_AUTO_DUEL_MAX 48
-/* The winner must beat CSR by this fraction in the duel: CSR dueled against itself (the same
- * kernel twice, 48 pairs, 30 duels on each of 12 real matrices of 9k-300k entries, AMD EPYC VM,
- * 2026-11-23) gave median ratios within 2% in 29 of 30 duels on every matrix, extremes 0.92 and
- * 1.05; a gain inside that noise is not worth a format that may be the slower one. */
-#define SPMV_AUTO_DUEL_MARGIN 0.02
+ * machine can put a slower format ahead. Medians, not minima: a product repeated 1000 times
+ * costs its typical time, and a parallel format on a few microseconds of work has a fast best
+ * case and a slow median. The winner must then beat CSR by the policy's duel_margin, the
+ * spread of CSR dueled against itself (docs/PERFORMANCE.md, "The selection's policy"). */
 static inline void SPMV_NAME(auto__duel)(SPMV_NAME(any) *a, SPMV_NAME(any) *b, const SPMV_T *x, SPMV_T *y,
                                          int x_changes, int n, double *ta, double *tb, int k) {
     double sa[SPMV_AUTO_DUEL_MAX], sb[SPMV_AUTO_DUEL_MAX];
@@ -710,15 +665,15 @@ static inline SPMV_NAME(ell) *SPMV_NAME(auto__ell)(SPMV_NAME(any) *H) {
  * a slice format's col and val arrays take A's in place when they have between nnz and
  * 1.5 nnz slots and no tail (auto__to_csr; the handle's CSR then holds up to 1.5x CSR's
  * col and val bytes: borrow = 1 holds none). Either way the copy lands on pages the trial
- * already touched: on the EPYC VM a fresh page costs ~2.5 us to fault in, and copying
- * ct2010's CSR into fresh memory cost 5 CSR products, into touched pages 1.3. */
+ * already touched, far cheaper than fresh pages (the policy's warm_copy against a typical
+ * copy of 5 CSR products; docs/PERFORMANCE.md). */
 static inline int SPMV_NAME(auto__donor)(SPMV_NAME(any) *H, const SPMV_NAME(csr) *A) {
     if (H->fmt == SPMV_FMT_CSR_MERGE) return 1;
 #if SPMV__USE(ell)
     {
         const SPMV_NAME(ell) *E = SPMV_NAME(auto__ell)(H);
         const int64_t slots = E ? SPMV_NAME(ell_stored)(E) : 0;
-        return E && !E->ntail && slots >= (int64_t)A->nnz && (double)slots <= SPMV_AUTO_DONOR_FILL * (double)A->nnz;
+        return E && !E->ntail && slots >= (int64_t)A->nnz && (double)slots <= spmv_auto__policy.donor_fill * (double)A->nnz;
     }
 #else
     (void)A;
@@ -777,7 +732,7 @@ SPMV_API void SPMV_NAME(auto_free)(SPMV_NAME(auto) *M) {
 
 /* R->cal for the selection's key (threads, types, ISA): the cached file, else built-in values;
  * measured now (and cached) when it costs at most a share of what looking may cost
- * (SPMV_AUTO_CAL_COST against the risk share at the built-in CSR time). Then CSR's predicted
+ * (the policy's cal_cost against the risk share at the built-in CSR time). Then CSR's predicted
  * time and the risk share from it. Never fails: every problem is a note in R->cal_note. */
 static inline void SPMV_NAME(auto__calibration)(spmv_auto_report *R, const SPMV_NAME(csr) *A) {
     const spmv_opts *o = &R->opts;
@@ -790,8 +745,8 @@ static inline void SPMV_NAME(auto__calibration)(spmv_auto_report *R, const SPMV_
     if (o->calibration == 1 || spmv_calibration_off()) {
         snprintf(R->cal_note, sizeof R->cal_note, "built-in values: calibration off (%s)",
                  o->calibration == 1 ? "opts.calibration = 1" : "SPMV_CALIBRATION=off");
-    } else if (SPMV_AUTO_RISK * o->expected_calls * SPMV_AUTO_SLOW *
-                   spmv_calibration_predict_csr(&R->cal, A->nrows, A->ncols, A->nnz) < SPMV_AUTO_READ_COST) {
+    } else if (spmv_auto__policy.risk * o->expected_calls * spmv_auto__policy.slow *
+                   spmv_calibration_predict_csr(&R->cal, A->nrows, A->ncols, A->nnz) < spmv_auto__policy.read_cost) {
         /* so little at stake that reading the file (~6 us) would cost more than looking may */
         snprintf(R->cal_note, sizeof R->cal_note, "built-in values: too little at stake to read the calibration");
     } else if (!(have_path = spmv_calibration_default_path(path, sizeof path))) {
@@ -806,8 +761,8 @@ static inline void SPMV_NAME(auto__calibration)(spmv_auto_report *R, const SPMV_
         }
     }
     R->csr_pred_s = spmv_calibration_predict_csr(&R->cal, A->nrows, A->ncols, A->nnz);
-    R->risk_s = SPMV_AUTO_RISK * o->expected_calls * R->csr_pred_s;
-    if (!R->cal.measured && have_path && !o->deterministic && SPMV_AUTO_CAL_COST <= R->risk_s) {
+    R->risk_s = spmv_auto__policy.risk * o->expected_calls * R->csr_pred_s;
+    if (!R->cal.measured && have_path && !o->deterministic && spmv_auto__policy.cal_cost <= R->risk_s) {
         spmv_calibration c;
         if (SPMV_NAME(calibrate)(&c, threads, isa, &e) == SPMV_OK) {
             R->cal = c;
@@ -816,7 +771,7 @@ static inline void SPMV_NAME(auto__calibration)(spmv_auto_report *R, const SPMV_
             else
                 snprintf(R->cal_note, sizeof R->cal_note, "measured now (%.2f s), not cached: %.150s", c.measure_s, e.msg);
             R->csr_pred_s = spmv_calibration_predict_csr(&R->cal, A->nrows, A->ncols, A->nnz);
-            R->risk_s = SPMV_AUTO_RISK * o->expected_calls * R->csr_pred_s;
+            R->risk_s = spmv_auto__policy.risk * o->expected_calls * R->csr_pred_s;
         }
     }
 }
@@ -857,9 +812,9 @@ static inline void SPMV_NAME(auto__gate)(SPMV_NAME(auto__state) *S) {
     spmv_auto_report *R = S->R;
     const SPMV_NAME(csr) *A = S->A;
     const double n = S->opts.expected_calls;
-    const double most = SPMV_AUTO_LOOK * n / 2 > SPMV_AUTO_RISK * n ? SPMV_AUTO_LOOK * n / 2 : SPMV_AUTO_RISK * n;
+    const double most = spmv_auto__policy.look * n / 2 > spmv_auto__policy.risk * n ? spmv_auto__policy.look * n / 2 : spmv_auto__policy.risk * n;
     const int can = !S->opts.deterministic && S->opts.budget >= 4 && A->nnz > 0;
-    if (can && most < 3 * SPMV_AUTO_TRIAL_PRODUCTS) {
+    if (can && most < 3 * spmv_auto__policy.trial_products) {
         int threads = S->opts.threads > 0 ? S->opts.threads : spmv_max_threads();
         spmv_isa isa = SPMV_ISA_GENERIC;
         if (spmv_isa_resolve(S->opts.isa, &isa) != SPMV_OK) isa = SPMV_ISA_GENERIC;
@@ -871,8 +826,8 @@ static inline void SPMV_NAME(auto__gate)(SPMV_NAME(auto__state) *S) {
         const int64_t nz = A->nnz, samp = nz <= 32768 ? nz : (nz / 64 > 32768 ? nz / 64 : 32768);
         double feat_s;
         SPMV_NAME(auto__calibration)(R, A);
-        feat_s = 2 * R->cal.feat_s * (double)(A->nrows + samp + spmv_auto__slab(nz)) + SPMV_AUTO_LOOK_FIXED;
-        S->blind = can && most * R->csr_pred_s < feat_s + 3 * SPMV_AUTO_TRIAL_PRODUCTS * R->csr_pred_s;
+        feat_s = 2 * R->cal.feat_s * (double)(A->nrows + samp + spmv_auto__slab(nz)) + spmv_auto__policy.look_fixed;
+        S->blind = can && most * R->csr_pred_s < feat_s + 3 * spmv_auto__policy.trial_products * R->csr_pred_s;
     }
     if (S->blind) R->risk_s = most * R->csr_pred_s;
 }
@@ -917,7 +872,7 @@ static inline spmv_status SPMV_NAME(auto__inspect)(SPMV_NAME(auto__state) *S) {
     S->gain = spmv_auto__max_gain(R, &S->opts, 0, &pays);
     S->few = !pays;
     if (!S->opts.deterministic && !S->few)
-        S->few = !spmv_auto__worth_looking(R, SPMV_AUTO_PRED_SLACK * R->csr_pred_s, spmv_wtime() - S->t0);
+        S->few = !spmv_auto__worth_looking(R, spmv_auto__policy.pred_slack * R->csr_pred_s, spmv_wtime() - S->t0);
     return SPMV_OK;
 }
 
@@ -997,7 +952,7 @@ static inline spmv_status SPMV_NAME(auto__csr_trial)(SPMV_NAME(auto__state) *S) 
     spent = spmv_wtime() - spent;
     S->reps = spent > 0 ? (int)(1.2e-3 / spent) : 10;
     S->reps = S->reps < 3 ? 3 : S->reps > 10 ? 10 : S->reps;
-    cap = spmv_auto__risk_products(R) / SPMV_AUTO_TRIAL_PRODUCTS;
+    cap = spmv_auto__risk_products(R) / spmv_auto__policy.trial_products;
     if (S->reps > cap) S->reps = cap < 3 ? 3 : (int)cap;
     warm = spent < 1e-3 ? 1e-3 - spent : 0;
     if (warm > 0.25 * R->risk_s) warm = 0.25 * R->risk_s;
@@ -1018,7 +973,7 @@ static inline spmv_status SPMV_NAME(auto__csr_trial)(SPMV_NAME(auto__state) *S) 
 
 /* 4a. whether candidate c may be converted and timed: 1 yes (*prior its expected conversion,
  *     scaled by how much this matrix's conversions overran theirs), 0 skipped (c->skip says
- *     why). An investment, not a look: a candidate predicted to save SPMV_AUTO_INVEST times its
+ *     why). An investment, not a look: a candidate predicted to save the policy's invest times its
  *     conversion and trial over the expected products is tried beyond the budget while CSR
  *     leads. Should it win, the cap shrinks to budget products of its own, predicted faster,
  *     and CSR's copy is not made; should it lose, the cap stays and the copy (or its warm
@@ -1028,14 +983,14 @@ static inline int SPMV_NAME(auto__may_try)(SPMV_NAME(auto__state) *S, spmv_auto_
     const spmv_opts *o = &S->opts;
     const double need = (*prior = spmv_auto__prior(R, c->fmt) * S->overrun) + (S->reps + 1) * R->csr_spmv_s / c->predicted;
     const double keep = !S->has_spare && !o->borrow && spmv_auto__donor_likely(&R->feat, c->fmt)
-                            ? SPMV_AUTO_WARM_COPY * R->csr_mv_s
+                            ? spmv_auto__policy.warm_copy * R->csr_mv_s
                             : S->reserve;
     const double spent = spmv_wtime() - S->t0;
     const double cap = c->predicted > 1
                            ? spmv_auto__budget_s(o, S->fastest_s / c->predicted, S->gain * R->csr_spmv_s, R->risk_s)
                            : R->budget_s;
     *invest = S->best_i == 0 && c->predicted > 1 &&
-              o->expected_calls * R->csr_spmv_s * (1 - 1 / c->predicted) - *prior >= SPMV_AUTO_INVEST * need;
+              o->expected_calls * R->csr_spmv_s * (1 - 1 / c->predicted) - *prior >= spmv_auto__policy.invest * need;
     if (!*invest && (spent + need > cap || spent + need + keep > R->budget_s)) {
         c->skip = "budget: its expected conversion and trial would not fit";
         return 0;
@@ -1084,7 +1039,7 @@ static inline void SPMV_NAME(auto__keep)(SPMV_NAME(auto__state) *S, int i) {
         SPMV_NAME(any_free)(&S->spare);
         S->spare = S->cand;
         S->has_spare = 1;
-        S->reserve = spmv_format_flags(S->spare.fmt) & SPMV_FF_CSR ? 0 : SPMV_AUTO_WARM_COPY * S->R->csr_mv_s;
+        S->reserve = spmv_format_flags(S->spare.fmt) & SPMV_FF_CSR ? 0 : spmv_auto__policy.warm_copy * S->R->csr_mv_s;
     } else {
         SPMV_NAME(any_free)(&S->cand);
     }
@@ -1134,7 +1089,7 @@ static inline spmv_status SPMV_NAME(auto__candidates)(SPMV_NAME(auto__state) *S)
 /* 5. the duel: the winner against CSR once more, in turn, if the budget has room (reps pairs
  *    at least; more, up to SPMV_AUTO_DUEL_MAX, in half the room left: on small matrices, where
  *    medians of a few samples flip between runs, they cost microseconds); it must be ahead by
- *    SPMV_AUTO_DUEL_MARGIN, else CSR (the borrowed handle just timed) */
+ *    the policy's duel_margin, else CSR (the borrowed handle just timed) */
 static inline void SPMV_NAME(auto__duel_phase)(SPMV_NAME(auto__state) *S) {
     spmv_auto_report *R = S->R;
     const spmv_auto_cand *c = &R->cand[S->best_i];
@@ -1151,7 +1106,7 @@ static inline void SPMV_NAME(auto__duel_phase)(SPMV_NAME(auto__state) *S) {
     R->duel_n = pairs;
     sb = spmv_auto__csr_score(&S->opts, R->duel_csr_s, R->csr_mv_s);
     sc = c->convert_s + S->opts.expected_calls * R->duel_chosen_s;
-    R->duel = sc < sb * (1 - SPMV_AUTO_DUEL_MARGIN) ? 1 : -1;
+    R->duel = sc < sb * (1 - spmv_auto__policy.duel_margin) ? 1 : -1;
     R->duel_idx = S->best_i;
     if (R->duel > 0) {
         SPMV_NAME(any_free)(&base); /* borrowed: frees nothing of A */

@@ -1125,9 +1125,9 @@ static inline double spmv_hyb__rule_dev(const spmv_auto_features *F, const char 
 static inline double spmv_ell__bytes(const spmv_auto_features *F) { return spmv_rule_padded_bytes(F, F->ell_fill); }
 static inline double spmv_hll__bytes(const spmv_auto_features *F) { return spmv_rule_padded_bytes(F, F->sell_fill); }
 static inline double spmv_sell__bytes(const spmv_auto_features *F) { return spmv_rule_padded_bytes(F, F->sell_sorted_fill); }
-static inline int spmv_ell__donor(const spmv_auto_features *F) { return F->ell_fill <= SPMV_AUTO_DONOR_FILL; }
-static inline int spmv_hll__donor(const spmv_auto_features *F) { return F->sell_fill <= SPMV_AUTO_DONOR_FILL; }
-static inline int spmv_sell__donor(const spmv_auto_features *F) { return F->sell_sorted_fill <= SPMV_AUTO_DONOR_FILL; }
+static inline int spmv_ell__donor(const spmv_auto_features *F) { return F->ell_fill <= spmv_auto__policy.donor_fill; }
+static inline int spmv_hll__donor(const spmv_auto_features *F) { return F->sell_fill <= spmv_auto__policy.donor_fill; }
+static inline int spmv_sell__donor(const spmv_auto_features *F) { return F->sell_sorted_fill <= spmv_auto__policy.donor_fill; }
 static inline int spmv_jad__donor(const spmv_auto_features *F) { return (void)F, 1; }
 static const spmv_format_rules spmv_rules_ell = {25, 15, spmv_ell__rule_host, spmv_ell__rule_dev_slices, NULL,
                                                  spmv_ell__bytes, spmv_ell__donor};

@@ -9,6 +9,7 @@
  * each rule, and their history, are in docs/PERFORMANCE.md and bench/results/. */
 #ifndef SPMV_CORE_RULES_H
 #define SPMV_CORE_RULES_H
+#include "auto_policy.h"
 
 typedef struct spmv_format_rules {
     /* typical conversion cost from CSR: on the host in CSR products, on the device in units of
@@ -32,8 +33,6 @@ typedef struct spmv_format_rules {
 
 /* the shared vocabulary of the rules */
 #define SPMV_RULE_EMBEDS_X "embeds x, and x changes at every call (copy per product)"
-/* a slice layout holding at most this many slots per entry can take CSR's copy (auto__donor) */
-#define SPMV_AUTO_DONOR_FILL 1.5
 /* CSR + x + y beyond the last-level cache: the product streams from memory, bytes decide */
 static inline int spmv_rule_big(const spmv_auto_features *F) { return F->csr_bytes > F->llc_bytes; }
 /* CSR + x + y within one core's L2 (1 MB here): the product is bound by latency, not bytes */
