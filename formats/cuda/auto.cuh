@@ -142,6 +142,8 @@ typedef struct SPMV_NAME(auto_dev__run) {
     SPMV_NAME(any_dev) cand; /* the candidate being tried */
     int best_i, reps, nb;
     double best_score;
+    double t0, setup_s; /* the call's start; the set-up's seconds (not charged to the budget) */
+    double csr_s, unit; /* CSR's trial product; CSR's upload per unit of the conversion priors */
     const char *failed; /* what failed (for rep.why) */
 } SPMV_NAME(auto_dev__run);
 
@@ -186,19 +188,281 @@ static inline spmv_status SPMV_NAME(auto_dev__try)(SPMV_NAME(auto_dev__run) *W, 
     return st;
 }
 
+/* ---- the device selection in the host's phases (formats/auto.h, docs/DESIGN.md): the
+ * inspection, the untimed choice or CSR's trial, the candidates, the rules' pick past the
+ * budget (the device's duel: none, its trials are event-timed), the finish; W holds what
+ * passes between them ---- */
+
+/* D emptied but for the report, which says what failed; nothing left on the host or device */
+static inline spmv_status SPMV_NAME(auto_dev__fail)(SPMV_NAME(auto_dev) *D, SPMV_NAME(auto_dev__run) *W,
+                                                    spmv_status st) {
+    spmv_status fs = SPMV_OK;
+    const cudaError_t ce = spmv_cuda_last_error();
+    spmv_auto_report keep;
+    (void)SPMV_NAME(any_dev_free)(&W->cand);
+    (void)SPMV_NAME(any_dev_free)(&W->best);
+    (void)SPMV_NAME(any_dev_free)(&D->h);
+    spmv_cuda_release(&W->x, &fs);
+    spmv_cuda_release(&W->y, &fs);
+    if (W->e0) (void)cudaEventDestroy(W->e0);
+    if (W->e1) (void)cudaEventDestroy(W->e1);
+    keep = D->rep;
+    memset(D, 0, sizeof *D);
+    D->rep = keep;
+    D->rep.chosen = SPMV_FMT_COUNT_;
+    D->rep.chosen_idx = -1;
+    D->rep.select_s = spmv_wtime() - W->t0;
+    if (st == SPMV_ERR_CUDA || st == SPMV_ERR_NODEVICE)
+        snprintf(D->rep.why, sizeof D->rep.why, "selection failed in %s: %s (%s)", W->failed ? W->failed : "?",
+                 spmv_status_str(st), cudaGetErrorString(ce));
+    else
+        snprintf(D->rep.why, sizeof D->rep.why, "selection failed in %s: %s", W->failed ? W->failed : "?",
+                 spmv_status_str(st));
+    spmv_cuda__last_error_ref() = ce;
+    return st;
+}
+
+/* the untimed baseline: the csr row may pick its merge kernel (atomic carries), so
+ * deterministic takes csr_vector, or on rows far above the mean (the merge rule: 8x + 100,
+ * where one lane group per row collapses) csr's split kernel; 1 when that is split */
+static inline int SPMV_NAME(auto_dev__baseline)(spmv_auto_report *R) {
+    const int split = R->opts.deterministic && (double)R->feat.row_max > 8.0 * R->feat.row_mean + 100.0;
+    int i;
+    if (split) {
+        R->cand[0].fmt = SPMV_FMT_CSR;
+        R->cand[0].rule = "the baseline as csr algo=split: long rows in chunks summed in order, no atomics";
+    } else if (R->opts.deterministic) {
+        R->cand[0].fmt = SPMV_FMT_CSR_VECTOR;
+        R->cand[0].rule = "the baseline as csr_vector: the csr row's merge kernel adds carries with atomics";
+        for (i = 0; i < R->nleft; i++)
+            if (R->left[i] == SPMV_FMT_CSR_VECTOR) {
+                memmove(&R->left[i], &R->left[i + 1], sizeof R->left[0] * (size_t)(R->nleft - i - 1));
+                memmove(&R->left_why[i], &R->left_why[i + 1], sizeof R->left_why[0] * (size_t)(R->nleft - i - 1));
+                R->nleft--;
+                break;
+            }
+    }
+    return split;
+}
+
+/* 3a. no timing: the rules' choice (deterministic) or the baseline (no budget, no entries);
+ *     a conversion refused for its size falls back to the baseline */
+static inline spmv_status SPMV_NAME(auto_dev__untimed)(SPMV_NAME(auto_dev) *D, SPMV_NAME(auto_dev__run) *W) {
+    spmv_auto_report *R = W->R;
+    const int64_t nnz = W->A->nnz;
+    const int split = SPMV_NAME(auto_dev__baseline)(R);
+    int pick = R->opts.deterministic && nnz ? spmv_auto__rule_choice(R, 1) : 0;
+    spmv_status st;
+    for (;;) {
+        const double c0 = spmv_wtime();
+        if (pick == 0 && split) {
+            spmv_any_params q;
+            st = spmv_any_dev_params_init(SPMV_FMT_CSR, NULL, &q, NULL);
+            q.csr.algo = SPMV_CSR_SPLIT;
+            if (st == SPMV_OK) st = SPMV_NAME(any_dev__build)(&D->h, W->A, SPMV_FMT_CSR, &q, W->s);
+        } else {
+            st = SPMV_NAME(any_dev__build)(&D->h, W->A, R->cand[pick].fmt, NULL, W->s);
+        }
+        R->cand[pick].convert_s = spmv_wtime() - c0;
+        R->cand[pick].st = st;
+        if (st == SPMV_OK || pick == 0 || !SPMV_NAME(auto_dev__refused)(st)) break;
+        R->cand[pick].tried = -1; /* refused (a size cap): the baseline */
+        R->cand[pick].skip = SPMV_NAME(auto_dev__refusal)(R->cand[pick].fmt, st);
+        pick = 0;
+    }
+    if (st != SPMV_OK) {
+        W->failed = "the conversion and upload";
+        return SPMV_NAME(auto_dev__fail)(D, W, st);
+    }
+    R->chosen_idx = pick;
+    R->chosen = R->cand[pick].fmt;
+    if (R->opts.deterministic && nnz)
+        snprintf(R->why, sizeof R->why, "deterministic: the rules' choice (%s: %s), untimed",
+                 spmv_format_name(R->chosen), R->cand[pick].rule);
+    else if (nnz == 0) snprintf(R->why, sizeof R->why, "no entries: %s", spmv_format_name(R->chosen));
+    else snprintf(R->why, sizeof R->why, "budget %.3g SpMVs is below one trial: CSR without trials", R->opts.budget);
+    R->select_s = spmv_wtime() - W->t0;
+    return SPMV_OK;
+}
+
+/* set-up, not charged: the trial vectors, the events and the CSR upload (what any GPU use
+ * pays); W->failed says which part failed */
+static inline spmv_status SPMV_NAME(auto_dev__setup)(SPMV_NAME(auto_dev__run) *W) {
+    const SPMV_NAME(csr) *A = W->A;
+    const double c0 = spmv_wtime();
+    SPMV_T *hx = SPMV_ALLOC_N(SPMV_T, (size_t)A->ncols + 1);
+    spmv_status st;
+    double u0;
+    int64_t i;
+    if (!hx) {
+        W->failed = "the host x of the trials";
+        return SPMV_ERR_ALLOC;
+    }
+    for (i = 0; i < A->ncols; i++) hx[i] = (SPMV_T)1 + (SPMV_T)(i % 7) / (SPMV_T)8;
+    st = spmv_cuda_alloc(&W->x, (size_t)A->ncols + 1);
+    if (st == SPMV_OK) st = spmv_cuda_alloc(&W->y, (size_t)A->nrows + 1);
+    if (st == SPMV_OK && A->ncols > 0)
+        st = spmv_cuda_status(cudaMemcpyAsync(W->x, hx, sizeof(SPMV_T) * (size_t)A->ncols, cudaMemcpyHostToDevice, W->s));
+    if (st == SPMV_OK) st = spmv_cuda_status(cudaStreamSynchronize(W->s));
+    spmv__free(hx);
+    if (st == SPMV_OK) st = spmv_cuda_status(cudaEventCreate(&W->e0));
+    if (st == SPMV_OK) st = spmv_cuda_status(cudaEventCreate(&W->e1));
+    if (st != SPMV_OK) {
+        W->failed = "the trial vectors";
+        return st;
+    }
+    u0 = spmv_wtime();
+    st = SPMV_NAME(any_dev__build)(&W->best, A, SPMV_FMT_CSR, NULL, W->s);
+    W->R->cand[0].convert_s = spmv_wtime() - u0;
+    W->R->cand[0].st = st;
+    if (st != SPMV_OK) {
+        W->failed = "the CSR upload";
+        return st;
+    }
+    W->setup_s = spmv_wtime() - c0;
+    return SPMV_OK;
+}
+
+/* 3b. CSR's trial: a first estimate sets nb (products per sample, ~50 us a sample), then 5
+ *     samples; the budget, and the unit of the conversion priors (CSR's upload) */
+static inline spmv_status SPMV_NAME(auto_dev__csr_trial)(SPMV_NAME(auto_dev__run) *W) {
+    spmv_auto_report *R = W->R;
+    const spmv_opts *o = &R->opts;
+    double csr_s = 0;
+    spmv_status st;
+    if ((st = SPMV_NAME(auto_dev__setup)(W)) != SPMV_OK) return st;
+    W->reps = 1;
+    W->nb = 1;
+    st = SPMV_NAME(auto_dev__time)(&W->best, W->x, W->y, o->x_changes, 1, 1, W->e0, W->e1, W->s, &csr_s);
+    if (st == SPMV_OK) {
+        W->nb = csr_s > 0 && csr_s < 50e-6 / 16 ? 16 : csr_s > 0 && csr_s < 25e-6 ? (int)(50e-6 / csr_s) : 1;
+        W->reps = 5;
+        st = SPMV_NAME(auto_dev__time)(&W->best, W->x, W->y, o->x_changes, W->reps, W->nb, W->e0, W->e1, W->s, &csr_s);
+    }
+    if (st != SPMV_OK) {
+        W->failed = "CSR's trial products";
+        return st;
+    }
+    W->csr_s = csr_s;
+    R->cand[0].spmv_s = R->csr_spmv_s = csr_s;
+    R->cand[0].tried = 1;
+    R->cand[0].score_s = W->best_score = o->expected_calls * csr_s; /* its upload is sunk */
+    R->trials = 1;
+    R->budget_s = o->budget * csr_s;
+    if (R->budget_s < o->min_seconds) R->budget_s = o->min_seconds;
+    W->unit = R->cand[0].convert_s / spmv_auto_convert_prior(SPMV_FMT_CSR, 1);
+    return SPMV_OK;
+}
+
+/* 4. the candidates within the budget; a trial is paid only for a gain that could repay it:
+ *    its conversion and trial, with a margin of 1.25, against the products it saves at its
+ *    prediction, or at 1.05x for a format predicted behind CSR (a surprise of 5%) */
+static inline spmv_status SPMV_NAME(auto_dev__candidates)(SPMV_NAME(auto_dev__run) *W) {
+    spmv_auto_report *R = W->R;
+    const double csr_s = W->csr_s, n = R->opts.expected_calls;
+    spmv_status st;
+    int i;
+    for (i = 1; i < R->ncand; i++) {
+        spmv_auto_cand *c = &R->cand[i];
+        const double conv = spmv_auto_convert_prior(c->fmt, 1) * W->unit;
+        const double need = conv + (2.0 + W->reps * W->nb) * csr_s / c->predicted;
+        const double spent = spmv_wtime() - W->t0 - W->setup_s;
+        if (spent + need > R->budget_s) {
+            c->skip = "budget: its typical conversion, upload and trial would not fit";
+            continue;
+        }
+        if (1.25 * need >= n * csr_s * (1 - 1 / (c->predicted > 1.05 ? c->predicted : 1.05))) {
+            c->skip = "its typical conversion and trial are more than it could save over the expected products";
+            continue;
+        }
+        if ((st = SPMV_NAME(auto_dev__try)(W, i)) != SPMV_OK) return st;
+    }
+    return SPMV_OK;
+}
+
+/* 5. nothing beyond CSR fit: the rules' pick, converted past the budget if it pays its
+ *    conversion; then why (set here for every timed outcome) */
+static inline spmv_status SPMV_NAME(auto_dev__pick)(SPMV_NAME(auto_dev__run) *W) {
+    spmv_auto_report *R = W->R;
+    const double csr_s = W->csr_s, n = R->opts.expected_calls;
+    const int pick = R->trials == 1 && R->ncand > 1 ? spmv_auto__rule_choice(R, 1) : 0;
+    spmv_auto_cand *c = &R->cand[pick];
+    const double conv = spmv_auto_convert_prior(c->fmt, 1) * W->unit;
+    spmv_status st;
+    if (pick > 0 && c->tried == 0 && n * csr_s * (1 - 1 / c->predicted) > conv) {
+        if ((st = SPMV_NAME(auto_dev__try)(W, pick)) != SPMV_OK) return st;
+        if (c->tried == 1) c->skip = NULL;
+        if (W->best_i == pick)
+            snprintf(R->why, sizeof R->why,
+                     "%s: nothing else fit the budget; the rules' pick (%s) pays its predicted conversion over "
+                     "%.0f products: converted past the budget, timed %.2fx CSR",
+                     spmv_format_name(c->fmt), c->rule, n, csr_s / c->spmv_s);
+        else if (c->tried == 1)
+            snprintf(R->why, sizeof R->why,
+                     "CSR: nothing else fit the budget; the rules' pick %s was converted past the budget "
+                     "(predicted to pay) but did not beat CSR (%.2fx, conversion %.3g s)",
+                     spmv_format_name(c->fmt), csr_s / c->spmv_s, c->convert_s);
+        else
+            snprintf(R->why, sizeof R->why,
+                     "CSR: nothing else fit the budget; the rules' pick %s (predicted to pay) refused the matrix",
+                     spmv_format_name(c->fmt));
+    } else if (pick > 0 && c->tried == 0) {
+        snprintf(R->why, sizeof R->why,
+                 "CSR: nothing beyond CSR fit the budget of %.3g s, and the rules' pick %s would not pay its "
+                 "predicted conversion (%.3g s) over %.0f products",
+                 R->budget_s, spmv_format_name(c->fmt), conv, n);
+    } else if (R->trials == 1) {
+        snprintf(R->why, sizeof R->why, "CSR: nothing beyond CSR fit the budget of %.3g s, and no rule predicts a "
+                 "gain that pays its conversion over %.0f products", R->budget_s, n);
+    } else if (W->best_i == 0) {
+        snprintf(R->why, sizeof R->why, "CSR: no candidate's conversion plus %.0f products beat it (%d timed)", n,
+                 R->trials);
+    } else {
+        const spmv_auto_cand *b = &R->cand[W->best_i];
+        snprintf(R->why, sizeof R->why,
+                 "%s: %.2fx CSR's product in the trials (%s); pays its conversion back in %.0f products",
+                 spmv_format_name(b->fmt), csr_s / b->spmv_s, b->rule,
+                 csr_s > b->spmv_s ? b->convert_s / (csr_s - b->spmv_s) : 0.0);
+    }
+    return SPMV_OK;
+}
+
+/* 6. the finish: the trial vectors and events released, the winner into D */
+static inline spmv_status SPMV_NAME(auto_dev__finish)(SPMV_NAME(auto_dev) *D, SPMV_NAME(auto_dev__run) *W) {
+    spmv_auto_report *R = W->R;
+    spmv_status fs = SPMV_OK;
+    spmv_cuda_release(&W->x, &fs);
+    spmv_cuda_release(&W->y, &fs);
+    if (fs == SPMV_OK) fs = spmv_cuda_status(cudaEventDestroy(W->e0));
+    else (void)cudaEventDestroy(W->e0);
+    W->e0 = NULL;
+    if (fs == SPMV_OK) fs = spmv_cuda_status(cudaEventDestroy(W->e1));
+    else (void)cudaEventDestroy(W->e1);
+    W->e1 = NULL;
+    if (fs != SPMV_OK) {
+        W->failed = "freeing the trial vectors";
+        return fs;
+    }
+    D->h = W->best;
+    R->chosen_idx = W->best_i;
+    R->chosen = R->cand[W->best_i].fmt;
+    R->chosen_spmv_s = R->cand[W->best_i].spmv_s;
+    R->select_s = spmv_wtime() - W->t0;
+    R->select_spmvs = R->chosen_spmv_s > 0 ? R->select_s / R->chosen_spmv_s : 0;
+    return SPMV_OK;
+}
+
 static inline spmv_status SPMV_NAME(auto_dev__select)(SPMV_NAME(auto_dev) *D, const SPMV_NAME(csr) *A,
                                                         const spmv_opts *o, cudaStream_t s) {
-    const double t0 = spmv_wtime();
     spmv_auto_report *R;
     spmv_opts opts = o ? *o : spmv_opts_default();
     SPMV_NAME(auto_dev__run) W;
     spmv_error e;
     spmv_status st;
-    double setup_s = 0, unit = 0, csr_s = 0;
-    int i, pick = 0;
     if (!D) return SPMV_ERR_ARG;
     memset(D, 0, sizeof *D);
     memset(&W, 0, sizeof W);
+    W.t0 = spmv_wtime();
     R = &D->rep;
     R->device = 1;
     R->chosen = SPMV_FMT_COUNT_;
@@ -220,232 +484,22 @@ static inline spmv_status SPMV_NAME(auto_dev__select)(SPMV_NAME(auto_dev) *D, co
         snprintf(R->why, sizeof R->why, "no CUDA device (%s)", cudaGetErrorString(spmv_cuda_last_error()));
         return SPMV_ERR_NODEVICE;
     }
+    /* 2. the inspection and the shortlist (the device has no gate: an upload costs more than looking) */
     if ((st = SPMV_NAME(auto_features)(A, &R->feat)) != SPMV_OK) {
         snprintf(R->why, sizeof R->why, "inspection of A failed: %s", spmv_status_str(st));
         return st;
     }
-    R->features_s = spmv_wtime() - t0;
+    R->features_s = spmv_wtime() - W.t0;
     spmv_auto__shortlist(R, 1);
     W.A = A;
     W.R = R;
     W.s = s;
-
-    if (opts.deterministic || opts.budget < 4 || A->nnz == 0) {
-        /* no timing: the rules (deterministic) or CSR (no budget, nothing to multiply) */
-        /* the csr row may pick its merge kernel (atomic carries): csr_vector, or on rows far above
-           the mean (the merge rule: 8x + 100, where one lane group per row collapses: 0.00-0.04x
-           cuSPARSE on circuit5m and webgraph, H100 2026-11-26) csr's split kernel */
-        const int split = opts.deterministic && (double)R->feat.row_max > 8.0 * R->feat.row_mean + 100.0;
-        if (split) {
-            R->cand[0].fmt = SPMV_FMT_CSR;
-            R->cand[0].rule = "the baseline as csr algo=split: long rows in chunks summed in order, no atomics";
-        } else if (opts.deterministic) {
-            R->cand[0].fmt = SPMV_FMT_CSR_VECTOR;
-            R->cand[0].rule = "the baseline as csr_vector: the csr row's merge kernel adds carries with atomics";
-            for (i = 0; i < R->nleft; i++)
-                if (R->left[i] == SPMV_FMT_CSR_VECTOR) {
-                    memmove(&R->left[i], &R->left[i + 1], sizeof R->left[0] * (size_t)(R->nleft - i - 1));
-                    memmove(&R->left_why[i], &R->left_why[i + 1], sizeof R->left_why[0] * (size_t)(R->nleft - i - 1));
-                    R->nleft--;
-                    break;
-                }
-        }
-        pick = opts.deterministic && A->nnz ? spmv_auto__rule_choice(R, 1) : 0;
-        for (;;) {
-            const double c0 = spmv_wtime();
-            if (pick == 0 && split) {
-                spmv_any_params q;
-                st = spmv_any_dev_params_init(SPMV_FMT_CSR, NULL, &q, NULL);
-                q.csr.algo = SPMV_CSR_SPLIT;
-                if (st == SPMV_OK) st = SPMV_NAME(any_dev__build)(&D->h, A, SPMV_FMT_CSR, &q, s);
-            } else {
-                st = SPMV_NAME(any_dev__build)(&D->h, A, R->cand[pick].fmt, NULL, s);
-            }
-            R->cand[pick].convert_s = spmv_wtime() - c0;
-            R->cand[pick].st = st;
-            if (st == SPMV_OK || pick == 0 || !SPMV_NAME(auto_dev__refused)(st)) break;
-            R->cand[pick].tried = -1; /* refused (a size cap): the baseline */
-            R->cand[pick].skip = SPMV_NAME(auto_dev__refusal)(R->cand[pick].fmt, st);
-            pick = 0;
-        }
-        if (st != SPMV_OK) {
-            W.failed = "the conversion and upload";
-            goto fail;
-        }
-        R->chosen_idx = pick;
-        R->chosen = R->cand[pick].fmt;
-        if (opts.deterministic && A->nnz)
-            snprintf(R->why, sizeof R->why, "deterministic: the rules' choice (%s: %s), untimed",
-                     spmv_format_name(R->chosen), R->cand[pick].rule);
-        else if (A->nnz == 0) snprintf(R->why, sizeof R->why, "no entries: %s", spmv_format_name(R->chosen));
-        else snprintf(R->why, sizeof R->why, "budget %.3g SpMVs is below one trial: CSR without trials", opts.budget);
-        R->select_s = spmv_wtime() - t0;
-        return SPMV_OK;
-    }
-
-    /* set-up, not charged: the trial vectors and the CSR upload (what any GPU use pays) */
-    {
-        const double c0 = spmv_wtime();
-        SPMV_T *hx = SPMV_ALLOC_N(SPMV_T, (size_t)A->ncols + 1);
-        if (!hx) {
-            st = SPMV_ERR_ALLOC;
-            W.failed = "the host x of the trials";
-            goto fail;
-        }
-        for (i = 0; i < A->ncols; i++) hx[i] = (SPMV_T)1 + (SPMV_T)(i % 7) / (SPMV_T)8;
-        st = spmv_cuda_alloc(&W.x, (size_t)A->ncols + 1);
-        if (st == SPMV_OK) st = spmv_cuda_alloc(&W.y, (size_t)A->nrows + 1);
-        if (st == SPMV_OK && A->ncols > 0)
-            st = spmv_cuda_status(cudaMemcpyAsync(W.x, hx, sizeof(SPMV_T) * (size_t)A->ncols, cudaMemcpyHostToDevice, s));
-        if (st == SPMV_OK) st = spmv_cuda_status(cudaStreamSynchronize(s));
-        spmv__free(hx);
-        if (st == SPMV_OK) st = spmv_cuda_status(cudaEventCreate(&W.e0));
-        if (st == SPMV_OK) st = spmv_cuda_status(cudaEventCreate(&W.e1));
-        if (st != SPMV_OK) {
-            W.failed = "the trial vectors";
-            goto fail;
-        }
-        {
-            const double u0 = spmv_wtime();
-            st = SPMV_NAME(any_dev__build)(&W.best, A, SPMV_FMT_CSR, NULL, s);
-            R->cand[0].convert_s = spmv_wtime() - u0;
-            R->cand[0].st = st;
-        }
-        if (st != SPMV_OK) {
-            W.failed = "the CSR upload";
-            goto fail;
-        }
-        setup_s = spmv_wtime() - c0;
-    }
-    /* CSR's time: a first estimate sets nb (products per sample, ~50 us a sample) */
-    W.reps = 1;
-    W.nb = 1;
-    st = SPMV_NAME(auto_dev__time)(&W.best, W.x, W.y, opts.x_changes, 1, 1, W.e0, W.e1, s, &csr_s);
-    if (st == SPMV_OK) {
-        W.nb = csr_s > 0 && csr_s < 50e-6 / 16 ? 16 : csr_s > 0 && csr_s < 25e-6 ? (int)(50e-6 / csr_s) : 1;
-        W.reps = 5;
-        st = SPMV_NAME(auto_dev__time)(&W.best, W.x, W.y, opts.x_changes, W.reps, W.nb, W.e0, W.e1, s, &csr_s);
-    }
-    if (st != SPMV_OK) {
-        W.failed = "CSR's trial products";
-        goto fail;
-    }
-    R->cand[0].spmv_s = R->csr_spmv_s = csr_s;
-    R->cand[0].tried = 1;
-    R->cand[0].score_s = W.best_score = opts.expected_calls * csr_s; /* its upload is sunk */
-    R->trials = 1;
-    R->budget_s = opts.budget * csr_s;
-    if (R->budget_s < opts.min_seconds) R->budget_s = opts.min_seconds;
-    /* a format's typical conversion + upload, in seconds: its prior in units of CSR's */
-    unit = R->cand[0].convert_s / spmv_auto_convert_prior(SPMV_FMT_CSR, 1);
-    for (i = 1; i < R->ncand; i++) {
-        spmv_auto_cand *c = &R->cand[i];
-        const double conv = spmv_auto_convert_prior(c->fmt, 1) * unit;
-        const double need = conv + (2.0 + W.reps * W.nb) * csr_s / c->predicted;
-        const double spent = spmv_wtime() - t0 - setup_s;
-        if (spent + need > R->budget_s) {
-            c->skip = "budget: its typical conversion, upload and trial would not fit";
-            continue;
-        }
-        /* a trial is paid only for a gain that could repay it: its conversion and trial, with a
-           margin of 1.25, against the products it saves at its prediction, or at 1.05x for a
-           format predicted behind CSR (a surprise of 5%) */
-        if (1.25 * need >= opts.expected_calls * csr_s * (1 - 1 / (c->predicted > 1.05 ? c->predicted : 1.05))) {
-            c->skip = "its typical conversion and trial are more than it could save over the expected products";
-            continue;
-        }
-        if ((st = SPMV_NAME(auto_dev__try)(&W, i)) != SPMV_OK) goto fail;
-    }
-    pick = R->trials == 1 && R->ncand > 1 ? spmv_auto__rule_choice(R, 1) : 0;
-    if (pick > 0 && R->cand[pick].tried == 0) {
-        /* nothing beyond CSR fit: the rules' pick, past the budget, if it pays its conversion */
-        spmv_auto_cand *c = &R->cand[pick];
-        const double conv = spmv_auto_convert_prior(c->fmt, 1) * unit;
-        const double gain = opts.expected_calls * csr_s * (1 - 1 / c->predicted);
-        if (gain > conv) {
-            if ((st = SPMV_NAME(auto_dev__try)(&W, pick)) != SPMV_OK) goto fail;
-            if (c->tried == 1) c->skip = NULL;
-            if (W.best_i == pick)
-                snprintf(R->why, sizeof R->why,
-                         "%s: nothing else fit the budget; the rules' pick (%s) pays its predicted conversion over "
-                         "%.0f products: converted past the budget, timed %.2fx CSR",
-                         spmv_format_name(c->fmt), c->rule, opts.expected_calls, csr_s / c->spmv_s);
-            else if (c->tried == 1)
-                snprintf(R->why, sizeof R->why,
-                         "CSR: nothing else fit the budget; the rules' pick %s was converted past the budget "
-                         "(predicted to pay) but did not beat CSR (%.2fx, conversion %.3g s)",
-                         spmv_format_name(c->fmt), csr_s / c->spmv_s, c->convert_s);
-            else
-                snprintf(R->why, sizeof R->why,
-                         "CSR: nothing else fit the budget; the rules' pick %s (predicted to pay) refused the matrix",
-                         spmv_format_name(c->fmt));
-        } else {
-            snprintf(R->why, sizeof R->why,
-                     "CSR: nothing beyond CSR fit the budget of %.3g s, and the rules' pick %s would not pay its "
-                     "predicted conversion (%.3g s) over %.0f products",
-                     R->budget_s, spmv_format_name(c->fmt), conv, opts.expected_calls);
-        }
-    } else if (R->trials == 1) {
-        snprintf(R->why, sizeof R->why, "CSR: nothing beyond CSR fit the budget of %.3g s, and no rule predicts a "
-                 "gain that pays its conversion over %.0f products", R->budget_s, opts.expected_calls);
-    } else if (W.best_i == 0) {
-        snprintf(R->why, sizeof R->why, "CSR: no candidate's conversion plus %.0f products beat it (%d timed)",
-                 opts.expected_calls, R->trials);
-    } else {
-        const spmv_auto_cand *c = &R->cand[W.best_i];
-        snprintf(R->why, sizeof R->why,
-                 "%s: %.2fx CSR's product in the trials (%s); pays its conversion back in %.0f products",
-                 spmv_format_name(c->fmt), csr_s / c->spmv_s, c->rule,
-                 csr_s > c->spmv_s ? c->convert_s / (csr_s - c->spmv_s) : 0.0);
-    }
-    {
-        spmv_status fs = SPMV_OK;
-        spmv_cuda_release(&W.x, &fs);
-        spmv_cuda_release(&W.y, &fs);
-        if (fs == SPMV_OK) fs = spmv_cuda_status(cudaEventDestroy(W.e0));
-        else (void)cudaEventDestroy(W.e0);
-        W.e0 = NULL;
-        if (fs == SPMV_OK) fs = spmv_cuda_status(cudaEventDestroy(W.e1));
-        else (void)cudaEventDestroy(W.e1);
-        W.e1 = NULL;
-        if ((st = fs) != SPMV_OK) {
-            W.failed = "freeing the trial vectors";
-            goto fail;
-        }
-    }
-    D->h = W.best;
-    R->chosen_idx = W.best_i;
-    R->chosen = R->cand[W.best_i].fmt;
-    R->chosen_spmv_s = R->cand[W.best_i].spmv_s;
-    R->select_s = spmv_wtime() - t0;
-    R->select_spmvs = R->chosen_spmv_s > 0 ? R->select_s / R->chosen_spmv_s : 0;
-    return SPMV_OK;
-fail: {
-    spmv_status fs = SPMV_OK;
-    const cudaError_t ce = spmv_cuda_last_error();
-    spmv_auto_report keep;
-    (void)SPMV_NAME(any_dev_free)(&W.cand);
-    (void)SPMV_NAME(any_dev_free)(&W.best);
-    (void)SPMV_NAME(any_dev_free)(&D->h);
-    spmv_cuda_release(&W.x, &fs);
-    spmv_cuda_release(&W.y, &fs);
-    if (W.e0) (void)cudaEventDestroy(W.e0);
-    if (W.e1) (void)cudaEventDestroy(W.e1);
-    keep = *R;
-    memset(D, 0, sizeof *D);
-    D->rep = keep;
-    D->rep.chosen = SPMV_FMT_COUNT_;
-    D->rep.chosen_idx = -1;
-    D->rep.select_s = spmv_wtime() - t0;
-    if (st == SPMV_ERR_CUDA || st == SPMV_ERR_NODEVICE)
-        snprintf(D->rep.why, sizeof D->rep.why, "selection failed in %s: %s (%s)", W.failed ? W.failed : "?",
-                 spmv_status_str(st), cudaGetErrorString(ce));
-    else
-        snprintf(D->rep.why, sizeof D->rep.why, "selection failed in %s: %s", W.failed ? W.failed : "?",
-                 spmv_status_str(st));
-    spmv_cuda__last_error_ref() = ce;
-    return st;
-}
+    if (opts.deterministic || opts.budget < 4 || A->nnz == 0) return SPMV_NAME(auto_dev__untimed)(D, &W);
+    st = SPMV_NAME(auto_dev__csr_trial)(&W);
+    if (st == SPMV_OK) st = SPMV_NAME(auto_dev__candidates)(&W);
+    if (st == SPMV_OK) st = SPMV_NAME(auto_dev__pick)(&W);
+    if (st == SPMV_OK) st = SPMV_NAME(auto_dev__finish)(D, &W);
+    return st == SPMV_OK ? st : SPMV_NAME(auto_dev__fail)(D, &W, st);
 }
 
 /* Inspects A, times the shortlist on the device within the budget and keeps the winner in
