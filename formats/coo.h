@@ -4,7 +4,10 @@
  * Kernel: nnz split evenly over threads; rows wholly inside a thread's range are
  * accumulated directly, the first and last (possibly shared) row of each range go to
  * per-thread carries that a serial pass adds afterwards, so no two threads write the
- * same y entry. y is scaled by beta first (that pass is part of the timed SpMV). */
+ * same y entry. y is scaled by beta first (that pass is part of the timed SpMV).
+ * Verbs: _from_triplets, _to_triplets, _from_csr, _to_csr, _mv, _free, _bytes, _stored; what
+ * the selection knows about it: spmv_rules_coo at the end (formats/core/rules.h). The model
+ * to copy for a new format (docs/DESIGN.md, "Adding a format"). */
 
 #if defined(SPMV_PART_TYPES)
 #ifndef SPMV_COO_COMMON
@@ -36,6 +39,9 @@ SPMV_API size_t SPMV_NAME(coo_bytes)(const SPMV_NAME(coo) *A);
 SPMV_API spmv_status SPMV_NAME(coo_from_triplets)(SPMV_NAME(coo) *A, const spmv_triplets *t,
         const spmv_coo_params *p, spmv_error *e);
 SPMV_API spmv_status SPMV_NAME(coo_to_triplets)(const SPMV_NAME(coo) *A, spmv_triplets *t);
+SPMV_API spmv_status SPMV_NAME(coo_from_csr)(SPMV_NAME(coo) *B, const SPMV_NAME(csr) *A, const spmv_coo_params *p,
+        spmv_error *e);
+SPMV_API spmv_status SPMV_NAME(coo_to_csr)(const SPMV_NAME(coo) *A, SPMV_NAME(csr) *B);
 SPMV_API spmv_status SPMV_NAME(coo_mv)(const SPMV_NAME(coo) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
         SPMV_T *y);
 #endif /* SPMV_PART_DECLS */
@@ -173,6 +179,67 @@ SPMV_API spmv_status SPMV_NAME(coo_to_triplets)(const SPMV_NAME(coo) *A, spmv_tr
     }
     return SPMV_OK;
 }
+/* (CSR's struct and csr_check, csr_from_coo are declared by the earlier passes: formats/instance.h) */
+/* CSR -> COO (sorted, as every converter expects). */
+static inline spmv_status SPMV_NAME(coo__build)(SPMV_NAME(coo) *B, const SPMV_NAME(csr) *A,
+                                                  const spmv_coo_params *p) {
+    spmv_coo_params prm = p ? *p : spmv_coo_params_default();
+    SPMV_I r, k;
+    spmv_status st;
+    if (!B) return SPMV_ERR_ARG;
+    memset(B, 0, sizeof *B);
+    st = SPMV_NAME(csr_check)(A);
+    if (st != SPMV_OK) return st;
+    st = spmv_isa_resolve(prm.isa, &prm.isa);
+    if (st != SPMV_OK) return st;
+    B->row = SPMV_ALLOC_N(SPMV_I, A->nnz);
+    B->col = SPMV_ALLOC_N(SPMV_I, A->nnz);
+    B->val = SPMV_ALLOC_N(SPMV_T, A->nnz);
+    if (!B->row || !B->col || !B->val) {
+        SPMV_NAME(coo_free)(B);
+        return SPMV_ERR_ALLOC;
+    }
+    for (r = 0; r < A->nrows; r++)
+        for (k = A->row_ptr[r]; k < A->row_ptr[r + 1]; k++) B->row[k] = r;
+    if (A->nnz) {
+        memcpy(B->col, A->col_idx, (size_t)A->nnz * sizeof(SPMV_I));
+        memcpy(B->val, A->val, (size_t)A->nnz * sizeof(SPMV_T));
+    }
+    B->nrows = A->nrows;
+    B->ncols = A->ncols;
+    B->nnz = A->nnz;
+    B->params = prm;
+    if (!B->nnz) return SPMV_OK;
+    {   /* unsorted columns in a row (csr_wrap allows them): sort as COO requires */
+        SPMV_I k;
+        for (k = 1; k < B->nnz; k++)
+            if (B->row[k] == B->row[k - 1] && B->col[k] <= B->col[k - 1]) break;
+        if (k < B->nnz) {
+            st = SPMV_NAME(coo__sort_merge)(B);
+            if (st != SPMV_OK) {
+                SPMV_NAME(coo_free)(B);
+                return st;
+            }
+        }
+    }
+    return SPMV_OK;
+}
+SPMV_API spmv_status SPMV_NAME(coo_from_csr)(SPMV_NAME(coo) *B, const SPMV_NAME(csr) *A, const spmv_coo_params *p,
+        spmv_error *e) {
+    return spmv__built(e, SPMV_NAME(coo__build)(B, A, p), "coo_from_csr", NULL);
+}
+
+/* COO -> CSR (round trips). */
+SPMV_API spmv_status SPMV_NAME(coo_to_csr)(const SPMV_NAME(coo) *A, SPMV_NAME(csr) *B) {
+    spmv_csr_params p = spmv_csr_params_default();
+    if (!A) {
+        if (B) memset(B, 0, sizeof *B);
+        return SPMV_ERR_ARG;
+    }
+    p.isa = A->params.isa;
+    return SPMV_NAME(csr_from_coo)(B, A, &p);
+}
+
 #endif /* SPMV_PART_DEFS */
 
 #if defined(SPMV_PART_KERNELS)

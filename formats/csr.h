@@ -123,9 +123,6 @@ SPMV_API spmv_status SPMV_NAME(csr_from_csr)(SPMV_NAME(csr) *A, const SPMV_NAME(
 SPMV_API spmv_status SPMV_NAME(csr_to_csr)(const SPMV_NAME(csr) *A, SPMV_NAME(csr) *B);
 SPMV_API spmv_status SPMV_NAME(csr_merge_from_csr)(SPMV_NAME(csr) *A, const SPMV_NAME(csr) *B,
         const spmv_csr_params *p, spmv_error *e);
-SPMV_API spmv_status SPMV_NAME(coo_from_csr)(SPMV_NAME(coo) *B, const SPMV_NAME(csr) *A, const spmv_coo_params *p,
-        spmv_error *e);
-SPMV_API spmv_status SPMV_NAME(coo_to_csr)(const SPMV_NAME(coo) *A, SPMV_NAME(csr) *B);
 SPMV_API spmv_status SPMV_NAME(csr_mv)(const SPMV_NAME(csr) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
         SPMV_T *y);
 #endif /* SPMV_PART_DECLS */
@@ -454,66 +451,6 @@ SPMV_API spmv_status SPMV_NAME(csr_merge_from_csr)(SPMV_NAME(csr) *A, const SPMV
         const spmv_csr_params *p, spmv_error *e) {
     spmv_csr_params q = p ? *p : spmv_csr_merge_params_default();
     return spmv__built(e, SPMV_NAME(csr__build)(A, B, &q), "csr_merge_from_csr", NULL);
-}
-
-/* CSR -> COO (sorted, as every converter expects). */
-static inline spmv_status SPMV_NAME(coo__build)(SPMV_NAME(coo) *B, const SPMV_NAME(csr) *A,
-                                                  const spmv_coo_params *p) {
-    spmv_coo_params prm = p ? *p : spmv_coo_params_default();
-    SPMV_I r, k;
-    spmv_status st;
-    if (!B) return SPMV_ERR_ARG;
-    memset(B, 0, sizeof *B);
-    st = SPMV_NAME(csr_check)(A);
-    if (st != SPMV_OK) return st;
-    st = spmv_isa_resolve(prm.isa, &prm.isa);
-    if (st != SPMV_OK) return st;
-    B->row = SPMV_ALLOC_N(SPMV_I, A->nnz);
-    B->col = SPMV_ALLOC_N(SPMV_I, A->nnz);
-    B->val = SPMV_ALLOC_N(SPMV_T, A->nnz);
-    if (!B->row || !B->col || !B->val) {
-        SPMV_NAME(coo_free)(B);
-        return SPMV_ERR_ALLOC;
-    }
-    for (r = 0; r < A->nrows; r++)
-        for (k = A->row_ptr[r]; k < A->row_ptr[r + 1]; k++) B->row[k] = r;
-    if (A->nnz) {
-        memcpy(B->col, A->col_idx, (size_t)A->nnz * sizeof(SPMV_I));
-        memcpy(B->val, A->val, (size_t)A->nnz * sizeof(SPMV_T));
-    }
-    B->nrows = A->nrows;
-    B->ncols = A->ncols;
-    B->nnz = A->nnz;
-    B->params = prm;
-    if (!B->nnz) return SPMV_OK;
-    {   /* unsorted columns in a row (csr_wrap allows them): sort as COO requires */
-        SPMV_I k;
-        for (k = 1; k < B->nnz; k++)
-            if (B->row[k] == B->row[k - 1] && B->col[k] <= B->col[k - 1]) break;
-        if (k < B->nnz) {
-            st = SPMV_NAME(coo__sort_merge)(B);
-            if (st != SPMV_OK) {
-                SPMV_NAME(coo_free)(B);
-                return st;
-            }
-        }
-    }
-    return SPMV_OK;
-}
-SPMV_API spmv_status SPMV_NAME(coo_from_csr)(SPMV_NAME(coo) *B, const SPMV_NAME(csr) *A, const spmv_coo_params *p,
-        spmv_error *e) {
-    return spmv__built(e, SPMV_NAME(coo__build)(B, A, p), "coo_from_csr", NULL);
-}
-
-/* COO -> CSR (round trips). */
-SPMV_API spmv_status SPMV_NAME(coo_to_csr)(const SPMV_NAME(coo) *A, SPMV_NAME(csr) *B) {
-    spmv_csr_params p = spmv_csr_params_default();
-    if (!A) {
-        if (B) memset(B, 0, sizeof *B);
-        return SPMV_ERR_ARG;
-    }
-    p.isa = A->params.isa;
-    return SPMV_NAME(csr_from_coo)(B, A, &p);
 }
 
 #endif /* SPMV_PART_DEFS */
