@@ -33,7 +33,7 @@ def check(ok, msg):
 readme = open("README.md").read()
 
 # 1. the format table against the registry
-rows = re.findall(r"^SPMV_FORMAT\((\w+),\s*\w+,\s*(\w+),\s*(\d),\s*(\d)", open("formats/registry.h").read(), re.M)
+rows = re.findall(r"^SPMV_FORMAT\((\w+),\s*\w+,\s*(\w+),\s*(\d),\s*(\d)", open("formats/registry.h").read().split("TEST-ONLY ROWS")[0], re.M)
 table = []
 m = re.search(r"^\| format \| family \| CPU \| GPU \|.*\n\|[-|]+\|\n((?:\|.*\n)+)", readme, re.M)
 check(m is not None, "README: no format table (| format | family | CPU | GPU | ...)")
