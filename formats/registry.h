@@ -98,3 +98,12 @@ SPMV_FORMAT(suraa,      SURAA,      suraa, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0)
 #include SPMV__HEADER(sss)
 SPMV_FORMAT(sss,        SSS,        sss,  1, 1, 0, 0, 0, 1, 1, 0, 0, 0, 0)
 #endif
+
+/* ---- TEST-ONLY ROWS below: not the product's (the scripts that read this file as text,
+   tests/gen_ninja.sh, tests/readme_check.py and tests/layout_check.sh, stop here).
+   toy (tests/toy/toy.h, tests/test_toy.c) shows what adding a format takes; its header is
+   found through -Itests/toy */
+#if defined(SPMV_TEST_TOY) && SPMV__USE(toy)
+#include SPMV__HEADER(toy)
+SPMV_FORMAT(toy,        TOY,        toy,  1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+#endif
