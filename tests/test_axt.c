@@ -65,18 +65,8 @@ static const int sweep_th_uh[] = {1, 2, 3, 5, 8, 16, 64};
 static const int sweep_th_ch[] = {1, 2, 4, 16, 128, 1024};
 static const int sweep_bs[] = {0 /* = thw */, 64, 256, 4096};
 
-#define TT_TAG s
-#define TT_VAL float
-#define TT_IDX int32_t
-#include "test_axt_case.h"
-#define TT_TAG d
-#define TT_VAL double
-#define TT_IDX int32_t
-#include "test_axt_case.h"
-#define TT_TAG dl
-#define TT_VAL double
-#define TT_IDX int64_t
-#include "test_axt_case.h"
+#define TT_CASE "test_axt_case.h"
+#include "tt_tags.h"
 
 static int g_sweep; /* run the parameter sweep on the following matrices */
 

@@ -8,18 +8,8 @@
 #define SPMV_PAR_MIN_NNZ 1 /* small matrices split over threads too */
 #include "test_preamble.h"
 
-#define TT_TAG s
-#define TT_VAL float
-#define TT_IDX int32_t
-#include "test_bcsr_case.h"
-#define TT_TAG d
-#define TT_VAL double
-#define TT_IDX int32_t
-#include "test_bcsr_case.h"
-#define TT_TAG dl
-#define TT_VAL double
-#define TT_IDX int64_t
-#include "test_bcsr_case.h"
+#define TT_CASE "test_bcsr_case.h"
+#include "tt_tags.h"
 
 int main(void) {
     test_s_all();

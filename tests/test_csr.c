@@ -12,18 +12,8 @@
 #include "test_preamble.h"
 #include <omp.h>
 
-#define TT_TAG s
-#define TT_VAL float
-#define TT_IDX int32_t
-#include "test_csr_case.h"
-#define TT_TAG d
-#define TT_VAL double
-#define TT_IDX int32_t
-#include "test_csr_case.h"
-#define TT_TAG dl
-#define TT_VAL double
-#define TT_IDX int64_t
-#include "test_csr_case.h"
+#define TT_CASE "test_csr_case.h"
+#include "tt_tags.h"
 
 static void all(const char *name, const spmv_triplets *t) {
     test_s_run(name, t);

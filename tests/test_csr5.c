@@ -35,18 +35,8 @@ static spmv_isa back_isa[8];
 static int back_omega[8];
 static int max_thr = 2;
 
-#define TT_TAG s
-#define TT_VAL float
-#define TT_IDX int32_t
-#include "test_csr5_case.h"
-#define TT_TAG d
-#define TT_VAL double
-#define TT_IDX int32_t
-#include "test_csr5_case.h"
-#define TT_TAG dl
-#define TT_VAL double
-#define TT_IDX int64_t
-#include "test_csr5_case.h"
+#define TT_CASE "test_csr5_case.h"
+#include "tt_tags.h"
 
 static void run_all(const char *name, const spmv_triplets *t, const case_opts *o) {
     test_s_run(name, t, o);

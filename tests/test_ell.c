@@ -10,18 +10,8 @@
 #include "test_preamble.h"
 
 
-#define TT_TAG s
-#define TT_VAL float
-#define TT_IDX int32_t
-#include "test_ell_case.h"
-#define TT_TAG d
-#define TT_VAL double
-#define TT_IDX int32_t
-#include "test_ell_case.h"
-#define TT_TAG dl
-#define TT_VAL double
-#define TT_IDX int64_t
-#include "test_ell_case.h"
+#define TT_CASE "test_ell_case.h"
+#include "tt_tags.h"
 
 int main(void) {
     test_s_all();

@@ -37,18 +37,8 @@ static int test_isa_on(spmv_isa isa) {
            (isa == SPMV_ISA_AVX512 && strstr(only, "avx512") != NULL);
 }
 
-#define TT_TAG s
-#define TT_VAL float
-#define TT_IDX int32_t
-#include "format_case.h"
-#define TT_TAG d
-#define TT_VAL double
-#define TT_IDX int32_t
-#include "format_case.h"
-#define TT_TAG dl
-#define TT_VAL double
-#define TT_IDX int64_t
-#include "format_case.h"
+#define TT_CASE "format_case.h"
+#include "tt_tags.h"
 
 /* A family of symmetric-only formats (registry column sym) gets every matrix twice: as it
  * is, which the converter must refuse unless it is symmetric (the check here is the test's
