@@ -30,6 +30,9 @@
 #ifndef SPMV_ANCHOR_RSB
 #define SPMV_ANCHOR_RSB 0
 #endif
+#ifndef SPMV_ANCHOR_MKL
+#define SPMV_ANCHOR_MKL 0
+#endif
 
 #if SPMV_ANCHOR_EIGEN == 1 && __has_include(<Eigen/Sparse>)
 #define HAVE_EIGEN 1
@@ -55,6 +58,13 @@ extern "C" {
 #else
 #define HAVE_RSB 0
 #endif
+#if SPMV_ANCHOR_MKL == 1 && __has_include(<mkl_spblas.h>)
+#define HAVE_MKL 1
+#include <mkl_service.h>
+#include <mkl_spblas.h>
+#else
+#define HAVE_MKL 0
+#endif
 
 // librsb's autotuner (rsb_tune_spmm, matrix instance only, the thread count kept) in create:
 // off. Measured 2026-11-23 on this 2-core machine (Xeon, AVX-512; another job intermittently
@@ -71,9 +81,10 @@ extern "C" {
 
 namespace {
 
-enum { A_LOOP, A_EIGEN, A_GRAPHBLAS, A_RSB, A_EIGEN_SYM, A_RSB_SYM, A_COUNT };
-const char *const names[A_COUNT] = {"loop", "eigen", "graphblas", "librsb", "eigen_sym", "librsb_sym"};
-const int built[A_COUNT] = {1, HAVE_EIGEN, HAVE_GRAPHBLAS, HAVE_RSB, HAVE_EIGEN, HAVE_RSB};
+enum { A_LOOP, A_EIGEN, A_GRAPHBLAS, A_RSB, A_EIGEN_SYM, A_RSB_SYM, A_MKL, A_MKL_IE, A_MKL_SYM, A_COUNT };
+const char *const names[A_COUNT] = {"loop", "eigen", "graphblas", "librsb", "eigen_sym", "librsb_sym",
+                                    "mkl", "mkl_ie", "mkl_sym"};
+const int built[A_COUNT] = {1, HAVE_EIGEN, HAVE_GRAPHBLAS, HAVE_RSB, HAVE_EIGEN, HAVE_RSB, HAVE_MKL, HAVE_MKL, HAVE_MKL};
 
 void set_err(char *err, size_t len, const char *fmt, ...) {
     if (!err || !len) return;
@@ -625,6 +636,96 @@ std::string rsb_version() {
 }
 #endif
 
+
+// ---------------------------------------------------------------------------------------------
+// oneMKL's sparse BLAS (inspector-executor API), through libmkl_rt with the GNU OpenMP
+// threading layer (the process's own OpenMP; set once, before any other MKL call):
+//   mkl      mkl_sparse_?_create_csr on the caller's arrays (borrowed) and mkl_sparse_?_mv,
+//            the plain handle a user writes first;
+//   mkl_ie   the same, then the hints a performance-minded user gives (mkl_sparse_set_mv_hint
+//            for MKL_IE_CALLS products, mkl_sparse_set_memory_hint aggressive) and
+//            mkl_sparse_optimize, all in create (its cost is the conversion's);
+//   mkl_sym  the lower triangle (copied in create) as SPARSE_MATRIX_TYPE_SYMMETRIC, with the
+//            hints and mkl_sparse_optimize.
+// The thread count of each call is mkl_set_num_threads_local's (the caller's default kept).
+// mvt: SPARSE_OPERATION_TRANSPOSE; mm: mkl_sparse_?_mm, row-major X and Y (ld = k).
+#if HAVE_MKL
+#ifndef MKL_IE_CALLS
+#define MKL_IE_CALLS 1000 // the bench's expected products (spmv bench's auto row)
+#endif
+struct mkl_impl {
+    sparse_matrix_t A;
+    struct matrix_descr d;
+};
+void mkl_start() {
+    static std::once_flag once;
+    std::call_once(once, [] { mkl_set_threading_layer(MKL_THREADING_GNU); });
+}
+sparse_status_t mkl_create_t(sparse_matrix_t *A, int32_t m, int32_t n, int32_t *rp, int32_t *ci, double *v) {
+    return mkl_sparse_d_create_csr(A, SPARSE_INDEX_BASE_ZERO, m, n, rp, rp + 1, ci, v);
+}
+sparse_status_t mkl_create_t(sparse_matrix_t *A, int32_t m, int32_t n, int32_t *rp, int32_t *ci, float *v) {
+    return mkl_sparse_s_create_csr(A, SPARSE_INDEX_BASE_ZERO, m, n, rp, rp + 1, ci, v);
+}
+template <class T> bool mkl_create(handle *h, char *err, size_t errlen) {
+    mkl_start();
+    mkl_impl *mi = new (std::nothrow) mkl_impl();
+    if (!mi) return set_err(err, errlen, "%s: out of memory", names[h->anchor]), false;
+    mi->d.type = SPARSE_MATRIX_TYPE_GENERAL;
+    mi->d.mode = SPARSE_FILL_MODE_LOWER;
+    mi->d.diag = SPARSE_DIAG_NON_UNIT;
+    int32_t *rp = const_cast<int32_t *>(h->rp), *ci = const_cast<int32_t *>(h->ci);
+    T *v = static_cast<T *>(const_cast<void *>(h->val));
+    if (h->anchor == A_MKL_SYM) {
+        if (!lower_copy<T>(h, err, errlen)) return delete mi, false;
+        rp = h->tri->rp.data(), ci = h->tri->ci.data(), v = reinterpret_cast<T *>(h->tri->val.data());
+        mi->d.type = SPARSE_MATRIX_TYPE_SYMMETRIC;
+    }
+    mkl_set_num_threads_local(h->nthreads);
+    sparse_status_t st = mkl_create_t(&mi->A, h->nrows, h->ncols, rp, ci, v);
+    if (st == SPARSE_STATUS_SUCCESS && h->anchor != A_MKL) {
+        st = mkl_sparse_set_mv_hint(mi->A, SPARSE_OPERATION_NON_TRANSPOSE, mi->d, MKL_IE_CALLS);
+        if (st == SPARSE_STATUS_SUCCESS || st == SPARSE_STATUS_NOT_SUPPORTED)
+            st = mkl_sparse_set_memory_hint(mi->A, SPARSE_MEMORY_AGGRESSIVE);
+        if (st == SPARSE_STATUS_SUCCESS || st == SPARSE_STATUS_NOT_SUPPORTED) st = mkl_sparse_optimize(mi->A);
+    }
+    mkl_set_num_threads_local(0);
+    if (st != SPARSE_STATUS_SUCCESS) {
+        mkl_sparse_destroy(mi->A);
+        delete mi;
+        return set_err(err, errlen, "%s: MKL status %d", names[h->anchor], (int)st), false;
+    }
+    h->impl = mi;
+    return true;
+}
+sparse_status_t mkl_mv_t(sparse_operation_t op, const mkl_impl *mi, const double *x, double *y) {
+    return mkl_sparse_d_mv(op, 1.0, mi->A, mi->d, x, 0.0, y);
+}
+sparse_status_t mkl_mv_t(sparse_operation_t op, const mkl_impl *mi, const float *x, float *y) {
+    return mkl_sparse_s_mv(op, 1.0f, mi->A, mi->d, x, 0.0f, y);
+}
+sparse_status_t mkl_mm_t(const mkl_impl *mi, int k, const double *x, double *y) {
+    return mkl_sparse_d_mm(SPARSE_OPERATION_NON_TRANSPOSE, 1.0, mi->A, mi->d, SPARSE_LAYOUT_ROW_MAJOR, x, k, k, 0.0, y, k);
+}
+sparse_status_t mkl_mm_t(const mkl_impl *mi, int k, const float *x, float *y) {
+    return mkl_sparse_s_mm(SPARSE_OPERATION_NON_TRANSPOSE, 1.0f, mi->A, mi->d, SPARSE_LAYOUT_ROW_MAJOR, x, k, k, 0.0f, y, k);
+}
+// op 0: y = A x; 1: y = A^T x; 2: Y = A X with k vectors
+template <class T> int mkl_run(const handle *h, int op, int k, const T *x, T *y) {
+    const mkl_impl *mi = static_cast<const mkl_impl *>(h->impl);
+    mkl_set_num_threads_local(h->nthreads);
+    sparse_status_t st = op == 2 ? mkl_mm_t(mi, k, x, y)
+                                 : mkl_mv_t(op == 1 ? SPARSE_OPERATION_TRANSPOSE : SPARSE_OPERATION_NON_TRANSPOSE, mi, x, y);
+    mkl_set_num_threads_local(0);
+    return st == SPARSE_STATUS_SUCCESS ? 0 : -1;
+}
+std::string mkl_version() {
+    char v[198] = "";
+    mkl_get_version_string(v, (int)sizeof v);
+    return std::string(v[0] ? v : "oneMKL") + ", libmkl_rt with the GNU OpenMP threading layer";
+}
+#endif
+
 // ---------------------------------------------------------------------------------------------
 std::string info_of(int i) {
     switch (i) {
@@ -653,6 +754,18 @@ std::string info_of(int i) {
 #endif
     case A_EIGEN_SYM: return info_of(A_EIGEN) + (HAVE_EIGEN ? ", selfadjointView<Lower> of the lower triangle (symmetric matrices)" : "");
     case A_RSB_SYM: return info_of(A_RSB) + (HAVE_RSB ? ", RSB_FLAG_LOWER_SYMMETRIC (symmetric matrices)" : "");
+    case A_MKL:
+    case A_MKL_IE:
+    case A_MKL_SYM:
+#if HAVE_MKL
+        return mkl_version() + (i == A_MKL ? ", the plain handle"
+                                : i == A_MKL_IE ? ", mv and memory hints, mkl_sparse_optimize"
+                                                : ", the lower triangle as symmetric, hints, mkl_sparse_optimize");
+#else
+        return SPMV_ANCHOR_MKL == 0 ? std::string("not built: oneMKL not found (sh bench/run.sh installs it from the "
+                                                  "Python package index into bench/.mkl; or set MKLROOT)")
+                                    : absent(SPMV_ANCHOR_MKL, "oneMKL", "<mkl_spblas.h>");
+#endif
     }
     return "no such anchor";
 }
@@ -709,6 +822,11 @@ void *create(int i, int32_t nrows, int32_t ncols, const int32_t *row_ptr, const 
 #if HAVE_EIGEN
         case A_EIGEN_SYM: ok = lower_copy<T>(h, err, errlen); break;
 #endif
+#if HAVE_MKL
+        case A_MKL:
+        case A_MKL_IE:
+        case A_MKL_SYM: ok = mkl_create<T>(h, err, errlen); break;
+#endif
         default: break;  // loop and eigen borrow the arrays: nothing to prepare
         }
     } catch (const std::exception &ex) {
@@ -751,6 +869,11 @@ template <class T> int mv(int i, void *hv, const T *x, T *y) {
 #if HAVE_EIGEN
         case A_EIGEN_SYM: return eigen_sym_mv<T>(h, x, y);
 #endif
+#if HAVE_MKL
+        case A_MKL:
+        case A_MKL_IE:
+        case A_MKL_SYM: return mkl_run<T>(h, 0, 1, x, y);
+#endif
         default: return -1;
         }
     } catch (...) {
@@ -780,6 +903,10 @@ template <class T> int op_run(int i, void *hv, int op, int k, const T *x, T *y) 
 #endif
 #if HAVE_RSB
         case A_RSB: return rsb_op<T>(h, op, k, x, y);
+#endif
+#if HAVE_MKL
+        case A_MKL:
+        case A_MKL_IE: return mkl_run<T>(h, op, k, x, y);
 #endif
         default: return -3;
         }
@@ -819,7 +946,7 @@ int spmv_anchor_available(int i) {
     spmv_anchor_info(i);
     std::call_once(once[i], [i] {
         // [1 2; 0 3], or for the symmetric anchors [1 2; 2 1]: y = (3, 3) either way
-        const bool sym = i == A_EIGEN_SYM || i == A_RSB_SYM;
+        const bool sym = i == A_EIGEN_SYM || i == A_RSB_SYM || i == A_MKL_SYM;
         const int32_t rp[3] = {0, 2, sym ? 4 : 3}, ci[4] = {0, 1, sym ? 0 : 1, 1};
         const double vd[4] = {1, 2, sym ? 2.0 : 3.0, 1}, xd[2] = {1, 1};
         const float vs[4] = {1, 2, sym ? 2.0f : 3.0f, 1}, xs[2] = {1, 1};
@@ -863,6 +990,14 @@ void spmv_anchor_free(int i, void *hv) {
 #if HAVE_RSB
         case A_RSB:
         case A_RSB_SYM: rsb_mtx_free(static_cast<struct rsb_mtx_t *>(h->impl)); break;
+#endif
+#if HAVE_MKL
+        case A_MKL:
+        case A_MKL_IE:
+        case A_MKL_SYM:
+            mkl_sparse_destroy(static_cast<mkl_impl *>(h->impl)->A);
+            delete static_cast<mkl_impl *>(h->impl);
+            break;
 #endif
         default: break;
         }

@@ -5,6 +5,9 @@
 #   Eigen       libeigen3-dev     /usr/include/eigen3/Eigen/Sparse       (header-only)
 #   GraphBLAS   libgraphblas-dev  /usr/include/suitesparse/GraphBLAS.h   -lgraphblas
 #   librsb      librsb-dev        /usr/include/rsb.h                     -lrsb
+#   oneMKL      pip's mkl-devel, mkl-include in $MKLROOT (default bench/.mkl, a virtual
+#               environment bench/run.sh makes): include/mkl_spblas.h, lib/libmkl_rt.so*
+#               (linked with its path in the binary's run path; a comparison row only)
 # SPMV_ANCHORS=none builds only the plain loop; SPMV_ANCHORS=eigen,librsb (any of eigen,
 # graphblas, librsb) only those; unset or "all": every one that is installed.
 # ninja runs this on every build (restat = 1): the detection is cheap, and OUT_O and
@@ -20,8 +23,8 @@ cxxflags="-std=c++17 -O3 -march=native -fopenmp -Wa,-mbranches-within-32B-bounda
 
 sel=$(printf '%s' "${SPMV_ANCHORS:-all}" | tr 'A-Z ' 'a-z,')
 for w in $(printf '%s' "$sel" | tr ',' ' '); do
-    case $w in all | none | loop | eigen | graphblas | librsb | rsb) ;;
-    *) echo "bench/anchors.sh: SPMV_ANCHORS='${SPMV_ANCHORS:-}': '$w' is not valid (allowed: all, none, or a comma list of eigen, graphblas, librsb)" >&2
+    case $w in all | none | loop | eigen | graphblas | librsb | rsb | mkl) ;;
+    *) echo "bench/anchors.sh: SPMV_ANCHORS='${SPMV_ANCHORS:-}': '$w' is not valid (allowed: all, none, or a comma list of eigen, graphblas, librsb, mkl)" >&2
        exit 1 ;;
     esac
 done
@@ -54,6 +57,16 @@ fi
 if [ -f /usr/include/rsb.h ] && have_lib librsb; then
     if wanted librsb; then rsb=1; libs="$libs -lrsb"; headers="$headers /usr/include/rsb.h"; else rsb=2; fi
 fi
+mkl=0
+mklroot=${MKLROOT:-bench/.mkl}
+mkllib=$(ls "$mklroot"/lib/libmkl_rt.so* 2>/dev/null | head -1)
+if [ -f "$mklroot/include/mkl_spblas.h" ] && [ -n "$mkllib" ]; then
+    if wanted mkl; then
+        mkl=1; mklroot=$(cd "$mklroot" && pwd); mkllib=$(basename "$mkllib")
+        inc="$inc -isystem $mklroot/include"; libs="$libs -L$mklroot/lib -l:$mkllib -Wl,-rpath,$mklroot/lib"
+        headers="$headers $mklroot/include/mkl_spblas.h"
+    else mkl=2; fi
+fi
 rsbver=""
 if [ $rsb = 1 ]; then  # rsb.h's version string has three parts, the package's four
     v=$(dpkg-query -W -f='${Version}' librsb-dev 2>/dev/null | sed 's/[+~-].*//')
@@ -64,7 +77,7 @@ libs="${libs# }${libs:+ }-lstdc++"
 # what the outputs depend on: the detection, the sources, this script, the compiler, the CPU
 # (-march=native) and the library headers' dates (a package upgrade)
 stamp=$(
-    echo "eigen=$eigen graphblas=$graphblas rsb=$rsb $rsbver inc=$inc libs=$libs flags=$cxxflags cxx=$cxx"
+    echo "eigen=$eigen graphblas=$graphblas rsb=$rsb mkl=$mkl $rsbver inc=$inc libs=$libs flags=$cxxflags cxx=$cxx"
     $cxx --version 2>/dev/null | head -1
     $cxx -march=native -Q --help=target 2>/dev/null | grep -E '^ +-march=' | head -1
     cat "$src" bench/anchors.h "$0" | cksum
@@ -76,14 +89,14 @@ fi
 
 mkdir -p "$(dirname "$out_o")" "$(dirname "$out_libs")"
 rm -f "$out_o.stamp"
-defs="-DSPMV_ANCHOR_EIGEN=$eigen -DSPMV_ANCHOR_GRAPHBLAS=$graphblas -DSPMV_ANCHOR_RSB=$rsb $rsbver"
+defs="-DSPMV_ANCHOR_EIGEN=$eigen -DSPMV_ANCHOR_GRAPHBLAS=$graphblas -DSPMV_ANCHOR_RSB=$rsb -DSPMV_ANCHOR_MKL=$mkl $rsbver"
 # shellcheck disable=SC2086
 if ! $cxx $cxxflags $defs $inc -c "$src" -o "$out_o.tmp" 2>"$out_o.log"; then
     cat "$out_o.log" >&2
     rm -f "$out_o.log"
     # fall back to the loop alone (status 3: "compiling against the installed ... failed")
     f() { [ "$1" = 1 ] && echo 3 || echo "$1"; }
-    defs="-DSPMV_ANCHOR_EIGEN=$(f $eigen) -DSPMV_ANCHOR_GRAPHBLAS=$(f $graphblas) -DSPMV_ANCHOR_RSB=$(f $rsb)"
+    defs="-DSPMV_ANCHOR_EIGEN=$(f $eigen) -DSPMV_ANCHOR_GRAPHBLAS=$(f $graphblas) -DSPMV_ANCHOR_RSB=$(f $rsb) -DSPMV_ANCHOR_MKL=$(f $mkl)"
     libs="-lstdc++"
     echo "bench/anchors.sh: compiling the anchors failed (above); building the plain loop alone" >&2
     # shellcheck disable=SC2086

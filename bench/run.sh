@@ -2,7 +2,7 @@
 # Builds everything on a fresh machine (installing missing Debian packages) and runs `spmv bench`:
 #   sh bench/run.sh            the headline in a few minutes: our main formats, the automatic
 #                              selection, the plain loop and the anchors (Eigen, GraphBLAS,
-#                              librsb) on five presets, one of them 300 MB (beyond the L3);
+#                              librsb, oneMKL) on five presets, one of them 300 MB (beyond the L3);
 #                              the best ISA of this CPU
 #   sh bench/run.sh --full     the embedded default set (eight presets, three of 300 MB), every
 #                              format on every ISA (about 13 minutes on 2 cores; spmv bench --full)
@@ -32,6 +32,12 @@ if [ -n "$anchors" ]; then
     # not fatal: without them the bench runs and its anchor rows say why they are missing
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $anchors >/dev/null ||
         echo "bench/run.sh: could not install$anchors; the bench runs without them"
+fi
+# oneMKL, a comparison row only: from the Python package index into a virtual environment in
+# bench/.mkl (git-ignored; bench/anchors.sh finds it there or through MKLROOT)
+if [ "${SPMV_ANCHORS:-all}" != none ] && [ -z "${MKLROOT:-}" ] && ! ls bench/.mkl/lib/libmkl_rt.so* >/dev/null 2>&1; then
+    { python3 -m venv bench/.mkl && bench/.mkl/bin/pip install -q mkl-devel mkl-include; } >/dev/null 2>&1 ||
+        echo "bench/run.sh: could not install oneMKL from the Python package index; the bench runs without it"
 fi
 ninja build/spmv
 # with no argument `spmv bench` runs the headline (its set is in bench/spmv.c, headline_set);

@@ -506,7 +506,7 @@ static void print_summary(const tool_summary *s, int n) {
  * caller's options come after these, so they win */
 static const char *const headline_opts[] = {
     "--isa", "auto", "--formats",
-    "naive,csr,csr_merge,sell,hll,jad,dia,hdia,bcsr,csr5,axtuh,auto,eigen,graphblas,librsb"};
+    "naive,csr,csr_merge,sell,hll,jad,dia,hdia,bcsr,csr5,axtuh,auto,eigen,graphblas,librsb,mkl,mkl_ie"};
 static const char *const headline_set[] = {"gen:stencil3d:n=40,pts=27", "gen:fem:n=20000,bs=3", "gen:rmat:scale=16,ef=16",
                                            "gen:circuit:n=100000", "gen:stencil27big"};
 static int cmd_bench(int argc, char **argv);
