@@ -566,12 +566,12 @@ static inline double spmv_dia__rule_dev(const spmv_auto_features *F, const char 
 static inline double spmv_hdia__rule_dev(const spmv_auto_features *F, const char **why) {
     return spmv_dia__rule_dev_at(F, F->hdia_fill, 1.1, why);
 }
-static inline double spmv_dia__bytes(const spmv_auto_features *F) {
-    return (F->dia_fill > 1 ? F->dia_fill : 1) * (double)F->nnz * F->value_bytes;
+/* a diagonal layout's slots hold values only */
+static inline double spmv_dia__bytes_at(const spmv_auto_features *F, double fill) {
+    return (fill > 1 ? fill : 1) * (double)F->nnz * F->value_bytes;
 }
-static inline double spmv_hdia__bytes(const spmv_auto_features *F) {
-    return (F->hdia_fill > 1 ? F->hdia_fill : 1) * (double)F->nnz * F->value_bytes;
-}
+static inline double spmv_dia__bytes(const spmv_auto_features *F) { return spmv_dia__bytes_at(F, F->dia_fill); }
+static inline double spmv_hdia__bytes(const spmv_auto_features *F) { return spmv_dia__bytes_at(F, F->hdia_fill); }
 static const spmv_format_rules spmv_rules_dia = {39, 16, spmv_dia__rule_host, spmv_dia__rule_dev, NULL,
                                                  spmv_dia__bytes, NULL};
 static const spmv_format_rules spmv_rules_hdia = {72, 25, spmv_hdia__rule_host, spmv_hdia__rule_dev, NULL,
