@@ -59,9 +59,12 @@ static const struct {
               "      ~2 minutes), --full: every format and ISA on the eight default matrices (~15 minutes)\n"},
     {"stream", "  spmv stream [--threads N]\n"
                "      this machine's read and copy bandwidth\n"},
-    {"calibrate", "  spmv calibrate [--threads N] [--precision d|s|both] [--file PATH] [--show]\n"
-                  "      this machine's CSR costs for the automatic selection, cached; --show: print the cached\n"
-                  "      numbers only\n"},
+    {"calibrate", "  spmv calibrate [--threads N] [--precision d|s|both] [--file PATH] [--isa-formats LIST|all|none]\n"
+                  "                 [--show]\n"
+                  "      this machine's fastest ISA per format (each timed on its kind of matrix, in cache and\n"
+                  "      beyond; SPMV_ISA_AUTO follows it) and CSR costs for the automatic selection, cached;\n"
+                  "      --isa-formats: the formats whose ISA is measured (none: the CSR costs only);\n"
+                  "      --show: print the cached numbers only\n"},
     {"info", "  spmv info MATRIX\n"
              "      sizes, row lengths, diagonals, symmetry\n"},
     {"plan", "  spmv plan [--expect N] [--budget B] [--deterministic] [--x-fixed] [--op mv|mvt|mm:k=N]\n"
@@ -509,6 +512,24 @@ static const char *const headline_opts[] = {
     "naive,csr,csr_merge,sell,hll,jad,dia,hdia,bcsr,csr5,axtuh,auto,eigen,graphblas,librsb,mkl,mkl_ie"};
 static const char *const headline_set[] = {"gen:stencil3d:n=40,pts=27", "gen:fem:n=20000,bs=3", "gen:rmat:scale=16,ef=16",
                                            "gen:circuit:n=100000", "gen:stencil27big"};
+/* the ISA SPMV_ISA_AUTO gives each host format here (spmv_isa_for), grouped by why */
+static void print_isa_picks(int vb) {
+    static const char *const whys[] = {"calibrated", "SPMV_ISA", "built-in order",
+                                       "built-in order (the calibrated ISA is not here)"};
+    int w, f;
+    for (w = 0; w < 4; w++) {
+        int n = 0;
+        for (f = 0; f < SPMV_FMT_COUNT_; f++) {
+            const char *why = NULL;
+            spmv_isa isa = SPMV_ISA_GENERIC;
+            if (!(spmv_format_flags((spmv_format)f) & SPMV_FF_HOST) ||
+                spmv_isa_for((spmv_format)f, vb, 4, SPMV_ISA_AUTO, &isa, &why) != SPMV_OK || strcmp(why, whys[w]))
+                continue;
+            printf("%s %s %s", n++ ? "," : "# isa auto:", spmv_format_name((spmv_format)f), spmv_isa_name(isa));
+        }
+        if (n) printf(" (%s)\n", whys[w]);
+    }
+}
 static int cmd_bench(int argc, char **argv);
 static int bench_headline(int argc, char **argv) {
     const char *a[64];
@@ -614,6 +635,7 @@ static int cmd_bench(int argc, char **argv) {
     for (i = SPMV_ISA_GENERIC; i < SPMV_ISA_COUNT_; i++)
         if (spmv_isa_supported((spmv_isa)i)) printf(" %s", spmv_isa_name((spmv_isa)i));
     printf("; measured read bandwidth %.1f GB/s (triad %.1f)\n", o.bw_read, o.bw_triad);
+    print_isa_picks(o.precision == 'd' ? 8 : 4);
     printf("# convert = from CSR, in seconds and in SpMVs of the format; tune = parameter search (--tune);\n"
            "# spmv_s = median time of one y = A*x as a solver pays it (formats embedding x, AXC/AXT, copy the\n"
            "# new x in first); kernel_s = the product alone (x already in place: the papers' timing);\n"
@@ -1045,11 +1067,95 @@ static int cmd_mv(int argc, char **argv) {
     return rc;
 }
 
-/* spmv calibrate: this machine's CSR costs for the selection, measured and cached */
+/* host formats only, by registry index (calibrate --isa-formats) */
+static const char *host_fmt_name(int i) {
+    return (spmv_format_flags((spmv_format)i) & SPMV_FF_HOST) ? spmv_format_name((spmv_format)i) : NULL;
+}
+/* one format's ISA pick and its times (in cache us, beyond ms, per ISA) */
+static void print_isa_pick(const spmv_isa_table *t, int f) {
+    int i;
+    printf("  %-10s %-9s", spmv_format_name((spmv_format)f), spmv_isa_name(t->pick[f]));
+    for (i = 1; i < SPMV_ISA_COUNT_; i++)
+        if (t->secs[f][i][0] > 0)
+            printf("  %s %.1f us / %.2f ms", spmv_isa_name((spmv_isa)i), t->secs[f][i][0] * 1e6, t->secs[f][i][1] * 1e3);
+    printf("\n");
+}
+/* calibrate's ISA picks for one precision: measured (want), merged over this key's cached
+ * picks, saved; or, with show, the cached ones */
+static int calibrate_isas(int vb, const unsigned char *want, const char *path, int make_dirs, int show) {
+    spmv_isa_table t, old;
+    spmv_error e;
+    spmv_status st;
+    int f, n = 0;
+    memset(&old, 0, sizeof old);
+    spmv_calibration_machine(old.machine, sizeof old.machine);
+    old.threads = spmv_max_threads(), old.value_bytes = vb, old.index_bytes = 4;
+    st = spmv_isa_table_load(path, &old, &e);
+    if (show) {
+        if (st != SPMV_OK) {
+            printf("%-7s ISA per format: %s (the built-in order: the widest)\n", vb == 8 ? "double" : "float", e.msg);
+            return 0;
+        }
+        printf("%-7s ISA per format (cached):\n", vb == 8 ? "double" : "float");
+        for (f = 0; f < SPMV_FMT_COUNT_; f++)
+            if (old.pick[f]) print_isa_pick(&old, f);
+        return 0;
+    }
+    st = vb == 8 ? spmv_d_calibrate_isa(&t, 0, want, &e) : spmv_s_calibrate_isa(&t, 0, want, &e);
+    if (st != SPMV_OK) {
+        fprintf(stderr, "spmv calibrate: %s\n", e.msg);
+        return 1;
+    }
+    printf("%-7s ISA per format, %d threads (in cache / beyond the last-level cache, per product; measured in %.1f s):\n",
+           vb == 8 ? "double" : "float", t.threads, t.measure_s);
+    for (f = 0; f < SPMV_FMT_COUNT_; f++) {
+        if (t.pick[f]) print_isa_pick(&t, f), n++;
+        else if (old.threads == t.threads && old.pick[f]) t.pick[f] = old.pick[f]; /* kept */
+    }
+    if (!n) return 0;
+    if (spmv_isa_table_save(path, &t, make_dirs, &e) != SPMV_OK) {
+        fprintf(stderr, "spmv calibrate: %s\n", e.msg);
+        return 1;
+    }
+    return 0;
+}
+/* calibrate's CSR costs for one precision: measured and saved, or, with show, the cached ones */
+static int calibrate_csr(int vb, const char *path, int make_dirs, int show) {
+    spmv_calibration c;
+    spmv_error e;
+    spmv_status st;
+    if (show) {
+        spmv_isa isa = SPMV_ISA_GENERIC;
+        (void)spmv_isa_for(SPMV_FMT_CSR, vb, 4, SPMV_ISA_AUTO, &isa, NULL);
+        spmv_calibration_builtin(&c, spmv_max_threads(), vb, 4, isa);
+        if (spmv_calibration_load(path, &c, &e) != SPMV_OK) {
+            printf("%s: %s (the selection uses built-in values)\n", vb == 8 ? "double" : "float", e.msg);
+            return 0;
+        }
+    } else {
+        st = vb == 8 ? spmv_d_calibrate(&c, 0, SPMV_ISA_AUTO, &e) : spmv_s_calibrate(&c, 0, SPMV_ISA_AUTO, &e);
+        if (st == SPMV_OK) st = spmv_calibration_save(path, &c, make_dirs, &e);
+        if (st != SPMV_OK) {
+            fprintf(stderr, "spmv calibrate: %s\n", e.msg);
+            return 1;
+        }
+    }
+    printf("%-7s %s, %d threads, %s: CSR %.1f GB/s from memory, %.3g ns an entry in cache, %.2g us fixed, fresh "
+           "pages %.3g ms a MiB, inspection %.3g ns a row",
+           vb == 8 ? "double" : "float", c.machine, c.threads, spmv_isa_name(c.isa), c.bw / 1e9, c.cache_s * 1e9,
+           c.fixed_s * 1e6, c.fresh_s_per_mb * 1e3, c.feat_s * 1e9);
+    if (show) printf(" (cached)\n");
+    else printf(" (measured in %.2f s)\n", c.measure_s);
+    return 0;
+}
+/* spmv calibrate: this machine's ISA per format and CSR costs for the selection, measured
+ * and cached. The ISAs first: the CSR costs are measured with csr's pick. */
 static int cmd_calibrate(int argc, char **argv) {
     const char *file = NULL, *prec = "both";
     char path[512];
-    int i, threads = 0, show = 0, rc = 0, make_dirs = 0;
+    int i, threads = 0, show = 0, rc = 0, make_dirs = 0, flags[SPMV_FMT_COUNT_], isas = 1;
+    unsigned char want[SPMV_FMT_COUNT_];
+    for (i = 0; i < SPMV_FMT_COUNT_; i++) flags[i] = 1;
     for (i = 0; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--threads")) {
@@ -1064,19 +1170,27 @@ static int cmd_calibrate(int argc, char **argv) {
             if (!v || !*v) return arg_error("calibrate", a, v, "a file name");
             file = v;
             i++;
+        } else if (!strcmp(a, "--isa-formats")) {
+            if (!v) return arg_error("calibrate", a, v, "format names, all or none");
+            isas = strcmp(v, "none") != 0;
+            if (isas && parse_list("calibrate", a, v, flags, SPMV_FMT_COUNT_, host_fmt_name, 0)) return 2;
+            i++;
         } else if (!strcmp(a, "--show")) {
             show = 1;
         } else {
-            fprintf(stderr, "spmv calibrate: unknown argument '%s' (options: --threads, --precision, --file, --show)\n", a);
+            fprintf(stderr, "spmv calibrate: unknown argument '%s' (options: --threads, --precision, --file, "
+                            "--isa-formats, --show)\n", a);
             return 2;
         }
     }
+    for (i = 0; i < SPMV_FMT_COUNT_; i++) want[i] = (unsigned char)(flags[i] != 0);
     if (file) {
         if (strlen(file) >= sizeof path) { /* never cut: the cut path would name another file */
             fprintf(stderr, "spmv calibrate: --file: the path is longer than %d characters\n", (int)sizeof path - 1);
             return 2;
         }
         snprintf(path, sizeof path, "%s", file);
+        setenv("SPMV_CALIBRATION", path, 1); /* the builders' ISA picks come from this file */
     } else if (!spmv_calibration_default_path(path, sizeof path)) {
         fprintf(stderr, "spmv calibrate: no calibration file: %s (name one with --file)\n",
                 spmv_calibration_off() ? "SPMV_CALIBRATION=off" : "HOME is not set");
@@ -1089,38 +1203,9 @@ static int cmd_calibrate(int argc, char **argv) {
 #endif
     for (i = 0; i < 2; i++) {
         const int vb = i == 0 ? 8 : 4;
-        spmv_calibration c;
-        spmv_error e;
-        spmv_status st;
         if ((vb == 8 && !strcmp(prec, "s")) || (vb == 4 && !strcmp(prec, "d"))) continue;
-        if (show) {
-            spmv_isa isa = SPMV_ISA_GENERIC;
-            (void)spmv_isa_resolve(SPMV_ISA_AUTO, &isa);
-            spmv_calibration_builtin(&c, spmv_max_threads(), vb, 4, isa);
-            st = spmv_calibration_load(path, &c, &e);
-            if (st != SPMV_OK) {
-                printf("%s: %s (the selection uses built-in values)\n", vb == 8 ? "double" : "float", e.msg);
-                continue;
-            }
-        } else {
-            st = vb == 8 ? spmv_d_calibrate(&c, 0, SPMV_ISA_AUTO, &e) : spmv_s_calibrate(&c, 0, SPMV_ISA_AUTO, &e);
-            if (st != SPMV_OK) {
-                fprintf(stderr, "spmv calibrate: %s\n", e.msg);
-                rc = 1;
-                continue;
-            }
-            st = spmv_calibration_save(path, &c, make_dirs, &e);
-            if (st != SPMV_OK) {
-                fprintf(stderr, "spmv calibrate: %s\n", e.msg);
-                rc = 1;
-            }
-        }
-        printf("%-7s %s, %d threads, %s: CSR %.1f GB/s from memory, %.3g ns an entry in cache, %.2g us fixed, fresh "
-               "pages %.3g ms a MiB, inspection %.3g ns a row",
-               vb == 8 ? "double" : "float", c.machine, c.threads, spmv_isa_name(c.isa), c.bw / 1e9, c.cache_s * 1e9,
-               c.fixed_s * 1e6, c.fresh_s_per_mb * 1e3, c.feat_s * 1e9);
-        if (show) printf(" (cached)\n");
-        else printf(" (measured in %.2f s)\n", c.measure_s);
+        if (isas && calibrate_isas(vb, want, path, make_dirs, show)) rc = 1;
+        else if (calibrate_csr(vb, path, make_dirs, show)) rc = 1;
     }
     if (!show && !rc) printf("saved to %s\n", path);
     if (fflush(stdout) != 0 || ferror(stdout)) {

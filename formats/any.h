@@ -330,7 +330,7 @@ SPMV_API spmv_status SPMV_NAME(any_from_csr)(SPMV_NAME(any) *M, const SPMV_NAME(
         if ((spmv_format_flags(fmt) & SPMV_FF_CSR) && !opts.tune) {
             /* a layout that is A's CSR: the handle takes A^T's arrays (no second copy of the matrix) */
             spmv_csr_params cp = p.csr;
-            if ((st = spmv_csr_params_parse(opts.params, &cp, e)) == SPMV_OK) st = spmv_isa_resolve(cp.isa, &cp.isa);
+            if ((st = spmv_csr_params_parse(opts.params, &cp, e)) == SPMV_OK) st = SPMV_ISA_FOR(fmt, cp.isa, &cp.isa);
             if (st == SPMV_OK && cp.algo != SPMV_CSR_ROWS && cp.algo != SPMV_CSR_MERGE) cp.algo = SPMV_CSR_ROWS;
             if (st != SPMV_OK) {
                 SPMV_NAME(csr_free)(&At);

@@ -626,7 +626,7 @@ static inline spmv_status SPMV_NAME(auto__borrow)(SPMV_NAME(any) *H, const SPMV_
     spmv_status st;
     memset(H, 0, sizeof *H);
     cp.isa = isa;
-    if ((st = spmv_isa_resolve(cp.isa, &cp.isa)) != SPMV_OK) return st;
+    if ((st = SPMV_ISA_FOR(SPMV_FMT_CSR, cp.isa, &cp.isa)) != SPMV_OK) return st;
     H->u.csr = *A;
     H->u.csr.params = cp;
     H->u.csr.borrowed = 1;
@@ -740,7 +740,7 @@ static inline void SPMV_NAME(auto__calibration)(spmv_auto_report *R, const SPMV_
     spmv_error e;
     spmv_isa isa = SPMV_ISA_GENERIC;
     int threads = o->threads > 0 ? o->threads : spmv_max_threads(), have_path = 0;
-    if (spmv_isa_resolve(o->isa, &isa) != SPMV_OK) isa = SPMV_ISA_GENERIC;
+    if (SPMV_ISA_FOR(SPMV_FMT_CSR, o->isa, &isa) != SPMV_OK) isa = SPMV_ISA_GENERIC;
     spmv_calibration_builtin(&R->cal, threads, (int)sizeof(SPMV_T), (int)sizeof(SPMV_I), isa);
     if (o->calibration == 1 || spmv_calibration_off()) {
         snprintf(R->cal_note, sizeof R->cal_note, "built-in values: calibration off (%s)",
@@ -817,7 +817,7 @@ static inline void SPMV_NAME(auto__gate)(SPMV_NAME(auto__state) *S) {
     if (can && most < 3 * spmv_auto__policy.trial_products) {
         int threads = S->opts.threads > 0 ? S->opts.threads : spmv_max_threads();
         spmv_isa isa = SPMV_ISA_GENERIC;
-        if (spmv_isa_resolve(S->opts.isa, &isa) != SPMV_OK) isa = SPMV_ISA_GENERIC;
+        if (SPMV_ISA_FOR(SPMV_FMT_CSR, S->opts.isa, &isa) != SPMV_OK) isa = SPMV_ISA_GENERIC;
         spmv_calibration_builtin(&R->cal, threads, (int)sizeof(SPMV_T), (int)sizeof(SPMV_I), isa);
         snprintf(R->cal_note, sizeof R->cal_note, "built-in values: not needed for %.3g expected products", n);
         R->csr_pred_s = spmv_calibration_predict_csr(&R->cal, A->nrows, A->ncols, A->nnz);

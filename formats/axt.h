@@ -370,7 +370,7 @@ SPMV_API spmv_status SPMV_NAME(axt_params_resolve)(const SPMV_NAME(csr) *B, spmv
     int nw;
     if (!B || !out || (int)v < 0 || v >= SPMV_AXT_VARIANT_COUNT_) return SPMV_ERR_ARG;
     if (q.thw != 0 && q.thw != 4 && q.thw != 8 && q.thw != 16 && q.thw != 32) return SPMV_ERR_ARG;
-    st = spmv_isa_resolve(q.isa, &q.isa);
+    st = SPMV_ISA_FOR((spmv_format)(SPMV_FMT_AXC + (int)v), q.isa, &q.isa);
     if (st != SPMV_OK) return st;
     nw = spmv__axt_isa_width(q.isa, sizeof(SPMV_T));
     if (nw) { /* AVX backends have one width */
@@ -1114,10 +1114,10 @@ static inline double spmv_axtuh__x_copied(const spmv_auto_features *F, const cha
                F->row_cv >= 1 ? 1.15 : 1.05;
     return *why = SPMV_RULE_EMBEDS_X, 0.0;
 }
-static const spmv_format_rules spmv_rules_axc = {23, 30, spmv_axt__rule_host, spmv_axt__rule_dev, NULL, NULL, NULL};
-static const spmv_format_rules spmv_rules_axtuh1 = {24, 20, spmv_axt__rule_host, spmv_axt__rule_dev, NULL, NULL, NULL};
+static const spmv_format_rules spmv_rules_axc = {23, 30, spmv_axt__rule_host, spmv_axt__rule_dev, NULL, NULL, NULL, SPMV_CALIB_ROWS};
+static const spmv_format_rules spmv_rules_axtuh1 = {24, 20, spmv_axt__rule_host, spmv_axt__rule_dev, NULL, NULL, NULL, SPMV_CALIB_ROWS};
 static const spmv_format_rules spmv_rules_axtuh = {31, 18, spmv_axt__rule_host, spmv_axt__rule_dev,
-                                                   spmv_axtuh__x_copied, NULL, NULL};
-static const spmv_format_rules spmv_rules_axtch1 = {20, 13, spmv_axt__rule_host, spmv_axt__rule_dev, NULL, NULL, NULL};
-static const spmv_format_rules spmv_rules_axtch = {24, 15, spmv_axt__rule_host, spmv_axt__rule_dev, NULL, NULL, NULL};
+                                                   spmv_axtuh__x_copied, NULL, NULL, SPMV_CALIB_ROWS};
+static const spmv_format_rules spmv_rules_axtch1 = {20, 13, spmv_axt__rule_host, spmv_axt__rule_dev, NULL, NULL, NULL, SPMV_CALIB_ROWS};
+static const spmv_format_rules spmv_rules_axtch = {24, 15, spmv_axt__rule_host, spmv_axt__rule_dev, NULL, NULL, NULL, SPMV_CALIB_ROWS};
 #endif /* SPMV_PART_RULES */

@@ -234,7 +234,7 @@ SPMV_API spmv_status SPMV_NAME(bcsr_estimate)(const SPMV_NAME(csr) *B, int *bs_o
 /* Resolves p (bs by the estimate when 0), counts the blocks of every block row into
  * *rp_out (nbrows+1 prefix sums; NULL: only the verdict). SPMV_ERR_LIMIT past the caps. */
 static inline spmv_status SPMV_NAME(bcsr__plan)(const SPMV_NAME(csr) *B, spmv_bcsr_params *p, SPMV_I **rp_out) {
-    spmv_status st = spmv_isa_resolve(p->isa, &p->isa);
+    spmv_status st = SPMV_ISA_FOR(SPMV_FMT_BCSR, p->isa, &p->isa);
     int64_t bs, nbr, nbc, br, nb = 0, cap, padded;
     int nt;
     SPMV_I *rp, *mark;
@@ -778,5 +778,5 @@ static inline double spmv_bcsr__bytes(const spmv_auto_features *F) {
     return spmv_rule_padded_bytes(F, 1);
 }
 static const spmv_format_rules spmv_rules_bcsr = {35, 27, spmv_bcsr__rule_host, spmv_bcsr__rule_dev, NULL,
-                                                  spmv_bcsr__bytes, NULL};
+                                                  spmv_bcsr__bytes, NULL, SPMV_CALIB_BLOCKS3};
 #endif /* SPMV_PART_RULES */

@@ -46,6 +46,18 @@ typedef struct spmv_calibration {
     double measure_s;      /* what the measurement took (0: built-in or loaded) */
     int measured;          /* 1: measured on this machine (now or loaded), 0: built-in values */
 } spmv_calibration;
+
+/* The fastest ISA of every host format on this machine, for one thread count and one value and
+ * index size (spmv_<tag>_calibrate_isa measures it; SPMV_ISA_AUTO follows it: spmv_isa_for) */
+typedef struct spmv_isa_table {
+    char machine[128];
+    int threads, value_bytes, index_bytes;
+    spmv_isa pick[SPMV_FMT_COUNT_]; /* SPMV_ISA_AUTO: not measured (the built-in order) */
+    /* seconds of one product on the format's matrix in cache [0] and beyond the last-level
+     * cache [1], per ISA (0: not run); a measurement fills them, a loaded table does not */
+    double secs[SPMV_FMT_COUNT_][SPMV_ISA_COUNT_][2];
+    double measure_s;
+} spmv_isa_table;
 #endif
 
 #if defined(SPMV_PART_DECLS) && !defined(SPMV_CALIB_DECLS)
@@ -58,9 +70,15 @@ SPMV_API int spmv_calibration_default_path(char *buf, size_t n);
 SPMV_API int spmv_calibration_off(void);
 SPMV_API spmv_status spmv_calibration_load(const char *path, spmv_calibration *c, spmv_error *e);
 SPMV_API spmv_status spmv_calibration_save(const char *path, const spmv_calibration *c, int make_dirs, spmv_error *e);
+SPMV_API spmv_status spmv_isa_table_load(const char *path, spmv_isa_table *t, spmv_error *e);
+SPMV_API spmv_status spmv_isa_table_save(const char *path, const spmv_isa_table *t, int make_dirs, spmv_error *e);
+SPMV_API spmv_status spmv_isa_for(spmv_format f, int value_bytes, int index_bytes, spmv_isa req, spmv_isa *out,
+                                  const char **why);
 #endif
 #if defined(SPMV_PART_DECLS)
 SPMV_API spmv_status SPMV_NAME(calibrate)(spmv_calibration *c, int threads, spmv_isa isa, spmv_error *e);
+SPMV_API spmv_status SPMV_NAME(calibrate_isa)(spmv_isa_table *t, int threads, const unsigned char *formats,
+                                              spmv_error *e);
 #endif
 
 #if defined(SPMV_PART_DEFS) && !defined(SPMV_CALIB_COMMON)
@@ -159,26 +177,63 @@ static inline int spmv__cal_same_key(const spmv_calibration *a, const spmv_calib
            a->isa == b->isa;
 }
 
-/* c's line for c's key (threads, value and index size, isa: set by the caller) from path.
- * SPMV_OK: c filled. Otherwise c is unchanged and e says why (see the top of this file). */
-SPMV_API spmv_status spmv_calibration_load(const char *path, spmv_calibration *c, spmv_error *e) {
-    char line[512], here[128];
-    spmv_calibration t, got;
-    int ln = 0, found = 0;
-    FILE *f;
-    if (e) e->line = 0, e->msg[0] = 0;
-    if (!path || !*path || !c) {
-        SPMV__ERR(e, "calibration_load: no path or calibration");
-        return SPMV_ERR_ARG;
+/* An "isas machine M | threads T value V index I picks NAME=ISA ..." line into t (the ISA
+ * picks of spmv_<tag>_calibrate_isa); 0 when it is not one. A name this build has no row for
+ * (another build's format) is skipped; an ISA name it does not know makes the line damaged. */
+static inline int spmv__isa_parse(const char *line, spmv_isa_table *t) {
+    const char *bar = strchr(line, '|'), *p;
+    size_t ml;
+    int n = 0;
+    memset(t, 0, sizeof *t);
+    if (strncmp(line, "isas machine ", 13) || !bar || bar < line + 13) return 0;
+    ml = (size_t)(bar - (line + 13));
+    while (ml > 0 && line[13 + ml - 1] == ' ') ml--;
+    if (ml == 0 || ml >= sizeof t->machine) return 0;
+    memcpy(t->machine, line + 13, ml);
+    if (sscanf(bar + 1, " threads %d value %d index %d picks%n", &t->threads, &t->value_bytes, &t->index_bytes,
+               &n) != 3 || n == 0)
+        return 0;
+    if (t->threads < 1 || t->threads > 4096 || (t->value_bytes != 4 && t->value_bytes != 8) ||
+        (t->index_bytes != 4 && t->index_bytes != 8))
+        return 0;
+    for (p = bar + 1 + n; *p;) {
+        char name[32], isa_s[16];
+        spmv_format f;
+        spmv_isa i;
+        int k = 0;
+        if (*p == ' ') {
+            p++;
+            continue;
+        }
+        if (sscanf(p, "%31[a-z0-9_]=%15[a-z0-9]%n", name, isa_s, &k) != 2 || (p[k] && p[k] != ' ')) return 0;
+        if (spmv_isa_parse(isa_s, &i) != SPMV_OK || i == SPMV_ISA_AUTO) return 0;
+        if (spmv_format_parse(name, &f) == SPMV_OK) t->pick[f] = i;
+        p += k;
     }
-    if (spmv__file_regular(path, 1, "calibration_load", e) != SPMV_OK) return SPMV_ERR_IO;
-    f = fopen(path, "r");
-    if (!f) {
+    return 1;
+}
+/* one line of the file: 1 a CSR calibration (into c), 2 ISA picks (into t), 0 neither */
+static inline int spmv__cal_line(const char *line, spmv_calibration *c, spmv_isa_table *t) {
+    if (spmv__cal_parse(line, c)) return 1;
+    return spmv__isa_parse(line, t) ? 2 : 0;
+}
+#define SPMV__CAL_LINE 1024 /* longer lines are in no calibration */
+
+/* The line of `kind` (1: *c's key, 2: *t's) from path into *c or *t. SPMV_OK: filled.
+ * Otherwise they are unchanged and e says why (see the top of this file). */
+static inline spmv_status spmv__cal_find(const char *path, int kind, spmv_calibration *c, spmv_isa_table *t,
+                                         const char *what, spmv_error *e) {
+    char line[SPMV__CAL_LINE], here[128];
+    spmv_calibration lc;
+    spmv_isa_table lt;
+    int ln = 0, found = 0, k;
+    FILE *f;
+    if (spmv__file_regular(path, 1, what, e) != SPMV_OK) return SPMV_ERR_IO;
+    if (!(f = fopen(path, "r"))) {
         SPMV__ERR(e, "cannot read the calibration '%.100s': %s", path, strerror(errno));
         return SPMV_ERR_IO;
     }
     spmv_calibration_machine(here, sizeof here);
-    memset(&got, 0, sizeof got);
     while (fgets(line, sizeof line, f)) {
         char *nl = strchr(line, '\n');
         ln++;
@@ -188,13 +243,17 @@ SPMV_API spmv_status spmv_calibration_load(const char *path, spmv_calibration *c
             if (strcmp(line, SPMV__CAL_HEADER)) break;
             continue;
         }
-        if (!spmv__cal_parse(line, &t)) break;
-        if (strcmp(t.machine, here)) {
+        if (!(k = spmv__cal_line(line, &lc, &lt))) break;
+        if (strcmp(k == 1 ? lc.machine : lt.machine, here)) {
             fclose(f);
-            SPMV__ERR(e, "the calibration '%.100s' is another machine's (%.50s; this is %.50s)", path, t.machine, here);
+            SPMV__ERR(e, "the calibration '%.100s' is another machine's (%.50s; this is %.50s)", path,
+                      k == 1 ? lc.machine : lt.machine, here);
             return SPMV_ERR_ARG;
         }
-        if (spmv__cal_same_key(&t, c)) got = t, found = 1;
+        if (k == 1 && kind == 1 && spmv__cal_same_key(&lc, c)) *c = lc, found = 1;
+        if (k == 2 && kind == 2 && lt.threads == t->threads && lt.value_bytes == t->value_bytes &&
+            lt.index_bytes == t->index_bytes)
+            *t = lt, found = 1;
     }
     if (ferror(f) || (!feof(f))) {
         fclose(f);
@@ -207,16 +266,45 @@ SPMV_API spmv_status spmv_calibration_load(const char *path, spmv_calibration *c
         SPMV__ERR(e, "'%.100s' is empty: not a calibration", path);
         return SPMV_ERR_PARSE;
     }
-    if (!found) {
+    if (found) return SPMV_OK;
+    if (kind == 1)
         SPMV__ERR(e, "the calibration '%.100s' has no line for %d threads, %d-byte values, %d-byte indices, %s", path,
                   c->threads, c->value_bytes, c->index_bytes, spmv_isa_name(c->isa));
-        return SPMV_ERR_ARG;
-    }
-    *c = got;
-    return SPMV_OK;
+    else
+        SPMV__ERR(e, "the calibration '%.100s' has no ISA picks for %d threads, %d-byte values, %d-byte indices",
+                  path, t->threads, t->value_bytes, t->index_bytes);
+    return SPMV_ERR_ARG;
 }
 
-/* mkdir of every missing directory above the file path (0700), for the default path */
+/* c's line for c's key (threads, value and index size, isa: set by the caller) from path.
+ * SPMV_OK: c filled. Otherwise c is unchanged and e says why (see the top of this file). */
+SPMV_API spmv_status spmv_calibration_load(const char *path, spmv_calibration *c, spmv_error *e) {
+    spmv_calibration got;
+    spmv_status st;
+    if (e) e->line = 0, e->msg[0] = 0;
+    if (!path || !*path || !c) {
+        SPMV__ERR(e, "calibration_load: no path or calibration");
+        return SPMV_ERR_ARG;
+    }
+    got = *c;
+    if ((st = spmv__cal_find(path, 1, &got, NULL, "calibration_load", e)) == SPMV_OK) *c = got;
+    return st;
+}
+/* t's ISA picks for t's key (threads, value and index size: set by the caller) from path; the
+ * seconds are not in the file (0). Statuses as spmv_calibration_load. */
+SPMV_API spmv_status spmv_isa_table_load(const char *path, spmv_isa_table *t, spmv_error *e) {
+    spmv_isa_table got;
+    spmv_status st;
+    if (e) e->line = 0, e->msg[0] = 0;
+    if (!path || !*path || !t) {
+        SPMV__ERR(e, "isa_table_load: no path or table");
+        return SPMV_ERR_ARG;
+    }
+    got = *t;
+    if ((st = spmv__cal_find(path, 2, NULL, &got, "isa_table_load", e)) == SPMV_OK) *t = got;
+    return st;
+}
+
 /* The missing directories of a default path, below $XDG_CACHE_HOME or $HOME only (that base
  * must exist: the library never creates a home directory) */
 static inline void spmv__cal_mkdirs(const char *path) {
@@ -236,38 +324,75 @@ static inline void spmv__cal_mkdirs(const char *path) {
         }
 }
 
-/* c's line written into path: this machine's lines of other keys kept, another machine's
- * dropped, a damaged file replaced. make_dirs: create the missing directories above it
- * (the default path). SPMV_ERR_IO with the reason when it cannot be written; the file is
- * then as it was. */
-static inline spmv_status spmv__cal_save_locked(const char *path, const spmv_calibration *c, spmv_error *e);
-SPMV_API spmv_status spmv_calibration_save(const char *path, const spmv_calibration *c, int make_dirs,
-                                           spmv_error *e) {
+/* A new line (of `kind`, keyed as *c or *t) written into path: this machine's other lines
+ * kept, another machine's dropped, a damaged file replaced; the file is replaced only when it
+ * is a calibration (its first line). make_dirs: create the missing directories above it (the
+ * default path). SPMV_ERR_IO with the reason when it cannot be written; the file is then as
+ * it was. */
+static inline spmv_status spmv__cal_save_locked(const char *path, int kind, const spmv_calibration *c,
+                                                const spmv_isa_table *t, const char *newline, spmv_error *e);
+static inline spmv_status spmv__cal_save(const char *path, int kind, const spmv_calibration *c,
+                                         const spmv_isa_table *t, const char *newline, int make_dirs,
+                                         const char *what, spmv_error *e) {
     spmv_status st;
     int lock;
+    /* a user's file is refused before anything is made beside it (the lock) */
+    if ((st = spmv__own_file(path, SPMV__CAL_HEADER, "a calibration file", what, e)) != SPMV_OK) return st;
+    if (make_dirs) spmv__cal_mkdirs(path);
+    if ((lock = spmv__lock_beside(path, what, e)) == -1) return SPMV_ERR_IO;
+    st = spmv__cal_save_locked(path, kind, c, t, newline, e);
+    spmv__unlock(lock);
+    return st;
+}
+SPMV_API spmv_status spmv_calibration_save(const char *path, const spmv_calibration *c, int make_dirs,
+                                           spmv_error *e) {
+    char nl[SPMV__CAL_LINE];
     if (e) e->line = 0, e->msg[0] = 0;
     if (!path || !*path || !c || !c->measured) {
         SPMV__ERR(e, "calibration_save: no path, or no measured calibration");
         return SPMV_ERR_ARG;
     }
-    /* a user's file is refused before anything is made beside it (the lock) */
-    if ((st = spmv__own_file(path, SPMV__CAL_HEADER, "a calibration file", "calibration_save", e)) != SPMV_OK) return st;
-    if (make_dirs) spmv__cal_mkdirs(path);
-    if ((lock = spmv__lock_beside(path, "calibration_save", e)) == -1) return SPMV_ERR_IO;
-    st = spmv__cal_save_locked(path, c, e);
-    spmv__unlock(lock);
-    return st;
+    snprintf(nl, sizeof nl,
+             "machine %s | threads %d value %d index %d isa %s bw %.4g cache_s %.4g fixed_s %.4g "
+             "fresh_s_per_mb %.4g feat_s %.4g",
+             c->machine, c->threads, c->value_bytes, c->index_bytes, spmv_isa_name(c->isa), c->bw, c->cache_s,
+             c->fixed_s, c->fresh_s_per_mb, c->feat_s);
+    return spmv__cal_save(path, 1, c, NULL, nl, make_dirs, "calibration_save", e);
 }
-/* calibration_save's read, merge and write, under the lock */
-static inline spmv_status spmv__cal_save_locked(const char *path, const spmv_calibration *c, spmv_error *e) {
-    char line[512], *keep = NULL;
-    int nkeep = 0, cap = 0, ln = 0, ours = 1;
-    spmv_calibration t;
+/* t's picks (those not SPMV_ISA_AUTO) as the line of its key, replacing that key's line */
+SPMV_API spmv_status spmv_isa_table_save(const char *path, const spmv_isa_table *t, int make_dirs, spmv_error *e) {
+    char nl[SPMV__CAL_LINE];
+    int f, w, any = 0;
+    if (e) e->line = 0, e->msg[0] = 0;
+    if (!path || !*path || !t || !t->machine[0] || t->threads < 1 || t->threads > 4096 ||
+        (t->value_bytes != 4 && t->value_bytes != 8) || (t->index_bytes != 4 && t->index_bytes != 8)) {
+        SPMV__ERR(e, "isa_table_save: no path, or a table without its machine, threads and sizes");
+        return SPMV_ERR_ARG;
+    }
+    w = snprintf(nl, sizeof nl, "isas machine %s | threads %d value %d index %d picks", t->machine, t->threads,
+                 t->value_bytes, t->index_bytes);
+    for (f = 0; f < SPMV_FMT_COUNT_ && w > 0 && (size_t)w < sizeof nl; f++)
+        if (t->pick[f] != SPMV_ISA_AUTO && (int)t->pick[f] < (int)SPMV_ISA_COUNT_) {
+            w += snprintf(nl + w, sizeof nl - (size_t)w, " %s=%s", spmv_format_name((spmv_format)f),
+                          spmv_isa_name(t->pick[f]));
+            any = 1;
+        }
+    if (w <= 0 || (size_t)w >= sizeof nl || !any) {
+        SPMV__ERR(e, "isa_table_save: %s", any ? "the line is too long" : "no format has a measured ISA");
+        return SPMV_ERR_ARG;
+    }
+    return spmv__cal_save(path, 2, NULL, t, nl, make_dirs, "isa_table_save", e);
+}
+static inline spmv_status spmv__cal_save_locked(const char *path, int kind, const spmv_calibration *c,
+                                                const spmv_isa_table *t, const char *newline, spmv_error *e) {
+    char line[SPMV__CAL_LINE], *keep = NULL;
+    const char *mine = kind == 1 ? c->machine : t->machine;
+    int nkeep = 0, cap = 0, ln = 0, ours = 1, k;
+    spmv_calibration lc;
+    spmv_isa_table lt;
     spmv__mm_writer w;
     spmv_status st;
     FILE *f;
-    /* an existing file is replaced only when it is a calibration (its first line): every line
-     * of this machine's other keys is kept; another machine's or damaged lines are dropped */
     if ((f = fopen(path, "r")) != NULL) {
         while (fgets(line, sizeof line, f)) {
             char *nl = strchr(line, '\n');
@@ -277,11 +402,16 @@ static inline spmv_status spmv__cal_save_locked(const char *path, const spmv_cal
                 if (!ours) break;
                 continue;
             }
-            if (!spmv__cal_parse(line, &t) || strcmp(t.machine, c->machine)) {
+            if (!nl && !feof(f)) k = 0; /* a line too long: damaged */
+            else k = spmv__cal_line(line, &lc, &lt);
+            if (!k || strcmp(k == 1 ? lc.machine : lt.machine, mine)) {
                 nkeep = 0; /* damaged or another machine's: replaced */
                 break;
             }
-            if (spmv__cal_same_key(&t, c)) continue;
+            if (k == kind && (k == 1 ? spmv__cal_same_key(&lc, c)
+                                     : lt.threads == t->threads && lt.value_bytes == t->value_bytes &&
+                                           lt.index_bytes == t->index_bytes))
+                continue;
             if (nkeep == cap) {
                 char *k2 = (char *)realloc(keep, (size_t)(cap = cap ? 2 * cap : 16) * sizeof line);
                 if (!k2) {
@@ -309,12 +439,90 @@ static inline spmv_status spmv__cal_save_locked(const char *path, const spmv_cal
     spmv__mm_wprintf(&w, "%s\n", SPMV__CAL_HEADER);
     for (ln = 0; ln < nkeep; ln++) spmv__mm_wprintf(&w, "%s\n", keep + (size_t)ln * sizeof line);
     free(keep);
-    spmv__mm_wprintf(&w,
-                     "machine %s | threads %d value %d index %d isa %s bw %.4g cache_s %.4g fixed_s %.4g "
-                     "fresh_s_per_mb %.4g feat_s %.4g\n",
-                     c->machine, c->threads, c->value_bytes, c->index_bytes, spmv_isa_name(c->isa), c->bw, c->cache_s,
-                     c->fixed_s, c->fresh_s_per_mb, c->feat_s);
+    spmv__mm_wprintf(&w, "%s\n", newline);
     return spmv__mm_wclose(&w, path, e);
+}
+
+/* ---- SPMV_ISA_AUTO per format: the calibrated picks, read once per version of the file ----
+ * The builders resolve SPMV_ISA_AUTO through spmv_isa_for at every build; the picks of this
+ * machine's file are kept per process (per translation unit in the header-only build) and read
+ * again when the file is replaced (its inode, size or time change: a save renames a new file
+ * into place), so a build costs a stat, not a read. A lock of atomic builtins guards them. */
+#define SPMV__ISA_KEYS 16
+typedef struct spmv__isa_cache {
+    int lock, n;
+    char path[512];
+    long long dev, ino, size, mtime;
+    struct {
+        int threads, vb, ib;
+        unsigned char pick[SPMV_FMT_COUNT_];
+    } k[SPMV__ISA_KEYS];
+} spmv__isa_cache;
+/* the picks of path (this machine's "isas" lines, a damaged file: none) into C */
+static inline void spmv__isa_cache_read(spmv__isa_cache *C, const char *path) {
+    char line[SPMV__CAL_LINE], here[128];
+    spmv_isa_table t;
+    int ln = 0, f;
+    FILE *fp = fopen(path, "r");
+    C->n = 0;
+    if (!fp) return;
+    spmv_calibration_machine(here, sizeof here);
+    while (C->n < SPMV__ISA_KEYS && fgets(line, sizeof line, fp)) {
+        char *nl = strchr(line, '\n');
+        if (nl) *nl = 0;
+        if (++ln == 1 ? strcmp(line, SPMV__CAL_HEADER) != 0 : !nl && !feof(fp)) break;
+        if (ln == 1 || !spmv__isa_parse(line, &t) || strcmp(t.machine, here)) continue;
+        C->k[C->n].threads = t.threads, C->k[C->n].vb = t.value_bytes, C->k[C->n].ib = t.index_bytes;
+        for (f = 0; f < SPMV_FMT_COUNT_; f++) C->k[C->n].pick[f] = (unsigned char)t.pick[f];
+        C->n++;
+    }
+    fclose(fp);
+}
+/* the calibrated pick of f for these sizes at the current thread count (the nearest thread
+ * count measured when this one was not); SPMV_ISA_AUTO when the file has none */
+static inline spmv_isa spmv__isa_pick(spmv_format f, int vb, int ib) {
+    static spmv__isa_cache C;
+    char path[512];
+    struct stat st;
+    int i, best = -1, nt = spmv_max_threads(), have;
+    spmv_isa r = SPMV_ISA_AUTO;
+    if ((int)f < 0 || f >= SPMV_FMT_COUNT_) return r;
+    have = spmv_calibration_default_path(path, sizeof path) && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+    while (__atomic_exchange_n(&C.lock, 1, __ATOMIC_ACQUIRE)) {
+    }
+    if (!have) {
+        C.n = 0, C.path[0] = 0;
+    } else if (strcmp(C.path, path) || C.dev != (long long)st.st_dev || C.ino != (long long)st.st_ino ||
+               C.size != (long long)st.st_size || C.mtime != (long long)st.st_mtime) {
+        spmv__isa_cache_read(&C, path);
+        snprintf(C.path, sizeof C.path, "%s", path);
+        C.dev = (long long)st.st_dev, C.ino = (long long)st.st_ino, C.size = (long long)st.st_size;
+        C.mtime = (long long)st.st_mtime;
+    }
+    for (i = 0; i < C.n; i++)
+        if (C.k[i].vb == vb && C.k[i].ib == ib && C.k[i].pick[f] &&
+            (best < 0 || abs(C.k[i].threads - nt) < abs(C.k[best].threads - nt)))
+            best = i;
+    if (best >= 0) r = (spmv_isa)C.k[best].pick[f];
+    __atomic_store_n(&C.lock, 0, __ATOMIC_RELEASE);
+    return r;
+}
+/* The ISA a build of format f (value_bytes, index_bytes) uses when asked for req: an explicit
+ * ISA as spmv_isa_resolve; SPMV_ISA_AUTO is $SPMV_ISA when set, else the ISA this machine's
+ * calibration measured fastest for f (`spmv calibrate`), else the built-in order (the widest the
+ * CPU has). *why (may be NULL): a static string naming which. */
+SPMV_API spmv_status spmv_isa_for(spmv_format f, int value_bytes, int index_bytes, spmv_isa req, spmv_isa *out,
+                                  const char **why) {
+    const char *w = "asked for", *env = getenv("SPMV_ISA");
+    if (req == SPMV_ISA_AUTO && env && *env) {
+        w = "SPMV_ISA";
+    } else if (req == SPMV_ISA_AUTO) {
+        const spmv_isa p = spmv__isa_pick(f, value_bytes, index_bytes);
+        if (p != SPMV_ISA_AUTO && spmv_isa_supported(p)) req = p, w = "calibrated";
+        else w = p != SPMV_ISA_AUTO ? "built-in order (the calibrated ISA is not here)" : "built-in order";
+    }
+    if (why) *why = w;
+    return spmv_isa_resolve(req, out);
 }
 #endif /* SPMV_CALIB_COMMON */
 
@@ -368,6 +576,71 @@ static inline double SPMV_NAME(cal__time)(const SPMV_NAME(csr) *A, const SPMV_T 
     return spmv__median(s, reps);
 }
 
+/* ---- the ISA of every host format, measured (spmv calibrate; SPMV_ISA_AUTO follows it) ---- */
+/* the calibration matrix of a kind (spmv_calib_kind, formats/core/rules.h), about nnz entries */
+static inline spmv_status SPMV_NAME(cal__kind)(SPMV_NAME(csr) *A, int kind, int64_t nnz, spmv_error *e) {
+    static const int pts[] = {13, 7, 27, 72, 72}; /* entries per grid point or block row */
+    char spec[96];
+    spmv_triplets t;
+    spmv_status st;
+    int64_t n = 1;
+    const int k = kind >= 0 && kind <= (int)SPMV_CALIB_SYMMETRIC ? kind : 0;
+    if (k == SPMV_CALIB_STENCIL7 || k == SPMV_CALIB_STENCIL27) {
+        while ((n + 1) * (n + 1) * (n + 1) * pts[k] <= nnz) n++;
+        snprintf(spec, sizeof spec, "stencil3d:n=%lld,pts=%d", (long long)n, pts[k]);
+    } else {
+        n = nnz / pts[k] > 64 ? nnz / pts[k] : 64;
+        snprintf(spec, sizeof spec, k == SPMV_CALIB_ROWS ? "fem:n=%lld,bs=1,deg=13,dim=3" : "fem:n=%lld,bs=3%s",
+                 (long long)n, k == SPMV_CALIB_SYMMETRIC ? ",sym=1" : "");
+    }
+    if ((st = spmv_gen(spec, &t, e)) != SPMV_OK) return st;
+    st = SPMV_NAME(csr_from_triplets)(A, &t, NULL, e);
+    spmv_triplets_free(&t);
+    return st;
+}
+/* the median seconds of reps products of each of the n handles, interleaved (drift falls on
+ * all alike), after two warm-ups each */
+static inline void SPMV_NAME(cal__race)(SPMV_NAME(any) *M, int n, const SPMV_T *x, SPMV_T *y, int reps,
+                                        double *out) {
+    double s[SPMV_ISA_COUNT_][41];
+    int i, r;
+    if (reps > 41) reps = 41;
+    for (i = 0; i < n; i++) {
+        (void)SPMV_NAME(any_mv)(&M[i], 1, x, 0, y);
+        (void)SPMV_NAME(any_mv)(&M[i], 1, x, 0, y);
+    }
+    for (r = 0; r < reps; r++)
+        for (i = 0; i < n; i++) {
+            const double t0 = spmv_wtime();
+            (void)SPMV_NAME(any_mv)(&M[i], 1, x, 0, y);
+            s[i][r] = spmv_wtime() - t0;
+        }
+    for (i = 0; i < n; i++) out[i] = spmv__median(s[i], reps);
+}
+/* every ISA of format f on A, timed into t->secs[f][isa][size] (0: the build failed) */
+static inline spmv_status SPMV_NAME(cal__isas)(spmv_isa_table *t, spmv_format f, const SPMV_NAME(csr) *A,
+                                              const SPMV_T *x, SPMV_T *y, int size) {
+    SPMV_NAME(any) M[SPMV_ISA_COUNT_];
+    int isa[SPMV_ISA_COUNT_], n = 0, i;
+    double s[SPMV_ISA_COUNT_];
+    spmv_status st = SPMV_OK;
+    for (i = 1; i < (int)SPMV_ISA_COUNT_; i++) {
+        spmv_opts o = spmv_opts_default();
+        if (!spmv_isa_supported((spmv_isa)i)) continue;
+        o.format = f;
+        o.isa = (spmv_isa)i;
+        st = SPMV_NAME(any_from_csr)(&M[n], A, &o, NULL);
+        if (st == SPMV_ERR_ALLOC) break;
+        if (st == SPMV_OK) isa[n++] = i;
+        st = SPMV_OK;
+    }
+    if (st == SPMV_OK && n > 0) SPMV_NAME(cal__race)(M, n, x, y, size ? 7 : 31, s);
+    for (i = 0; i < n; i++) {
+        if (st == SPMV_OK) t->secs[f][isa[i]][size] = s[i];
+        SPMV_NAME(any_free)(&M[i]);
+    }
+    return st;
+}
 /* Measures this machine's CSR product (threads: 0 the current OpenMP setting; isa: the
  * products' ISA) into c: a small and a medium band in cache give the fixed cost and the rate
  * per entry, a band of twice the last-level cache (at least 64 MiB) the bandwidth and the cost
@@ -393,7 +666,7 @@ SPMV_API spmv_status SPMV_NAME(calibrate)(spmv_calibration *c, int threads, spmv
     if (threads > 0) omp_set_num_threads(threads);
     nt = omp_get_max_threads();
 #endif
-    if ((st = spmv_isa_resolve(isa, &ri)) != SPMV_OK) {
+    if ((st = SPMV_ISA_FOR(SPMV_FMT_CSR, isa, &ri)) != SPMV_OK) {
         spmv_calibration_builtin(c, nt, (int)sizeof(SPMV_T), (int)sizeof(SPMV_I), SPMV_ISA_GENERIC);
         SPMV__ERR(e, "calibrate: the ISA %s is not available here", spmv_isa_name(isa));
         goto out;
@@ -465,6 +738,83 @@ out:
     omp_set_num_threads(prev);
 #endif
     (void)prev;
+    return st;
+}
+/* every size of the ISA calibration of the kind's formats (those of `want`) */
+static inline spmv_status SPMV_NAME(cal__kind_all)(spmv_isa_table *t, int kind, const unsigned char *want,
+                                                  const int64_t *sizes, spmv_error *e) {
+    SPMV_NAME(csr) A;
+    SPMV_T *x = NULL, *y = NULL;
+    spmv_status st = SPMV_OK;
+    int size, f;
+    for (size = 0; size < 2 && st == SPMV_OK; size++) {
+        if ((st = SPMV_NAME(cal__kind)(&A, kind, sizes[size], e)) != SPMV_OK) break;
+        x = SPMV_ALLOC_N(SPMV_T, (size_t)A.ncols + 1);
+        y = SPMV_ALLOC_N(SPMV_T, (size_t)A.nrows + 1);
+        if (!x || !y) st = SPMV_ERR_ALLOC;
+        for (f = 0; f < A.ncols && st == SPMV_OK; f++) x[f] = (SPMV_T)1 + (SPMV_T)(f % 7) / (SPMV_T)8;
+        for (f = 0; f < SPMV_FMT_COUNT_ && st == SPMV_OK; f++)
+            if (want[f] && spmv__format_rules((spmv_format)f)->calib_kind == kind)
+                st = SPMV_NAME(cal__isas)(t, (spmv_format)f, &A, x, y, size);
+        spmv__free(x);
+        spmv__free(y);
+        x = y = NULL;
+        SPMV_NAME(csr_free)(&A);
+    }
+    if (st == SPMV_ERR_ALLOC) SPMV__ERR(e, "calibrate_isa: out of memory");
+    return st;
+}
+/* Measures, for every host format (formats: NULL, or SPMV_FMT_COUNT_ flags naming those to
+ * measure), each ISA this CPU has on the format's kind of matrix (its rules' calib_kind) in
+ * cache (~260k entries) and beyond the last-level cache (1.5 times it, 48-512 MiB), and picks
+ * the ISA with the least product of the two times (t->pick; SPMV_ISA_AUTO where no ISA could
+ * be built or timed). threads: 0 the current OpenMP setting. A few seconds per precision. */
+SPMV_API spmv_status SPMV_NAME(calibrate_isa)(spmv_isa_table *t, int threads, const unsigned char *formats,
+                                              spmv_error *e) {
+    const double t0 = spmv_wtime();
+    unsigned char want[SPMV_FMT_COUNT_];
+    int64_t sizes[2];
+    int prev = 0, f, i, kind, need[SPMV_CALIB_SYMMETRIC + 1] = {0};
+    spmv_status st = SPMV_OK;
+    double bytes = 1.5 * (double)spmv_machine_get()->llc_bytes;
+    if (e) e->line = 0, e->msg[0] = 0;
+    if (!t || threads < 0 || threads > 4096) {
+        SPMV__ERR(e, "calibrate_isa: no table, or threads out of 0..4096");
+        return SPMV_ERR_ARG;
+    }
+    memset(t, 0, sizeof *t);
+#ifdef _OPENMP
+    prev = omp_get_max_threads();
+    if (threads > 0) omp_set_num_threads(threads);
+#endif
+    spmv_calibration_machine(t->machine, sizeof t->machine);
+    t->threads = spmv_max_threads();
+    t->value_bytes = (int)sizeof(SPMV_T);
+    t->index_bytes = (int)sizeof(SPMV_I);
+    if (bytes < 48.0 * 1048576) bytes = 48.0 * 1048576;
+    if (bytes > 512.0 * 1048576) bytes = 512.0 * 1048576;
+    sizes[0] = 1 << 18;
+    sizes[1] = (int64_t)(bytes / (double)(sizeof(SPMV_T) + sizeof(SPMV_I)));
+    for (f = 0; f < SPMV_FMT_COUNT_; f++) {
+        want[f] = (!formats || formats[f]) && (spmv_format_flags((spmv_format)f) & SPMV_FF_HOST);
+        if (want[f]) need[spmv__format_rules((spmv_format)f)->calib_kind] = 1;
+    }
+    for (kind = 0; kind <= (int)SPMV_CALIB_SYMMETRIC && st == SPMV_OK; kind++)
+        if (need[kind]) st = SPMV_NAME(cal__kind_all)(t, kind, want, sizes, e);
+    /* the widest ISA unless a narrower one is faster beyond the noise of a few percent (the
+     * score multiplies two times: 0.96 is 2% on each) */
+    for (f = 0; f < SPMV_FMT_COUNT_ && st == SPMV_OK; f++) {
+        double best = 0;
+        for (i = (int)SPMV_ISA_COUNT_ - 1; i >= 1; i--) {
+            const double score = t->secs[f][i][0] * t->secs[f][i][1];
+            if (score > 0 && (best == 0 || score < 0.96 * best)) best = score, t->pick[f] = (spmv_isa)i;
+        }
+    }
+#ifdef _OPENMP
+    omp_set_num_threads(prev);
+#endif
+    (void)prev;
+    t->measure_s = spmv_wtime() - t0;
     return st;
 }
 #endif /* SPMV_PART_DEFS */

@@ -133,7 +133,7 @@ static inline spmv_status SPMV_NAME(coo__from_triplets)(SPMV_NAME(coo) *A, const
     for (k = 0; k < t->nnz; k++)
         if (t->row[k] < 0 || t->row[k] >= t->nrows || t->col[k] < 0 || t->col[k] >= t->ncols)
             return *why = "an entry outside the matrix", SPMV_ERR_ARG;
-    st = spmv_isa_resolve(p ? p->isa : SPMV_ISA_AUTO, &isa);
+    st = SPMV_ISA_FOR(SPMV_FMT_COO, p ? p->isa : SPMV_ISA_AUTO, &isa);
     if (st != SPMV_OK) return st;
     A->row = SPMV_ALLOC_N(SPMV_I, t->nnz);
     A->col = SPMV_ALLOC_N(SPMV_I, t->nnz);
@@ -190,7 +190,7 @@ static inline spmv_status SPMV_NAME(coo__build)(SPMV_NAME(coo) *B, const SPMV_NA
     memset(B, 0, sizeof *B);
     st = SPMV_NAME(csr_check)(A);
     if (st != SPMV_OK) return st;
-    st = spmv_isa_resolve(prm.isa, &prm.isa);
+    st = SPMV_ISA_FOR(SPMV_FMT_COO, prm.isa, &prm.isa);
     if (st != SPMV_OK) return st;
     B->row = SPMV_ALLOC_N(SPMV_I, A->nnz);
     B->col = SPMV_ALLOC_N(SPMV_I, A->nnz);
@@ -345,5 +345,5 @@ static inline double spmv_coo__new_bytes(const spmv_auto_features *F) {
     return (double)F->nnz * (F->value_bytes + 2.0 * F->index_bytes);
 }
 static const spmv_format_rules spmv_rules_coo = {6, 12, spmv_coo__rule_host, spmv_coo__rule_dev, NULL,
-                                                 spmv_coo__new_bytes, NULL};
+                                                 spmv_coo__new_bytes, NULL, SPMV_CALIB_ROWS};
 #endif /* SPMV_PART_RULES */

@@ -287,7 +287,7 @@ static inline spmv_status SPMV_NAME(csr__wrap)(SPMV_NAME(csr) *A, int64_t nrows,
     if (!row_ptr) return *why = "row_ptr is NULL", SPMV_ERR_ARG;
     if (nrows >= SPMV_IMAX || ncols >= SPMV_IMAX) return *why = "sizes beyond the index type", SPMV_ERR_OVERFLOW;
     if (prm.algo != SPMV_CSR_ROWS && prm.algo != SPMV_CSR_MERGE) prm.algo = SPMV_CSR_ROWS;
-    st = spmv_isa_resolve(prm.isa, &prm.isa);
+    st = SPMV_ISA_FOR(prm.algo == SPMV_CSR_MERGE ? SPMV_FMT_CSR_MERGE : SPMV_FMT_CSR, prm.isa, &prm.isa);
     if (st != SPMV_OK) return *why = "params.isa", st;
     A->nrows = (SPMV_I)nrows;
     A->ncols = (SPMV_I)ncols;
@@ -337,7 +337,7 @@ SPMV_API spmv_status SPMV_NAME(csr_from_coo)(SPMV_NAME(csr) *A, const SPMV_NAME(
     memset(A, 0, sizeof *A);
     if (!B || B->nrows < 0 || B->ncols < 0 || B->nnz < 0) return SPMV_ERR_ARG;
     if (prm.algo != SPMV_CSR_ROWS && prm.algo != SPMV_CSR_MERGE) return SPMV_ERR_ARG;
-    st = spmv_isa_resolve(prm.isa, &prm.isa);
+    st = SPMV_ISA_FOR(prm.algo == SPMV_CSR_MERGE ? SPMV_FMT_CSR_MERGE : SPMV_FMT_CSR, prm.isa, &prm.isa);
     if (st != SPMV_OK) return st;
     if (B->nrows >= SPMV_IMAX) return SPMV_ERR_OVERFLOW;
     for (k = 0; k < B->nnz; k++) {
@@ -414,7 +414,7 @@ static inline spmv_status SPMV_NAME(csr__build)(SPMV_NAME(csr) *A, const SPMV_NA
     if (prm.algo != SPMV_CSR_MERGE) prm.algo = SPMV_CSR_ROWS;
     st = SPMV_NAME(csr_check)(B);
     if (st != SPMV_OK) return st;
-    st = spmv_isa_resolve(prm.isa, &prm.isa);
+    st = SPMV_ISA_FOR(prm.algo == SPMV_CSR_MERGE ? SPMV_FMT_CSR_MERGE : SPMV_FMT_CSR, prm.isa, &prm.isa);
     if (st != SPMV_OK) return st;
     A->row_ptr = SPMV_ALLOC_N(SPMV_I, (size_t)B->nrows + 1);
     A->col_idx = SPMV_ALLOC_N(SPMV_I, B->nnz);
@@ -722,13 +722,13 @@ static inline double spmv_csr_kernels__rule_dev(const spmv_auto_features *F, con
     (void)F;
     return *why = "the csr row already picks its kernel by row length", 0.0;
 }
-static const spmv_format_rules spmv_rules_csr = {5, 5, spmv_csr__rule_baseline, NULL, NULL, NULL, NULL};
+static const spmv_format_rules spmv_rules_csr = {5, 5, spmv_csr__rule_baseline, NULL, NULL, NULL, NULL, SPMV_CALIB_ROWS};
 static const spmv_format_rules spmv_rules_csr_merge = {6, 5, spmv_csr_merge__rule_host, spmv_csr_merge__rule_dev,
-                                                       NULL, NULL, spmv_csr_merge__donor};
+                                                       NULL, NULL, spmv_csr_merge__donor, SPMV_CALIB_ROWS};
 static const spmv_format_rules spmv_rules_csr_scalar = {5, 5, spmv_csr_kernels__rule_host, spmv_csr_kernels__rule_dev,
-                                                        NULL, NULL, NULL};
+                                                        NULL, NULL, NULL, SPMV_CALIB_ROWS};
 static const spmv_format_rules spmv_rules_csr_vector = {5, 5, spmv_csr_kernels__rule_host, spmv_csr_kernels__rule_dev,
-                                                        NULL, NULL, NULL};
+                                                        NULL, NULL, NULL, SPMV_CALIB_ROWS};
 #endif /* SPMV_PART_RULES */
 
 /* the transpose product, the transpose and SpMM: the same three parts */

@@ -275,7 +275,7 @@ static inline spmv_status SPMV_NAME(csr5__build)(SPMV_NAME(csr5) *A, const SPMV_
     memset(A, 0, sizeof *A);
     st = SPMV_NAME(csr_check)(B);
     if (st != SPMV_OK) return st;
-    st = spmv_isa_resolve(prm.isa, &prm.isa);
+    st = SPMV_ISA_FOR(SPMV_FMT_CSR5, prm.isa, &prm.isa);
     if (st != SPMV_OK) return st;
     nat = SPMV_NAME(csr5__native_omega)(prm.isa);
     if (prm.omega == 0) prm.omega = nat ? nat : (sizeof(SPMV_T) == 8 ? 8 : 16);
@@ -672,5 +672,5 @@ static inline double spmv_csr5__rule_host(const spmv_auto_features *F, const spm
 static inline double spmv_csr5__rule_dev(const spmv_auto_features *F, const char **why) {
     return *why = "CSR5 measured 0.48-0.94x csr (skewed median 1.00x)", spmv_rule_skewed(F) ? 1.0 : 0.5;
 }
-static const spmv_format_rules spmv_rules_csr5 = {9, 11, spmv_csr5__rule_host, spmv_csr5__rule_dev, NULL, NULL, NULL};
+static const spmv_format_rules spmv_rules_csr5 = {9, 11, spmv_csr5__rule_host, spmv_csr5__rule_dev, NULL, NULL, NULL, SPMV_CALIB_ROWS};
 #endif /* SPMV_PART_RULES */

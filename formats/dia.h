@@ -140,7 +140,7 @@ SPMV_API size_t SPMV_NAME(dia_bytes)(const SPMV_NAME(dia) *A) {
 static inline spmv_status SPMV_NAME(dia__plan)(const SPMV_NAME(csr) *B, spmv_dia_params *p, SPMV_I **hd_out,
                                                int64_t *padded_out) {
     const SPMV_I n = B->nrows, m = B->ncols;
-    spmv_status st = spmv_isa_resolve(p->isa, &p->isa);
+    spmv_status st = SPMV_ISA_FOR(p->variant == SPMV_DIA_HACKED ? SPMV_FMT_HDIA : SPMV_FMT_DIA, p->isa, &p->isa);
     int64_t H, nh, h, padded = 0, nd = 0, cap, span;
     SPMV_I *hd = NULL, *mark;
     if (hd_out) *hd_out = NULL;
@@ -573,7 +573,7 @@ static inline double spmv_dia__bytes_at(const spmv_auto_features *F, double fill
 static inline double spmv_dia__bytes(const spmv_auto_features *F) { return spmv_dia__bytes_at(F, F->dia_fill); }
 static inline double spmv_hdia__bytes(const spmv_auto_features *F) { return spmv_dia__bytes_at(F, F->hdia_fill); }
 static const spmv_format_rules spmv_rules_dia = {39, 16, spmv_dia__rule_host, spmv_dia__rule_dev, NULL,
-                                                 spmv_dia__bytes, NULL};
+                                                 spmv_dia__bytes, NULL, SPMV_CALIB_STENCIL7};
 static const spmv_format_rules spmv_rules_hdia = {72, 25, spmv_hdia__rule_host, spmv_hdia__rule_dev, NULL,
-                                                  spmv_hdia__bytes, NULL};
+                                                  spmv_hdia__bytes, NULL, SPMV_CALIB_STENCIL27};
 #endif /* SPMV_PART_RULES */

@@ -63,6 +63,8 @@ typedef enum spmv_ell_variant {
     SPMV_ELL_JAD = 4,
     SPMV_ELL_HYB = 5
 } spmv_ell_variant;
+/* the registry row of a variant (the rows ell..hyb are in the variants' order) */
+#define spmv__ell_row(v) ((spmv_format)((int)SPMV_FMT_ELL + ((unsigned)(v) <= (unsigned)SPMV_ELL_HYB ? (int)(v) : 0)))
 typedef struct spmv_ell_params {
     spmv_isa isa;   /* SPMV_ISA_AUTO: SPMV_ISA env, else the best the CPU has */
     int variant;    /* spmv_ell_variant: set by the row's default */
@@ -298,7 +300,7 @@ static inline spmv_status SPMV_NAME(ell__hyb_k)(const SPMV_NAME(csr) *B, int *k_
 static inline spmv_status SPMV_NAME(ell__plan)(const SPMV_NAME(csr) *B, spmv_ell_params *p, SPMV_I **perm_out,
                                                uint64_t *padded_out) {
     const SPMV_I n = B->nrows, *rp = B->row_ptr;
-    spmv_status st = spmv_isa_resolve(p->isa, &p->isa);
+    spmv_status st = SPMV_ISA_FOR(spmv__ell_row(p->variant), p->isa, &p->isa);
     SPMV_I *perm = NULL, s, i, C;
     uint64_t padded = 0, cap;
     if (perm_out) *perm_out = NULL;
@@ -998,7 +1000,7 @@ SPMV_API spmv_status SPMV_NAME(hll_tune)(const SPMV_NAME(csr) *A, spmv_ell_param
     spmv_status st;
     if (seconds_spent) *seconds_spent = 0;
     if (!A || !best) return SPMV_ERR_ARG;
-    st = spmv_isa_resolve(b.isa, &b.isa);
+    st = SPMV_ISA_FOR(SPMV_FMT_HLL, b.isa, &b.isa);
     if (st != SPMV_OK) return st;
     b.variant = SPMV_ELL_HLL;
     w = spmv__ell_native_c(b.isa, sizeof(SPMV_T));
@@ -1013,7 +1015,7 @@ SPMV_API spmv_status SPMV_NAME(sell_tune)(const SPMV_NAME(csr) *A, spmv_ell_para
     spmv_status st;
     if (seconds_spent) *seconds_spent = 0;
     if (!A || !best) return SPMV_ERR_ARG;
-    st = spmv_isa_resolve(b.isa, &b.isa);
+    st = SPMV_ISA_FOR(SPMV_FMT_SELL, b.isa, &b.isa);
     if (st != SPMV_OK) return st;
     b.variant = SPMV_ELL_SELL;
     c = b.c ? b.c : spmv__ell_native_c(b.isa, sizeof(SPMV_T));
@@ -1032,7 +1034,7 @@ SPMV_API spmv_status SPMV_NAME(hyb_tune)(const SPMV_NAME(csr) *A, spmv_ell_param
     spmv_status st;
     if (seconds_spent) *seconds_spent = 0;
     if (!A || !best || SPMV_NAME(csr_check)(A) != SPMV_OK) return SPMV_ERR_ARG;
-    st = spmv_isa_resolve(b.isa, &b.isa);
+    st = SPMV_ISA_FOR(SPMV_FMT_HYB, b.isa, &b.isa);
     if (st == SPMV_OK) st = SPMV_NAME(ell__hyb_k)(A, &k);
     if (st != SPMV_OK) return st;
     b.variant = SPMV_ELL_HYB;
@@ -1130,14 +1132,14 @@ static inline int spmv_hll__donor(const spmv_auto_features *F) { return F->sell_
 static inline int spmv_sell__donor(const spmv_auto_features *F) { return F->sell_sorted_fill <= spmv_auto__policy.donor_fill; }
 static inline int spmv_jad__donor(const spmv_auto_features *F) { return (void)F, 1; }
 static const spmv_format_rules spmv_rules_ell = {25, 15, spmv_ell__rule_host, spmv_ell__rule_dev_slices, NULL,
-                                                 spmv_ell__bytes, spmv_ell__donor};
+                                                 spmv_ell__bytes, spmv_ell__donor, SPMV_CALIB_ROWS};
 static const spmv_format_rules spmv_rules_ellr = {26, 15, spmv_ellr__rule_host, spmv_ellr__rule_dev, NULL,
-                                                  spmv_ell__bytes, spmv_ell__donor};
+                                                  spmv_ell__bytes, spmv_ell__donor, SPMV_CALIB_ROWS};
 static const spmv_format_rules spmv_rules_hll = {13, 11, spmv_hll__rule_host, spmv_ell__rule_dev_slices, NULL,
-                                                 spmv_hll__bytes, spmv_hll__donor};
+                                                 spmv_hll__bytes, spmv_hll__donor, SPMV_CALIB_ROWS};
 static const spmv_format_rules spmv_rules_sell = {14, 10, spmv_sell__rule_host, spmv_ell__rule_dev_slices, NULL,
-                                                  spmv_sell__bytes, spmv_sell__donor};
+                                                  spmv_sell__bytes, spmv_sell__donor, SPMV_CALIB_ROWS};
 static const spmv_format_rules spmv_rules_jad = {15, 9, spmv_jad__rule_host, spmv_jad__rule_dev, NULL, NULL,
-                                                 spmv_jad__donor};
-static const spmv_format_rules spmv_rules_hyb = {19, 14, spmv_hyb__rule_host, spmv_hyb__rule_dev, NULL, NULL, NULL};
+                                                 spmv_jad__donor, SPMV_CALIB_ROWS};
+static const spmv_format_rules spmv_rules_hyb = {19, 14, spmv_hyb__rule_host, spmv_hyb__rule_dev, NULL, NULL, NULL, SPMV_CALIB_ROWS};
 #endif /* SPMV_PART_RULES */

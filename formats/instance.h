@@ -25,6 +25,9 @@
 #define SPMV_NAME(x) SPMV_CAT(SPMV_CAT3(spmv_, SPMV_TAG, _), x)
 /* spmv_<tag>_<x>_<isa>: a kernel instantiated for the backend being emitted */
 #define SPMV_K(x) SPMV_NAME(SPMV_CAT3(x, _, SPMV_ISA_SUFFIX))
+/* The ISA a build of a row uses (SPMV_ISA_AUTO: $SPMV_ISA, the calibrated pick, the widest;
+ * formats/calib.h, spmv_isa_for) */
+#define SPMV_ISA_FOR(fmt, req, out) spmv_isa_for((fmt), (int)sizeof(SPMV_T), (int)sizeof(SPMV_I), (req), (out), NULL)
 /* Largest value of the index type (signed integer types only). */
 #define SPMV_IMAX ((int64_t)(sizeof(SPMV_I) == 4 ? INT32_MAX : INT64_MAX))
 

@@ -146,7 +146,7 @@ static inline spmv_status SPMV_NAME(sss__build)(SPMV_NAME(sss) *A, const SPMV_NA
     memset(A, 0, sizeof *A);
     if ((st = SPMV_NAME(csr_check)(B)) != SPMV_OK) return st;
     if (B->nrows != B->ncols) return SPMV_ERR_ARG;
-    if ((st = spmv_isa_resolve(prm.isa, &prm.isa)) != SPMV_OK) return st;
+    if ((st = SPMV_ISA_FOR(SPMV_FMT_SSS, prm.isa, &prm.isa)) != SPMV_OK) return st;
     if ((st = SPMV_NAME(csr__sorted_view)(B, &C, &own)) != SPMV_OK) return st; /* sorted, repeats summed */
     if (!SPMV_NAME(csr__symmetric)(&C)) {
         st = SPMV_ERR_ARG;
@@ -206,7 +206,7 @@ SPMV_API spmv_status SPMV_NAME(sss_from_triangle)(SPMV_NAME(sss) *A, const spmv_
     memset(A, 0, sizeof *A);
     if (!t || t->nrows != t->ncols || t->nnz < 0 || (t->nnz > 0 && (!t->row || !t->col || !t->val)))
         return spmv__built(e, SPMV_ERR_ARG, "sss_from_triangle", "not square, or NULL arrays with entries");
-    if ((st = spmv_isa_resolve(prm.isa, &prm.isa)) != SPMV_OK) return spmv__built(e, st, "sss_from_triangle", "params.isa");
+    if ((st = SPMV_ISA_FOR(SPMV_FMT_SSS, prm.isa, &prm.isa)) != SPMV_OK) return spmv__built(e, st, "sss_from_triangle", "params.isa");
     for (k = 0; k < t->nnz; k++) {
         below |= t->row[k] > t->col[k];
         above |= t->row[k] < t->col[k];
@@ -433,5 +433,5 @@ static inline double spmv_sss__rule_host(const spmv_auto_features *F, const spmv
 static inline double spmv_sss__rule_dev(const spmv_auto_features *F, const char **why) {
     return *why = "one triangle on the device: not measured against csr", spmv_rule_skewed(F) ? 1.05 : 0.5;
 }
-static const spmv_format_rules spmv_rules_sss = {20, 12, spmv_sss__rule_host, spmv_sss__rule_dev, NULL, NULL, NULL};
+static const spmv_format_rules spmv_rules_sss = {20, 12, spmv_sss__rule_host, spmv_sss__rule_dev, NULL, NULL, NULL, SPMV_CALIB_SYMMETRIC};
 #endif /* SPMV_PART_RULES */

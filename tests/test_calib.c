@@ -11,7 +11,12 @@
  *    with enough at stake it measures and caches into the default path (HOME in a temporary
  *    directory);
  *  - the budget: few expected products give CSR untimed (uninspected below an inspection's
- *    worth), many give trials; the trials' budget never exceeds what looking may cost. */
+ *    worth), many give trials; the trials' budget never exceeds what looking may cost;
+ *  - the ISA per format: SPMV_ISA_AUTO follows a file's picks (a format named generic builds
+ *    generic, directly, through the handle and in the selection), the built-in order without
+ *    them (no file, another key, another machine, a damaged line), $SPMV_ISA and an explicit
+ *    ISA above them, a replaced file read again; a measurement picks, saves and loads back
+ *    beside the CSR line. */
 #define SPMV_TAG dl
 #define SPMV_VAL double
 #define SPMV_IDX int64_t
@@ -423,6 +428,135 @@ static void concurrent_cases(void) {
     remove(lk);
 }
 
+/* SPMV_ISA_AUTO per format: the calibrated picks of this machine's file, the built-in order
+ * (the widest the CPU has) without them, $SPMV_ISA and an explicit ISA above both */
+static spmv_isa dia_isa(const spmv_dl_csr *A, int hacked, spmv_isa req) {
+    spmv_dl_dia D;
+    spmv_dia_params q = hacked ? spmv_hdia_params_default() : spmv_dia_params_default();
+    spmv_isa r;
+    q.isa = req;
+    if ((hacked ? spmv_dl_hdia_from_csr(&D, A, &q, NULL) : spmv_dl_dia_from_csr(&D, A, &q, NULL)) != SPMV_OK)
+        return SPMV_ISA_AUTO;
+    r = D.params.isa;
+    spmv_dl_dia_free(&D);
+    return r;
+}
+static spmv_isa any_isa(const spmv_dl_csr *A, spmv_format f) {
+    spmv_dl_any M;
+    spmv_opts o = spmv_opts_default();
+    spmv_isa r;
+    o.format = f;
+    if (spmv_dl_any_from_csr(&M, A, &o, NULL) != SPMV_OK) return SPMV_ISA_AUTO;
+    r = spmv_dl_any_isa(&M);
+    spmv_dl_any_free(&M);
+    return r;
+}
+/* a calibration file of this machine (or `machine`) whose ISA line names `picks` */
+static const char *isa_file(const char *name, const char *machine, int index_bytes, const char *picks, char *p,
+                            size_t n) {
+    char here[128], text[1200];
+    spmv_calibration_machine(here, sizeof here);
+    snprintf(text, sizeof text, "%%%%spmv calibration 1\nisas machine %s | threads %d value 8 index %d picks %s\n",
+             machine ? machine : here, spmv_max_threads(), index_bytes, picks);
+    return put(name, text, p, n);
+}
+static void isa_cases(void) {
+    spmv_triplets t;
+    spmv_dl_csr A;
+    spmv_isa wide = SPMV_ISA_GENERIC, got;
+    const char *why = NULL;
+    char p[600], all[1024];
+    int f, w = 0;
+    unsetenv("SPMV_ISA");
+    (void)spmv_isa_resolve(SPMV_ISA_AUTO, &wide);
+    if (wide == SPMV_ISA_GENERIC) {
+        printf("skipped: ISA per format: this CPU and build have one ISA only (nothing to choose)\n");
+        return;
+    }
+    memset(&t, 0, sizeof t);
+    CHECK(spmv_gen("stencil3d:n=12", &t, NULL) == SPMV_OK, "gen");
+    CHECK(spmv_dl_csr_from_triplets(&A, &t, NULL, NULL) == SPMV_OK, "csr");
+    spmv_triplets_free(&t);
+    setenv("SPMV_CALIBRATION", "off", 1);
+    CHECK(dia_isa(&A, 0, SPMV_ISA_AUTO) == wide, "no calibration: dia takes the built-in order (%s)",
+          spmv_isa_name(wide));
+    isa_file("isa", NULL, 8, "dia=generic", p, sizeof p);
+    setenv("SPMV_CALIBRATION", p, 1);
+    got = dia_isa(&A, 0, SPMV_ISA_AUTO);
+    CHECK(got == SPMV_ISA_GENERIC, "a file naming generic for dia: dia builds generic (got %s)", spmv_isa_name(got));
+    CHECK(any_isa(&A, SPMV_FMT_DIA) == SPMV_ISA_GENERIC, "the same through the handle (any_from_csr)");
+    CHECK(dia_isa(&A, 1, SPMV_ISA_AUTO) == wide, "hdia, not in the file: the built-in order");
+    CHECK(any_isa(&A, SPMV_FMT_CSR) == wide, "csr, not in the file: the built-in order");
+    CHECK(spmv_isa_for(SPMV_FMT_DIA, 8, 8, SPMV_ISA_AUTO, &got, &why) == SPMV_OK && got == SPMV_ISA_GENERIC && why &&
+              !strcmp(why, "calibrated"), "spmv_isa_for names the calibration (%s)", why ? why : "-");
+    CHECK(spmv_isa_for(SPMV_FMT_DIA, 8, 4, SPMV_ISA_AUTO, &got, NULL) == SPMV_OK && got == wide,
+          "another index size: not this line's key, the built-in order");
+    CHECK(dia_isa(&A, 0, wide) == wide, "an explicit ISA is kept over the calibration");
+    setenv("SPMV_ISA", spmv_isa_name(wide), 1);
+    CHECK(dia_isa(&A, 0, SPMV_ISA_AUTO) == wide, "$SPMV_ISA is kept over the calibration");
+    unsetenv("SPMV_ISA");
+    isa_file("isa", NULL, 8, "hdia=generic", p, sizeof p); /* replaced: read again */
+    CHECK(dia_isa(&A, 0, SPMV_ISA_AUTO) == wide && dia_isa(&A, 1, SPMV_ISA_AUTO) == SPMV_ISA_GENERIC,
+          "the file replaced: its new picks followed");
+    isa_file("isa", "Other, 1 CPUs, LLC 1 KiB", 8, "dia=generic", p, sizeof p);
+    CHECK(dia_isa(&A, 0, SPMV_ISA_AUTO) == wide, "another machine's picks: the built-in order");
+    put("isa", "%%spmv calibration 1\nisas machine x | threads 1 value 8 index 8 picks dia=sse9\n", p, sizeof p);
+    CHECK(dia_isa(&A, 0, SPMV_ISA_AUTO) == wide, "a damaged line: the built-in order");
+    /* every host format generic: the selection's trials and its winner follow the file */
+    for (f = 0; f < SPMV_FMT_COUNT_; f++)
+        if (spmv_format_flags((spmv_format)f) & SPMV_FF_HOST)
+            w += snprintf(all + w, sizeof all - (size_t)w, "%s%s=generic", w ? " " : "",
+                          spmv_format_name((spmv_format)f));
+    isa_file("isa", NULL, 8, all, p, sizeof p);
+    {
+        spmv_dl_auto M;
+        spmv_opts o = spmv_opts_default();
+        spmv_error e;
+        o.expected_calls = 100000;
+        CHECK(spmv_dl_auto_from_csr(&M, &A, &o, &e) == SPMV_OK, "selection: %s", e.msg);
+        CHECK(spmv_dl_any_isa(&M.h) == SPMV_ISA_GENERIC, "the selection's %s builds generic as the file says (got %s)",
+              spmv_format_name(M.h.fmt), spmv_isa_name(spmv_dl_any_isa(&M.h)));
+        spmv_dl_auto_free(&M);
+    }
+    setenv("SPMV_CALIBRATION", "off", 1);
+    remove(p);
+    spmv_dl_csr_free(&A);
+}
+/* a measurement of one format's ISAs, saved beside a CSR calibration and loaded back */
+static void isa_measure_cases(void) {
+    spmv_isa_table t, u;
+    spmv_calibration c;
+    spmv_error e;
+    unsigned char want[SPMV_FMT_COUNT_] = {0};
+    char p[600];
+    int i, timed = 0;
+    want[SPMV_FMT_DIA] = 1;
+    CHECK(spmv_dl_calibrate_isa(&t, 0, want, &e) == SPMV_OK, "calibrate_isa: %s", e.msg);
+    for (i = 1; i < SPMV_ISA_COUNT_; i++)
+        if (spmv_isa_supported((spmv_isa)i))
+            timed += t.secs[SPMV_FMT_DIA][i][0] > 0 && t.secs[SPMV_FMT_DIA][i][1] > t.secs[SPMV_FMT_DIA][i][0];
+    CHECK(t.pick[SPMV_FMT_DIA] != SPMV_ISA_AUTO && spmv_isa_supported(t.pick[SPMV_FMT_DIA]) &&
+              t.pick[SPMV_FMT_CSR] == SPMV_ISA_AUTO && t.value_bytes == 8 && t.index_bytes == 8,
+          "calibrate_isa: dia picked (%s), nothing else", spmv_isa_name(t.pick[SPMV_FMT_DIA]));
+    CHECK(timed >= 2, "calibrate_isa: every ISA here timed, in cache faster than beyond (%d)", timed);
+    snprintf(p, sizeof p, "%s/isas", dir);
+    CHECK(spmv_calibration_save(p, &measured, 0, &e) == SPMV_OK, "save the CSR line: %s", e.msg);
+    CHECK(spmv_isa_table_save(p, &t, 0, &e) == SPMV_OK, "save the picks: %s", e.msg);
+    spmv_calibration_builtin(&c, measured.threads, 8, 8, measured.isa);
+    CHECK(spmv_calibration_load(p, &c, &e) == SPMV_OK && c.measured, "the CSR line loads beside the picks: %s", e.msg);
+    memset(&u, 0, sizeof u);
+    u.threads = t.threads, u.value_bytes = 8, u.index_bytes = 8;
+    CHECK(spmv_isa_table_load(p, &u, &e) == SPMV_OK && u.pick[SPMV_FMT_DIA] == t.pick[SPMV_FMT_DIA] &&
+              u.pick[SPMV_FMT_CSR] == SPMV_ISA_AUTO, "the picks load back: %s", e.msg);
+    CHECK(spmv_calibration_save(p, &measured, 0, &e) == SPMV_OK, "a CSR save again: %s", e.msg);
+    memset(&u, 0, sizeof u);
+    u.threads = t.threads, u.value_bytes = 8, u.index_bytes = 8;
+    CHECK(spmv_isa_table_load(p, &u, &e) == SPMV_OK && u.pick[SPMV_FMT_DIA] == t.pick[SPMV_FMT_DIA],
+          "a CSR save keeps the picks: %s", e.msg);
+    u.index_bytes = 4;
+    CHECK(spmv_isa_table_load(p, &u, &e) == SPMV_ERR_ARG, "no picks for another key: SPMV_ERR_ARG");
+}
+
 int main(void) {
     char p[700];
     if (!mkdtemp(dir)) {
@@ -433,10 +567,12 @@ int main(void) {
     selection_cases();
     owner_cases();
     concurrent_cases();
+    isa_cases();
+    isa_measure_cases();
     {
         static const char *const names[] = {"cal", "bad", "foreign", "home/.cache/spmv/calibration",
                                             "home/.cache/spmv", "home/.cache", "home", "notes", "empty", "link",
-                                            "fifo", "many", "conc"};
+                                            "fifo", "many", "conc", "isa", "isas"};
         int i;
         for (i = 0; i < (int)(sizeof names / sizeof *names); i++) { /* each, and the lock beside it */
             snprintf(p, sizeof p, "%s/%s.lock", dir, names[i]);

@@ -212,11 +212,21 @@ expect 0 "" "$bin" plan --expect 1000000 gen:stencil3d:n=12,pts=7
 check "plan: many products: a format other than CSR, its predicted gain and break-even" \
     grep -q "^             predicted gain .* break-even after" "$T/out"
 expect 2 "unknown argument" "$bin" calibrate --bogus
-expect 0 "" "$bin" calibrate --precision d --file "$T/cal"
+expect 2 "unknown name 'bogus'" "$bin" calibrate --isa-formats bogus
+expect 0 "" "$bin" calibrate --precision d --isa-formats csr,dia --file "$T/cal"
 check "calibrate: saved" grep -q "^saved to " "$T/out"
 check "calibrate: the file" sh -c "head -1 '$T/cal' | grep -q '^%%spmv calibration 1\$'"
+check "calibrate: the ISA per format measured and printed" grep -q "^  dia  *[a-z0-9]*  *generic .* us / .* ms" "$T/out"
+check "calibrate: the ISA picks of csr and dia in the file, no other" \
+    grep -q "^isas machine .* picks csr=[a-z0-9]* dia=[a-z0-9]*\$" "$T/cal"
+check "calibrate: the CSR costs with csr's pick" sh -c \
+    "grep -q \"^machine .* isa \$(sed -n 's/.* csr=\\([a-z0-9]*\\).*/\\1/p' '$T/cal') \" '$T/cal'"
+expect 0 "" env SPMV_CALIBRATION="$T/cal" "$bin" bench --formats dia --reps 2 gen:stencil3d:n=10
+check "bench: the ISA each format builds with (csr and dia calibrated)" \
+    grep -q "^# isa auto: csr [a-z0-9]*, dia [a-z0-9]* (calibrated)" "$T/out"
 expect 0 "" "$bin" calibrate --show --precision d --file "$T/cal"
 check "calibrate --show: the cached numbers" grep -q "(cached)" "$T/out"
+check "calibrate --show: the cached ISA picks" grep -q "^  dia  *[a-z0-9]* *\$" "$T/out"
 printf 'garbage\n' > "$T/cal"
 expect 0 "" "$bin" calibrate --show --precision d --file "$T/cal"
 check "calibrate --show: a damaged file said" grep -q "not a calibration" "$T/out"

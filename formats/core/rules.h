@@ -29,7 +29,19 @@ typedef struct spmv_format_rules {
     /* 1 when, should it lose its trial, its arrays will likely hold CSR's copy (auto__donor).
      * NULL: never */
     int (*donor)(const spmv_auto_features *F);
+    /* the kind of matrix `spmv calibrate` times the row's ISAs on (spmv_calib_kind; 0: rows) */
+    int calib_kind;
 } spmv_format_rules;
+
+/* The synthetic matrices of the ISA calibration (formats/calib.h, spmv_<tag>_calibrate_isa): a
+ * row is timed on the kind it is good for, in cache and beyond the last-level cache */
+typedef enum spmv_calib_kind {
+    SPMV_CALIB_ROWS = 0,    /* rows of ~13 entries, neighbours on a 3-D grid (27 diagonals) */
+    SPMV_CALIB_STENCIL7,    /* the 7-point stencil: 7 full diagonals */
+    SPMV_CALIB_STENCIL27,   /* the 27-point stencil: 27 diagonals with gaps */
+    SPMV_CALIB_BLOCKS3,     /* dense 3x3 blocks, 8 per block row */
+    SPMV_CALIB_SYMMETRIC    /* the same blocks, symmetric */
+} spmv_calib_kind;
 
 /* the shared vocabulary of the rules */
 #define SPMV_RULE_EMBEDS_X "embeds x, and x changes at every call (copy per product)"

@@ -62,7 +62,7 @@ static inline spmv_status SPMV_NAME(toy__build)(SPMV_NAME(toy) *A, const SPMV_NA
     if (!A) return SPMV_ERR_ARG;
     memset(A, 0, sizeof *A);
     if ((st = SPMV_NAME(csr_check)(B)) != SPMV_OK) return st;
-    if ((st = spmv_isa_resolve(prm.isa, &prm.isa)) != SPMV_OK) return st;
+    if ((st = SPMV_ISA_FOR(SPMV_FMT_TOY, prm.isa, &prm.isa)) != SPMV_OK) return st;
     A->row_ptr = SPMV_ALLOC_N(SPMV_I, (size_t)B->nrows + 1);
     A->col = SPMV_ALLOC_N(SPMV_I, (size_t)B->nnz + 1);
     A->val = SPMV_ALLOC_N(SPMV_T, (size_t)B->nnz + 1);
@@ -139,5 +139,5 @@ SPMV_API spmv_status SPMV_NAME(toy_mv)(const SPMV_NAME(toy) *A, SPMV_T alpha, co
 /* What the selection knows about toy: nothing measured yet, so the defaults (formats/core/
  * rules.h): conversion priors of 10 and 11, no rule (predicted 1.0: tried when the budget
  * allows), its bytes one value and index per entry plus a row array, never a donor. */
-static const spmv_format_rules spmv_rules_toy = {10, 11, NULL, NULL, NULL, NULL, NULL};
+static const spmv_format_rules spmv_rules_toy = {10, 11, NULL, NULL, NULL, NULL, NULL, SPMV_CALIB_ROWS};
 #endif /* SPMV_PART_RULES */
