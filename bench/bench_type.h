@@ -254,6 +254,7 @@ typedef struct BF(_res) {
     char best_name[64];
     int fails;
     double e2e_csr[3], e2e_auto[3], e2e_best[3];
+    double e2e_mkl[3]; /* mkl_ie: its optimize (the conversion column) + N products */
     char e2e_name[3][48];
 } BF(_res);
 static void BF(_report)(const tool_opts *o, const char *mname, const BN(csr) * A, BF(_ct) * c, int n, int final,
@@ -276,6 +277,10 @@ static void BF(_report)(const tool_opts *o, const char *mname, const BN(csr) * A
         else if (ci->kind == 1 && !o->no_cache) ci->gf_cache = BF(_cache_rate)(A, &ci->M);
         else if (ci->kind == 2 && !o->no_cache) ci->gf_cache = BF(_cache_rate)(A, &ci->AU.h);
         BF(_row)(o, mname, A, ci, t_mv, t_kern, t_min, spread, R->t_naive, tol, csv);
+        if (base && ci->anchor > 0 && ci->err <= tol && !strcmp(ci->fname, "mkl_ie")) {
+            int q;
+            for (q = 0; q < 3; q++) R->e2e_mkl[q] = ci->t_conv + BF(_e2e_n)[q] * t_mv;
+        }
         if (base && ci->anchor > 0 && ci->err <= tol && (R->t_anchor <= 0 || t_mv < R->t_anchor)) {
             R->t_anchor = t_mv; /* the fastest anchor library */
             snprintf(R->anchor_name, sizeof R->anchor_name, "%.31s", ci->fname);
@@ -455,7 +460,14 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
             } else {
                 if (!o->formats[f + 1]) break;
                 if (!(spmv_format_flags((spmv_format)f) & SPMV_FF_HOST)) break; /* device only */
-                if (!o->isas[isa] || !spmv_isa_supported((spmv_isa)isa)) continue;
+                if (!spmv_isa_supported((spmv_isa)isa)) continue;
+                if (!o->isas[isa]) { /* --isa auto: the ISA the format builds with by default */
+                    spmv_isa pick = SPMV_ISA_GENERIC;
+                    if (!o->isas[SPMV_ISA_AUTO] ||
+                        spmv_isa_for((spmv_format)f, (int)sizeof(BT_VAL), 4, SPMV_ISA_AUTO, &pick, NULL) != SPMV_OK ||
+                        (int)pick != isa)
+                        continue;
+                }
             }
             if (n > nbase && (n == nmax || (mem_budget > 0 && live + 3.0 * (double)BN(csr_bytes)(&A) > mem_budget))) {
                 if (BF(_round_robin)(c, n, x, y, o->reps)) {
@@ -586,6 +598,12 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
                 printf(" N=%.0f: auto %.3fx csr, %.3fx the oracle (%s)%s", BF(_e2e_n)[q], R.e2e_auto[q] / R.e2e_csr[q],
                        R.e2e_auto[q] / R.e2e_best[q], R.e2e_name[q], q < 2 ? ";" : "\n");
         }
+        if (ca && R.e2e_mkl[0] > 0 && R.e2e_auto[0] > 0) {
+            int q;
+            printf("# end to end on %s against mkl_ie (its optimize + N products; > 1: the selection ahead):", mname);
+            for (q = 0; q < 3; q++)
+                printf(" N=%.0f: %.3fx%s", BF(_e2e_n)[q], R.e2e_mkl[q] / R.e2e_auto[q], q < 2 ? ";" : "\n");
+        }
     }
     if (sum) { /* the summary line of this matrix (cmd_bench prints them at the end) */
         memset(sum, 0, sizeof *sum);
@@ -593,7 +611,7 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
         snprintf(sum->best, sizeof sum->best, "%.47s", R.best_name[0] ? R.best_name : "-");
         snprintf(sum->anchor, sizeof sum->anchor, "%.31s", R.anchor_name[0] ? R.anchor_name : "-");
         sum->t_best = R.t_best, sum->t_csr = R.t_csr, sum->t_naive = R.t_naive, sum->t_anchor = R.t_anchor;
-        sum->e2e_auto = R.e2e_auto[1], sum->e2e_csr = R.e2e_csr[1];
+        sum->e2e_auto = R.e2e_auto[1], sum->e2e_csr = R.e2e_csr[1], sum->e2e_mkl = R.e2e_mkl[1];
     }
     for (a = 0; a < n; a++) BF(_ct_free)(&c[a]);
     free(c);

@@ -21,7 +21,7 @@ import math
 import sys
 from collections import OrderedDict
 
-ANCHORS = {"naive", "eigen", "graphblas", "librsb", "eigen_sym", "librsb_sym", "petsc"}
+ANCHORS = {"naive", "eigen", "graphblas", "librsb", "eigen_sym", "librsb_sym", "petsc", "mkl", "mkl_ie", "mkl_sym"}
 NS = (100, 1000, 10000)
 AUTO_ROW = {100: "auto@100", 1000: "auto", 10000: "auto@10000"}
 

@@ -29,7 +29,7 @@ typedef struct tool_opts {
 /* one matrix's line of the bench's closing summary (median product times; 0: not run) */
 typedef struct tool_summary {
     char matrix[48], best[48], anchor[32];
-    double t_best, t_csr, t_naive, t_anchor, e2e_auto, e2e_csr;
+    double t_best, t_csr, t_naive, t_anchor, e2e_auto, e2e_csr, e2e_mkl;
 } tool_summary;
 
 /* progress lines: rewritten in place on a terminal, one plain line per step in a log */
@@ -427,8 +427,9 @@ static const char *fmt_name_or_naive(int i) {
     }
     return (spmv_format_flags((spmv_format)(i - 1)) & SPMV_FF_HOST) ? spmv_format_name((spmv_format)(i - 1)) : NULL;
 }
-/* --isa LIST: generic, avx2, avx512 (any case; avx512emu in emulated builds), auto (the best
- * this CPU has) or all; an ISA this CPU or build lacks is an error too. */
+/* --isa LIST: generic, avx2, avx512 (any case; avx512emu in emulated builds), auto (per format,
+ * the ISA it builds with by default: isas[SPMV_ISA_AUTO]) or all; an ISA this CPU or build lacks
+ * is an error too. */
 static int parse_isas(const char *s, int *isas) {
     char allowed[256];
     const char *p = s;
@@ -456,8 +457,7 @@ static int parse_isas(const char *s, int *isas) {
             fprintf(stderr, "spmv bench: --isa: unknown ISA '%.*s' in '%s' (allowed: %s)\n", (int)len, p, s, allowed);
             return 2;
         }
-        if (isa == SPMV_ISA_AUTO && spmv_isa_resolve(SPMV_ISA_AUTO, &isa) != SPMV_OK) isa = SPMV_ISA_GENERIC;
-        if (!spmv_isa_supported(isa)) {
+        if (isa != SPMV_ISA_AUTO && !spmv_isa_supported(isa)) {
             fprintf(stderr, "spmv bench: --isa: %s is not supported by this CPU or build (allowed: %s)\n",
                     spmv_isa_name(isa), allowed);
             return 2;
@@ -481,26 +481,28 @@ static const char *default_set[] = {"gen:stencil3d:n=40,pts=27", "gen:fem:n=2000
 
 /* the closing summary, read at a glance: per matrix our fastest format against csr, the plain
  * loop and the fastest anchor library, and the selection end to end over 1000 products
- * (selection + products) against csr's 1000 products; ratios > 1: ours is faster */
+ * (selection + products) against csr's 1000 products and against mkl_ie's (its optimize + 1000
+ * products, where the row ran); ratios > 1: ours is faster */
 static void print_summary(const tool_summary *s, int n) {
     int i;
     if (n == 0) return;
     printf("#\n# summary (speed-ups: the reference's time / ours, > 1 = ours faster)\n");
-    printf("# %-24s %-22s %8s %8s %8s %-12s %13s\n", "matrix", "our fastest", "vs csr", "vs loop", "vs anchor",
-           "(anchor)", "auto e2e/csr");
+    printf("# %-24s %-22s %8s %8s %8s %-12s %13s %13s\n", "matrix", "our fastest", "vs csr", "vs loop", "vs anchor",
+           "(anchor)", "auto e2e/csr", "auto e2e/mkl");
     for (i = 0; i < n; i++) {
-        char r[4][16];
-        const double v[4] = {s[i].t_best > 0 && s[i].t_csr > 0 ? s[i].t_csr / s[i].t_best : 0,
+        char r[5][16];
+        const double v[5] = {s[i].t_best > 0 && s[i].t_csr > 0 ? s[i].t_csr / s[i].t_best : 0,
                              s[i].t_best > 0 && s[i].t_naive > 0 ? s[i].t_naive / s[i].t_best : 0,
                              s[i].t_best > 0 && s[i].t_anchor > 0 ? s[i].t_anchor / s[i].t_best : 0,
-                             s[i].e2e_auto > 0 && s[i].e2e_csr > 0 ? s[i].e2e_csr / s[i].e2e_auto : 0};
+                             s[i].e2e_auto > 0 && s[i].e2e_csr > 0 ? s[i].e2e_csr / s[i].e2e_auto : 0,
+                             s[i].e2e_auto > 0 && s[i].e2e_mkl > 0 ? s[i].e2e_mkl / s[i].e2e_auto : 0};
         int k;
-        for (k = 0; k < 4; k++) {
+        for (k = 0; k < 5; k++) {
             if (v[k] > 0) snprintf(r[k], sizeof r[k], "%.2fx", v[k]);
             else snprintf(r[k], sizeof r[k], "-");
         }
-        printf("# %-24.24s %-22.22s %8s %8s %8s %-12.12s %13s\n", s[i].matrix, s[i].best, r[0], r[1], r[2], s[i].anchor,
-               r[3]);
+        printf("# %-24.24s %-22.22s %8s %8s %8s %-12.12s %13s %13s\n", s[i].matrix, s[i].best, r[0], r[1], r[2],
+               s[i].anchor, r[3], r[4]);
     }
 }
 
