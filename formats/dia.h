@@ -546,9 +546,17 @@ SPMV_API spmv_status SPMV_NAME(hdia_tune)(const SPMV_NAME(csr) *A, spmv_dia_para
  * drop the column indices, so the gain is their bytes over the fill; on the device 1.15x
  * (dia) and 1.11-1.13x (hdia) at fill ~1 beyond the L2, 0.44x and 0.30x medians below it.
  * Their slots hold no index. */
+/* Beyond the last-level cache DIA reads one stream per diagonal: with more than this many it
+ * stays well below the read bandwidth, where hdia (one run per hack) does not; with a few, DIA
+ * is the faster of the two (docs/PERFORMANCE.md, "CPU: against oneMKL") */
+#ifndef SPMV_DIA_MANY_STREAMS
+#define SPMV_DIA_MANY_STREAMS 16
+#endif
 static inline double spmv_dia__rule_host(const spmv_auto_features *F, const spmv_opts *o, const char **why) {
     (void)o;
     if (F->dia_fill > 2.0) return *why = "DIA fill above 2 stored slots per entry", 0.0;
+    if (spmv_rule_big(F) && F->ndiags > SPMV_DIA_MANY_STREAMS)
+        return *why = "many diagonals beyond the cache: more streams than the prefetchers follow", 1.2 / F->dia_fill;
     return *why = "few dense diagonals: DIA drops the column indices", 1.6 / F->dia_fill;
 }
 static inline double spmv_hdia__rule_host(const spmv_auto_features *F, const spmv_opts *o, const char **why) {

@@ -1260,7 +1260,12 @@ static void test_gen(void) {
         for (i = 0; i < n; i++) {
             const spmv_gen_entry *ge = spmv_gen_entry_at(i);
             const char *base = ge->base, *keys;
-            if (!strcmp(base, "rmat")) keys = "scale=6";
+            if (!strcmp(base, "tile")) { /* its matrix from a file */
+                static char tk[400];
+                snprintf(tk, sizeof tk, "k=2,file=%s", write_text("tile_list.mtx", "%%MatrixMarket matrix coordinate "
+                                                                  "real general\n2 3 2\n1 1 1.5\n2 3 -2\n"));
+                keys = tk;
+            } else if (!strcmp(base, "rmat")) keys = "scale=6";
             else if (!strcmp(base, "random") || !strcmp(base, "lp") || !strcmp(base, "dense")) keys = "rows=20,cols=30";
             else keys = "n=27";
             snprintf(spec, sizeof spec, "%s:%s", ge->name, keys);
@@ -1569,6 +1574,60 @@ static void test_shared(void) {
     }
 }
 
+/* gen:tile: a file's matrix k times, block-diagonal or as T (x) A (T tridiagonal), its values
+ * kept bit for bit; the keys' errors */
+static void test_tile(void) {
+    spmv_triplets t, a;
+    spmv_error e;
+    spmv_status st;
+    char spec[600];
+    const char *f = write_text("tile,a.mtx", "%%MatrixMarket matrix coordinate real general\n3 2 4\n1 1 0.1\n2 2 -0.0\n"
+                                            "3 1 1e-310\n3 2 7\n");
+    int64_t q, k = 4, b, c, ok = 1;
+    CHECK(spmv_mm_read(f, &a, &e) == SPMV_OK, "tile: the source reads: %s", e.msg);
+    snprintf(spec, sizeof spec, "tile:k=%lld,file=%s", (long long)k, f); /* a comma in the path */
+    st = spmv_gen(spec, &t, &e);
+    CHECK(st == SPMV_OK && t.nrows == 3 * k && t.ncols == 2 * k && t.nnz == 4 * k, "tile: block-diagonal sizes (%s)",
+          e.msg);
+    for (b = 0; st == SPMV_OK && b < k; b++)
+        for (q = 0; q < a.nnz; q++)
+            ok &= has_entry(&t, b * 3 + a.row[q], b * 2 + a.col[q], a.val[q]) &&
+                  same_bits(t.val[b * a.nnz + q], a.val[q]);
+    CHECK(ok, "tile: every block holds the source's entries, values bit for bit (-0.0, a denormal)");
+    spmv_triplets_free(&t);
+    snprintf(spec, sizeof spec, "gen:tile:kron=1,k=%lld,file=%s", (long long)k, f);
+    st = spmv_load(spec, &t, &e);
+    CHECK(st == SPMV_OK && t.nrows == 3 * k && t.ncols == 2 * k && t.nnz == (3 * k - 2) * 4, "tile kron=1: sizes (%s)",
+          e.msg);
+    for (b = 0, ok = st == SPMV_OK; ok && b < k; b++)
+        for (c = 0; c < k; c++)
+            for (q = 0; q < a.nnz; q++)
+                ok &= has_entry(&t, b * 3 + a.row[q], c * 2 + a.col[q], a.val[q]) == (b - c <= 1 && c - b <= 1);
+    CHECK(ok, "tile kron=1: the blocks of the tridiagonal, and no others");
+    spmv_triplets_free(&t);
+    snprintf(spec, sizeof spec, "tile:k=1,file=%s", f);
+    CHECK(spmv_gen(spec, &t, &e) == SPMV_OK && triplets_equal(&t, &a), "tile k=1: the source itself");
+    spmv_triplets_free(&t);
+    CHECK(spmv_gen("tile:k=2", &t, &e) == SPMV_ERR_ARG && strstr(e.msg, "file=") && is_empty(&t), "tile: no file");
+    snprintf(spec, sizeof spec, "tile:k=0,file=%s", f);
+    CHECK(spmv_gen(spec, &t, &e) == SPMV_ERR_ARG && is_empty(&t), "tile: k=0 refused");
+    snprintf(spec, sizeof spec, "tile:kron=2,file=%s", f);
+    CHECK(spmv_gen(spec, &t, &e) == SPMV_ERR_ARG, "tile: kron=2 refused");
+    snprintf(spec, sizeof spec, "tile:n=3,file=%s", f);
+    CHECK(spmv_gen(spec, &t, &e) == SPMV_ERR_ARG && strstr(e.msg, "unknown key 'n'"), "tile: an unknown key named (%s)",
+          e.msg);
+    snprintf(spec, sizeof spec, "tile:k=x,file=%s", f);
+    CHECK(spmv_gen(spec, &t, &e) == SPMV_ERR_ARG && strstr(e.msg, "invalid value"), "tile: a bad value");
+    snprintf(spec, sizeof spec, "tile:k=4611686018427387904,file=%s", f);
+    st = spmv_gen(spec, &t, &e);
+    CHECK((st == SPMV_ERR_OVERFLOW || st == SPMV_ERR_LIMIT) && is_empty(&t), "tile: k beyond 64 bits: %s",
+          spmv_status_str(st));
+    snprintf(spec, sizeof spec, "tile:k=34359738368,file=%s", f); /* 4 x 2^35 entries */
+    CHECK(spmv_gen(spec, &t, &e) == SPMV_ERR_LIMIT && is_empty(&t), "tile: beyond SPMV_GEN_MAX_NNZ: refused");
+    CHECK(spmv_gen("tile:k=2,file=/nonexistent/x.mtx", &t, &e) == SPMV_ERR_IO && is_empty(&t), "tile: a missing file");
+    spmv_triplets_free(&a);
+}
+
 int main(void) {
     snprintf(tmpdir_, sizeof tmpdir_, "%s", "/tmp/spmv_test_mm_XXXXXX");
     if (!mkdtemp(tmpdir_)) {
@@ -1587,6 +1646,7 @@ int main(void) {
         test_peer_rules();
         t2 = spmv_wtime();
         test_gen();
+        test_tile();
         test_stats();
         test_stats_paths();
         test_allocfail();

@@ -37,6 +37,11 @@
  *     dense      rows,cols,seed          fully dense                    [rows=1000,cols=rows]
  *     onerow     n,len,row,seed          n x n with a single non-empty row `row` holding len
  *                                        evenly spread entries      [n=100000,len=n,row=n/2]
+ *     tile       k,kron,file             a Matrix Market file k times, values and locality kept:
+ *                                        block-diagonal, or (kron=1) the Kronecker product with
+ *                                        the k x k tridiagonal of ones (~3k times the entries);
+ *                                        file=PATH is the last key (the rest of the spec)
+ *                                        [k=8,kron=0]: gen:tile:k=16,file=bcsstk16.mtx.gz
  *     seed defaults to 1 everywhere.
  *   Presets (usable as the kind, keys of the underlying kind may override):
  *     fem3d      fem n=21000,bs=3,deg=21,dim=3     63000 rows, 3837510 nnz
@@ -165,6 +170,9 @@ static inline const spmv_gen_entry *spmv__gen_table(int *count) {
         {"dense", "dense", "rows=1000,seed=1", "fully dense rows x cols (cols=rows by default)"},
         {"onerow", "onerow", "n=100000,seed=1",
          "n x n with one non-empty row (row=n/2) of len entries (len=n by default)"},
+        {"tile", "tile", "k=8,kron=0",
+         "a Matrix Market file tiled k times: block-diagonal, or kron=1 the Kronecker product with a "
+         "k x k tridiagonal (file=PATH, the last key)"},
         {"fem3d", "fem", "n=21000,bs=3,deg=21,dim=3,seed=1", "preset: 3-D FEM, 3x3 blocks, 63000 rows, ~3.8M nnz"},
         {"fem3d6", "fem", "n=12000,bs=6,deg=21,dim=3,seed=1", "preset: 3-D FEM, 6x6 blocks, 72000 rows, ~9.1M nnz"},
         {"fem3dsym", "fem", "n=21000,bs=3,deg=21,dim=3,sym=1,seed=1", "preset: symmetric 3-D FEM, 3x3 blocks, 63000 rows"},
@@ -820,6 +828,63 @@ static inline spmv_status spmv__gen_onerow(int64_t n, int64_t len, int64_t row, 
 }
 
 /* ---- entry point --------------------------------------------------------------------- */
+/* tile: A (a Matrix Market file) k times, its values and its rows' locality kept. kron=0:
+ * block-diagonal (k m x k n, k nnz entries); kron=1: the Kronecker product T (x) A with T the
+ * k x k tridiagonal of ones (block rows couple to their neighbours: about 3 k nnz entries). The
+ * keys are "k=K,kron=0|1,file=PATH": file last, its value the rest of the spec (a path may hold
+ * commas). */
+static inline spmv_status spmv__gen_tile(const char *keys, spmv_triplets *t, spmv_error *err) {
+    const char *f = strstr(keys, "file=");
+    int64_t k = 8, kron = 0, m, n, nb, cap, b, c, q;
+    spmv_triplets A;
+    spmv_status st;
+    size_t i = 0, len;
+    if (!f || (f != keys && f[-1] != ','))
+        return spmv__gen_err(err, SPMV_ERR_ARG, "tile: no file=PATH (the last key: tile:k=16,file=m.mtx)");
+    len = (size_t)(f - keys);
+    while (i < len) { /* k=..,kron=.. before file= */
+        size_t ks = i, vs, ve;
+        int64_t v = 0;
+        while (i < len && keys[i] != '=' && keys[i] != ',') i++;
+        if (i == ks) {
+            i++;
+            continue;
+        }
+        if (i >= len || keys[i] != '=')
+            return spmv__gen_err(err, SPMV_ERR_ARG, "tile: key '%.*s' has no '=value'", (int)(i - ks), keys + ks);
+        vs = ++i;
+        while (i < len && keys[i] != ',') i++;
+        ve = i;
+        if (spmv__gen_parse_val(keys + vs, ve - vs, 0, &v, NULL) != 0)
+            return spmv__gen_err(err, SPMV_ERR_ARG, "tile: invalid value '%.*s'", (int)(ve - vs), keys + vs);
+        if (vs - ks == 2 && keys[ks] == 'k') k = v;
+        else if (vs - ks == 5 && !memcmp(keys + ks, "kron", 4)) kron = v;
+        else
+            return spmv__gen_err(err, SPMV_ERR_ARG, "tile: unknown key '%.*s' (valid: k, kron, file)", (int)(vs - ks - 1),
+                                 keys + ks);
+    }
+    if (k < 1 || (kron != 0 && kron != 1)) return spmv__gen_err(err, SPMV_ERR_ARG, "tile: k must be >= 1, kron 0 or 1");
+    if ((st = spmv_mm_read(f + 5, &A, err)) != SPMV_OK) return st;
+    nb = kron ? 3 * k - 2 : k; /* blocks */
+    if (!spmv__gen_mul(k, A.nrows, &m) || !spmv__gen_mul(k, A.ncols, &n) || !spmv__gen_mul(nb, A.nnz, &cap)) {
+        spmv_triplets_free(&A);
+        return SPMV__GEN_OVF(err, "tile");
+    }
+    if ((st = spmv__gen_alloc(t, m, n, cap, err)) != SPMV_OK) {
+        spmv_triplets_free(&A);
+        return st;
+    }
+    for (b = 0; b < k; b++)
+        for (c = kron ? (b > 0 ? b - 1 : 0) : b; c <= (kron ? (b + 1 < k ? b + 1 : b) : b); c++)
+            for (q = 0; q < A.nnz; q++) {
+                t->row[t->nnz] = b * A.nrows + A.row[q];
+                t->col[t->nnz] = c * A.ncols + A.col[q];
+                t->val[t->nnz++] = A.val[q];
+            }
+    spmv_triplets_free(&A);
+    return SPMV_OK;
+}
+
 static inline spmv_status spmv_gen(const char *spec, spmv_triplets *out, spmv_error *err) {
     const char *s, *colon, *keys;
     size_t klen;
@@ -859,6 +924,11 @@ static inline spmv_status spmv_gen(const char *spec, spmv_triplets *out, spmv_er
             at += (size_t)snprintf(names + at, sizeof names - at, "%s%s", i ? ", " : "", tab[i].name);
         if (i < cnt) snprintf(names + at, sizeof names - at, ", ...");
         return spmv__gen_err(err, SPMV_ERR_ARG, "spmv_gen: unknown generator kind '%s' (kinds: %s)", kind, names);
+    }
+    if (!strcmp(e->base, "tile")) {
+        st = spmv__gen_tile(keys, out, err);
+        if (st != SPMV_OK) spmv_triplets_free(out);
+        return st;
     }
     allowed = spmv__gen_allowed(e->base);
     memset(&p, 0, sizeof p);
