@@ -676,8 +676,13 @@ static int cmd_bench(int argc, char **argv) {
         fprintf(stderr, "[%d/%d] %s: %lld x %lld, %lld entries (%.1f s to load)\n", i + 1, nm, mats[i],
                 (long long)t.nrows, (long long)t.ncols, (long long)t.nnz, spmv_wtime() - t0);
         {
-            const char *base = strrchr(mats[i], '/');
-            base = base ? base + 1 : mats[i];
+            /* a file by its name; a generator by its spec (a tiled file: the spec with the file's name) */
+            const char *slash = strrchr(mats[i], '/'), *f = strstr(mats[i], "file=");
+            char base[256];
+            if (!strncmp(mats[i], "gen:", 4) && f && slash)
+                snprintf(base, sizeof base, "%.*s%s", (int)(f + 5 - mats[i]), mats[i], slash + 1);
+            else
+                snprintf(base, sizeof base, "%s", !strncmp(mats[i], "gen:", 4) || !slash ? mats[i] : slash + 1);
             fails += o.precision == 'd' ? tool_d_bench(&o, base, &t, csv, mem_budget, &sums[nsum])
                                        : tool_s_bench(&o, base, &t, csv, mem_budget, &sums[nsum]);
             if (nsum < 63) nsum++;

@@ -664,7 +664,8 @@ SPMV_OMP(single)
     for (t = 0; t < nt; t++)
         if (carry_row[t] < A->nrows) y[carry_row[t]] += alpha * carry_val[t];
 }
-#undef SPMV__CSR_MAC
+/* SPMV__CSR_MAC stays defined for this backend: csrdu (formats/csrdu.h) sums its rows with it,
+ * bit for bit as csr */
 #endif /* SPMV_PART_KERNELS */
 
 #if defined(SPMV_PART_API)

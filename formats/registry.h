@@ -99,6 +99,11 @@ SPMV_FORMAT(suraa,      SURAA,      suraa, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0)
 SPMV_FORMAT(sss,        SSS,        sss,  1, 1, 0, 0, 0, 1, 1, 0, 0, 0, 0)
 #endif
 
+#if SPMV__USE(csrdu)
+#include SPMV__HEADER(csrdu)
+SPMV_FORMAT(csrdu,      CSRDU,      csrdu, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+#endif
+
 /* ---- TEST-ONLY ROWS below: not the product's (the scripts that read this file as text,
    tests/gen_ninja.sh, tests/readme_check.py and tests/layout_check.sh, stop here).
    toy (tests/toy/toy.h, tests/test_toy.c) shows what adding a format takes; its header is

@@ -1,0 +1,338 @@
+/* CSRDU — CSR with delta-compressed column indices (after Kourtis, Goumas and Koziris,
+ * "Optimizing sparse matrix-vector multiplication using index and value compression", ACM
+ * Computing Frontiers 2008: their CSR-DU units of one width, here one unit per row).
+ * Layout: CSR's row_ptr and values as they are; the column indices in a byte stream, row after
+ * row, a non-empty row as a unit: a width byte w (1 or 2: unsigned deltas of that many bytes;
+ * 0: signed deltas of the index type's size), then its first column as a delta from the first
+ * column of the block's previous non-empty row (from 0 at a block's first), then each further
+ * column as a delta from the one before, all in w bytes. w is the narrowest that holds them all
+ * (rows whose columns go backwards take w = 0). ck[b] is the stream's offset at row
+ * b * SPMV_CSRDU_G, so that a thread can start at any G-th row. Banded and stencil rows take 1
+ * or 2 bytes an index instead of 4 or 8.
+ * Kernel: rows split over threads at multiples of G (by entries and rows, as csr splits them),
+ * each row's unit decoded in a loop of its one width (no per-entry branch) and summed as csr
+ * sums it (the same row kind, accumulators and fused multiply-adds): the product is
+ * bit-identical to csr's for the same ISA, whatever the thread count. A thread walks the two
+ * halves of its rows side by side (two streams, two rows' chains in flight). */
+
+#ifndef SPMV_CSRDU_G
+#define SPMV_CSRDU_G 64
+#endif
+
+#if defined(SPMV_PART_TYPES)
+#ifndef SPMV_CSRDU_COMMON
+#define SPMV_CSRDU_COMMON
+typedef struct spmv_csrdu_params {
+    spmv_isa isa; /* SPMV_ISA_AUTO: $SPMV_ISA, the calibrated pick, else the widest */
+} spmv_csrdu_params;
+static inline spmv_csrdu_params spmv_csrdu_params_default(void) {
+    spmv_csrdu_params p;
+    p.isa = SPMV_ISA_AUTO;
+    return p;
+}
+static const spmv_param_key spmv__csrdu_keys[] = {{NULL, 0, SPMV_PK_INT, 0, 0, NULL, NULL}}; /* isa only */
+/* a row unit's width: 1 or 2 when its first delta f and every step (cols[k] - cols[k-1]) is in
+ * [0, 256) or [0, 65536), else 0 (the index type's size, signed) */
+static inline int spmv__csrdu_width(int64_t f, int64_t maxstep, int64_t minstep) {
+    const int64_t lo = f < minstep ? f : minstep, hi = f > maxstep ? f : maxstep;
+    return lo < 0 ? 0 : hi < 256 ? 1 : hi < 65536 ? 2 : 0;
+}
+#endif
+typedef struct SPMV_NAME(csrdu) {
+    SPMV_I nrows, ncols, nnz;
+    SPMV_I *row_ptr;   /* CSR's */
+    unsigned char *d;  /* the column deltas, row after row */
+    int64_t nd;        /* bytes in d */
+    int64_t *ck;       /* d's offset at every SPMV_CSRDU_G-th row (nrows / G + 1 of them) */
+    SPMV_T *val;       /* CSR's values, in its order */
+    int rows_kind;     /* csr's row sum for these row lengths (csr__plan) */
+    spmv_csrdu_params params; /* params.isa resolved at conversion */
+} SPMV_NAME(csrdu);
+#endif /* SPMV_PART_TYPES */
+
+#if defined(SPMV_PART_DECLS)
+SPMV_API void SPMV_NAME(csrdu_free)(SPMV_NAME(csrdu) *A);
+SPMV_API int64_t SPMV_NAME(csrdu_stored)(const SPMV_NAME(csrdu) *A);
+SPMV_API size_t SPMV_NAME(csrdu_bytes)(const SPMV_NAME(csrdu) *A);
+SPMV_API spmv_status SPMV_NAME(csrdu_from_csr)(SPMV_NAME(csrdu) *A, const SPMV_NAME(csr) *B,
+        const spmv_csrdu_params *p, spmv_error *e);
+SPMV_API spmv_status SPMV_NAME(csrdu_to_csr)(const SPMV_NAME(csrdu) *A, SPMV_NAME(csr) *B);
+SPMV_API spmv_status SPMV_NAME(csrdu_mv)(const SPMV_NAME(csrdu) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
+        SPMV_T *y);
+#endif /* SPMV_PART_DECLS */
+
+#if defined(SPMV_PART_DEFS)
+SPMV_API void SPMV_NAME(csrdu_free)(SPMV_NAME(csrdu) *A) {
+    if (!A) return;
+    spmv__free(A->row_ptr);
+    spmv__free(A->d);
+    spmv__free(A->ck);
+    spmv__free(A->val);
+    memset(A, 0, sizeof *A);
+}
+SPMV_API int64_t SPMV_NAME(csrdu_stored)(const SPMV_NAME(csrdu) *A) { return A->nnz; }
+/* the value arrays (for _update_values' map, formats/any.h) */
+static inline int SPMV_NAME(csrdu__values)(SPMV_NAME(csrdu) *A, SPMV_T **v, int64_t *n) {
+    v[0] = A->val;
+    n[0] = A->nnz;
+    return 1;
+}
+SPMV_API size_t SPMV_NAME(csrdu_bytes)(const SPMV_NAME(csrdu) *A) {
+    return ((size_t)A->nrows + 1) * sizeof(SPMV_I) + (size_t)A->nd +
+           ((size_t)A->nrows / SPMV_CSRDU_G + 1) * sizeof(int64_t) + (size_t)A->nnz * sizeof(SPMV_T);
+}
+/* row r's unit: its width (spmv__csrdu_width) and first delta from *prev (its first column,
+ * set there); -1 for an empty row */
+static inline int SPMV_NAME(csrdu__unit)(const SPMV_NAME(csr) *B, SPMV_I r, int64_t *prev, int64_t *f) {
+    const SPMV_I *rp = B->row_ptr, *ci = B->col_idx;
+    int64_t mx = 0, mn = 0;
+    SPMV_I k;
+    if (rp[r] == rp[r + 1]) return -1;
+    *f = (int64_t)ci[rp[r]] - *prev;
+    *prev = ci[rp[r]];
+    for (k = rp[r] + 1; k < rp[r + 1]; k++) {
+        const int64_t st = (int64_t)ci[k] - (int64_t)ci[k - 1];
+        mx = st > mx ? st : mx;
+        mn = st < mn ? st : mn;
+    }
+    return spmv__csrdu_width(*f, mx, mn);
+}
+/* v in w bytes (0: the index type's) at d + p */
+static inline void SPMV_NAME(csrdu__put)(unsigned char *d, int64_t p, int w, int64_t v) {
+    if (w == 1) {
+        d[p] = (unsigned char)v;
+    } else if (w == 2) {
+        d[p] = (unsigned char)(v & 255);
+        d[p + 1] = (unsigned char)((v >> 8) & 255);
+    } else {
+        const SPMV_I x = (SPMV_I)v;
+        memcpy(d + p, &x, sizeof x);
+    }
+}
+/* block b's units into d from p (write) or only their bytes (d NULL); the bytes */
+static inline int64_t SPMV_NAME(csrdu__block)(const SPMV_NAME(csr) *B, int64_t b, unsigned char *d, int64_t p) {
+    const SPMV_I r0 = (SPMV_I)(b * SPMV_CSRDU_G), r1 = r0 + SPMV_CSRDU_G < B->nrows ? r0 + SPMV_CSRDU_G : B->nrows;
+    const int64_t p0 = p;
+    int64_t prev = 0, f = 0;
+    SPMV_I r, k;
+    for (r = r0; r < r1; r++) {
+        const int w = SPMV_NAME(csrdu__unit)(B, r, &prev, &f), wb = w ? w : (int)sizeof(SPMV_I);
+        if (w < 0) continue;
+        if (d) {
+            d[p] = (unsigned char)w;
+            SPMV_NAME(csrdu__put)(d, p + 1, w, f);
+            for (k = B->row_ptr[r] + 1; k < B->row_ptr[r + 1]; k++)
+                SPMV_NAME(csrdu__put)(d, p + 1 + (int64_t)(k - B->row_ptr[r]) * wb, w,
+                                      (int64_t)B->col_idx[k] - (int64_t)B->col_idx[k - 1]);
+        }
+        p += 1 + (int64_t)(B->row_ptr[r + 1] - B->row_ptr[r]) * wb;
+    }
+    return p - p0;
+}
+/* the stream's bytes per block of G rows into ck (prefix sums), then the stream */
+static inline spmv_status SPMV_NAME(csrdu__encode)(SPMV_NAME(csrdu) *A, const SPMV_NAME(csr) *B) {
+    const int64_t nb = (int64_t)B->nrows / SPMV_CSRDU_G + 1;
+    int64_t b;
+    if (!(A->ck = SPMV_ALLOC_N(int64_t, (size_t)nb + 1))) return SPMV_ERR_ALLOC;
+    A->ck[0] = 0;
+SPMV_OMP(parallel for schedule(static) if (B->nnz >= SPMV_PAR_MIN_NNZ))
+    for (b = 0; b < nb; b++) A->ck[b + 1] = SPMV_NAME(csrdu__block)(B, b, NULL, 0);
+    for (b = 0; b < nb; b++) A->ck[b + 1] += A->ck[b];
+    A->nd = A->ck[nb];
+    if (!(A->d = SPMV_ALLOC_N(unsigned char, (size_t)A->nd + 1))) return SPMV_ERR_ALLOC;
+SPMV_OMP(parallel for schedule(static) if (B->nnz >= SPMV_PAR_MIN_NNZ))
+    for (b = 0; b < nb; b++) (void)SPMV_NAME(csrdu__block)(B, b, A->d, A->ck[b]);
+    return SPMV_OK;
+}
+static inline spmv_status SPMV_NAME(csrdu__build)(SPMV_NAME(csrdu) *A, const SPMV_NAME(csr) *B,
+                                                  const spmv_csrdu_params *p) {
+    spmv_csrdu_params prm = p ? *p : spmv_csrdu_params_default();
+    SPMV_NAME(csr) K; /* csr's plan of these row lengths: its row kind */
+    spmv_status st;
+    if (!A) return SPMV_ERR_ARG;
+    memset(A, 0, sizeof *A);
+    if ((st = SPMV_NAME(csr_check)(B)) != SPMV_OK) return st;
+    if ((st = SPMV_ISA_FOR(SPMV_FMT_CSRDU, prm.isa, &prm.isa)) != SPMV_OK) return st;
+    A->row_ptr = SPMV_ALLOC_N(SPMV_I, (size_t)B->nrows + 1);
+    A->val = SPMV_ALLOC_N(SPMV_T, (size_t)B->nnz + 1);
+    if (!A->row_ptr || !A->val || SPMV_NAME(csrdu__encode)(A, B) != SPMV_OK) {
+        SPMV_NAME(csrdu_free)(A);
+        return SPMV_ERR_ALLOC;
+    }
+    spmv__par_copy(A->row_ptr, B->row_ptr, ((size_t)B->nrows + 1) * sizeof(SPMV_I));
+    if (B->nnz) spmv__par_copy(A->val, B->val, (size_t)B->nnz * sizeof(SPMV_T));
+    memset(&K, 0, sizeof K);
+    K.nrows = B->nrows, K.ncols = B->ncols, K.nnz = B->nnz, K.row_ptr = A->row_ptr;
+    K.params = spmv_csr_params_default();
+    SPMV_NAME(csr__plan)(&K);
+    A->rows_kind = K.rows_kind;
+    A->nrows = B->nrows;
+    A->ncols = B->ncols;
+    A->nnz = B->nnz;
+    A->params = prm;
+    return SPMV_OK;
+}
+SPMV_API spmv_status SPMV_NAME(csrdu_from_csr)(SPMV_NAME(csrdu) *A, const SPMV_NAME(csr) *B,
+                                               const spmv_csrdu_params *p, spmv_error *e) {
+    return spmv__built(e, SPMV_NAME(csrdu__build)(A, B, p), "csrdu_from_csr", NULL);
+}
+/* back to CSR: the columns decoded, entries as stored */
+/* one value of w bytes (0: the index type's, signed) at *pd, pd advanced */
+static SPMV__ALWAYS_INLINE int64_t SPMV_NAME(csrdu__get)(const unsigned char **pd, int w) {
+    const unsigned char *q = *pd;
+    if (w == 1) {
+        *pd = q + 1;
+        return q[0];
+    }
+    if (w == 2) {
+        *pd = q + 2;
+        return (int64_t)q[0] | ((int64_t)q[1] << 8);
+    }
+    {
+        SPMV_I v;
+        memcpy(&v, q, sizeof v);
+        *pd = q + sizeof v;
+        return (int64_t)v;
+    }
+}
+/* back to CSR: the columns decoded, entries as stored */
+SPMV_API spmv_status SPMV_NAME(csrdu_to_csr)(const SPMV_NAME(csrdu) *A, SPMV_NAME(csr) *B) {
+    SPMV_NAME(csr) W;
+    SPMV_I *col, r, k;
+    const unsigned char *d;
+    int64_t prev = 0;
+    spmv_status st;
+    if (!A || !B) {
+        if (B) memset(B, 0, sizeof *B);
+        return SPMV_ERR_ARG;
+    }
+    if (!(col = SPMV_ALLOC_N(SPMV_I, (size_t)A->nnz + 1))) {
+        memset(B, 0, sizeof *B);
+        return SPMV_ERR_ALLOC;
+    }
+    for (r = 0, d = A->d; r < A->nrows; r++) {
+        int w;
+        uint64_t c;
+        if (r % SPMV_CSRDU_G == 0) prev = 0;
+        if (A->row_ptr[r] == A->row_ptr[r + 1]) continue;
+        w = *d++;
+        c = (uint64_t)prev + (uint64_t)SPMV_NAME(csrdu__get)(&d, w);
+        prev = (int64_t)c;
+        col[A->row_ptr[r]] = (SPMV_I)c;
+        for (k = A->row_ptr[r] + 1; k < A->row_ptr[r + 1]; k++) {
+            c += (uint64_t)SPMV_NAME(csrdu__get)(&d, w);
+            col[k] = (SPMV_I)c;
+        }
+    }
+    st = SPMV_NAME(csr_wrap)(&W, A->nrows, A->ncols, A->row_ptr, col, A->val, NULL, NULL);
+    if (st == SPMV_OK) st = SPMV_NAME(csr_from_csr)(B, &W, NULL, NULL);
+    if (st == SPMV_OK) SPMV_NAME(csr_free)(&W);
+    spmv__free(col);
+    return st;
+}
+#endif /* SPMV_PART_DEFS */
+
+#if defined(SPMV_PART_KERNELS)
+/* Row r's sum as csr__dots makes it (one accumulator; four from SPMV_CSR_LONG entries when
+ * split), its unit of width w (a constant at each call: one loop per width) read from *ppd
+ * (left after it), its first column from *prev (set to it) */
+SPMV_KTARGET static SPMV__ALWAYS_INLINE SPMV_T SPMV_K(csrdu__row)(const SPMV_NAME(csrdu) *SPMV_RESTRICT A,
+                                                              const SPMV_T *SPMV_RESTRICT x, SPMV_I r,
+                                                              const unsigned char **ppd, int64_t *prev, int split,
+                                                              int w) {
+    const unsigned char *pd = *ppd + 1;
+    const SPMV_T *val = A->val;
+    SPMV_I k = A->row_ptr[r], e = A->row_ptr[r + 1];
+    uint64_t c = (uint64_t)*prev + (uint64_t)SPMV_NAME(csrdu__get)(&pd, w);
+    SPMV_T s0 = 0;
+    *prev = (int64_t)c;
+    if (split && e - k >= SPMV_CSR_LONG) {
+        SPMV_T s1 = 0, s2 = 0, s3 = 0;
+        for (; k + 4 <= e; k += 4) {
+            SPMV__CSR_MAC(s0, val[k], x[(SPMV_I)c]);
+            c += (uint64_t)SPMV_NAME(csrdu__get)(&pd, w);
+            SPMV__CSR_MAC(s1, val[k + 1], x[(SPMV_I)c]);
+            c += (uint64_t)SPMV_NAME(csrdu__get)(&pd, w);
+            SPMV__CSR_MAC(s2, val[k + 2], x[(SPMV_I)c]);
+            c += (uint64_t)SPMV_NAME(csrdu__get)(&pd, w);
+            SPMV__CSR_MAC(s3, val[k + 3], x[(SPMV_I)c]);
+            if (k + 4 < e) c += (uint64_t)SPMV_NAME(csrdu__get)(&pd, w);
+        }
+        s0 = (s0 + s1) + (s2 + s3);
+    }
+    for (; k < e; k++) {
+        SPMV__CSR_MAC(s0, val[k], x[(SPMV_I)c]);
+        SPMV__CSR_NOVEC(s0);
+        if (k + 1 < e) c += (uint64_t)SPMV_NAME(csrdu__get)(&pd, w);
+    }
+    *ppd = pd;
+    return s0;
+}
+/* rows [r0, r1), r0 a multiple of G: each row's width read once, its loop chosen by it */
+SPMV_KTARGET static inline void SPMV_K(csrdu__rows)(const SPMV_NAME(csrdu) *SPMV_RESTRICT A,
+                                                   const SPMV_T *SPMV_RESTRICT x, SPMV_T *SPMV_RESTRICT y,
+                                                   SPMV_I r0, SPMV_I r1, SPMV_T alpha, SPMV_T beta, int split) {
+    const unsigned char *pd = A->d + A->ck[r0 / SPMV_CSRDU_G];
+    int64_t prev = 0;
+    SPMV_I r;
+    for (r = r0; r < r1; r++) {
+        SPMV_T s = 0;
+        if (r % SPMV_CSRDU_G == 0) prev = 0;
+        if (A->row_ptr[r] < A->row_ptr[r + 1]) {
+            const int w = *pd;
+            if (w == 1) s = SPMV_K(csrdu__row)(A, x, r, &pd, &prev, split, 1);
+            else if (w == 2) s = SPMV_K(csrdu__row)(A, x, r, &pd, &prev, split, 2);
+            else s = SPMV_K(csrdu__row)(A, x, r, &pd, &prev, split, 0);
+        }
+        if (beta == (SPMV_T)0 && alpha == (SPMV_T)1) y[r] = s;
+        else if (beta == (SPMV_T)0) y[r] = alpha * s;
+        else y[r] = alpha * s + beta * y[r];
+    }
+}
+/* rows split as csr splits them, each part's start rounded down to a multiple of G */
+SPMV_KTARGET static inline void SPMV_K(csrdu_mv)(const SPMV_NAME(csrdu) *A, SPMV_T alpha, const SPMV_T *x,
+                                                 SPMV_T beta, SPMV_T *y) {
+    const int nt = (int64_t)A->nnz + A->nrows >= SPMV_CSR_PAR_MIN ? spmv_max_threads() : 1;
+    const int split = A->rows_kind == SPMV_CSR_RK_SPLIT;
+    if (nt <= 1) {
+        if (split) SPMV_K(csrdu__rows)(A, x, y, 0, A->nrows, alpha, beta, 1);
+        else SPMV_K(csrdu__rows)(A, x, y, 0, A->nrows, alpha, beta, 0);
+        return;
+    }
+SPMV_OMP(parallel num_threads(nt))
+    {
+        const int t = spmv__tid(), n = spmv__nthr();
+        const SPMV_I r0 = SPMV_NAME(csr__split)(A->row_ptr, A->nrows, t, n) / SPMV_CSRDU_G * SPMV_CSRDU_G;
+        const SPMV_I r1 = t + 1 == n ? A->nrows
+                                     : SPMV_NAME(csr__split)(A->row_ptr, A->nrows, t + 1, n) / SPMV_CSRDU_G * SPMV_CSRDU_G;
+        if (r0 < r1 && split) SPMV_K(csrdu__rows)(A, x, y, r0, r1, alpha, beta, 1);
+        else if (r0 < r1) SPMV_K(csrdu__rows)(A, x, y, r0, r1, alpha, beta, 0);
+    }
+}
+#endif /* SPMV_PART_KERNELS */
+
+#if defined(SPMV_PART_API)
+SPMV_API spmv_status SPMV_NAME(csrdu_mv)(const SPMV_NAME(csrdu) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
+                                         SPMV_T *y) {
+    spmv_status st;
+    if (!A || spmv__mv_args_bad(A->nrows, A->ncols, A->nnz, x, y, sizeof(SPMV_T))) return SPMV_ERR_ARG;
+    SPMV_DISPATCH(st, A->params.isa, 0, SPMV_NAME(csrdu_mv), (A, alpha, x, beta, y));
+    return st;
+}
+#endif /* SPMV_PART_API */
+
+#if defined(SPMV_PART_RULES) && !defined(SPMV_CSRDU_RULES)
+#define SPMV_CSRDU_RULES
+/* What the selection knows about csrdu: its index bytes saved cost more to decode than they
+ * save except on stencil-like rows beyond the cache (docs/PERFORMANCE.md, "csrdu"), and no
+ * rule tells those apart yet: left out of the selection (chosen by name only) */
+static inline double spmv_csrdu__rule_host(const spmv_auto_features *F, const spmv_opts *o, const char **why) {
+    (void)F, (void)o;
+    return *why = "decoding costs more than the index bytes it saves on most matrices", 0.0;
+}
+static inline double spmv_csrdu__bytes(const spmv_auto_features *F) {
+    return (double)F->nnz * (F->value_bytes + 2) + (double)F->nrows * (F->index_bytes + 1);
+}
+static const spmv_format_rules spmv_rules_csrdu = {12, 12, spmv_csrdu__rule_host, NULL, NULL, spmv_csrdu__bytes, NULL,
+                                                   SPMV_CALIB_ROWS};
+#endif /* SPMV_PART_RULES */

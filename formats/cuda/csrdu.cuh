@@ -1,0 +1,1 @@
+/* csrdu (formats/csrdu.h) has no device kernel yet: its registry row has cuda = 0. */

@@ -1,0 +1,88 @@
+/* csrdu (formats/csrdu.h) against csr: the same bits in every product, for every ISA, threads
+ * 1 to 3 and five (alpha, beta), tags s, d and dl (the generic checks against the long-double
+ * reference run in test_format_csrdu). Inputs: every unit width at its boundaries (steps and
+ * first columns of 255, 256, 65535, 65536 and beyond), unsorted rows (negative deltas)
+ * and repeated columns (delta 0), empty rows, one long row split at SPMV_CSR_LONG, rows split
+ * across threads at every multiple of the checkpoint interval, x with NaN, Inf, -0.0 and a
+ * denormal, values with -0.0 and denormals, presets, and the real matrices. (Columns near 2^31
+ * would need an x of 16 GiB: the escape with the index type's bytes is the one tested at 200000
+ * and at negative deltas.) The stream's length equals the deltas' bytes.
+ * The per-type body: tests/test_csrdu_case.h. */
+#define SPMV_CSR_PAR_MIN 2000
+#include "test_preamble.h"
+#include <omp.h>
+
+#define TT_CASE "test_csrdu_case.h"
+#include "tt_tags.h"
+
+static void all(const char *name, const spmv_triplets *t, int odd) {
+    test_s_run(name, t, odd);
+    test_d_run(name, t, odd);
+    test_dl_run(name, t, odd);
+}
+static void real(const char *name, const spmv_triplets *t, void *ctx) {
+    (void)ctx;
+    all(name, t, 0);
+}
+/* one row per listed column set, cols columns */
+static void rows_of(spmv_triplets *t, int64_t nr, int64_t nc, const int64_t *cols, const int64_t *start) {
+    int64_t r, k, n = start[nr];
+    spmv_triplets_alloc(t, nr, nc, n);
+    for (r = 0; r < nr; r++)
+        for (k = start[r]; k < start[r + 1]; k++) {
+            t->row[k] = r;
+            t->col[k] = cols[k];
+            t->val[k] = k % 7 == 3 ? -0.0 : k % 7 == 5 ? 1e-310 : 1.0 + (double)(k % 11) / 3.0;
+        }
+}
+int main(void) {
+    spmv_triplets t;
+    int64_t len[400], k;
+    { /* delta widths at their boundaries: first columns and in-row steps of 253..65537 */
+        static const int64_t steps[] = {0, 1, 255, 256, 257, 65535, 65536, 65537, 200000};
+        int64_t cols[64], start[16], n = 0, r;
+        for (r = 0; r < 9; r++) {
+            start[r] = n;
+            cols[n++] = steps[r];                        /* the row's first column */
+            if (steps[r] + steps[r] < 400000) cols[n++] = steps[r] + steps[r]; /* a step of the same width */
+            if (r % 3 == 0) cols[n++] = 400000;          /* a long step */
+            if (r % 3 == 0) cols[n++] = 400000;          /* a repeat: delta 0 */
+            if (r % 3 == 1) cols[n++] = steps[r] > 0 ? steps[r] - 1 : 0; /* backwards: negative */
+        }
+        start[9] = n;
+        rows_of(&t, 9, 400001, cols, start);
+        all("delta boundaries", &t, 1);
+        spmv_triplets_free(&t);
+    }
+    th_make_random(&t, 300, 300, 900); /* serial */
+    all("random 300^2", &t, 1);
+    spmv_triplets_free(&t);
+    th_make_random(&t, 5000, 70000, 60000); /* parallel, wide: 2- and 4-byte deltas */
+    all("random 5000 x 70000", &t, 1);
+    spmv_triplets_free(&t);
+    for (k = 0; k < 400; k++) len[k] = k % 9 == 0 ? 0 : (k * 7) % 40; /* empty rows, lengths around 16 */
+    th_make_rows(&t, 400, 3000, len);
+    all("row lengths 0..39, empty rows", &t, 1);
+    spmv_triplets_free(&t);
+    {
+        int64_t big[1000];
+        for (k = 0; k < 1000; k++) big[k] = k == 500 ? 2900 : (k * 13) % 40;
+        th_make_rows(&t, 1000, 3000, big); /* parallel: parts at multiples of SPMV_CSRDU_G */
+        all("one long row among short ones", &t, 1);
+        spmv_triplets_free(&t);
+    }
+    {
+        static const char *const presets[] = {"stencil3d:n=20,pts=27", "fem:n=3000,bs=3", "rmat:scale=12,ef=8",
+                                              "circuit:n=20000", "onerow:n=5000"};
+        for (k = 0; k < 5; k++) {
+            if (spmv_gen(presets[k], &t, NULL) != SPMV_OK) {
+                CHECK(0, "gen %s", presets[k]);
+                continue;
+            }
+            all(presets[k], &t, 0);
+            spmv_triplets_free(&t);
+        }
+    }
+    th_real_matrices(real, NULL, 400000);
+    return check_finish("test_csrdu");
+}

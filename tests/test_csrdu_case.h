@@ -1,0 +1,85 @@
+/* Per-type body of tests/test_csrdu.c, included once per (TT_TAG, TT_VAL, TT_IDX). */
+#define TN(x) SPMV_CAT(SPMV_CAT3(spmv_, TT_TAG, _), x)
+#define TF(x) SPMV_CAT3(test_, TT_TAG, x)
+
+/* csrdu's product against csr's, bit for bit, at every ISA here, threads 1, 2 and 3 and five
+ * (alpha, beta); x holds NaN, Inf, -0.0 and a denormal when odd is set; the stream's bytes
+ * against the deltas; back to CSR; 0 when the conversion was refused (st, e.g. for sizes) */
+static void TF(_run)(const char *name, const spmv_triplets *t, int odd) {
+    static const double ab[5][2] = {{1, 0}, {-0.75, 0}, {0, 1.5}, {1.5, 1}, {-2, -0.5}};
+    TN(csr) A, B;
+    TN(csrdu) D;
+    TT_VAL *x, *y0, *yc, *yd;
+    int64_t i, k, want = 0, prev;
+    int isa, nt, q, same = 1, ran = 0;
+    if (TN(csr_from_triplets)(&A, t, NULL, NULL) != SPMV_OK) {
+        CHECK(0, "%s %s: csr", STR(TT_TAG), name);
+        return;
+    }
+    x = malloc(sizeof(TT_VAL) * (size_t)(A.ncols + 1));
+    y0 = malloc(sizeof(TT_VAL) * (size_t)(A.nrows + 1));
+    yc = malloc(sizeof(TT_VAL) * (size_t)(A.nrows + 1));
+    yd = malloc(sizeof(TT_VAL) * (size_t)(A.nrows + 1));
+    for (i = 0; i < A.ncols; i++) x[i] = (TT_VAL)(1.0 + (double)(i % 13) / 7.0) * (i % 2 ? -1 : 1);
+    if (odd && A.ncols > 4) x[1] = (TT_VAL)NAN, x[2] = (TT_VAL)INFINITY, x[3] = (TT_VAL)-0.0, x[4] = (TT_VAL)1e-310;
+    for (i = 0; i < A.nrows; i++) y0[i] = (TT_VAL)(0.5 + (double)(i % 5));
+    for (i = 0, prev = 0; i < A.nrows; i++) { /* a unit per non-empty row: width byte, 1, 2 or the index's bytes */
+        int64_t mx = 0, mn = 0, f, w;
+        if (i % SPMV_CSRDU_G == 0) prev = 0;
+        if (A.row_ptr[i] == A.row_ptr[i + 1]) continue;
+        f = (int64_t)A.col_idx[A.row_ptr[i]] - prev;
+        prev = A.col_idx[A.row_ptr[i]];
+        for (k = A.row_ptr[i] + 1; k < A.row_ptr[i + 1]; k++) {
+            const int64_t st = (int64_t)A.col_idx[k] - (int64_t)A.col_idx[k - 1];
+            mx = st > mx ? st : mx;
+            mn = st < mn ? st : mn;
+        }
+        w = spmv__csrdu_width(f, mx, mn);
+        want += 1 + (int64_t)(A.row_ptr[i + 1] - A.row_ptr[i]) * (w ? w : (int64_t)sizeof(TT_IDX));
+    }
+    for (isa = SPMV_ISA_GENERIC; isa < SPMV_ISA_COUNT_; isa++) {
+        spmv_csr_params cp = spmv_csr_params_default();
+        spmv_csrdu_params dp = spmv_csrdu_params_default();
+        if (!spmv_isa_supported((spmv_isa)isa)) continue;
+        cp.isa = dp.isa = (spmv_isa)isa;
+        if (TN(csr_from_csr)(&B, &A, &cp, NULL) != SPMV_OK || TN(csrdu_from_csr)(&D, &A, &dp, NULL) != SPMV_OK) {
+            CHECK(0, "%s %s %s: conversions", STR(TT_TAG), name, spmv_isa_name((spmv_isa)isa));
+            continue;
+        }
+        CHECK(D.nd == want, "%s %s: the stream holds %lld bytes, the deltas need %lld", STR(TT_TAG), name,
+              (long long)D.nd, (long long)want);
+        for (nt = 1; nt <= 3; nt++) {
+            omp_set_num_threads(nt);
+            for (q = 0; q < 5; q++) {
+                const TT_VAL al = (TT_VAL)ab[q][0], be = (TT_VAL)ab[q][1];
+                for (i = 0; i < A.nrows; i++) yc[i] = yd[i] = be == 0 ? (TT_VAL)NAN : y0[i];
+                same &= TN(csr_mv)(&B, al, x, be, yc) == SPMV_OK && TN(csrdu_mv)(&D, al, x, be, yd) == SPMV_OK &&
+                        (A.nrows == 0 || !memcmp(yc, yd, sizeof(TT_VAL) * (size_t)A.nrows));
+                ran++;
+            }
+        }
+        omp_set_num_threads(2);
+        {
+            TN(csr) C;
+            int back = TN(csrdu_to_csr)(&D, &C) == SPMV_OK && C.nnz == A.nnz &&
+                       (A.nnz == 0 || (!memcmp(C.col_idx, A.col_idx, sizeof(TT_IDX) * (size_t)A.nnz) &&
+                                       !memcmp(C.val, A.val, sizeof(TT_VAL) * (size_t)A.nnz)));
+            CHECK(back, "%s %s %s: back to CSR, entries as stored", STR(TT_TAG), name, spmv_isa_name((spmv_isa)isa));
+            TN(csr_free)(&C);
+        }
+        TN(csr_free)(&B);
+        TN(csrdu_free)(&D);
+    }
+    CHECK(same && ran > 0, "%s %s: csrdu's products are csr's, bit for bit (%d products, every ISA, threads 1-3)",
+          STR(TT_TAG), name, ran);
+    free(x);
+    free(y0);
+    free(yc);
+    free(yd);
+    TN(csr_free)(&A);
+}
+#undef TN
+#undef TF
+#undef TT_TAG
+#undef TT_VAL
+#undef TT_IDX
