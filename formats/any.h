@@ -675,7 +675,7 @@ static inline spmv_status SPMV_NAME(any__vmap_pass)(SPMV_NAME(any) *M, const SPM
     const int two = (int64_t)A->nnz >= exact, sh = 12;
     SPMV_NAME(csr) Tg;
     SPMV_NAME(any) T;
-    SPMV_T *tv[2];
+    SPMV_T *tv[2] = {NULL, NULL};
     int64_t tn[2] = {0, 0}, k, s;
     int a, pass;
     char prm[160];
@@ -789,7 +789,8 @@ static inline spmv_status SPMV_NAME(any__vmap)(SPMV_NAME(any) *M, const SPMV_NAM
 
 /* New values on the same pattern: A is the matrix M was built from (the same row_ptr and
  * col_idx; for a handle built with opts.transpose, A itself, not A^T) holding the new
- * values. csr (not transposed) copies them; every other format, and a transposed csr,
+ * values. csr (not transposed) copies them; a layout without a value slot per entry (csrdu's
+ * table of distinct values) is built again from A; every other format, and a transposed csr,
  * scatters them through a map of its value slots made at the first call (one or two
  * conversions' time, SPMV_I per slot kept in M). SPMV_ERR_ARG when A's sizes or a sample
  * of its pattern differ from the first call's (a different matrix with the same sizes and
@@ -815,6 +816,34 @@ SPMV_API spmv_status SPMV_NAME(any_update_values)(SPMV_NAME(any) *M, const SPMV_
     if (own) SPMV_NAME(csr_free)(&C);
     return st;
 }
+/* A layout whose values are not slots of their own (a table of distinct values, one value
+ * for all: its family's __values returns -1) takes new values by a new build from A with the
+ * same format, ISA, parameters and transpose; M is replaced only when that build succeeds. The
+ * first call trusts A to be M's matrix (sizes checked); later calls check a sample of its
+ * pattern against the first's */
+static inline spmv_status SPMV_NAME(any__rebuild)(SPMV_NAME(any) *M, const SPMV_NAME(csr) *A) {
+    SPMV_NAME(any) T;
+    char prm[160];
+    spmv_opts o = spmv_opts_default();
+    const uint64_t print = SPMV_NAME(csr__print)(A, 1);
+    spmv_status st;
+    if (M->vmap_print && print != M->vmap_print) return SPMV_ERR_ARG;
+    SPMV_NAME(any_params_str)(M, prm, sizeof prm);
+    o.format = M->fmt;
+    o.isa = SPMV_NAME(any_isa)(M);
+    o.params = prm;
+    o.transpose = M->transposed;
+    if ((st = SPMV_NAME(any_from_csr)(&T, A, &o, NULL)) != SPMV_OK) return st;
+    if (T.nrows != M->nrows || T.ncols != M->ncols) {
+        SPMV_NAME(any_free)(&T);
+        return SPMV_ERR_ARG;
+    }
+    T.tune_s = M->tune_s;
+    SPMV_NAME(any_free)(M);
+    *M = T;
+    M->vmap_print = print;
+    return SPMV_OK;
+}
 /* any_update_values once A's sizes were checked (and, for sss, its rows made canonical) */
 static inline spmv_status SPMV_NAME(any__update)(SPMV_NAME(any) *M, const SPMV_NAME(csr) *A) {
     SPMV_T *v[2];
@@ -828,6 +857,7 @@ static inline spmv_status SPMV_NAME(any__update)(SPMV_NAME(any) *M, const SPMV_N
         spmv__par_copy(C->val, A->val, (size_t)A->nnz * sizeof(SPMV_T));
         return SPMV_OK;
     }
+    if (SPMV_NAME(any__values)(M, v, n) < 0) return SPMV_NAME(any__rebuild)(M, A);
     if (!M->vmap[0]) {
         if ((st = SPMV_NAME(any__vmap)(M, A)) != SPMV_OK) return st;
     } else if (SPMV_NAME(csr__print)(A, 1) != M->vmap_print) {

@@ -1,7 +1,9 @@
 /* CSRDU — CSR with delta-compressed column indices (after Kourtis, Goumas and Koziris,
  * "Optimizing sparse matrix-vector multiplication using index and value compression", ACM
  * Computing Frontiers 2008: their CSR-DU units of one width, here one unit per row).
- * Layout: CSR's row_ptr and values as they are; the column indices in a byte stream, row after
+ * Layout: CSR's row_ptr; the values as CSR's array, or, when they hold at most 256 distinct
+ * values (bit patterns), a byte per entry into a table of them, or nothing when they are all one
+ * value (a graph's pattern); the column indices in a byte stream, row after
  * row, a non-empty row as a unit: a width byte w (1 or 2: unsigned deltas of that many bytes;
  * 0: signed deltas of the index type's size), then its first column as a delta from the first
  * column of the block's previous non-empty row (from 0 at a block's first), then each further
@@ -31,6 +33,7 @@ static inline spmv_csrdu_params spmv_csrdu_params_default(void) {
     return p;
 }
 static const spmv_param_key spmv__csrdu_keys[] = {{NULL, 0, SPMV_PK_INT, 0, 0, NULL, NULL}}; /* isa only */
+enum { SPMV_CSRDU_PLAIN = 0, SPMV_CSRDU_TABLE = 1, SPMV_CSRDU_ONE = 2 };
 /* a row unit's width: 1 or 2 when its first delta f and every step (cols[k] - cols[k-1]) is in
  * [0, 256) or [0, 65536), else 0 (the index type's size, signed) */
 static inline int spmv__csrdu_width(int64_t f, int64_t maxstep, int64_t minstep) {
@@ -44,7 +47,11 @@ typedef struct SPMV_NAME(csrdu) {
     unsigned char *d;  /* the column deltas, row after row */
     int64_t nd;        /* bytes in d */
     int64_t *ck;       /* d's offset at every SPMV_CSRDU_G-th row (nrows / G + 1 of them) */
-    SPMV_T *val;       /* CSR's values, in its order */
+    int vmode;         /* SPMV_CSRDU_PLAIN: val; _TABLE: tab[vi[k]]; _ONE: v1 for every entry */
+    SPMV_T *val;       /* CSR's values, in its order (plain) */
+    unsigned char *vi; /* each entry's index into tab (table) */
+    SPMV_T *tab;       /* the distinct values, at most 256 (table) */
+    SPMV_T v1;         /* the one value (one) */
     int rows_kind;     /* csr's row sum for these row lengths (csr__plan) */
     spmv_csrdu_params params; /* params.isa resolved at conversion */
 } SPMV_NAME(csrdu);
@@ -68,18 +75,24 @@ SPMV_API void SPMV_NAME(csrdu_free)(SPMV_NAME(csrdu) *A) {
     spmv__free(A->d);
     spmv__free(A->ck);
     spmv__free(A->val);
+    spmv__free(A->vi);
+    spmv__free(A->tab);
     memset(A, 0, sizeof *A);
 }
 SPMV_API int64_t SPMV_NAME(csrdu_stored)(const SPMV_NAME(csrdu) *A) { return A->nnz; }
 /* the value arrays (for _update_values' map, formats/any.h) */
 static inline int SPMV_NAME(csrdu__values)(SPMV_NAME(csrdu) *A, SPMV_T **v, int64_t *n) {
+    if (A->vmode != SPMV_CSRDU_PLAIN) return -1; /* no slot per entry: new values rebuild it */
     v[0] = A->val;
     n[0] = A->nnz;
     return 1;
 }
 SPMV_API size_t SPMV_NAME(csrdu_bytes)(const SPMV_NAME(csrdu) *A) {
+    const size_t vb = A->vmode == SPMV_CSRDU_PLAIN   ? (size_t)A->nnz * sizeof(SPMV_T)
+                      : A->vmode == SPMV_CSRDU_TABLE ? (size_t)A->nnz + 256 * sizeof(SPMV_T)
+                                                     : 0;
     return ((size_t)A->nrows + 1) * sizeof(SPMV_I) + (size_t)A->nd +
-           ((size_t)A->nrows / SPMV_CSRDU_G + 1) * sizeof(int64_t) + (size_t)A->nnz * sizeof(SPMV_T);
+           ((size_t)A->nrows / SPMV_CSRDU_G + 1) * sizeof(int64_t) + vb;
 }
 /* row r's unit: its width (spmv__csrdu_width) and first delta from *prev (its first column,
  * set there); -1 for an empty row */
@@ -144,6 +157,51 @@ SPMV_OMP(parallel for schedule(static) if (B->nnz >= SPMV_PAR_MIN_NNZ))
     for (b = 0; b < nb; b++) (void)SPMV_NAME(csrdu__block)(B, b, A->d, A->ck[b]);
     return SPMV_OK;
 }
+/* the distinct bit patterns of v into tab (at most 256; an open-addressing set of 512), each
+ * entry's index into vi when vi is given; the count, or 257 when there are more */
+static inline int SPMV_NAME(csrdu__distinct)(const SPMV_T *v, int64_t n, SPMV_T *tab, unsigned char *vi) {
+    int16_t slot[512];
+    int cnt = 0;
+    int64_t k;
+    memset(slot, -1, sizeof slot);
+    for (k = 0; k < n; k++) {
+        uint64_t h = 0;
+        unsigned i;
+        memcpy(&h, &v[k], sizeof v[k]);
+        h *= 0x9E3779B97F4A7C15ull;
+        for (i = (unsigned)(h >> 55);; i = (i + 1) & 511u) {
+            if (slot[i] < 0) {
+                if (cnt == 256) return 257;
+                slot[i] = (int16_t)cnt;
+                tab[cnt++] = v[k];
+                break;
+            }
+            if (!memcmp(&tab[slot[i]], &v[k], sizeof v[k])) break;
+        }
+        if (vi) vi[k] = (unsigned char)slot[i];
+    }
+    return cnt;
+}
+/* the values: one (all entries one bit pattern), a table (at most 256), else CSR's array */
+static inline spmv_status SPMV_NAME(csrdu__vals)(SPMV_NAME(csrdu) *A, const SPMV_NAME(csr) *B) {
+    SPMV_T tab[256];
+    const int nd = B->nnz ? SPMV_NAME(csrdu__distinct)(B->val, B->nnz, tab, NULL) : 257;
+    if (nd == 1) {
+        A->vmode = SPMV_CSRDU_ONE;
+        A->v1 = tab[0];
+    } else if (nd <= 256) {
+        A->vmode = SPMV_CSRDU_TABLE;
+        A->vi = SPMV_ALLOC_N(unsigned char, (size_t)B->nnz);
+        A->tab = SPMV_ALLOC_N(SPMV_T, 256);
+        if (!A->vi || !A->tab) return SPMV_ERR_ALLOC;
+        (void)SPMV_NAME(csrdu__distinct)(B->val, B->nnz, A->tab, A->vi);
+    } else {
+        A->vmode = SPMV_CSRDU_PLAIN;
+        if (!(A->val = SPMV_ALLOC_N(SPMV_T, (size_t)B->nnz + 1))) return SPMV_ERR_ALLOC;
+        if (B->nnz) spmv__par_copy(A->val, B->val, (size_t)B->nnz * sizeof(SPMV_T));
+    }
+    return SPMV_OK;
+}
 static inline spmv_status SPMV_NAME(csrdu__build)(SPMV_NAME(csrdu) *A, const SPMV_NAME(csr) *B,
                                                   const spmv_csrdu_params *p) {
     spmv_csrdu_params prm = p ? *p : spmv_csrdu_params_default();
@@ -154,13 +212,11 @@ static inline spmv_status SPMV_NAME(csrdu__build)(SPMV_NAME(csrdu) *A, const SPM
     if ((st = SPMV_NAME(csr_check)(B)) != SPMV_OK) return st;
     if ((st = SPMV_ISA_FOR(SPMV_FMT_CSRDU, prm.isa, &prm.isa)) != SPMV_OK) return st;
     A->row_ptr = SPMV_ALLOC_N(SPMV_I, (size_t)B->nrows + 1);
-    A->val = SPMV_ALLOC_N(SPMV_T, (size_t)B->nnz + 1);
-    if (!A->row_ptr || !A->val || SPMV_NAME(csrdu__encode)(A, B) != SPMV_OK) {
+    if (!A->row_ptr || SPMV_NAME(csrdu__vals)(A, B) != SPMV_OK || SPMV_NAME(csrdu__encode)(A, B) != SPMV_OK) {
         SPMV_NAME(csrdu_free)(A);
         return SPMV_ERR_ALLOC;
     }
     spmv__par_copy(A->row_ptr, B->row_ptr, ((size_t)B->nrows + 1) * sizeof(SPMV_I));
-    if (B->nnz) spmv__par_copy(A->val, B->val, (size_t)B->nnz * sizeof(SPMV_T));
     memset(&K, 0, sizeof K);
     K.nrows = B->nrows, K.ncols = B->ncols, K.nnz = B->nnz, K.row_ptr = A->row_ptr;
     K.params = spmv_csr_params_default();
@@ -199,6 +255,7 @@ static SPMV__ALWAYS_INLINE int64_t SPMV_NAME(csrdu__get)(const unsigned char **p
 SPMV_API spmv_status SPMV_NAME(csrdu_to_csr)(const SPMV_NAME(csrdu) *A, SPMV_NAME(csr) *B) {
     SPMV_NAME(csr) W;
     SPMV_I *col, r, k;
+    SPMV_T *val = NULL;
     const unsigned char *d;
     int64_t prev = 0;
     spmv_status st;
@@ -224,24 +281,33 @@ SPMV_API spmv_status SPMV_NAME(csrdu_to_csr)(const SPMV_NAME(csrdu) *A, SPMV_NAM
             col[k] = (SPMV_I)c;
         }
     }
-    st = SPMV_NAME(csr_wrap)(&W, A->nrows, A->ncols, A->row_ptr, col, A->val, NULL, NULL);
+    if (A->vmode != SPMV_CSRDU_PLAIN && !(val = SPMV_ALLOC_N(SPMV_T, (size_t)A->nnz + 1))) {
+        spmv__free(col);
+        memset(B, 0, sizeof *B);
+        return SPMV_ERR_ALLOC;
+    }
+    for (k = 0; val && k < A->nnz; k++) val[k] = A->vmode == SPMV_CSRDU_TABLE ? A->tab[A->vi[k]] : A->v1;
+    st = SPMV_NAME(csr_wrap)(&W, A->nrows, A->ncols, A->row_ptr, col, val ? val : A->val, NULL, NULL);
     if (st == SPMV_OK) st = SPMV_NAME(csr_from_csr)(B, &W, NULL, NULL);
     if (st == SPMV_OK) SPMV_NAME(csr_free)(&W);
     spmv__free(col);
+    spmv__free(val);
     return st;
 }
 #endif /* SPMV_PART_DEFS */
 
 #if defined(SPMV_PART_KERNELS)
+/* entry k's value by the value mode vm (a constant at each call) */
+#define SPMV__CSRDU_V(k) (vm == SPMV_CSRDU_PLAIN ? val[k] : vm == SPMV_CSRDU_TABLE ? tab[vi[k]] : v1)
 /* Row r's sum as csr__dots makes it (one accumulator; four from SPMV_CSR_LONG entries when
  * split), its unit of width w (a constant at each call: one loop per width) read from *ppd
  * (left after it), its first column from *prev (set to it) */
 SPMV_KTARGET static SPMV__ALWAYS_INLINE SPMV_T SPMV_K(csrdu__row)(const SPMV_NAME(csrdu) *SPMV_RESTRICT A,
                                                               const SPMV_T *SPMV_RESTRICT x, SPMV_I r,
                                                               const unsigned char **ppd, int64_t *prev, int split,
-                                                              int w) {
-    const unsigned char *pd = *ppd + 1;
-    const SPMV_T *val = A->val;
+                                                              int w, int vm) {
+    const unsigned char *pd = *ppd + 1, *vi = A->vi;
+    const SPMV_T *val = A->val, *tab = A->tab, v1 = A->v1;
     SPMV_I k = A->row_ptr[r], e = A->row_ptr[r + 1];
     uint64_t c = (uint64_t)*prev + (uint64_t)SPMV_NAME(csrdu__get)(&pd, w);
     SPMV_T s0 = 0;
@@ -249,19 +315,19 @@ SPMV_KTARGET static SPMV__ALWAYS_INLINE SPMV_T SPMV_K(csrdu__row)(const SPMV_NAM
     if (split && e - k >= SPMV_CSR_LONG) {
         SPMV_T s1 = 0, s2 = 0, s3 = 0;
         for (; k + 4 <= e; k += 4) {
-            SPMV__CSR_MAC(s0, val[k], x[(SPMV_I)c]);
+            SPMV__CSR_MAC(s0, SPMV__CSRDU_V(k), x[(SPMV_I)c]);
             c += (uint64_t)SPMV_NAME(csrdu__get)(&pd, w);
-            SPMV__CSR_MAC(s1, val[k + 1], x[(SPMV_I)c]);
+            SPMV__CSR_MAC(s1, SPMV__CSRDU_V(k + 1), x[(SPMV_I)c]);
             c += (uint64_t)SPMV_NAME(csrdu__get)(&pd, w);
-            SPMV__CSR_MAC(s2, val[k + 2], x[(SPMV_I)c]);
+            SPMV__CSR_MAC(s2, SPMV__CSRDU_V(k + 2), x[(SPMV_I)c]);
             c += (uint64_t)SPMV_NAME(csrdu__get)(&pd, w);
-            SPMV__CSR_MAC(s3, val[k + 3], x[(SPMV_I)c]);
+            SPMV__CSR_MAC(s3, SPMV__CSRDU_V(k + 3), x[(SPMV_I)c]);
             if (k + 4 < e) c += (uint64_t)SPMV_NAME(csrdu__get)(&pd, w);
         }
         s0 = (s0 + s1) + (s2 + s3);
     }
     for (; k < e; k++) {
-        SPMV__CSR_MAC(s0, val[k], x[(SPMV_I)c]);
+        SPMV__CSR_MAC(s0, SPMV__CSRDU_V(k), x[(SPMV_I)c]);
         SPMV__CSR_NOVEC(s0);
         if (k + 1 < e) c += (uint64_t)SPMV_NAME(csrdu__get)(&pd, w);
     }
@@ -269,9 +335,10 @@ SPMV_KTARGET static SPMV__ALWAYS_INLINE SPMV_T SPMV_K(csrdu__row)(const SPMV_NAM
     return s0;
 }
 /* rows [r0, r1), r0 a multiple of G: each row's width read once, its loop chosen by it */
-SPMV_KTARGET static inline void SPMV_K(csrdu__rows)(const SPMV_NAME(csrdu) *SPMV_RESTRICT A,
+SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(csrdu__rows)(const SPMV_NAME(csrdu) *SPMV_RESTRICT A,
                                                    const SPMV_T *SPMV_RESTRICT x, SPMV_T *SPMV_RESTRICT y,
-                                                   SPMV_I r0, SPMV_I r1, SPMV_T alpha, SPMV_T beta, int split) {
+                                                   SPMV_I r0, SPMV_I r1, SPMV_T alpha, SPMV_T beta, int split,
+                                                   int vm) {
     const unsigned char *pd = A->d + A->ck[r0 / SPMV_CSRDU_G];
     int64_t prev = 0;
     SPMV_I r;
@@ -280,23 +347,35 @@ SPMV_KTARGET static inline void SPMV_K(csrdu__rows)(const SPMV_NAME(csrdu) *SPMV
         if (r % SPMV_CSRDU_G == 0) prev = 0;
         if (A->row_ptr[r] < A->row_ptr[r + 1]) {
             const int w = *pd;
-            if (w == 1) s = SPMV_K(csrdu__row)(A, x, r, &pd, &prev, split, 1);
-            else if (w == 2) s = SPMV_K(csrdu__row)(A, x, r, &pd, &prev, split, 2);
-            else s = SPMV_K(csrdu__row)(A, x, r, &pd, &prev, split, 0);
+            if (w == 1) s = SPMV_K(csrdu__row)(A, x, r, &pd, &prev, split, 1, vm);
+            else if (w == 2) s = SPMV_K(csrdu__row)(A, x, r, &pd, &prev, split, 2, vm);
+            else s = SPMV_K(csrdu__row)(A, x, r, &pd, &prev, split, 0, vm);
         }
         if (beta == (SPMV_T)0 && alpha == (SPMV_T)1) y[r] = s;
         else if (beta == (SPMV_T)0) y[r] = alpha * s;
         else y[r] = alpha * s + beta * y[r];
     }
 }
+/* rows [r0, r1) with the row kind and value mode as constants (one loop per pair) */
+SPMV_KTARGET static inline void SPMV_K(csrdu__part)(const SPMV_NAME(csrdu) *A, const SPMV_T *x, SPMV_T *y, SPMV_I r0,
+                                                   SPMV_I r1, SPMV_T alpha, SPMV_T beta) {
+    const int split = A->rows_kind == SPMV_CSR_RK_SPLIT;
+    if (r0 >= r1) return;
+    switch (A->vmode * 2 + split) {
+    case 0: SPMV_K(csrdu__rows)(A, x, y, r0, r1, alpha, beta, 0, SPMV_CSRDU_PLAIN); break;
+    case 1: SPMV_K(csrdu__rows)(A, x, y, r0, r1, alpha, beta, 1, SPMV_CSRDU_PLAIN); break;
+    case 2: SPMV_K(csrdu__rows)(A, x, y, r0, r1, alpha, beta, 0, SPMV_CSRDU_TABLE); break;
+    case 3: SPMV_K(csrdu__rows)(A, x, y, r0, r1, alpha, beta, 1, SPMV_CSRDU_TABLE); break;
+    case 4: SPMV_K(csrdu__rows)(A, x, y, r0, r1, alpha, beta, 0, SPMV_CSRDU_ONE); break;
+    default: SPMV_K(csrdu__rows)(A, x, y, r0, r1, alpha, beta, 1, SPMV_CSRDU_ONE); break;
+    }
+}
 /* rows split as csr splits them, each part's start rounded down to a multiple of G */
 SPMV_KTARGET static inline void SPMV_K(csrdu_mv)(const SPMV_NAME(csrdu) *A, SPMV_T alpha, const SPMV_T *x,
                                                  SPMV_T beta, SPMV_T *y) {
     const int nt = (int64_t)A->nnz + A->nrows >= SPMV_CSR_PAR_MIN ? spmv_max_threads() : 1;
-    const int split = A->rows_kind == SPMV_CSR_RK_SPLIT;
     if (nt <= 1) {
-        if (split) SPMV_K(csrdu__rows)(A, x, y, 0, A->nrows, alpha, beta, 1);
-        else SPMV_K(csrdu__rows)(A, x, y, 0, A->nrows, alpha, beta, 0);
+        SPMV_K(csrdu__part)(A, x, y, 0, A->nrows, alpha, beta);
         return;
     }
 SPMV_OMP(parallel num_threads(nt))
@@ -305,10 +384,10 @@ SPMV_OMP(parallel num_threads(nt))
         const SPMV_I r0 = SPMV_NAME(csr__split)(A->row_ptr, A->nrows, t, n) / SPMV_CSRDU_G * SPMV_CSRDU_G;
         const SPMV_I r1 = t + 1 == n ? A->nrows
                                      : SPMV_NAME(csr__split)(A->row_ptr, A->nrows, t + 1, n) / SPMV_CSRDU_G * SPMV_CSRDU_G;
-        if (r0 < r1 && split) SPMV_K(csrdu__rows)(A, x, y, r0, r1, alpha, beta, 1);
-        else if (r0 < r1) SPMV_K(csrdu__rows)(A, x, y, r0, r1, alpha, beta, 0);
+        SPMV_K(csrdu__part)(A, x, y, r0, r1, alpha, beta);
     }
 }
+#undef SPMV__CSRDU_V
 #endif /* SPMV_PART_KERNELS */
 
 #if defined(SPMV_PART_API)

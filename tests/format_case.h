@@ -92,12 +92,15 @@ static void TF(_one)(const char *mname, const TF(_case) * k, spmv_format f, spmv
         err = st == SPMV_OK ? TN(max_rel_err)((TT_IDX)nr, y, k->ref[TT_NAB + 1], k->scale[TT_NAB + 1]) : INFINITY;
         CHECK(err <= tol, "%s [%s]: update_x + mv_kernel: err %.3g", mname, cfg, err);
     }
-    { /* a symmetric format holds about half of the entries: the lower triangle and the diagonal */
+    { /* a symmetric format holds about half of the entries: the lower triangle and the diagonal;
+         csrdu may hold a table of distinct values (or one value) instead of a value per entry,
+         and still a byte per entry for its columns */
         int64_t held = (int64_t)R->nnz, r, q;
+        const size_t per = f == SPMV_FMT_CSRDU ? 1 : sizeof(TT_VAL);
         if (spmv_format_flags(f) & SPMV_FF_SYMMETRIC)
             for (held = 0, r = 0; r < nr; r++)
                 for (q = R->row_ptr[r]; q < R->row_ptr[r + 1]; q++) held += R->col_idx[q] <= r;
-        CHECK(TN(any_bytes)(&M) >= (size_t)held * sizeof(TT_VAL) && TN(any_stored)(&M) >= held,
+        CHECK(TN(any_bytes)(&M) >= (size_t)held * per && TN(any_stored)(&M) >= held,
               "%s [%s]: footprint %zu, %lld slots for %lld entries held", mname, cfg, TN(any_bytes)(&M),
               (long long)TN(any_stored)(&M), (long long)held);
     }

@@ -1,5 +1,7 @@
 /* csrdu (formats/csrdu.h) against csr: the same bits in every product, for every ISA, threads
- * 1 to 3 and five (alpha, beta), tags s, d and dl (the generic checks against the long-double
+ * 1 to 3 and five (alpha, beta), tags s, d and dl, in each value mode (a table of distinct
+ * values, one value, CSR's array; new values through the handle move between them, another
+ * pattern is refused) (the generic checks against the long-double
  * reference run in test_format_csrdu). Inputs: every unit width at its boundaries (steps and
  * first columns of 255, 256, 65535, 65536 and beyond), unsorted rows (negative deltas)
  * and repeated columns (delta 0), empty rows, one long row split at SPMV_CSR_LONG, rows split
@@ -82,6 +84,22 @@ int main(void) {
             all(presets[k], &t, 0);
             spmv_triplets_free(&t);
         }
+    }
+    { /* the value modes: few distinct values (a stencil), one (a pattern), many (random) */
+        if (spmv_gen("stencil3d:n=12,pts=27", &t, NULL) == SPMV_OK) {
+            test_s_modes("stencil: a table", &t, SPMV_CSRDU_TABLE);
+            test_d_modes("stencil: a table", &t, SPMV_CSRDU_TABLE);
+            test_dl_modes("stencil: a table", &t, SPMV_CSRDU_TABLE);
+            for (k = 0; k < t.nnz; k++) t.val[k] = 1;
+            all("pattern", &t, 1);
+            test_d_modes("pattern: one value", &t, SPMV_CSRDU_ONE);
+            test_dl_modes("pattern: one value", &t, SPMV_CSRDU_ONE);
+            spmv_triplets_free(&t);
+        }
+        th_make_random(&t, 2000, 2000, 20000);
+        test_d_modes("random: plain", &t, SPMV_CSRDU_PLAIN);
+        test_s_modes("random: plain", &t, SPMV_CSRDU_PLAIN);
+        spmv_triplets_free(&t);
     }
     th_real_matrices(real, NULL, 400000);
     return check_finish("test_csrdu");

@@ -78,6 +78,51 @@ static void TF(_run)(const char *name, const spmv_triplets *t, int odd) {
     free(yd);
     TN(csr_free)(&A);
 }
+/* the value mode chosen for t's values, and new values through the handle (a new build for
+ * the table and one-value modes): products csr's bits after each; another pattern refused */
+static void TF(_modes)(const char *name, const spmv_triplets *t, int want) {
+    TN(csr) A, B, O;
+    TN(csrdu) D;
+    TN(any) M;
+    spmv_opts o = spmv_opts_default();
+    TT_VAL *x, *yc, *yd;
+    int64_t i, k;
+    int round, ok = 1;
+    if (TN(csr_from_triplets)(&A, t, NULL, NULL) != SPMV_OK || TN(csrdu_from_csr)(&D, &A, NULL, NULL) != SPMV_OK) {
+        CHECK(0, "%s %s: builds", STR(TT_TAG), name);
+        return;
+    }
+    CHECK(D.vmode == want, "%s %s: value mode %d (want %d)", STR(TT_TAG), name, D.vmode, want);
+    TN(csrdu_free)(&D);
+    o.format = SPMV_FMT_CSRDU;
+    x = malloc(sizeof(TT_VAL) * (size_t)(A.ncols + 1));
+    yc = malloc(sizeof(TT_VAL) * (size_t)(A.nrows + 1));
+    yd = malloc(sizeof(TT_VAL) * (size_t)(A.nrows + 1));
+    for (i = 0; i < A.ncols; i++) x[i] = (TT_VAL)(1.0 + (double)(i % 9) / 4.0);
+    CHECK(TN(any_from_csr)(&M, &A, &o, NULL) == SPMV_OK && TN(csr_from_csr)(&B, &A, NULL, NULL) == SPMV_OK,
+          "%s %s: handle", STR(TT_TAG), name);
+    for (round = 0; round < 3; round++) { /* new values: many, then one, then a few */
+        for (k = 0; k < B.nnz; k++)
+            B.val[k] = (TT_VAL)(round == 0 ? 1.0 + (double)(k % 1000) / 7.0 : round == 1 ? 2.5 : (double)(k % 5) - 2.0);
+        ok &= TN(any_update_values)(&M, &B) == SPMV_OK && TN(csr_mv)(&B, 1, x, 0, yc) == SPMV_OK &&
+              TN(any_mv)(&M, 1, x, 0, yd) == SPMV_OK && (B.nrows == 0 || !memcmp(yc, yd, sizeof(TT_VAL) * (size_t)B.nrows));
+    }
+    CHECK(ok, "%s %s: new values (many, one, a few): csr's products bit for bit", STR(TT_TAG), name);
+    if (A.nnz > 1 && A.row_ptr[1] > A.row_ptr[0]) { /* another pattern: refused, the handle kept */
+        TN(csr_from_csr)(&O, &B, NULL, NULL);
+        for (k = 0; k < O.nnz; k++) O.col_idx[k] = (TT_IDX)((O.col_idx[k] + 1) % O.ncols);
+        CHECK(TN(any_update_values)(&M, &O) == SPMV_ERR_ARG && TN(any_mv)(&M, 1, x, 0, yd) == SPMV_OK &&
+                  !memcmp(yc, yd, sizeof(TT_VAL) * (size_t)B.nrows),
+              "%s %s: another pattern refused, the last values kept", STR(TT_TAG), name);
+        TN(csr_free)(&O);
+    }
+    TN(any_free)(&M);
+    TN(csr_free)(&B);
+    TN(csr_free)(&A);
+    free(x);
+    free(yc);
+    free(yd);
+}
 #undef TN
 #undef TF
 #undef TT_TAG
