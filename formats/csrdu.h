@@ -51,6 +51,7 @@ typedef struct SPMV_NAME(csrdu) {
     SPMV_T *val;       /* CSR's values, in its order (plain) */
     unsigned char *vi; /* each entry's index into tab (table) */
     SPMV_T *tab;       /* the distinct values, at most 256 (table) */
+    int ntab;          /* how many */
     SPMV_T v1;         /* the one value (one) */
     int rows_kind;     /* csr's row sum for these row lengths (csr__plan) */
     spmv_csrdu_params params; /* params.isa resolved at conversion */
@@ -89,7 +90,7 @@ static inline int SPMV_NAME(csrdu__values)(SPMV_NAME(csrdu) *A, SPMV_T **v, int6
 }
 SPMV_API size_t SPMV_NAME(csrdu_bytes)(const SPMV_NAME(csrdu) *A) {
     const size_t vb = A->vmode == SPMV_CSRDU_PLAIN   ? (size_t)A->nnz * sizeof(SPMV_T)
-                      : A->vmode == SPMV_CSRDU_TABLE ? (size_t)A->nnz + 256 * sizeof(SPMV_T)
+                      : A->vmode == SPMV_CSRDU_TABLE ? (size_t)A->nnz + (size_t)A->ntab * sizeof(SPMV_T)
                                                      : 0;
     return ((size_t)A->nrows + 1) * sizeof(SPMV_I) + (size_t)A->nd +
            ((size_t)A->nrows / SPMV_CSRDU_G + 1) * sizeof(int64_t) + vb;
@@ -192,9 +193,10 @@ static inline spmv_status SPMV_NAME(csrdu__vals)(SPMV_NAME(csrdu) *A, const SPMV
     } else if (nd <= 256) {
         A->vmode = SPMV_CSRDU_TABLE;
         A->vi = SPMV_ALLOC_N(unsigned char, (size_t)B->nnz);
-        A->tab = SPMV_ALLOC_N(SPMV_T, 256);
+        A->tab = SPMV_ALLOC_N(SPMV_T, (size_t)nd);
         if (!A->vi || !A->tab) return SPMV_ERR_ALLOC;
-        (void)SPMV_NAME(csrdu__distinct)(B->val, B->nnz, A->tab, A->vi);
+        A->ntab = SPMV_NAME(csrdu__distinct)(B->val, B->nnz, tab, A->vi); /* the same order as the count */
+        memcpy(A->tab, tab, (size_t)A->ntab * sizeof(SPMV_T));
     } else {
         A->vmode = SPMV_CSRDU_PLAIN;
         if (!(A->val = SPMV_ALLOC_N(SPMV_T, (size_t)B->nnz + 1))) return SPMV_ERR_ALLOC;
