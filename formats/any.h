@@ -789,7 +789,7 @@ static inline spmv_status SPMV_NAME(any__vmap)(SPMV_NAME(any) *M, const SPMV_NAM
 
 /* New values on the same pattern: A is the matrix M was built from (the same row_ptr and
  * col_idx; for a handle built with opts.transpose, A itself, not A^T) holding the new
- * values. csr (not transposed) copies them; a layout without a value slot per entry (csrdu's
+ * values. csr (not transposed) copies them; a layout that depends on the values (csrdu: a
  * table of distinct values) is built again from A; every other format, and a transposed csr,
  * scatters them through a map of its value slots made at the first call (one or two
  * conversions' time, SPMV_I per slot kept in M). SPMV_ERR_ARG when A's sizes or a sample
@@ -816,8 +816,8 @@ SPMV_API spmv_status SPMV_NAME(any_update_values)(SPMV_NAME(any) *M, const SPMV_
     if (own) SPMV_NAME(csr_free)(&C);
     return st;
 }
-/* A layout whose values are not slots of their own (a table of distinct values, one value
- * for all: its family's __values returns -1) takes new values by a new build from A with the
+/* A layout that depends on the values (a table of distinct values, one value for all: its
+ * family's __values returns -1) takes new values by a new build from A with the
  * same format, ISA, parameters and transpose; M is replaced only when that build succeeds. The
  * first call trusts A to be M's matrix (sizes checked); later calls check a sample of its
  * pattern against the first's */

@@ -83,10 +83,8 @@ SPMV_API void SPMV_NAME(csrdu_free)(SPMV_NAME(csrdu) *A) {
 SPMV_API int64_t SPMV_NAME(csrdu_stored)(const SPMV_NAME(csrdu) *A) { return A->nnz; }
 /* the value arrays (for _update_values' map, formats/any.h) */
 static inline int SPMV_NAME(csrdu__values)(SPMV_NAME(csrdu) *A, SPMV_T **v, int64_t *n) {
-    if (A->vmode != SPMV_CSRDU_PLAIN) return -1; /* no slot per entry: new values rebuild it */
-    v[0] = A->val;
-    n[0] = A->nnz;
-    return 1;
+    (void)A, (void)v, (void)n;
+    return -1; /* the layout depends on the values (their mode): new values rebuild it */
 }
 SPMV_API size_t SPMV_NAME(csrdu_bytes)(const SPMV_NAME(csrdu) *A) {
     const size_t vb = A->vmode == SPMV_CSRDU_PLAIN   ? (size_t)A->nnz * sizeof(SPMV_T)
