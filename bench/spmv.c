@@ -66,7 +66,7 @@ static const struct {
                   "      --isa-formats: the formats whose ISA is measured (none: the CSR costs only);\n"
                   "      --show: print the cached numbers only\n"},
     {"info", "  spmv info MATRIX\n"
-             "      sizes, row lengths, diagonals, symmetry\n"},
+             "      sizes, row lengths, diagonals, symmetry, each CPU format's bytes per entry\n"},
     {"plan", "  spmv plan [--expect N] [--budget B] [--deterministic] [--x-fixed] [--op mv|mvt|mm:k=N]\n"
              "            [--threads N] [--precision d|s] [--save PLAN] [--load PLAN] [--no-calibration] MATRIX\n"
              "      the automatic selection: features, shortlist, trials, choice (--save/--load: the choice,\n"
@@ -719,6 +719,24 @@ static void print_stats(const char *name, const spmv_stats *s) {
     printf("best block  %dx%d (density %.2f: entries / stored values)\n", s->best_bs, s->best_bs, s->best_fill);
 }
 
+/* every host format's bytes per entry for A (double values, 32-bit indices, default
+ * parameters; a format that refuses A is left out), as the layout built from it holds them */
+static void print_format_bytes(const spmv_d_csr *A) {
+    int f, n = 0;
+    if (A->nnz <= 0) return;
+    printf("bytes/entry");
+    for (f = 0; f < SPMV_FMT_COUNT_; f++) {
+        spmv_d_any M;
+        spmv_opts o = spmv_opts_default();
+        if (!(spmv_format_flags((spmv_format)f) & SPMV_FF_HOST)) continue;
+        o.format = (spmv_format)f;
+        if (spmv_d_any_from_csr(&M, A, &o, NULL) != SPMV_OK) continue;
+        printf("%s %s %.2f", n++ ? "," : "", spmv_format_name((spmv_format)f),
+               (double)spmv_d_any_bytes(&M) / (double)A->nnz);
+        spmv_d_any_free(&M);
+    }
+    printf("\n");
+}
 static int cmd_info(int argc, char **argv) {
     spmv_triplets t;
     spmv_stats s;
@@ -752,6 +770,7 @@ static int cmd_info(int argc, char **argv) {
         if (spmv_d_csr_from_triplets(&A, &t, NULL, NULL) == SPMV_OK) {
             if (spmv_d_bcsr_estimate(&A, &bs, &ratio) == SPMV_OK)
                 printf("bcsr        bs=%d (estimate), fill ratio %.2f (stored values / entries)\n", bs, ratio);
+            print_format_bytes(&A);
             spmv_d_csr_free(&A);
         }
     }

@@ -147,6 +147,12 @@ fi
 
 # ---- memory and index bounds (defect 4) ----
 printf '%%%%MatrixMarket matrix coordinate real general\n1099511627776 1099511627776 3\n1 1 1\n1099511627776 1099511627776 2\n5 9 3\n' > "$T/d40.mtx"
+expect 0 "" "$bin" info gen:stencil3d:n=10,pts=27
+cat > "$T/bytes.awk" <<'AWK'
+/^bytes\/entry/ { n = split($0, f, ", "); for (i = 1; i <= n; i++) { m = split(f[i], a, " "); v[a[m - 1]] = a[m] } }
+END { exit !(v["csr"] > 12 && v["csrdu"] > 0 && v["csrdu"] < v["csr"] / 2 && v["sss"] > 0) }
+AWK
+check "info: each CPU format's bytes per entry (csrdu under half of csr's on a stencil)" awk -f "$T/bytes.awk" "$T/out"
 expect 0 "" "$bin" info "$T/d40.mtx"
 check "info 2^40 x 2^40 prints the rows" grep -q "^rows *1099511627776" "$T/out"
 expect 1 "overflow the index type" "$bin" mv "$T/d40.mtx"
