@@ -514,22 +514,27 @@ static const char *const headline_opts[] = {
     "naive,csr,csr_merge,sell,hll,jad,dia,hdia,bcsr,csr5,axtuh,auto,eigen,graphblas,librsb,mkl,mkl_ie"};
 static const char *const headline_set[] = {"gen:stencil3d:n=40,pts=27", "gen:fem:n=20000,bs=3", "gen:rmat:scale=16,ef=16",
                                            "gen:circuit:n=100000", "gen:stencil27big"};
-/* the ISA SPMV_ISA_AUTO gives each host format here (spmv_isa_for), grouped by why */
+/* the ISA SPMV_ISA_AUTO gives each host format here (spmv_isa_for), a line per reason it
+ * gives, in the order the reasons first appear */
 static void print_isa_picks(int vb) {
-    static const char *const whys[] = {"calibrated", "SPMV_ISA", "built-in order",
-                                       "built-in order (the calibrated ISA is not here)"};
-    int w, f;
-    for (w = 0; w < 4; w++) {
-        int n = 0;
-        for (f = 0; f < SPMV_FMT_COUNT_; f++) {
-            const char *why = NULL;
-            spmv_isa isa = SPMV_ISA_GENERIC;
-            if (!(spmv_format_flags((spmv_format)f) & SPMV_FF_HOST) ||
-                spmv_isa_for((spmv_format)f, vb, 4, SPMV_ISA_AUTO, &isa, &why) != SPMV_OK || strcmp(why, whys[w]))
-                continue;
-            printf("%s %s %s", n++ ? "," : "# isa auto:", spmv_format_name((spmv_format)f), spmv_isa_name(isa));
+    const char *why[SPMV_FMT_COUNT_];
+    spmv_isa isa[SPMV_FMT_COUNT_];
+    int f, g, n;
+    for (f = 0; f < SPMV_FMT_COUNT_; f++) {
+        why[f] = NULL;
+        if ((spmv_format_flags((spmv_format)f) & SPMV_FF_HOST) &&
+            spmv_isa_for((spmv_format)f, vb, 4, SPMV_ISA_AUTO, &isa[f], &why[f]) != SPMV_OK)
+            why[f] = NULL;
+    }
+    for (g = 0; g < SPMV_FMT_COUNT_; g++) {
+        if (!why[g]) continue;
+        for (f = 0; f < g && !(why[f] && !strcmp(why[f], why[g])); f++) {
         }
-        if (n) printf(" (%s)\n", whys[w]);
+        if (f < g) continue; /* its reason's line is printed */
+        for (n = 0, f = g; f < SPMV_FMT_COUNT_; f++)
+            if (why[f] && !strcmp(why[f], why[g]))
+                printf("%s %s %s", n++ ? "," : "# isa auto:", spmv_format_name((spmv_format)f), spmv_isa_name(isa[f]));
+        printf(" (%s)\n", why[g]);
     }
 }
 static int cmd_bench(int argc, char **argv);
