@@ -14,8 +14,7 @@
  * Kernel: rows split over threads at multiples of G (by entries and rows, as csr splits them),
  * each row's unit decoded in a loop of its one width (no per-entry branch) and summed as csr
  * sums it (the same row kind, accumulators and fused multiply-adds): the product is
- * bit-identical to csr's for the same ISA, whatever the thread count. A thread walks the two
- * halves of its rows side by side (two streams, two rows' chains in flight). */
+ * bit-identical to csr's for the same ISA, whatever the thread count. */
 
 #ifndef SPMV_CSRDU_G
 #define SPMV_CSRDU_G 64
