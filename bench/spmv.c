@@ -884,6 +884,8 @@ static int cmd_plan(int argc, char **argv) {
                    F->bcsr_bytes_ratio);
         else
             printf("             BCSR: no block structure (few neighbouring columns)\n");
+        printf("             csrdu estimate: bytes %.2f x CSR, %.0f%% of the entries in 1- or 2-byte units\n",
+               F->du_bytes_ratio, 100 * F->du_narrow);
         printf("             CSR + x + y %.1f MB, last-level cache %.1f MB\n", F->csr_bytes / 1e6, F->llc_bytes / 1e6);
         if (!load) {
             const spmv_calibration *C = &R.cal;

@@ -458,7 +458,7 @@ SPMV_API spmv_status SPMV_NAME(any_mvt)(SPMV_NAME(any) *M, SPMV_T alpha, const S
 
 /* Y = alpha*B*X + beta*Y with k vectors (layouts and leading dimensions: formats/csr_ops.h).
  * Native on the rows with the registry's mm column (the matrix read once per block of
- * vectors: csr and csr_merge in both layouts, ell, ellr, hll, sell, jad and bcsr row-major);
+ * vectors: csr and csr_merge in both layouts, ell, ellr, hll, sell, jad, bcsr and csrdu row-major);
  * every other format (and layout) runs one product per vector: column-major vectors in place, row-major ones through
  * a column-major copy of X (and of Y when beta != 0) made once, k * (ncols + nrows) values of
  * scratch (SPMV_ERR_ALLOC when it cannot be had, Y untouched). */

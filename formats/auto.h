@@ -60,7 +60,7 @@
  *                   be repaid even at twice CSR's speed (few expected products), nothing is
  *                   timed: CSR
  *   mm_k            > 1: the products are SpMMs of mm_k row-major vectors: the candidates are the
- *                   formats with a native SpMM (csr, ell, ellr, hll, sell, jad, bcsr), the trials
+ *                   formats with a native SpMM (csr, ell, ellr, hll, sell, jad, bcsr; csrdu's rule leaves it out), the trials
  *                   and the report's times are calls of mm_k vectors (the device refuses it)
  *   x_changes       1 (default): x differs at every call, formats embedding x pay the copy
  *   threads         trials run with this many OpenMP threads (0: the current setting,
@@ -102,6 +102,8 @@ typedef struct spmv_auto_features {
     int bcsr_bs;             /* BCSR's block-size estimate (0: not compiled in) */
     double bcsr_fill;        /* its stored values per entry */
     double bcsr_bytes_ratio; /* BCSR bytes / CSR bytes */
+    double du_bytes_ratio;   /* csrdu's matrix bytes / CSR's (csrdu_estimate; 1: not compiled in) */
+    double du_narrow;        /* share of entries in csrdu's 1- or 2-byte units (local columns) */
     double csr_bytes;        /* CSR + x + y */
     double llc_bytes;        /* last-level cache a core sees (cpuid, else sysconf, else 32 MiB) */
     int value_bytes, index_bytes;
@@ -450,7 +452,7 @@ SPMV_API spmv_status SPMV_NAME(auto_features)(const SPMV_NAME(csr) *A, spmv_auto
                    (double)(m + n) * sizeof(SPMV_T);
     F->llc_bytes = (double)spmv_machine_get()->llc_bytes;
     F->dia_fill = F->hdia_fill = F->ell_fill = F->sell_fill = F->sell_sorted_fill = F->bcsr_fill =
-        F->bcsr_bytes_ratio = 1;
+        F->bcsr_bytes_ratio = F->du_bytes_ratio = 1;
     if (m == 0 || A->nnz == 0) return SPMV_OK;
     F->row_mean = (double)A->nnz / (double)m;
     for (r = 0; r < m; r++) {
@@ -535,6 +537,12 @@ SPMV_API spmv_status SPMV_NAME(auto_features)(const SPMV_NAME(csr) *A, spmv_auto
     }
 #else
     (void)adj;
+#endif
+#if SPMV__USE(csrdu)
+    {
+        const spmv_status st = SPMV_NAME(csrdu_estimate)(A, &F->du_bytes_ratio, &F->du_narrow);
+        if (st != SPMV_OK) return st;
+    }
 #endif
     if (m == n && A->cols_sorted) { /* 256 rows spread over A, each entry against its mirror */
         const int64_t st = m / 256 > 1 ? m / 256 : 1;

@@ -66,6 +66,9 @@ SPMV_API spmv_status SPMV_NAME(csrdu_from_csr)(SPMV_NAME(csrdu) *A, const SPMV_N
 SPMV_API spmv_status SPMV_NAME(csrdu_to_csr)(const SPMV_NAME(csrdu) *A, SPMV_NAME(csr) *B);
 SPMV_API spmv_status SPMV_NAME(csrdu_mv)(const SPMV_NAME(csrdu) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
         SPMV_T *y);
+SPMV_API spmv_status SPMV_NAME(csrdu_mm)(const SPMV_NAME(csrdu) *A, int64_t k, SPMV_T alpha, const SPMV_T *X,
+        int64_t ldx, SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay);
+SPMV_API spmv_status SPMV_NAME(csrdu_estimate)(const SPMV_NAME(csr) *B, double *ratio, double *narrow);
 #endif /* SPMV_PART_DECLS */
 
 #if defined(SPMV_PART_DEFS)
@@ -150,7 +153,8 @@ SPMV_OMP(parallel for schedule(static) if (B->nnz >= SPMV_PAR_MIN_NNZ))
     for (b = 0; b < nb; b++) A->ck[b + 1] = SPMV_NAME(csrdu__block)(B, b, NULL, 0);
     for (b = 0; b < nb; b++) A->ck[b + 1] += A->ck[b];
     A->nd = A->ck[nb];
-    if (!(A->d = SPMV_ALLOC_N(unsigned char, (size_t)A->nd + 1))) return SPMV_ERR_ALLOC;
+    if (!(A->d = SPMV_ALLOC_N(unsigned char, (size_t)A->nd + 8))) return SPMV_ERR_ALLOC;
+    memset(A->d + A->nd, 0, 8); /* the kernel reads one delta past a row's unit (at most 8 bytes) */
 SPMV_OMP(parallel for schedule(static) if (B->nnz >= SPMV_PAR_MIN_NNZ))
     for (b = 0; b < nb; b++) (void)SPMV_NAME(csrdu__block)(B, b, A->d, A->ck[b]);
     return SPMV_OK;
@@ -231,6 +235,47 @@ SPMV_API spmv_status SPMV_NAME(csrdu_from_csr)(SPMV_NAME(csrdu) *A, const SPMV_N
                                                const spmv_csrdu_params *p, spmv_error *e) {
     return spmv__built(e, SPMV_NAME(csrdu__build)(A, B, p), "csrdu_from_csr", NULL);
 }
+/* csrdu's bytes against csr's (matrix arrays only) and the share of entries in units of 1 or 2
+ * bytes, from a sample of G-row blocks spread evenly over B (all of them up to 32k entries, else
+ * about nnz/64 entries, at least 32k): each block's stream as the converter writes it, the values
+ * as the mode their sample's distinct values would take (the whole matrix may hold more). The
+ * selection's estimate (formats/auto.h): about a fiftieth of a product on a large matrix. */
+SPMV_API spmv_status SPMV_NAME(csrdu_estimate)(const SPMV_NAME(csr) *B, double *ratio, double *narrow) {
+    const int64_t nb = B ? ((int64_t)B->nrows + SPMV_CSRDU_G - 1) / SPMV_CSRDU_G : 0;
+    const double I = (double)sizeof(SPMV_I), T = (double)sizeof(SPMV_T);
+    int64_t b, step, want, nnz_s = 0, narrow_s = 0, rows_s = 0, bytes_s = 0, nv = 0;
+    SPMV_T *vs, tab[256];
+    double vb;
+    if (!B || !ratio || !narrow) return SPMV_ERR_ARG;
+    *ratio = *narrow = 1;
+    if (B->nnz == 0) return SPMV_OK;
+    want = B->nnz <= 32768 ? B->nnz : (B->nnz / 64 > 32768 ? B->nnz / 64 : 32768);
+    step = (int64_t)((double)B->nnz / (double)want);
+    if (step < 1) step = 1;
+    if (!(vs = SPMV_ALLOC_N(SPMV_T, (size_t)want))) return SPMV_ERR_ALLOC;
+    for (b = step / 2; b < nb; b += step) {
+        const SPMV_I r0 = (SPMV_I)(b * SPMV_CSRDU_G), r1 = r0 + SPMV_CSRDU_G < B->nrows ? r0 + SPMV_CSRDU_G : B->nrows;
+        int64_t prev = 0, f = 0, k;
+        SPMV_I r;
+        bytes_s += SPMV_NAME(csrdu__block)(B, b, NULL, 0);
+        for (r = r0; r < r1; r++) {
+            const int w = SPMV_NAME(csrdu__unit)(B, r, &prev, &f);
+            if (w == 1 || w == 2) narrow_s += B->row_ptr[r + 1] - B->row_ptr[r];
+        }
+        for (k = B->row_ptr[r0]; k < B->row_ptr[r1] && nv < want; k++) vs[nv++] = B->val[k];
+        nnz_s += B->row_ptr[r1] - B->row_ptr[r0];
+        rows_s += r1 - r0;
+    }
+    if (nnz_s > 0) {
+        const int nd = SPMV_NAME(csrdu__distinct)(vs, nv, tab, NULL); /* of the first `want` sampled */
+        vb = nd == 1 ? 0 : nd <= 256 ? 1 : T;
+        *ratio = ((double)bytes_s + vb * (double)nnz_s + (double)rows_s * I) /
+                 ((double)nnz_s * (T + I) + (double)rows_s * I);
+        *narrow = (double)narrow_s / (double)nnz_s;
+    }
+    spmv__free(vs);
+    return SPMV_OK;
+}
 /* back to CSR: the columns decoded, entries as stored */
 /* one value of w bytes (0: the index type's, signed) at *pd, pd advanced */
 static SPMV__ALWAYS_INLINE int64_t SPMV_NAME(csrdu__get)(const unsigned char **pd, int w) {
@@ -296,6 +341,8 @@ SPMV_API spmv_status SPMV_NAME(csrdu_to_csr)(const SPMV_NAME(csrdu) *A, SPMV_NAM
 #endif /* SPMV_PART_DEFS */
 
 #if defined(SPMV_PART_KERNELS)
+/* the next delta, of width w (a constant at each call) */
+#define SPMV__CSRDU_D() ((uint64_t)SPMV_NAME(csrdu__get)(&pd, w))
 /* entry k's value by the value mode vm (a constant at each call) */
 #define SPMV__CSRDU_V(k) (vm == SPMV_CSRDU_PLAIN ? val[k] : vm == SPMV_CSRDU_TABLE ? tab[vi[k]] : v1)
 /* Row r's sum as csr__dots makes it (one accumulator; four from SPMV_CSR_LONG entries when
@@ -308,29 +355,31 @@ SPMV_KTARGET static SPMV__ALWAYS_INLINE SPMV_T SPMV_K(csrdu__row)(const SPMV_NAM
     const unsigned char *pd = *ppd + 1, *vi = A->vi;
     const SPMV_T *val = A->val, *tab = A->tab, v1 = A->v1;
     SPMV_I k = A->row_ptr[r], e = A->row_ptr[r + 1];
-    uint64_t c = (uint64_t)*prev + (uint64_t)SPMV_NAME(csrdu__get)(&pd, w);
+    uint64_t c = (uint64_t)*prev + SPMV__CSRDU_D();
     SPMV_T s0 = 0;
     *prev = (int64_t)c;
     if (split && e - k >= SPMV_CSR_LONG) {
         SPMV_T s1 = 0, s2 = 0, s3 = 0;
         for (; k + 4 <= e; k += 4) {
             SPMV__CSR_MAC(s0, SPMV__CSRDU_V(k), x[(SPMV_I)c]);
-            c += (uint64_t)SPMV_NAME(csrdu__get)(&pd, w);
+            c += SPMV__CSRDU_D();
             SPMV__CSR_MAC(s1, SPMV__CSRDU_V(k + 1), x[(SPMV_I)c]);
-            c += (uint64_t)SPMV_NAME(csrdu__get)(&pd, w);
+            c += SPMV__CSRDU_D();
             SPMV__CSR_MAC(s2, SPMV__CSRDU_V(k + 2), x[(SPMV_I)c]);
-            c += (uint64_t)SPMV_NAME(csrdu__get)(&pd, w);
+            c += SPMV__CSRDU_D();
             SPMV__CSR_MAC(s3, SPMV__CSRDU_V(k + 3), x[(SPMV_I)c]);
-            if (k + 4 < e) c += (uint64_t)SPMV_NAME(csrdu__get)(&pd, w);
+            c += SPMV__CSRDU_D();
         }
         s0 = (s0 + s1) + (s2 + s3);
     }
     for (; k < e; k++) {
         SPMV__CSR_MAC(s0, SPMV__CSRDU_V(k), x[(SPMV_I)c]);
         SPMV__CSR_NOVEC(s0);
-        if (k + 1 < e) c += (uint64_t)SPMV_NAME(csrdu__get)(&pd, w);
+        c += SPMV__CSRDU_D();
     }
-    *ppd = pd;
+    /* the last delta read lies past the unit (the next unit's bytes or the stream's padding):
+       unused, its bytes given back */
+    *ppd = pd - (w ? w : (int)sizeof(SPMV_I));
     return s0;
 }
 /* rows [r0, r1), r0 a multiple of G: each row's width read once, its loop chosen by it */
@@ -386,7 +435,51 @@ SPMV_OMP(parallel num_threads(nt))
         SPMV_K(csrdu__part)(A, x, y, r0, r1, alpha, beta);
     }
 }
+/* Row-major SpMM, rows [r0, r1) (r0 a multiple of G), X's columns [j0, j0 + NV*W): csr__mm_rm's
+ * sums (formats/csr_ops.h), each row's unit decoded once for the NV vectors */
+SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(csrdu__mm_rm)(const SPMV_NAME(csrdu) *A, SPMV_I r0, SPMV_I r1,
+                                                              const SPMV_T *X, int64_t ldx, SPMV_T *Y, int64_t ldy,
+                                                              SPMV_T alpha, SPMV_T beta, int64_t j0, const int NV,
+                                                              unsigned mlast) {
+    const unsigned char *pd = A->d + A->ck[r0 / SPMV_CSRDU_G];
+    int64_t prev = 0;
+    SPMV_I r, k;
+    int b;
+    for (r = r0; r < r1; r++) {
+        spmv_v acc[4];
+        for (b = 0; b < NV; b++) acc[b] = V_zero();
+        if (r % SPMV_CSRDU_G == 0) prev = 0;
+        if (A->row_ptr[r] < A->row_ptr[r + 1]) {
+            const int w = *pd++;
+            uint64_t c = (uint64_t)prev + (uint64_t)SPMV_NAME(csrdu__get)(&pd, w);
+            prev = (int64_t)c;
+            for (k = A->row_ptr[r]; k < A->row_ptr[r + 1]; k++) {
+                const SPMV_T v = A->vmode == SPMV_CSRDU_PLAIN   ? A->val[k]
+                                 : A->vmode == SPMV_CSRDU_TABLE ? A->tab[A->vi[k]]
+                                                                : A->v1;
+                SPMV_K(mm__acc)(acc, v, X + (int64_t)(SPMV_I)c * ldx + j0, NV, mlast);
+                if (k + 1 < A->row_ptr[r + 1]) c += (uint64_t)SPMV_NAME(csrdu__get)(&pd, w);
+            }
+        }
+        SPMV_K(mm__put)(Y + (int64_t)r * ldy + j0, acc, NV, mlast, alpha, beta);
+    }
+}
+/* rows split as csrdu_mv splits them */
+SPMV_KTARGET static inline void SPMV_K(csrdu__mm)(const SPMV_NAME(csrdu) *A, int64_t kk, SPMV_T alpha,
+                                                  const SPMV_T *X, int64_t ldx, SPMV_T beta, SPMV_T *Y, int64_t ldy) {
+    const int nt = (int64_t)A->nnz + A->nrows >= SPMV_CSR_PAR_MIN ? spmv_max_threads() : 1;
+    (void)nt; /* unused without OpenMP */
+SPMV_OMP(parallel num_threads(nt) if (nt > 1))
+    {
+        const int t = spmv__tid(), n = spmv__nthr();
+        const SPMV_I r0 = SPMV_NAME(csr__split)(A->row_ptr, A->nrows, t, n) / SPMV_CSRDU_G * SPMV_CSRDU_G;
+        const SPMV_I r1 = t + 1 == n ? A->nrows
+                                     : SPMV_NAME(csr__split)(A->row_ptr, A->nrows, t + 1, n) / SPMV_CSRDU_G * SPMV_CSRDU_G;
+        if (r0 < r1) SPMV__MM_BLOCKS(kk, SPMV_K(csrdu__mm_rm), A, r0, r1, X, ldx, Y, ldy, alpha, beta);
+    }
+}
 #undef SPMV__CSRDU_V
+#undef SPMV__CSRDU_D
 #endif /* SPMV_PART_KERNELS */
 
 #if defined(SPMV_PART_API)
@@ -397,20 +490,53 @@ SPMV_API spmv_status SPMV_NAME(csrdu_mv)(const SPMV_NAME(csrdu) *A, SPMV_T alpha
     SPMV_DISPATCH(st, A->params.isa, 0, SPMV_NAME(csrdu_mv), (A, alpha, x, beta, y));
     return st;
 }
+/* Y = alpha*A*X + beta*Y with k row-major vectors (formats/csr_ops.h's conventions), bit for bit
+ * csr_mm's; column-major: SPMV_ERR_UNSUPPORTED (any_mm then runs one product per vector) */
+SPMV_API spmv_status SPMV_NAME(csrdu_mm)(const SPMV_NAME(csrdu) *A, int64_t k, SPMV_T alpha, const SPMV_T *X,
+                                         int64_t ldx, SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay) {
+    spmv_status st;
+    if (!A || spmv__mm_args_bad(A->ncols, A->nrows, k, X, ldx, Y, ldy, lay, sizeof(SPMV_T))) return SPMV_ERR_ARG;
+    if (lay != SPMV_ROW_MAJOR) return SPMV_ERR_UNSUPPORTED;
+    if (A->nrows == 0) return SPMV_OK;
+    SPMV_DISPATCH(st, A->params.isa, 0, SPMV_NAME(csrdu__mm), (A, k, alpha, X, ldx, beta, Y, ldy));
+    return st;
+}
 #endif /* SPMV_PART_API */
 
 #if defined(SPMV_PART_RULES) && !defined(SPMV_CSRDU_RULES)
 #define SPMV_CSRDU_RULES
-/* What the selection knows about csrdu: its index bytes saved cost more to decode than they
- * save except on stencil-like rows beyond the cache (docs/PERFORMANCE.md, "csrdu"), and no
- * rule tells those apart yet: left out of the selection (chosen by name only) */
-static inline double spmv_csrdu__rule_host(const spmv_auto_features *F, const spmv_opts *o, const char **why) {
-    (void)F, (void)o;
-    return *why = "decoding costs more than the index bytes it saves on most matrices", 0.0;
-}
+/* What the selection knows about csrdu (docs/PERFORMANCE.md, "csrdu"): its bytes are saved only
+ * where the product streams them, beyond the last-level cache, and only where the columns are
+ * near each other (units of 1 or 2 bytes): with columns far apart x's gathers, not the index
+ * bytes, bound csr's product. There the prediction is CSR's bytes (with x and y) over csrdu's,
+ * at most SPMV_CSRDU_DECODE_CAP: decoding keeps csr's serial sum of each row and costs
+ * instructions, so that fewer bytes stop paying at that speedup. */
+#ifndef SPMV_CSRDU_DECODE_CAP
+#define SPMV_CSRDU_DECODE_CAP 1.5
+#endif
+#ifndef SPMV_CSRDU_NARROW_MIN
+#define SPMV_CSRDU_NARROW_MIN 0.9
+#endif
 static inline double spmv_csrdu__bytes(const spmv_auto_features *F) {
-    return (double)F->nnz * (F->value_bytes + 2) + (double)F->nrows * (F->index_bytes + 1);
+    return F->du_bytes_ratio * ((double)F->nnz * (F->value_bytes + F->index_bytes) + (double)F->nrows * F->index_bytes);
 }
-static const spmv_format_rules spmv_rules_csrdu = {12, 12, spmv_csrdu__rule_host, NULL, NULL, spmv_csrdu__bytes, NULL,
+static inline double spmv_csrdu__rule_host(const spmv_auto_features *F, const spmv_opts *o, const char **why) {
+    const double xy = (double)(F->nrows + F->ncols) * F->value_bytes, du = spmv_csrdu__bytes(F) + xy;
+    double p;
+    if (o->mm_k > 1) return *why = "SpMM: x's rows, not the index bytes, are most of what it reads", 0.0;
+    if (!spmv_rule_big(F)) return *why = "in cache: decoding costs more than the bytes it saves", 0.0;
+    if (F->du_narrow < SPMV_CSRDU_NARROW_MIN)
+        return *why = "columns far apart (wide units): x's gathers, not index bytes, bound the product", 0.0;
+    p = du > 0 ? F->csr_bytes / du : 1;
+    if (p >= SPMV_CSRDU_DECODE_CAP) return *why = "beyond the cache, local columns: bytes saved, up to the decode's cap",
+                                    SPMV_CSRDU_DECODE_CAP;
+    return *why = "beyond the cache, local columns: CSR's bytes over csrdu's", p;
+}
+/* on the device: not measured on a GPU yet (its kernel is checked in the CUDA emulation only) */
+static inline double spmv_csrdu__rule_dev(const spmv_auto_features *F, const char **why) {
+    (void)F;
+    return *why = "not measured on a GPU yet", 0.0;
+}
+static const spmv_format_rules spmv_rules_csrdu = {12, 12, spmv_csrdu__rule_host, spmv_csrdu__rule_dev, NULL, spmv_csrdu__bytes, NULL,
                                                    SPMV_CALIB_ROWS};
 #endif /* SPMV_PART_RULES */

@@ -37,6 +37,56 @@ static void rows_of(spmv_triplets *t, int64_t nr, int64_t nc, const int64_t *col
             t->val[k] = k % 7 == 3 ? -0.0 : k % 7 == 5 ? 1e-310 : 1.0 + (double)(k % 11) / 3.0;
         }
 }
+/* the selection's rule (formats/csrdu.h) on features made by hand, and the features of two
+ * presets: a stencil's columns are local (narrow units) and compress, a random graph's are not */
+static void rule_cases(void) {
+    spmv_auto_features F;
+    spmv_opts o = spmv_opts_default();
+    const char *why = NULL;
+    spmv_triplets t;
+    spmv_d_csr A;
+    double p, mat;
+    memset(&F, 0, sizeof F);
+    F.nrows = F.ncols = 10000000, F.nnz = 270000000, F.value_bytes = 8, F.index_bytes = 4;
+    mat = (double)F.nnz * 12 + (double)F.nrows * 4;
+    F.csr_bytes = mat + (double)(F.nrows + F.ncols) * 8;
+    F.llc_bytes = 32 << 20;
+    F.du_bytes_ratio = 0.25, F.du_narrow = 1;
+    p = spmv_rules_csrdu.host(&F, &o, &why);
+    CHECK(p == SPMV_CSRDU_DECODE_CAP, "rule: a quarter of the bytes beyond the cache: the decode's cap (%g, %s)", p, why);
+    F.du_bytes_ratio = 0.8;
+    p = spmv_rules_csrdu.host(&F, &o, &why);
+    CHECK(fabs(p - F.csr_bytes / (0.8 * mat + (double)(F.nrows + F.ncols) * 8)) < 1e-12 && p > 1 &&
+              p < SPMV_CSRDU_DECODE_CAP,
+          "rule: 0.8 of the bytes: csr's bytes over csrdu's (%g, %s)", p, why);
+    F.du_narrow = 0.5;
+    CHECK(spmv_rules_csrdu.host(&F, &o, &why) == 0, "rule: columns far apart: left out (%s)", why);
+    F.du_narrow = 1, F.llc_bytes = 2 * F.csr_bytes;
+    CHECK(spmv_rules_csrdu.host(&F, &o, &why) == 0, "rule: in cache: left out (%s)", why);
+    F.llc_bytes = 32 << 20, o.mm_k = 4;
+    CHECK(spmv_rules_csrdu.host(&F, &o, &why) == 0, "rule: SpMM: left out (%s)", why);
+    CHECK(spmv_rules_csrdu.dev(&F, &why) == 0, "rule: the device: left out until measured (%s)", why);
+    if (spmv_gen("stencil3d:n=40,pts=27", &t, NULL) == SPMV_OK && spmv_d_csr_from_triplets(&A, &t, NULL, NULL) == SPMV_OK) {
+        int64_t k;
+        int ok = spmv_d_auto_features(&A, &F) == SPMV_OK;
+        const double table = F.du_bytes_ratio;
+        CHECK(ok && F.du_bytes_ratio < 0.4 && F.du_narrow > 0.95,
+              "features: a 27-point stencil compresses (its few values: a table; %.3f x csr, %.3f narrow)", F.du_bytes_ratio, F.du_narrow);
+        for (k = 0; k < A.nnz; k++) A.val[k] = 1;
+        ok = spmv_d_auto_features(&A, &F) == SPMV_OK;
+        CHECK(ok && F.du_bytes_ratio < table - 0.05, "features: its pattern (one value) compresses further (%.3f x csr)",
+              F.du_bytes_ratio);
+        spmv_d_csr_free(&A);
+        spmv_triplets_free(&t);
+    }
+    th_make_random(&t, 100000, 2000000, 800000); /* 8 random columns of 2M a row: gaps of ~250k */
+    if (spmv_d_csr_from_triplets(&A, &t, NULL, NULL) == SPMV_OK) {
+        const int ok = spmv_d_auto_features(&A, &F) == SPMV_OK;
+        CHECK(ok && F.du_narrow < 0.1, "features: random columns are far apart (%.3f narrow)", F.du_narrow);
+        spmv_d_csr_free(&A);
+    }
+    spmv_triplets_free(&t);
+}
 int main(void) {
     spmv_triplets t;
     int64_t len[400], k;
@@ -101,6 +151,7 @@ int main(void) {
         test_s_modes("random: plain", &t, SPMV_CSRDU_PLAIN);
         spmv_triplets_free(&t);
     }
+    rule_cases();
     th_real_matrices(real, NULL, 400000);
     return check_finish("test_csrdu");
 }

@@ -2,6 +2,37 @@
 #define TN(x) SPMV_CAT(SPMV_CAT3(spmv_, TT_TAG, _), x)
 #define TF(x) SPMV_CAT3(test_, TT_TAG, x)
 
+/* the selection's estimate (csrdu_estimate) against the build: on a matrix of at most 32k
+ * entries every block is sampled, so its bytes ratio is the built stream's (the values as the
+ * built mode: a byte per entry for a table) and its narrow share the entries in units of 1 or
+ * 2 bytes; on a larger one both in [0, 1.5] */
+static void TF(_estimate)(const char *name, const TN(csr) *A, int64_t stream) {
+    TN(csrdu) D;
+    double ratio = -1, narrow = -1, want_r, T = (double)sizeof(TT_VAL), I = (double)sizeof(TT_IDX);
+    int64_t r, nar = 0, prev = 0, f = 0;
+    if (TN(csrdu_from_csr)(&D, A, NULL, NULL) != SPMV_OK || TN(csrdu_estimate)(A, &ratio, &narrow) != SPMV_OK) {
+        CHECK(0, "%s %s: estimate", STR(TT_TAG), name);
+        return;
+    }
+    for (r = 0; r < A->nrows; r++) {
+        int w;
+        if (r % SPMV_CSRDU_G == 0) prev = 0;
+        w = TN(csrdu__unit)(A, (TT_IDX)r, &prev, &f);
+        if (w == 1 || w == 2) nar += A->row_ptr[r + 1] - A->row_ptr[r];
+    }
+    want_r = A->nnz == 0 ? 1
+                         : ((double)stream + (D.vmode == SPMV_CSRDU_PLAIN ? T : D.vmode == SPMV_CSRDU_TABLE ? 1 : 0) *
+                                                 (double)A->nnz + (double)A->nrows * I) /
+                               ((double)A->nnz * (T + I) + (double)A->nrows * I);
+    if (A->nnz <= 32768)
+        CHECK(fabs(ratio - want_r) < 1e-12 && fabs(narrow - (A->nnz ? (double)nar / (double)A->nnz : 1)) < 1e-12,
+              "%s %s: estimate %.4f x csr, %.3f narrow; the build %.4f, %.3f", STR(TT_TAG), name, ratio, narrow, want_r,
+              A->nnz ? (double)nar / (double)A->nnz : 1.0);
+    else
+        CHECK(ratio > 0 && ratio <= 1.5 && narrow >= 0 && narrow <= 1, "%s %s: estimate %.4f x csr, %.3f narrow",
+              STR(TT_TAG), name, ratio, narrow);
+    TN(csrdu_free)(&D);
+}
 /* csrdu's product against csr's, bit for bit, at every ISA here, threads 1, 2 and 3 and five
  * (alpha, beta); x holds NaN, Inf, -0.0 and a denormal when odd is set; the stream's bytes
  * against the deltas; back to CSR; 0 when the conversion was refused (st, e.g. for sizes) */
@@ -11,7 +42,7 @@ static void TF(_run)(const char *name, const spmv_triplets *t, int odd) {
     TN(csrdu) D;
     TT_VAL *x, *y0, *yc, *yd;
     int64_t i, k, want = 0, prev;
-    int isa, nt, q, same = 1, ran = 0;
+    int isa, nt, q, same = 1, ran = 0, same_mm = 1;
     if (TN(csr_from_triplets)(&A, t, NULL, NULL) != SPMV_OK) {
         CHECK(0, "%s %s: csr", STR(TT_TAG), name);
         return;
@@ -58,6 +89,26 @@ static void TF(_run)(const char *name, const spmv_triplets *t, int odd) {
                 ran++;
             }
         }
+        for (nt = 1; nt <= 2; nt++) { /* SpMM, row-major: csr_mm's bits; column-major: refused (any_mm's fallback) */
+            static const int64_t ks[] = {1, 3, 9, 37};
+            omp_set_num_threads(nt);
+            for (q = 0; q < 4; q++) {
+                const int64_t kk = ks[q];
+                TT_VAL *X = malloc(sizeof(TT_VAL) * (size_t)((A.ncols + 1) * kk));
+                TT_VAL *Yc = malloc(sizeof(TT_VAL) * (size_t)((A.nrows + 1) * kk));
+                TT_VAL *Yd = malloc(sizeof(TT_VAL) * (size_t)((A.nrows + 1) * kk));
+                for (i = 0; i < A.ncols * kk; i++) X[i] = x[i % (A.ncols ? A.ncols : 1)] * (TT_VAL)(1 + i % 3);
+                for (i = 0; i < A.nrows * kk; i++) Yc[i] = Yd[i] = (TT_VAL)(i % 7);
+                same_mm &= TN(csr_mm)(&B, kk, (TT_VAL)1.5, X, kk, (TT_VAL)-0.5, Yc, kk, SPMV_ROW_MAJOR) == SPMV_OK &&
+                           TN(csrdu_mm)(&D, kk, (TT_VAL)1.5, X, kk, (TT_VAL)-0.5, Yd, kk, SPMV_ROW_MAJOR) == SPMV_OK &&
+                           (A.nrows == 0 || !memcmp(Yc, Yd, sizeof(TT_VAL) * (size_t)(A.nrows * kk)));
+                same_mm &= TN(csrdu_mm)(&D, kk, 1, X, A.ncols ? A.ncols : 1, 0, Yd, A.nrows ? A.nrows : 1, SPMV_COL_MAJOR) ==
+                           SPMV_ERR_UNSUPPORTED;
+                free(X);
+                free(Yc);
+                free(Yd);
+            }
+        }
         omp_set_num_threads(2);
         {
             TN(csr) C;
@@ -72,6 +123,9 @@ static void TF(_run)(const char *name, const spmv_triplets *t, int odd) {
     }
     CHECK(same && ran > 0, "%s %s: csrdu's products are csr's, bit for bit (%d products, every ISA, threads 1-3)",
           STR(TT_TAG), name, ran);
+    CHECK(same_mm, "%s %s: csrdu_mm is csr_mm bit for bit (k 1, 3, 9, 37, row-major, threads 1-2); column-major "
+          "refused", STR(TT_TAG), name);
+    TF(_estimate)(name, &A, want);
     free(x);
     free(y0);
     free(yc);
