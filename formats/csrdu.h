@@ -509,10 +509,12 @@ SPMV_API spmv_status SPMV_NAME(csrdu_mm)(const SPMV_NAME(csrdu) *A, int64_t k, S
  * where the product streams them, beyond the last-level cache, and only where the columns are
  * near each other (units of 1 or 2 bytes): with columns far apart x's gathers, not the index
  * bytes, bound csr's product. There the prediction is CSR's bytes (with x and y) over csrdu's,
- * at most SPMV_CSRDU_DECODE_CAP: decoding keeps csr's serial sum of each row and costs
- * instructions, so that fewer bytes stop paying at that speedup. */
+ * at most SPMV_CSRDU_DECODE_CAP: the decode costs 1.5-2x csr's instructions an entry, so that
+ * on a CPU with slow cores for its bandwidth csrdu is bound by them, not by bytes, and gains
+ * little; how much depends on the CPU, so only a trial can choose it (the deterministic
+ * selection, rules alone, leaves it out). */
 #ifndef SPMV_CSRDU_DECODE_CAP
-#define SPMV_CSRDU_DECODE_CAP 1.5
+#define SPMV_CSRDU_DECODE_CAP 1.25
 #endif
 #ifndef SPMV_CSRDU_NARROW_MIN
 #define SPMV_CSRDU_NARROW_MIN 0.9
@@ -524,6 +526,7 @@ static inline double spmv_csrdu__rule_host(const spmv_auto_features *F, const sp
     const double xy = (double)(F->nrows + F->ncols) * F->value_bytes, du = spmv_csrdu__bytes(F) + xy;
     double p;
     if (o->mm_k > 1) return *why = "SpMM: x's rows, not the index bytes, are most of what it reads", 0.0;
+    if (o->deterministic) return *why = "its gain depends on the CPU's decode speed: chosen by a trial only", 0.0;
     if (!spmv_rule_big(F)) return *why = "in cache: decoding costs more than the bytes it saves", 0.0;
     if (F->du_narrow < SPMV_CSRDU_NARROW_MIN)
         return *why = "columns far apart (wide units): x's gathers, not index bytes, bound the product", 0.0;

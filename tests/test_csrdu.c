@@ -65,6 +65,8 @@ static void rule_cases(void) {
     CHECK(spmv_rules_csrdu.host(&F, &o, &why) == 0, "rule: in cache: left out (%s)", why);
     F.llc_bytes = 32 << 20, o.mm_k = 4;
     CHECK(spmv_rules_csrdu.host(&F, &o, &why) == 0, "rule: SpMM: left out (%s)", why);
+    o.mm_k = 1, o.deterministic = 1;
+    CHECK(spmv_rules_csrdu.host(&F, &o, &why) == 0, "rule: the deterministic selection (no trials): left out (%s)", why);
     CHECK(spmv_rules_csrdu.dev(&F, &why) == 0, "rule: the device: left out until measured (%s)", why);
     if (spmv_gen("stencil3d:n=40,pts=27", &t, NULL) == SPMV_OK && spmv_d_csr_from_triplets(&A, &t, NULL, NULL) == SPMV_OK) {
         int64_t k;
