@@ -1114,10 +1114,10 @@ static inline double spmv_axtuh__x_copied(const spmv_auto_features *F, const cha
                F->row_cv >= 1 ? 1.15 : 1.05;
     return *why = SPMV_RULE_EMBEDS_X, 0.0;
 }
-static const spmv_format_rules spmv_rules_axc = {23, 30, spmv_axt__rule_host, spmv_axt__rule_dev, NULL, NULL, NULL, SPMV_CALIB_ROWS};
-static const spmv_format_rules spmv_rules_axtuh1 = {24, 20, spmv_axt__rule_host, spmv_axt__rule_dev, NULL, NULL, NULL, SPMV_CALIB_ROWS};
+static const spmv_format_rules spmv_rules_axc = {23, 30, spmv_axt__rule_host, spmv_axt__rule_dev, NULL, NULL, NULL, SPMV_CALIB_ROWS, 0};
+static const spmv_format_rules spmv_rules_axtuh1 = {24, 20, spmv_axt__rule_host, spmv_axt__rule_dev, NULL, NULL, NULL, SPMV_CALIB_ROWS, 0};
 static const spmv_format_rules spmv_rules_axtuh = {31, 18, spmv_axt__rule_host, spmv_axt__rule_dev,
-                                                   spmv_axtuh__x_copied, NULL, NULL, SPMV_CALIB_ROWS};
-static const spmv_format_rules spmv_rules_axtch1 = {20, 13, spmv_axt__rule_host, spmv_axt__rule_dev, NULL, NULL, NULL, SPMV_CALIB_ROWS};
-static const spmv_format_rules spmv_rules_axtch = {24, 15, spmv_axt__rule_host, spmv_axt__rule_dev, NULL, NULL, NULL, SPMV_CALIB_ROWS};
+                                                   spmv_axtuh__x_copied, NULL, NULL, SPMV_CALIB_ROWS, 0};
+static const spmv_format_rules spmv_rules_axtch1 = {20, 13, spmv_axt__rule_host, spmv_axt__rule_dev, NULL, NULL, NULL, SPMV_CALIB_ROWS, 0};
+static const spmv_format_rules spmv_rules_axtch = {24, 15, spmv_axt__rule_host, spmv_axt__rule_dev, NULL, NULL, NULL, SPMV_CALIB_ROWS, 0};
 #endif /* SPMV_PART_RULES */

@@ -778,5 +778,5 @@ static inline double spmv_bcsr__bytes(const spmv_auto_features *F) {
     return spmv_rule_padded_bytes(F, 1);
 }
 static const spmv_format_rules spmv_rules_bcsr = {35, 27, spmv_bcsr__rule_host, spmv_bcsr__rule_dev, NULL,
-                                                  spmv_bcsr__bytes, NULL, SPMV_CALIB_BLOCKS3};
+                                                  spmv_bcsr__bytes, NULL, SPMV_CALIB_BLOCKS3, 0};
 #endif /* SPMV_PART_RULES */

@@ -510,10 +510,14 @@ static inline spmv_isa spmv__isa_pick(spmv_format f, int vb, int ib) {
 /* The ISA a build of format f (value_bytes, index_bytes) uses when asked for req: an explicit
  * ISA as spmv_isa_resolve; SPMV_ISA_AUTO is $SPMV_ISA when set, else the ISA this machine's
  * calibration measured fastest for f (`spmv calibrate`), else the built-in order (the widest the
- * CPU has). *why (may be NULL): a static string naming which. */
+ * CPU has); a row whose rules name another format's ISA (isa_as: csrdu) takes that format's.
+ * *why (may be NULL): a static string naming which. */
+static inline const spmv_format_rules *spmv__format_rules(spmv_format f); /* formats/auto.h */
 SPMV_API spmv_status spmv_isa_for(spmv_format f, int value_bytes, int index_bytes, spmv_isa req, spmv_isa *out,
                                   const char **why) {
     const char *w = "asked for", *env = getenv("SPMV_ISA");
+    const spmv_format_rules *r = spmv__format_rules(f);
+    if (r && r->isa_as > 0) f = (spmv_format)(r->isa_as - 1); /* a row that builds with another's ISA */
     if (req == SPMV_ISA_AUTO && env && *env) {
         w = "SPMV_ISA";
     } else if (req == SPMV_ISA_AUTO) {
@@ -796,7 +800,8 @@ SPMV_API spmv_status SPMV_NAME(calibrate_isa)(spmv_isa_table *t, int threads, co
     sizes[0] = 1 << 18;
     sizes[1] = (int64_t)(bytes / (double)(sizeof(SPMV_T) + sizeof(SPMV_I)));
     for (f = 0; f < SPMV_FMT_COUNT_; f++) {
-        want[f] = (!formats || formats[f]) && (spmv_format_flags((spmv_format)f) & SPMV_FF_HOST);
+        want[f] = (!formats || formats[f]) && (spmv_format_flags((spmv_format)f) & SPMV_FF_HOST) &&
+                  spmv__format_rules((spmv_format)f) && !spmv__format_rules((spmv_format)f)->isa_as;
         if (want[f]) need[spmv__format_rules((spmv_format)f)->calib_kind] = 1;
     }
     for (kind = 0; kind <= (int)SPMV_CALIB_SYMMETRIC && st == SPMV_OK; kind++)

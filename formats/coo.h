@@ -345,5 +345,5 @@ static inline double spmv_coo__new_bytes(const spmv_auto_features *F) {
     return (double)F->nnz * (F->value_bytes + 2.0 * F->index_bytes);
 }
 static const spmv_format_rules spmv_rules_coo = {6, 12, spmv_coo__rule_host, spmv_coo__rule_dev, NULL,
-                                                 spmv_coo__new_bytes, NULL, SPMV_CALIB_ROWS};
+                                                 spmv_coo__new_bytes, NULL, SPMV_CALIB_ROWS, 0};
 #endif /* SPMV_PART_RULES */

@@ -723,13 +723,13 @@ static inline double spmv_csr_kernels__rule_dev(const spmv_auto_features *F, con
     (void)F;
     return *why = "the csr row already picks its kernel by row length", 0.0;
 }
-static const spmv_format_rules spmv_rules_csr = {5, 5, spmv_csr__rule_baseline, NULL, NULL, NULL, NULL, SPMV_CALIB_ROWS};
+static const spmv_format_rules spmv_rules_csr = {5, 5, spmv_csr__rule_baseline, NULL, NULL, NULL, NULL, SPMV_CALIB_ROWS, 0};
 static const spmv_format_rules spmv_rules_csr_merge = {6, 5, spmv_csr_merge__rule_host, spmv_csr_merge__rule_dev,
-                                                       NULL, NULL, spmv_csr_merge__donor, SPMV_CALIB_ROWS};
+                                                       NULL, NULL, spmv_csr_merge__donor, SPMV_CALIB_ROWS, 0};
 static const spmv_format_rules spmv_rules_csr_scalar = {5, 5, spmv_csr_kernels__rule_host, spmv_csr_kernels__rule_dev,
-                                                        NULL, NULL, NULL, SPMV_CALIB_ROWS};
+                                                        NULL, NULL, NULL, SPMV_CALIB_ROWS, 0};
 static const spmv_format_rules spmv_rules_csr_vector = {5, 5, spmv_csr_kernels__rule_host, spmv_csr_kernels__rule_dev,
-                                                        NULL, NULL, NULL, SPMV_CALIB_ROWS};
+                                                        NULL, NULL, NULL, SPMV_CALIB_ROWS, 0};
 #endif /* SPMV_PART_RULES */
 
 /* the transpose product, the transpose and SpMM: the same three parts */

@@ -672,5 +672,5 @@ static inline double spmv_csr5__rule_host(const spmv_auto_features *F, const spm
 static inline double spmv_csr5__rule_dev(const spmv_auto_features *F, const char **why) {
     return *why = "CSR5 measured 0.48-0.94x csr (skewed median 1.00x)", spmv_rule_skewed(F) ? 1.0 : 0.5;
 }
-static const spmv_format_rules spmv_rules_csr5 = {9, 11, spmv_csr5__rule_host, spmv_csr5__rule_dev, NULL, NULL, NULL, SPMV_CALIB_ROWS};
+static const spmv_format_rules spmv_rules_csr5 = {9, 11, spmv_csr5__rule_host, spmv_csr5__rule_dev, NULL, NULL, NULL, SPMV_CALIB_ROWS, 0};
 #endif /* SPMV_PART_RULES */

@@ -24,7 +24,7 @@
 #ifndef SPMV_CSRDU_COMMON
 #define SPMV_CSRDU_COMMON
 typedef struct spmv_csrdu_params {
-    spmv_isa isa; /* SPMV_ISA_AUTO: $SPMV_ISA, the calibrated pick, else the widest */
+    spmv_isa isa; /* SPMV_ISA_AUTO: csr's (its calibrated pick, $SPMV_ISA, else the widest) */
 } spmv_csrdu_params;
 static inline spmv_csrdu_params spmv_csrdu_params_default(void) {
     spmv_csrdu_params p;
@@ -213,7 +213,7 @@ static inline spmv_status SPMV_NAME(csrdu__build)(SPMV_NAME(csrdu) *A, const SPM
     if (!A) return SPMV_ERR_ARG;
     memset(A, 0, sizeof *A);
     if ((st = SPMV_NAME(csr_check)(B)) != SPMV_OK) return st;
-    if ((st = SPMV_ISA_FOR(SPMV_FMT_CSRDU, prm.isa, &prm.isa)) != SPMV_OK) return st;
+    if ((st = SPMV_ISA_FOR(SPMV_FMT_CSRDU, prm.isa, &prm.isa)) != SPMV_OK) return st; /* csr's (isa_as) */
     A->row_ptr = SPMV_ALLOC_N(SPMV_I, (size_t)B->nrows + 1);
     if (!A->row_ptr || SPMV_NAME(csrdu__vals)(A, B) != SPMV_OK || SPMV_NAME(csrdu__encode)(A, B) != SPMV_OK) {
         SPMV_NAME(csrdu_free)(A);
@@ -540,6 +540,7 @@ static inline double spmv_csrdu__rule_dev(const spmv_auto_features *F, const cha
     (void)F;
     return *why = "not measured on a GPU yet", 0.0;
 }
-static const spmv_format_rules spmv_rules_csrdu = {12, 12, spmv_csrdu__rule_host, spmv_csrdu__rule_dev, NULL, spmv_csrdu__bytes, NULL,
-                                                   SPMV_CALIB_ROWS};
+/* its ISA is csr's (isa_as): the same arithmetic, so that its products are csr's bit for bit */
+static const spmv_format_rules spmv_rules_csrdu = {12,   12, spmv_csrdu__rule_host, spmv_csrdu__rule_dev, NULL, spmv_csrdu__bytes,
+                                                   NULL, SPMV_CALIB_ROWS, 1 + SPMV_FMT_CSR};
 #endif /* SPMV_PART_RULES */

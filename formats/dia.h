@@ -581,7 +581,7 @@ static inline double spmv_dia__bytes_at(const spmv_auto_features *F, double fill
 static inline double spmv_dia__bytes(const spmv_auto_features *F) { return spmv_dia__bytes_at(F, F->dia_fill); }
 static inline double spmv_hdia__bytes(const spmv_auto_features *F) { return spmv_dia__bytes_at(F, F->hdia_fill); }
 static const spmv_format_rules spmv_rules_dia = {39, 16, spmv_dia__rule_host, spmv_dia__rule_dev, NULL,
-                                                 spmv_dia__bytes, NULL, SPMV_CALIB_STENCIL7};
+                                                 spmv_dia__bytes, NULL, SPMV_CALIB_STENCIL7, 0};
 static const spmv_format_rules spmv_rules_hdia = {72, 25, spmv_hdia__rule_host, spmv_hdia__rule_dev, NULL,
-                                                  spmv_hdia__bytes, NULL, SPMV_CALIB_STENCIL27};
+                                                  spmv_hdia__bytes, NULL, SPMV_CALIB_STENCIL27, 0};
 #endif /* SPMV_PART_RULES */

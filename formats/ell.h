@@ -1132,14 +1132,14 @@ static inline int spmv_hll__donor(const spmv_auto_features *F) { return F->sell_
 static inline int spmv_sell__donor(const spmv_auto_features *F) { return F->sell_sorted_fill <= spmv_auto__policy.donor_fill; }
 static inline int spmv_jad__donor(const spmv_auto_features *F) { return (void)F, 1; }
 static const spmv_format_rules spmv_rules_ell = {25, 15, spmv_ell__rule_host, spmv_ell__rule_dev_slices, NULL,
-                                                 spmv_ell__bytes, spmv_ell__donor, SPMV_CALIB_ROWS};
+                                                 spmv_ell__bytes, spmv_ell__donor, SPMV_CALIB_ROWS, 0};
 static const spmv_format_rules spmv_rules_ellr = {26, 15, spmv_ellr__rule_host, spmv_ellr__rule_dev, NULL,
-                                                  spmv_ell__bytes, spmv_ell__donor, SPMV_CALIB_ROWS};
+                                                  spmv_ell__bytes, spmv_ell__donor, SPMV_CALIB_ROWS, 0};
 static const spmv_format_rules spmv_rules_hll = {13, 11, spmv_hll__rule_host, spmv_ell__rule_dev_slices, NULL,
-                                                 spmv_hll__bytes, spmv_hll__donor, SPMV_CALIB_ROWS};
+                                                 spmv_hll__bytes, spmv_hll__donor, SPMV_CALIB_ROWS, 0};
 static const spmv_format_rules spmv_rules_sell = {14, 10, spmv_sell__rule_host, spmv_ell__rule_dev_slices, NULL,
-                                                  spmv_sell__bytes, spmv_sell__donor, SPMV_CALIB_ROWS};
+                                                  spmv_sell__bytes, spmv_sell__donor, SPMV_CALIB_ROWS, 0};
 static const spmv_format_rules spmv_rules_jad = {15, 9, spmv_jad__rule_host, spmv_jad__rule_dev, NULL, NULL,
-                                                 spmv_jad__donor, SPMV_CALIB_ROWS};
-static const spmv_format_rules spmv_rules_hyb = {19, 14, spmv_hyb__rule_host, spmv_hyb__rule_dev, NULL, NULL, NULL, SPMV_CALIB_ROWS};
+                                                 spmv_jad__donor, SPMV_CALIB_ROWS, 0};
+static const spmv_format_rules spmv_rules_hyb = {19, 14, spmv_hyb__rule_host, spmv_hyb__rule_dev, NULL, NULL, NULL, SPMV_CALIB_ROWS, 0};
 #endif /* SPMV_PART_RULES */

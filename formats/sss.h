@@ -433,5 +433,5 @@ static inline double spmv_sss__rule_host(const spmv_auto_features *F, const spmv
 static inline double spmv_sss__rule_dev(const spmv_auto_features *F, const char **why) {
     return *why = "one triangle on the device: not measured against csr", spmv_rule_skewed(F) ? 1.05 : 0.5;
 }
-static const spmv_format_rules spmv_rules_sss = {20, 12, spmv_sss__rule_host, spmv_sss__rule_dev, NULL, NULL, NULL, SPMV_CALIB_SYMMETRIC};
+static const spmv_format_rules spmv_rules_sss = {20, 12, spmv_sss__rule_host, spmv_sss__rule_dev, NULL, NULL, NULL, SPMV_CALIB_SYMMETRIC, 0};
 #endif /* SPMV_PART_RULES */

@@ -312,5 +312,5 @@ static inline double spmv_suraa__rule_dev(const spmv_auto_features *F, const cha
     return *why = "skewed rows: segments by row length (measured 1.04x median)", 1.0;
 }
 static const spmv_format_rules spmv_rules_suraa = {11, 23, spmv_suraa__rule_host, spmv_suraa__rule_dev, NULL, NULL,
-                                                   NULL, SPMV_CALIB_ROWS};
+                                                   NULL, SPMV_CALIB_ROWS, 0};
 #endif /* SPMV_PART_RULES */

@@ -498,6 +498,10 @@ static void isa_cases(void) {
     isa_file("isa", NULL, 8, "hdia=generic", p, sizeof p); /* replaced: read again */
     CHECK(dia_isa(&A, 0, SPMV_ISA_AUTO) == wide && dia_isa(&A, 1, SPMV_ISA_AUTO) == SPMV_ISA_GENERIC,
           "the file replaced: its new picks followed");
+    isa_file("isa", NULL, 8, "csr=generic", p, sizeof p); /* csrdu follows csr's pick: csr's bits */
+    CHECK(any_isa(&A, SPMV_FMT_CSRDU) == SPMV_ISA_GENERIC, "csr picked generic: csrdu builds generic (csr's arithmetic)");
+    isa_file("isa", NULL, 8, "csrdu=generic", p, sizeof p);
+    CHECK(any_isa(&A, SPMV_FMT_CSRDU) == wide, "a pick for csrdu itself: csr's (the built-in order) is kept");
     isa_file("isa", "Other, 1 CPUs, LLC 1 KiB", 8, "dia=generic", p, sizeof p);
     CHECK(dia_isa(&A, 0, SPMV_ISA_AUTO) == wide, "another machine's picks: the built-in order");
     put("isa", "%%spmv calibration 1\nisas machine x | threads 1 value 8 index 8 picks dia=sse9\n", p, sizeof p);

@@ -31,6 +31,9 @@ typedef struct spmv_format_rules {
     int (*donor)(const spmv_auto_features *F);
     /* the kind of matrix `spmv calibrate` times the row's ISAs on (spmv_calib_kind; 0: rows) */
     int calib_kind;
+    /* 0: the row's own ISA (spmv_isa_for: calibrated per format); else 1 + the format whose ISA
+     * it builds with, not calibrated itself (csrdu takes csr's: the same arithmetic, csr's bits) */
+    int isa_as;
 } spmv_format_rules;
 
 /* The synthetic matrices of the ISA calibration (formats/calib.h, spmv_<tag>_calibrate_isa): a

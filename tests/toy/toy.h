@@ -139,5 +139,5 @@ SPMV_API spmv_status SPMV_NAME(toy_mv)(const SPMV_NAME(toy) *A, SPMV_T alpha, co
 /* What the selection knows about toy: nothing measured yet, so the defaults (formats/core/
  * rules.h): conversion priors of 10 and 11, no rule (predicted 1.0: tried when the budget
  * allows), its bytes one value and index per entry plus a row array, never a donor. */
-static const spmv_format_rules spmv_rules_toy = {10, 11, NULL, NULL, NULL, NULL, NULL, SPMV_CALIB_ROWS};
+static const spmv_format_rules spmv_rules_toy = {10, 11, NULL, NULL, NULL, NULL, NULL, SPMV_CALIB_ROWS, 0};
 #endif /* SPMV_PART_RULES */
