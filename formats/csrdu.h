@@ -242,7 +242,7 @@ SPMV_API spmv_status SPMV_NAME(csrdu_from_csr)(SPMV_NAME(csrdu) *A, const SPMV_N
  * selection's estimate (formats/auto.h): about a fiftieth of a product on a large matrix. */
 SPMV_API spmv_status SPMV_NAME(csrdu_estimate)(const SPMV_NAME(csr) *B, double *ratio, double *narrow) {
     const int64_t nb = B ? ((int64_t)B->nrows + SPMV_CSRDU_G - 1) / SPMV_CSRDU_G : 0;
-    const double I = (double)sizeof(SPMV_I), T = (double)sizeof(SPMV_T);
+    const double ib = (double)sizeof(SPMV_I), vb_full = (double)sizeof(SPMV_T);
     int64_t b, step, want, nnz_s = 0, narrow_s = 0, rows_s = 0, bytes_s = 0, nv = 0;
     SPMV_T *vs, tab[256];
     double vb;
@@ -268,9 +268,9 @@ SPMV_API spmv_status SPMV_NAME(csrdu_estimate)(const SPMV_NAME(csr) *B, double *
     }
     if (nnz_s > 0) {
         const int nd = SPMV_NAME(csrdu__distinct)(vs, nv, tab, NULL); /* of the first `want` sampled */
-        vb = nd == 1 ? 0 : nd <= 256 ? 1 : T;
-        *ratio = ((double)bytes_s + vb * (double)nnz_s + (double)rows_s * I) /
-                 ((double)nnz_s * (T + I) + (double)rows_s * I);
+        vb = nd == 1 ? 0 : nd <= 256 ? 1 : vb_full;
+        *ratio = ((double)bytes_s + vb * (double)nnz_s + (double)rows_s * ib) /
+                 ((double)nnz_s * (vb_full + ib) + (double)rows_s * ib);
         *narrow = (double)narrow_s / (double)nnz_s;
     }
     spmv__free(vs);

@@ -8,7 +8,7 @@
  * 2 bytes; on a larger one both in [0, 1.5] */
 static void TF(_estimate)(const char *name, const TN(csr) *A, int64_t stream) {
     TN(csrdu) D;
-    double ratio = -1, narrow = -1, want_r, T = (double)sizeof(TT_VAL), I = (double)sizeof(TT_IDX);
+    double ratio = -1, narrow = -1, want_r, vbytes = (double)sizeof(TT_VAL), ibytes = (double)sizeof(TT_IDX);
     int64_t r, nar = 0, prev = 0, f = 0;
     if (TN(csrdu_from_csr)(&D, A, NULL, NULL) != SPMV_OK || TN(csrdu_estimate)(A, &ratio, &narrow) != SPMV_OK) {
         CHECK(0, "%s %s: estimate", STR(TT_TAG), name);
@@ -21,9 +21,9 @@ static void TF(_estimate)(const char *name, const TN(csr) *A, int64_t stream) {
         if (w == 1 || w == 2) nar += A->row_ptr[r + 1] - A->row_ptr[r];
     }
     want_r = A->nnz == 0 ? 1
-                         : ((double)stream + (D.vmode == SPMV_CSRDU_PLAIN ? T : D.vmode == SPMV_CSRDU_TABLE ? 1 : 0) *
-                                                 (double)A->nnz + (double)A->nrows * I) /
-                               ((double)A->nnz * (T + I) + (double)A->nrows * I);
+                         : ((double)stream + (D.vmode == SPMV_CSRDU_PLAIN ? vbytes : D.vmode == SPMV_CSRDU_TABLE ? 1 : 0) *
+                                                 (double)A->nnz + (double)A->nrows * ibytes) /
+                               ((double)A->nnz * (vbytes + ibytes) + (double)A->nrows * ibytes);
     if (A->nnz <= 32768)
         CHECK(fabs(ratio - want_r) < 1e-12 && fabs(narrow - (A->nnz ? (double)nar / (double)A->nnz : 1)) < 1e-12,
               "%s %s: estimate %.4f x csr, %.3f narrow; the build %.4f, %.3f", STR(TT_TAG), name, ratio, narrow, want_r,
