@@ -24,7 +24,7 @@
 #ifndef SPMV_CSRDU_COMMON
 #define SPMV_CSRDU_COMMON
 typedef struct spmv_csrdu_params {
-    spmv_isa isa; /* SPMV_ISA_AUTO: csr's (its calibrated pick, $SPMV_ISA, else the widest) */
+    spmv_isa isa; /* SPMV_ISA_AUTO: csr's ($SPMV_ISA, else csr's calibrated pick, else the widest) */
 } spmv_csrdu_params;
 static inline spmv_csrdu_params spmv_csrdu_params_default(void) {
     spmv_csrdu_params p;
@@ -239,7 +239,7 @@ SPMV_API spmv_status SPMV_NAME(csrdu_from_csr)(SPMV_NAME(csrdu) *A, const SPMV_N
  * bytes, from a sample of G-row blocks spread evenly over B (all of them up to 32k entries, else
  * about nnz/64 entries, at least 32k): each block's stream as the converter writes it, the values
  * as the mode their sample's distinct values would take (the whole matrix may hold more). The
- * selection's estimate (formats/auto.h): about a fiftieth of a product on a large matrix. */
+ * selection's estimate (formats/auto.h): it reads about 1/64 of the entries of a large matrix. */
 SPMV_API spmv_status SPMV_NAME(csrdu_estimate)(const SPMV_NAME(csr) *B, double *ratio, double *narrow) {
     const int64_t nb = B ? ((int64_t)B->nrows + SPMV_CSRDU_G - 1) / SPMV_CSRDU_G : 0;
     const double ib = (double)sizeof(SPMV_I), vb_full = (double)sizeof(SPMV_T);
