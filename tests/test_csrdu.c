@@ -6,9 +6,9 @@
  * first columns of 255, 256, 65535, 65536 and beyond), unsorted rows (negative deltas)
  * and repeated columns (delta 0), empty rows, one long row split at SPMV_CSR_LONG, rows split
  * across threads at every multiple of the checkpoint interval, x with NaN, Inf, -0.0 and a
- * denormal, values with -0.0 and denormals, presets, and the real matrices. (Columns near 2^31
- * would need an x of 16 GiB: the escape with the index type's bytes is the one tested at 200000
- * and at negative deltas.) The stream's length equals the deltas' bytes.
+ * denormal, values with -0.0 and denormals, presets, and the real matrices; columns near 2^31
+ * (int32) and beyond 2^32 (int64) through the conversion and back (a product there would need an
+ * x of 16 GiB or more). The stream's length equals the deltas' bytes.
  * The per-type body: tests/test_csrdu_case.h. */
 #define SPMV_CSR_PAR_MIN 2000
 #include "test_preamble.h"
@@ -152,6 +152,17 @@ int main(void) {
         test_d_modes("random: plain", &t, SPMV_CSRDU_PLAIN);
         test_s_modes("random: plain", &t, SPMV_CSRDU_PLAIN);
         spmv_triplets_free(&t);
+    }
+    { /* columns near the index type's limit: 2^31 - 3 with int32 indices, beyond 2^32 with int64
+         (unsorted rows: backward full-width deltas) */
+        static const int64_t c32[] = {0, 5, 2147483644, 2147483645, 3, 2147483640, 7, 2147483645};
+        static const int64_t s32[] = {0, 3, 5, 6, 8};
+        static const int64_t c64[] = {0, 4294967301LL, 1099511627776LL, 9, 1099511627770LL, 2147483648LL, 17};
+        static const int64_t s64[] = {0, 3, 5, 6, 7};
+        test_d_far("columns near 2^31 (int32)", 4, 2147483646, c32, s32);
+        test_s_far("columns near 2^31 (int32)", 4, 2147483646, c32, s32);
+        test_dl_far("columns near 2^31 (int64)", 4, 2147483646, c32, s32);
+        test_dl_far("columns beyond 2^32 (int64)", 4, 1099511627777LL, c64, s64);
     }
     rule_cases();
     th_real_matrices(real, NULL, 400000);

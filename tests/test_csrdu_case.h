@@ -2,6 +2,52 @@
 #define TN(x) SPMV_CAT(SPMV_CAT3(spmv_, TT_TAG, _), x)
 #define TF(x) SPMV_CAT3(test_, TT_TAG, x)
 
+/* the stream's bytes the deltas need: a unit per non-empty row, its width byte and each delta in
+ * 1, 2 or the index type's bytes (computed here from A, not by the converter's code) */
+static int64_t TF(_stream)(const TN(csr) *A) {
+    int64_t i, k, want = 0, prev = 0;
+    for (i = 0; i < A->nrows; i++) {
+        int64_t mx = 0, mn = 0, f, w;
+        if (i % SPMV_CSRDU_G == 0) prev = 0;
+        if (A->row_ptr[i] == A->row_ptr[i + 1]) continue;
+        f = (int64_t)A->col_idx[A->row_ptr[i]] - prev;
+        prev = A->col_idx[A->row_ptr[i]];
+        for (k = A->row_ptr[i] + 1; k < A->row_ptr[i + 1]; k++) {
+            const int64_t st = (int64_t)A->col_idx[k] - (int64_t)A->col_idx[k - 1];
+            mx = st > mx ? st : mx;
+            mn = st < mn ? st : mn;
+        }
+        w = spmv__csrdu_width(f, mx, mn);
+        want += 1 + (int64_t)(A->row_ptr[i + 1] - A->row_ptr[i]) * (w ? w : (int64_t)sizeof(TT_IDX));
+    }
+    return want;
+}
+/* columns too far apart for a product here (x would not fit in memory): nr rows of the columns
+ * cols[start[r]..start[r+1]) wrapped as a CSR (csr_wrap: nothing allocated per column), the
+ * conversion's stream and the columns back through csrdu_to_csr, exactly (full-width deltas
+ * forwards and backwards across the index type's range) */
+static void TF(_far)(const char *name, int64_t nr, int64_t nc, const int64_t *cols, const int64_t *start) {
+    TT_IDX rp[16], ci[32];
+    TT_VAL v[32];
+    TN(csr) A, C;
+    TN(csrdu) D;
+    int64_t k;
+    for (k = 0; k <= nr; k++) rp[k] = (TT_IDX)start[k];
+    for (k = 0; k < start[nr]; k++) ci[k] = (TT_IDX)cols[k], v[k] = (TT_VAL)(k + 1);
+    if (TN(csr_wrap)(&A, nr, nc, rp, ci, v, NULL, NULL) != SPMV_OK || TN(csrdu_from_csr)(&D, &A, NULL, NULL) != SPMV_OK) {
+        CHECK(0, "%s %s: builds", STR(TT_TAG), name);
+        return;
+    }
+    CHECK(D.nd == TF(_stream)(&A), "%s %s: the stream holds %lld bytes, the deltas need %lld", STR(TT_TAG), name,
+          (long long)D.nd, (long long)TF(_stream)(&A));
+    CHECK(TN(csrdu_to_csr)(&D, &C) == SPMV_OK && C.nnz == A.nnz &&
+              !memcmp(C.col_idx, A.col_idx, sizeof(TT_IDX) * (size_t)A.nnz) &&
+              !memcmp(C.row_ptr, A.row_ptr, sizeof(TT_IDX) * (size_t)(A.nrows + 1)),
+          "%s %s: every column back exactly", STR(TT_TAG), name);
+    TN(csr_free)(&C);
+    TN(csrdu_free)(&D);
+    TN(csr_free)(&A);
+}
 /* the selection's estimate (csrdu_estimate) against the build: on a matrix of at most 32k
  * entries every block is sampled, so its bytes ratio is the built stream's (the values as the
  * built mode: a byte per entry for a table) and its narrow share the entries in units of 1 or
@@ -41,7 +87,7 @@ static void TF(_run)(const char *name, const spmv_triplets *t, int odd) {
     TN(csr) A, B;
     TN(csrdu) D;
     TT_VAL *x, *y0, *yc, *yd;
-    int64_t i, k, want = 0, prev;
+    int64_t i, want;
     int isa, nt, q, same = 1, ran = 0, same_mm = 1;
     if (TN(csr_from_triplets)(&A, t, NULL, NULL) != SPMV_OK) {
         CHECK(0, "%s %s: csr", STR(TT_TAG), name);
@@ -54,20 +100,7 @@ static void TF(_run)(const char *name, const spmv_triplets *t, int odd) {
     for (i = 0; i < A.ncols; i++) x[i] = (TT_VAL)(1.0 + (double)(i % 13) / 7.0) * (i % 2 ? -1 : 1);
     if (odd && A.ncols > 4) x[1] = (TT_VAL)NAN, x[2] = (TT_VAL)INFINITY, x[3] = (TT_VAL)-0.0, x[4] = (TT_VAL)1e-310;
     for (i = 0; i < A.nrows; i++) y0[i] = (TT_VAL)(0.5 + (double)(i % 5));
-    for (i = 0, prev = 0; i < A.nrows; i++) { /* a unit per non-empty row: width byte, 1, 2 or the index's bytes */
-        int64_t mx = 0, mn = 0, f, w;
-        if (i % SPMV_CSRDU_G == 0) prev = 0;
-        if (A.row_ptr[i] == A.row_ptr[i + 1]) continue;
-        f = (int64_t)A.col_idx[A.row_ptr[i]] - prev;
-        prev = A.col_idx[A.row_ptr[i]];
-        for (k = A.row_ptr[i] + 1; k < A.row_ptr[i + 1]; k++) {
-            const int64_t st = (int64_t)A.col_idx[k] - (int64_t)A.col_idx[k - 1];
-            mx = st > mx ? st : mx;
-            mn = st < mn ? st : mn;
-        }
-        w = spmv__csrdu_width(f, mx, mn);
-        want += 1 + (int64_t)(A.row_ptr[i + 1] - A.row_ptr[i]) * (w ? w : (int64_t)sizeof(TT_IDX));
-    }
+    want = TF(_stream)(&A);
     for (isa = SPMV_ISA_GENERIC; isa < SPMV_ISA_COUNT_; isa++) {
         spmv_csr_params cp = spmv_csr_params_default();
         spmv_csrdu_params dp = spmv_csrdu_params_default();
