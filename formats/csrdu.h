@@ -276,6 +276,11 @@ SPMV_API spmv_status SPMV_NAME(csrdu_estimate)(const SPMV_NAME(csr) *B, double *
     spmv__free(vs);
     return SPMV_OK;
 }
+/* the first row of thread t's part of n (nrows for t == n): csr's split of the rows by entries,
+ * rounded down to a multiple of G (a checkpoint), so that csrdu_mv and csrdu_mm split alike */
+static inline SPMV_I SPMV_NAME(csrdu__start)(const SPMV_NAME(csrdu) *A, int t, int n) {
+    return t >= n ? A->nrows : SPMV_NAME(csr__split)(A->row_ptr, A->nrows, t, n) / SPMV_CSRDU_G * SPMV_CSRDU_G;
+}
 /* back to CSR: the columns decoded, entries as stored */
 /* one value of w bytes (0: the index type's, signed) at *pd, pd advanced */
 static SPMV__ALWAYS_INLINE int64_t SPMV_NAME(csrdu__get)(const unsigned char **pd, int w) {
@@ -428,10 +433,8 @@ SPMV_KTARGET static inline void SPMV_K(csrdu_mv)(const SPMV_NAME(csrdu) *A, SPMV
     }
 SPMV_OMP(parallel num_threads(nt))
     {
-        const int t = spmv__tid(), n = spmv__nthr();
-        const SPMV_I r0 = SPMV_NAME(csr__split)(A->row_ptr, A->nrows, t, n) / SPMV_CSRDU_G * SPMV_CSRDU_G;
-        const SPMV_I r1 = t + 1 == n ? A->nrows
-                                     : SPMV_NAME(csr__split)(A->row_ptr, A->nrows, t + 1, n) / SPMV_CSRDU_G * SPMV_CSRDU_G;
+        const SPMV_I r0 = SPMV_NAME(csrdu__start)(A, spmv__tid(), spmv__nthr());
+        const SPMV_I r1 = SPMV_NAME(csrdu__start)(A, spmv__tid() + 1, spmv__nthr());
         SPMV_K(csrdu__part)(A, x, y, r0, r1, alpha, beta);
     }
 }
@@ -471,10 +474,8 @@ SPMV_KTARGET static inline void SPMV_K(csrdu__mm)(const SPMV_NAME(csrdu) *A, int
     (void)nt; /* unused without OpenMP */
 SPMV_OMP(parallel num_threads(nt) if (nt > 1))
     {
-        const int t = spmv__tid(), n = spmv__nthr();
-        const SPMV_I r0 = SPMV_NAME(csr__split)(A->row_ptr, A->nrows, t, n) / SPMV_CSRDU_G * SPMV_CSRDU_G;
-        const SPMV_I r1 = t + 1 == n ? A->nrows
-                                     : SPMV_NAME(csr__split)(A->row_ptr, A->nrows, t + 1, n) / SPMV_CSRDU_G * SPMV_CSRDU_G;
+        const SPMV_I r0 = SPMV_NAME(csrdu__start)(A, spmv__tid(), spmv__nthr());
+        const SPMV_I r1 = SPMV_NAME(csrdu__start)(A, spmv__tid() + 1, spmv__nthr());
         if (r0 < r1) SPMV__MM_BLOCKS(kk, SPMV_K(csrdu__mm_rm), A, r0, r1, X, ldx, Y, ldy, alpha, beta);
     }
 }
