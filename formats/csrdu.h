@@ -8,7 +8,10 @@
  * 0: signed deltas of the index type's size), then its first column as a delta from the first
  * column of the block's previous non-empty row (from 0 at a block's first), then each further
  * column as a delta from the one before, all in w bytes. w is the narrowest that holds them all
- * (rows whose columns go backwards take w = 0). ck[b] is the stream's offset at row
+ * (rows whose columns go backwards take w = 0). A first column before the previous row's keeps
+ * a narrow unit: with w 1 or 2 the width byte's SPMV_CSRDU_NEG bit says the first delta is
+ * stored as its magnitude, to be subtracted (graphs' rows start anywhere: without it 40% of
+ * delaunay_n16's rows took 4 bytes an index). ck[b] is the stream's offset at row
  * b * SPMV_CSRDU_G, so that a thread can start at any G-th row. Banded and stencil rows take 1
  * or 2 bytes an index instead of 4 or 8.
  * Kernel: rows split over threads at multiples of G (by entries and rows, as csr splits them),
@@ -33,11 +36,13 @@ static inline spmv_csrdu_params spmv_csrdu_params_default(void) {
 }
 static const spmv_param_key spmv__csrdu_keys[] = {{NULL, 0, SPMV_PK_INT, 0, 0, NULL, NULL}}; /* isa only */
 enum { SPMV_CSRDU_PLAIN = 0, SPMV_CSRDU_TABLE = 1, SPMV_CSRDU_ONE = 2 };
-/* a row unit's width: 1 or 2 when its first delta f and every step (cols[k] - cols[k-1]) is in
- * [0, 256) or [0, 65536), else 0 (the index type's size, signed) */
+/* the width byte's flag: the unit's first delta is stored as its magnitude, subtracted */
+#define SPMV_CSRDU_NEG 0x80
+/* a row unit's width: 1 or 2 when every step (cols[k] - cols[k-1]) is in [0, 256) or
+ * [0, 65536) and so is the first delta f's magnitude, else 0 (the index type's size, signed) */
 static inline int spmv__csrdu_width(int64_t f, int64_t maxstep, int64_t minstep) {
-    const int64_t lo = f < minstep ? f : minstep, hi = f > maxstep ? f : maxstep;
-    return lo < 0 ? 0 : hi < 256 ? 1 : hi < 65536 ? 2 : 0;
+    const int64_t af = f < 0 ? -f : f, hi = af > maxstep ? af : maxstep;
+    return minstep < 0 ? 0 : hi < 256 ? 1 : hi < 65536 ? 2 : 0;
 }
 #endif
 typedef struct SPMV_NAME(csrdu) {
@@ -133,8 +138,8 @@ static inline int64_t SPMV_NAME(csrdu__block)(const SPMV_NAME(csr) *B, int64_t b
         const int w = SPMV_NAME(csrdu__unit)(B, r, &prev, &f), wb = w ? w : (int)sizeof(SPMV_I);
         if (w < 0) continue;
         if (d) {
-            d[p] = (unsigned char)w;
-            SPMV_NAME(csrdu__put)(d, p + 1, w, f);
+            d[p] = (unsigned char)(w && f < 0 ? w | SPMV_CSRDU_NEG : w);
+            SPMV_NAME(csrdu__put)(d, p + 1, w, w && f < 0 ? -f : f);
             for (k = B->row_ptr[r] + 1; k < B->row_ptr[r + 1]; k++)
                 SPMV_NAME(csrdu__put)(d, p + 1 + (int64_t)(k - B->row_ptr[r]) * wb, w,
                                       (int64_t)B->col_idx[k] - (int64_t)B->col_idx[k - 1]);
@@ -300,6 +305,15 @@ static SPMV__ALWAYS_INLINE int64_t SPMV_NAME(csrdu__get)(const unsigned char **p
         return (int64_t)v;
     }
 }
+/* a unit's first column: its width byte at *pd (w its width), the first delta added to prev
+ * or (SPMV_CSRDU_NEG) subtracted from it; *pd left after the delta */
+static SPMV__ALWAYS_INLINE uint64_t SPMV_NAME(csrdu__first)(const unsigned char **pd, int w, int64_t prev) {
+    const int neg = **pd & SPMV_CSRDU_NEG;
+    uint64_t f;
+    ++*pd;
+    f = (uint64_t)SPMV_NAME(csrdu__get)(pd, w);
+    return neg ? (uint64_t)prev - f : (uint64_t)prev + f;
+}
 /* back to CSR: the columns decoded, entries as stored */
 SPMV_API spmv_status SPMV_NAME(csrdu_to_csr)(const SPMV_NAME(csrdu) *A, SPMV_NAME(csr) *B) {
     SPMV_NAME(csr) W;
@@ -321,8 +335,8 @@ SPMV_API spmv_status SPMV_NAME(csrdu_to_csr)(const SPMV_NAME(csrdu) *A, SPMV_NAM
         uint64_t c;
         if (r % SPMV_CSRDU_G == 0) prev = 0;
         if (A->row_ptr[r] == A->row_ptr[r + 1]) continue;
-        w = *d++;
-        c = (uint64_t)prev + (uint64_t)SPMV_NAME(csrdu__get)(&d, w);
+        w = *d & 3;
+        c = SPMV_NAME(csrdu__first)(&d, w, prev);
         prev = (int64_t)c;
         col[A->row_ptr[r]] = (SPMV_I)c;
         for (k = A->row_ptr[r] + 1; k < A->row_ptr[r + 1]; k++) {
@@ -361,10 +375,10 @@ SPMV_KTARGET static SPMV__ALWAYS_INLINE SPMV_T SPMV_K(csrdu__row)(const SPMV_NAM
                                                               const SPMV_T *SPMV_RESTRICT x, SPMV_I r,
                                                               const unsigned char **ppd, int64_t *prev, int split,
                                                               int w, int vm) {
-    const unsigned char *pd = *ppd + 1, *vi = A->vi;
+    const unsigned char *pd = *ppd, *vi = A->vi;
     const SPMV_T *val = A->val, *tab = A->tab, v1 = A->v1;
     SPMV_I k = A->row_ptr[r], e = A->row_ptr[r + 1];
-    uint64_t c = (uint64_t)*prev + SPMV__CSRDU_D();
+    uint64_t c = SPMV_NAME(csrdu__first)(&pd, w, *prev);
     SPMV_T s0 = 0;
     *prev = (int64_t)c;
     if (split && e - k >= SPMV_CSR_LONG) {
@@ -415,7 +429,7 @@ SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(csrdu__rows)(const SPMV_NAME
         SPMV_T s = 0;
         if (r % SPMV_CSRDU_G == 0) prev = 0;
         if (A->row_ptr[r] < A->row_ptr[r + 1]) {
-            const int w = *pd;
+            const int w = *pd & 3;
             if (w == 1) s = SPMV_K(csrdu__row)(A, x, r, &pd, &prev, split, 1, vm);
             else if (w == 2) s = SPMV_K(csrdu__row)(A, x, r, &pd, &prev, split, 2, vm);
             else s = SPMV_K(csrdu__row)(A, x, r, &pd, &prev, split, 0, vm);
@@ -469,8 +483,8 @@ SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(csrdu__mm_rm)(const SPMV_NAM
         for (b = 0; b < NV; b++) acc[b] = V_zero();
         if (r % SPMV_CSRDU_G == 0) prev = 0;
         if (A->row_ptr[r] < A->row_ptr[r + 1]) {
-            const int w = *pd++;
-            uint64_t c = (uint64_t)prev + (uint64_t)SPMV_NAME(csrdu__get)(&pd, w);
+            const int w = *pd & 3;
+            uint64_t c = SPMV_NAME(csrdu__first)(&pd, w, prev);
             prev = (int64_t)c;
             for (k = A->row_ptr[r]; k < A->row_ptr[r + 1]; k++) {
                 const SPMV_T v = A->vmode == SPMV_CSRDU_PLAIN   ? A->val[k]

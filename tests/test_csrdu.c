@@ -4,7 +4,8 @@
  * pattern is refused) (the generic checks against the long-double
  * reference run in test_format_csrdu). Inputs: every unit width at its boundaries (steps and
  * first columns of 255, 256, 65535, 65536 and beyond), unsorted rows (negative deltas)
- * and repeated columns (delta 0), empty rows, one long row split at SPMV_CSR_LONG, rows split
+ * and repeated columns (delta 0), first columns before the previous row's (by 1 to 65537: the
+ * first delta subtracted), empty rows, one long row split at SPMV_CSR_LONG, rows split
  * across threads at every multiple of the checkpoint interval, x with NaN, Inf, -0.0 and a
  * denormal, values with -0.0 and denormals, presets, and the real matrices; columns near 2^31
  * (int32) and beyond 2^32 (int64) through the conversion and back (a product there would need an
@@ -106,6 +107,22 @@ int main(void) {
         start[9] = n;
         rows_of(&t, 9, 400001, cols, start);
         all("delta boundaries", &t, 1);
+        spmv_triplets_free(&t);
+    }
+    { /* first columns going backwards by 1..65537 (narrow units, the delta subtracted), each row
+         with a step of one byte and one of two */
+        static const int64_t back[] = {0, 1, 255, 256, 65535, 65536, 65537, 2, 200000};
+        int64_t cols[40], start[16], n = 0, r, c0 = 399000;
+        for (r = 0; r < 9; r++) {
+            start[r] = n;
+            c0 -= back[r];
+            cols[n++] = c0;
+            cols[n++] = c0 + 7;
+            if (r % 2) cols[n++] = c0 + 7 + 300;
+        }
+        start[9] = n;
+        rows_of(&t, 9, 400001, cols, start);
+        all("first columns backwards", &t, 1);
         spmv_triplets_free(&t);
     }
     th_make_random(&t, 300, 300, 900); /* serial */

@@ -3,7 +3,8 @@
 #define TF(x) SPMV_CAT3(test_, TT_TAG, x)
 
 /* the stream's bytes the deltas need: a unit per non-empty row, its width byte and each delta in
- * 1, 2 or the index type's bytes (computed here from A, not by the converter's code) */
+ * 1, 2 or the index type's bytes (computed here from A, not by the converter's code): 1 or 2 when
+ * no step goes backwards and the steps and the first delta's magnitude fit, else full width */
 static int64_t TF(_stream)(const TN(csr) *A) {
     int64_t i, k, want = 0, prev = 0;
     for (i = 0; i < A->nrows; i++) {
@@ -17,7 +18,8 @@ static int64_t TF(_stream)(const TN(csr) *A) {
             mx = st > mx ? st : mx;
             mn = st < mn ? st : mn;
         }
-        w = spmv__csrdu_width(f, mx, mn);
+        f = f < 0 ? -f : f;
+        w = mn < 0 ? 0 : (f > mx ? f : mx) < 256 ? 1 : (f > mx ? f : mx) < 65536 ? 2 : 0;
         want += 1 + (int64_t)(A->row_ptr[i + 1] - A->row_ptr[i]) * (w ? w : (int64_t)sizeof(TT_IDX));
     }
     return want;

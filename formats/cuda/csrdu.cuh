@@ -5,7 +5,8 @@
  *
  * Kernel: a warp per block of SPMV_CSRDU_G rows (grid-stride; ck gives the block's stream
  * offset), its rows one after another. A row's deltas all have the unit's width, so lane j
- * reads the row's j-th delta directly (32 at a time); an inclusive warp scan of the deltas,
+ * reads the row's j-th delta directly (32 at a time; the first negated when the width byte has
+ * SPMV_CSRDU_NEG); an inclusive warp scan of the deltas,
  * plus the column before them (the previous row's first column for the first delta), gives
  * every lane its column: the decode is cooperative, with no per-entry escape. Each lane adds
  * value * x[column] into its partial sum; the row's sum is a shuffle reduction (a fixed
@@ -48,11 +49,12 @@ __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
             const int64_t k0 = (int64_t)rp[r], n = (int64_t)rp[r + 1] - k0;
             T sum = T(0);
             if (n > 0) {
-                const int w = d[p], wb = w ? w : (int)sizeof(U);
+                const int w = d[p] & 3, wb = w ? w : (int)sizeof(U), neg = d[p] >> 7;
                 U base = prev;
                 for (int64_t j0 = 0; j0 < n; j0 += 32) {
                     const int64_t j = j0 + lane;
                     U c = j < n ? spmv_cuda__csrdu_delta<U>(d + p + 1 + j * wb, w) : U(0);
+                    if (j == 0 && neg) c = U(0) - c; /* SPMV_CSRDU_NEG: the first delta subtracted */
 #pragma unroll
                     for (int o = 1; o < 32; o <<= 1) {
                         const U t = __shfl_up_sync(SPMV_CUDA_FULL_MASK, c, o);
