@@ -238,7 +238,7 @@ static void usage(FILE *f) {
             "--op mm:k=N: Y = A X with N vectors, column-major (,row: row-major; only the native formats run\n"
             "        it, the others are skipped); times per call of N vectors, GFLOP/s = 2 N nnz / time; cusparse =\n"
             "        cusparseSpMM (CSR, ALG_DEFAULT); native: the csr rows (csr_dev_mm), ell, ellr, hll, sell\n"
-            "        (ell_dev_mm); the others one product per vector (any_dev_mm); no auto row.\n"
+            "        (ell_dev_mm), csrdu (csrdu_dev_mm); the others one product per vector (any_dev_mm); no auto row.\n"
             "--isa and --threads are accepted and ignored (compatibility with `spmv bench`).\n"
             "Formats: cusparse (cusparseSpMV, CSR, ALG_DEFAULT), cusparse_alg2 (CUSPARSE_SPMV_CSR_ALG2),\n"
             "cusparse_bsr (cusparse<t>bsrmv on bcsr's layout, column-major blocks, the block size bcsr estimates;\n"

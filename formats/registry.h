@@ -101,7 +101,7 @@ SPMV_FORMAT(sss,        SSS,        sss,  1, 1, 0, 0, 0, 1, 1, 0, 0, 0, 0)
 
 #if SPMV__USE(csrdu)
 #include SPMV__HEADER(csrdu)
-SPMV_FORMAT(csrdu,      CSRDU,      csrdu, 1, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0)
+SPMV_FORMAT(csrdu,      CSRDU,      csrdu, 1, 1, 0, 0, 0, 0, 0, 1, 1, 0, 0)
 #endif
 
 /* ---- TEST-ONLY ROWS below: not the product's (the scripts that read this file as text,

@@ -180,7 +180,8 @@ static inline spmv_status SPMV_NAME(any_dev_mvt)(const SPMV_NAME(any_dev) *D, SP
 
 /* Y = alpha*B*X + beta*Y with k vectors on the device (device pointers; layouts as on the
  * host): the csr rows natively (csr_dev_mm: atomics only for the long rows of a skewed
- * matrix), ell, ellr, hll and sell natively (ell_dev_mm, no atomics); the other formats (sss too) one
+ * matrix), ell, ellr, hll and sell natively (ell_dev_mm, no atomics), csrdu natively (csrdu_dev_mm,
+ * each row decoded once per 32 vectors, no atomics); the other formats (sss too) one
  * product per vector, column-major only (row-major gives SPMV_ERR_UNSUPPORTED: no device
  * transposes here). */
 static inline spmv_status SPMV_NAME(any_dev_mm)(const SPMV_NAME(any_dev) *D, int64_t k, SPMV_T alpha, const SPMV_T *X,
@@ -191,8 +192,11 @@ static inline spmv_status SPMV_NAME(any_dev_mm)(const SPMV_NAME(any_dev) *D, int
     if (D->fmt == SPMV_FMT_CSR || D->fmt == SPMV_FMT_CSR_MERGE || D->fmt == SPMV_FMT_CSR_SCALAR ||
         D->fmt == SPMV_FMT_CSR_VECTOR)
         return SPMV_NAME(csr_dev_mm)(&D->u.csr, k, alpha, X, ldx, beta, Y, ldy, lay, s);
+#if SPMV__USE(csrdu)
+    if (D->fmt == SPMV_FMT_CSRDU) return SPMV_NAME(csrdu_dev_mm)(&D->u.csrdu, k, alpha, X, ldx, beta, Y, ldy, lay, s);
+#endif
 #if SPMV__USE(ell)
-    if (spmv__dev_mm_native(D->fmt)) { /* the ELL rows (the csr ones returned above) */
+    if (spmv__dev_mm_native(D->fmt)) { /* the ELL rows (the csr and csrdu ones returned above) */
         st = SPMV_NAME(ell_dev_mm)(&D->u.ell, k, alpha, X, ldx, beta, Y, ldy, lay, s);
         if (st != SPMV_ERR_UNSUPPORTED) return st;
         st = SPMV_OK;

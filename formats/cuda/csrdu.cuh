@@ -26,6 +26,21 @@ template <typename U> __device__ __forceinline__ U spmv_cuda__csrdu_delta(const 
     for (int i = 0; i < (int)sizeof(U); i++) v |= (U)q[i] << (8 * i);
     return v;
 }
+/* Lane j's column of a unit whose deltas (w bytes each, wb apart) start at q: its delta (the
+ * first negated when neg, SPMV_CSRDU_NEG), an inclusive warp scan of the 32 lanes' deltas, plus
+ * base (the column before them); lanes at or past n add 0. Every lane of the warp calls it. */
+template <typename U>
+__device__ __forceinline__ U spmv_cuda__csrdu_col(const unsigned char *q, int64_t j, int64_t n, int w, int wb, int neg,
+                                                  int lane, U base) {
+    U c = j < n ? spmv_cuda__csrdu_delta<U>(q + j * wb, w) : U(0);
+    if (j == 0 && neg) c = U(0) - c;
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+        const U t = __shfl_up_sync(SPMV_CUDA_FULL_MASK, c, o);
+        if (lane >= o) c += t;
+    }
+    return c + base;
+}
 /* the value of entry k by the value mode VM (formats/csrdu.h: 0 plain, 1 table, 2 one) */
 template <typename T, int VM>
 __device__ __forceinline__ T spmv_cuda__csrdu_val(int64_t k, const T *val, const unsigned char *vi, const T *tab,
@@ -53,14 +68,7 @@ __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
                 U base = prev;
                 for (int64_t j0 = 0; j0 < n; j0 += 32) {
                     const int64_t j = j0 + lane;
-                    U c = j < n ? spmv_cuda__csrdu_delta<U>(d + p + 1 + j * wb, w) : U(0);
-                    if (j == 0 && neg) c = U(0) - c; /* SPMV_CSRDU_NEG: the first delta subtracted */
-#pragma unroll
-                    for (int o = 1; o < 32; o <<= 1) {
-                        const U t = __shfl_up_sync(SPMV_CUDA_FULL_MASK, c, o);
-                        if (lane >= o) c += t;
-                    }
-                    c += base;
+                    const U c = spmv_cuda__csrdu_col<U>(d + p + 1, j, n, w, wb, neg, lane, base);
                     if (j < n) sum += spmv_cuda__csrdu_val<T, VM>(k0 + j, val, vi, tab, v1) * x[(I)c];
                     if (j0 == 0) prev = __shfl_sync(SPMV_CUDA_FULL_MASK, c, 0);
                     base = __shfl_sync(SPMV_CUDA_FULL_MASK, c, 31);
@@ -70,6 +78,52 @@ __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
 #pragma unroll
             for (int o = 16; o > 0; o >>= 1) sum += __shfl_xor_sync(SPMV_CUDA_FULL_MASK, sum, o);
             if (lane == 0) spmv_cuda_axpby(y + r, alpha, sum, beta);
+        }
+    }
+}
+/* Y = alpha*A*X + beta*Y with k vectors (X and Y row- or column-major): the mv kernel's warp
+ * per block of G rows, each row's unit decoded 32 columns at a time as there, once per pass of up
+ * to 32 vectors; for each vector of the pass the lanes' products are summed by a butterfly of
+ * shuffles (every lane gets the same bits) and lane q keeps vector q's sum: a fixed order, no
+ * atomics. */
+template <typename T, typename I, typename U, int VM>
+__global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
+    spmv_cuda__csrdu_mm(int64_t nrows, const I *__restrict__ rp, const unsigned char *__restrict__ d,
+                        const int64_t *__restrict__ ck, const T *__restrict__ val, const unsigned char *__restrict__ vi,
+                        const T *__restrict__ tab, T v1, int64_t k, T alpha, const T *__restrict__ X, int64_t ldx,
+                        T beta, T *__restrict__ Y, int64_t ldy, int colmajor) {
+    const int lane = spmv_cuda_lane();
+    const int64_t nb = (nrows + SPMV_CSRDU_G - 1) / SPMV_CSRDU_G, warps = spmv_cuda_gsize() / 32;
+    for (int64_t b = spmv_cuda_gtid() / 32; b < nb; b += warps) { /* warp-uniform */
+        const int64_t r1 = (b + 1) * SPMV_CSRDU_G < nrows ? (b + 1) * SPMV_CSRDU_G : nrows;
+        for (int64_t jb = 0; jb < k; jb += 32) {
+            const int nj = k - jb < 32 ? (int)(k - jb) : 32;
+            int64_t p = ck[b];
+            U prev = 0;
+            for (int64_t r = b * SPMV_CSRDU_G; r < r1; r++) {
+                const int64_t k0 = (int64_t)rp[r], n = (int64_t)rp[r + 1] - k0;
+                T acc = T(0); /* lane q: vector jb + q */
+                if (n > 0) {
+                    const int w = d[p] & 3, wb = w ? w : (int)sizeof(U), neg = d[p] >> 7;
+                    U base = prev;
+                    for (int64_t j0 = 0; j0 < n; j0 += 32) {
+                        const int64_t j = j0 + lane;
+                        const U c = spmv_cuda__csrdu_col<U>(d + p + 1, j, n, w, wb, neg, lane, base);
+                        const T v = j < n ? spmv_cuda__csrdu_val<T, VM>(k0 + j, val, vi, tab, v1) : T(0);
+                        const int64_t col = (int64_t)(I)c;
+                        for (int q = 0; q < nj; q++) {
+                            T t = j < n ? v * X[colmajor ? (jb + q) * ldx + col : col * ldx + jb + q] : T(0);
+#pragma unroll
+                            for (int o = 16; o > 0; o >>= 1) t += __shfl_xor_sync(SPMV_CUDA_FULL_MASK, t, o);
+                            if (lane == q) acc += t;
+                        }
+                        if (j0 == 0) prev = __shfl_sync(SPMV_CUDA_FULL_MASK, c, 0);
+                        base = __shfl_sync(SPMV_CUDA_FULL_MASK, c, 31);
+                    }
+                    p += 1 + n * wb;
+                }
+                if (lane < nj) spmv_cuda_axpby(colmajor ? Y + (jb + lane) * ldy + r : Y + r * ldy + jb + lane, alpha, acc, beta);
+            }
         }
     }
 }
@@ -158,6 +212,30 @@ static inline spmv_status SPMV_NAME(csrdu_dev_mv)(const SPMV_NAME(csrdu_dev) *D,
     else
         SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, spmv_cuda__csrdu<SPMV_T, SPMV_I, U, 2>)(
             (int64_t)D->nrows, D->row_ptr, D->d, D->ck, D->val, D->vi, D->tab, D->v1, alpha, x, beta, y);
+    return spmv_cuda_status(cudaGetLastError());
+}
+
+/* Y = alpha*D*X + beta*Y with k vectors on the device (device pointers, either layout; beta == 0:
+ * Y not read), ordered on stream s: each row's unit decoded once per 32 vectors. */
+static inline spmv_status SPMV_NAME(csrdu_dev_mm)(const SPMV_NAME(csrdu_dev) *D, int64_t k, SPMV_T alpha, const SPMV_T *X,
+                                                  int64_t ldx, SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay,
+                                                  cudaStream_t s = 0) {
+    typedef typename spmv_cuda__csrdu_uint<sizeof(SPMV_I)>::type U;
+    const int64_t nb = D ? ((int64_t)D->nrows + SPMV_CSRDU_G - 1) / SPMV_CSRDU_G : 0;
+    const unsigned grid = spmv_cuda_grid(nb * 32, SPMV_CUDA_BLOCK);
+    const int cm = lay == SPMV_COL_MAJOR;
+    if (!D || spmv__mm_args_bad(D->ncols, D->nrows, k, X, ldx, Y, ldy, lay, sizeof(SPMV_T))) return SPMV_ERR_ARG;
+    if (D->nrows == 0) return SPMV_OK;
+    if (!D->row_ptr || !D->d || !D->ck) return SPMV_ERR_ARG;
+    if (D->vmode == SPMV_CSRDU_PLAIN)
+        SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, spmv_cuda__csrdu_mm<SPMV_T, SPMV_I, U, 0>)(
+            (int64_t)D->nrows, D->row_ptr, D->d, D->ck, D->val, D->vi, D->tab, D->v1, k, alpha, X, ldx, beta, Y, ldy, cm);
+    else if (D->vmode == SPMV_CSRDU_TABLE)
+        SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, spmv_cuda__csrdu_mm<SPMV_T, SPMV_I, U, 1>)(
+            (int64_t)D->nrows, D->row_ptr, D->d, D->ck, D->val, D->vi, D->tab, D->v1, k, alpha, X, ldx, beta, Y, ldy, cm);
+    else
+        SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, spmv_cuda__csrdu_mm<SPMV_T, SPMV_I, U, 2>)(
+            (int64_t)D->nrows, D->row_ptr, D->d, D->ck, D->val, D->vi, D->tab, D->v1, k, alpha, X, ldx, beta, Y, ldy, cm);
     return spmv_cuda_status(cudaGetLastError());
 }
 

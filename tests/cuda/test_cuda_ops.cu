@@ -132,14 +132,14 @@ out:
     spmv_d_csr_free(&A);
 }
 
-/* SpMM on the device: csr_dev_mm (every csr row), ell_dev_mm (sell, hll: both layouts) and
- * any_dev_mm's per-vector path (coo, jad, and sss on a symmetric matrix: column-major;
+/* SpMM on the device: csr_dev_mm (every csr row), ell_dev_mm (sell, hll: both layouts),
+ * csrdu_dev_mm (both layouts) and any_dev_mm's per-vector path (coo, jad, and sss on a symmetric matrix: column-major;
  * row-major refused) against the host reference, k = 1, 3, 8, 9, 33, ld > k. only_sym: sss
  * alone (on A + A^T). */
 static void mm_matrix(const char *mname, const spmv_triplets *t, int only_sym) {
     static const int ks[] = {1, 3, 8, 9, 33};
     static const spmv_format fs[] = {SPMV_FMT_CSR, SPMV_FMT_CSR_VECTOR, SPMV_FMT_SELL, SPMV_FMT_HLL,
-                                     SPMV_FMT_COO, SPMV_FMT_JAD,        SPMV_FMT_SSS};
+                                     SPMV_FMT_CSRDU, SPMV_FMT_COO, SPMV_FMT_JAD, SPMV_FMT_SSS};
     spmv_d_csr A;
     if (spmv_d_csr_from_triplets(&A, t, NULL, NULL) != SPMV_OK) {
         CHECK(0, "%s: to CSR", mname);
@@ -158,8 +158,7 @@ static void mm_matrix(const char *mname, const spmv_triplets *t, int only_sym) {
         CHECK(bst == SPMV_OK, "%s %s: build for SpMM: %s (%s)", mname, spmv_format_name(fs[fi]), spmv_status_str(bst),
               e.msg);
         if (bst != SPMV_OK) continue;
-        const int native = fs[fi] == SPMV_FMT_CSR || fs[fi] == SPMV_FMT_CSR_VECTOR || fs[fi] == SPMV_FMT_SELL ||
-                           fs[fi] == SPMV_FMT_HLL;
+        const int native = spmv__dev_mm_native(fs[fi]); /* the registry's dmm column */
         for (int ik = 0; ik < 5; ik++)
             for (int lay = 0; lay < 2; lay++) {
                 const int64_t k = ks[ik], ldx = lay ? n + 3 : k + 2, ldy = lay ? m + 1 : k + 1;
@@ -252,6 +251,14 @@ int main(void) {
             th_rng_restore();
         }
         spmv_triplets_free(&t);
+    }
+    { /* a pattern (every value 1: csrdu keeps no values) through the device SpMM */
+        spmv_triplets t;
+        if (spmv_gen("stencil2d:n=30", &t, NULL) == SPMV_OK) {
+            for (int64_t q = 0; q < t.nnz; q++) t.val[q] = 1;
+            mm_matrix("stencil2d:n=30, every value 1", &t, 0);
+            spmv_triplets_free(&t);
+        } else CHECK(0, "gen stencil2d:n=30");
     }
     return check_finish("test_cuda_ops");
 }
