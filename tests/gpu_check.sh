@@ -9,7 +9,8 @@
 # SPMV_BUDGET_<PHASE>); a phase that runs out is a failure and the next one still runs:
 #   device     nvidia-smi, driver, clocks, nvcc: what ran where
 #   build      ninja cuda (rebuilt here when the binaries do not see the GPU); a failure stops
-#   tests      test_cuda_csr, test_cuda_formats in groups of formats (SPMV_TEST_GROUPS; every
+#   tests      test_cuda_csr, test_cuda_formats in groups of formats (SPMV_TEST_GROUPS; the
+#              device rows of the registry not named in the three default groups form a fourth; every
 #              format x s/d/dl/sl, edge cases, presets, real matrices), test_cuda_auto, test_cuda_ops,
 #              test_cuda_suraa_rdc (SURAA with dynamic parallelism)
 #   prodgrid   the quick test rebuilt with the production grid cap (65535 blocks; the tests
@@ -18,7 +19,7 @@
 #              where the runtime refuses the sanitizer, that is recorded and the phase skipped)
 #   racecheck  racecheck per family of kernels with shared memory, shuffles or barriers
 #              (SPMV_RACE_GROUPS: csr_merge/csr_vector/coo, csr5, ellr/sell/hyb, bcsr,
-#              suraa/axtch1), then synccheck on all of them and racecheck on the DP suraa build
+#              suraa/axtch1/csrdu), then synccheck on all of them and racecheck on the DP suraa build
 #   initcheck  initcheck on test_cuda_csr
 #   bench      spmv-cuda bench, double (default set, then a 27-point stencil of ~430 MB) and
 #              float (default set), CSVs (SPMV_GPU_BENCH_RUNS: which of d:default s:default d:big)
@@ -131,6 +132,14 @@ fi
 if [ "$allok" = 0 ]; then echo "gpu_check: the build failed; nothing else can run" | tee -a "$log"; exit 1; fi
 
 tgroups_default="csr,csr_merge,csr_scalar,csr_vector,coo,csr5 axc,axtuh1,axtuh,axtch1,axtch ell,ellr,hll,sell,jad,hyb,dia,hdia,bcsr,suraa"
+# every other device row of the registry (the product's rows: sss, csrdu, and any added later) in
+# one more group, so that no format with device kernels is left out of the GPU tests
+tgroups_rest=""
+for f in $(sed '/TEST-ONLY ROWS/q' formats/registry.h |
+           sed -n 's/^SPMV_FORMAT(\([a-z0-9_]*\), *[A-Za-z0-9_]*, *[a-z0-9_]*, *[01], *1,.*/\1/p'); do
+    case ",$(echo "$tgroups_default" | tr ' ' ','),$tgroups_rest," in *",$f,"*) ;; *) tgroups_rest="$tgroups_rest,$f" ;; esac
+done
+[ -n "$tgroups_rest" ] && tgroups_default="$tgroups_default ${tgroups_rest#,}"
 # ---- tests ----
 if want tests; then
     runtest tests "$(budget TESTS 150)" test_cuda_csr build/cuda/test_cuda_csr
@@ -211,7 +220,7 @@ if [ -n "$cs" ]; then
         # racecheck is slow (~1000x): the kernels with shared memory, shuffles or barriers in
         # groups (SPMV_RACE_GROUPS, space-separated comma lists), each under its own budget, so
         # that one slow group does not hide the others; synccheck (fast) on all of them at once
-        groups=${SPMV_RACE_GROUPS:-"csr_merge,csr_vector,coo csr5 ellr,sell,hyb bcsr suraa,axtch1"}
+        groups=${SPMV_RACE_GROUPS:-"csr_merge,csr_vector,coo csr5 ellr,sell,hyb bcsr suraa,axtch1,csrdu"}
         allg=$(echo $groups | tr ' ' ',')
         for g in $groups; do
             runtest racecheck "$(budget RACECHECK 60)" "racecheck_$(echo $g | tr ',' '_')" \
@@ -256,7 +265,7 @@ for run in $runs; do
     # and the ELL rows, and cusparseSpMM)
     [ $which = mvt ] && args="--reps 20 --min-time 0.05 --op mvt" && name=bench-$p-mvt
     [ $which = mm8 ] && args="--reps 20 --min-time 0.05 --op mm:k=8" && name=bench-$p-mm8
-    [ $which = mm8row ] && args="--reps 20 --min-time 0.05 --op mm:k=8,row --formats cusparse,csr,sell,hll" && name=bench-$p-mm8row
+    [ $which = mm8row ] && args="--reps 20 --min-time 0.05 --op mm:k=8,row --formats cusparse,csr,sell,hll,csrdu" && name=bench-$p-mm8row
     bud=$(budget BENCH 150)
     if [ "$bud" -lt 15 ]; then record "$name" notrun 0 0 0 0 "the run's deadline came first"; continue; fi
     if timeout -k 10 "$bud" build/spmv-cuda bench --precision $p --csv "$out/$name.csv" $args \
