@@ -364,6 +364,19 @@ SPMV_API spmv_status SPMV_NAME(csrdu_to_csr)(const SPMV_NAME(csrdu) *A, SPMV_NAM
 #define SPMV__CSRDU_D() ((uint64_t)SPMV_NAME(csrdu__get)(&pd, w))
 /* entry k's value by the value mode vm (a constant at each call) */
 #define SPMV__CSRDU_V(k) (vm == SPMV_CSRDU_PLAIN ? val[k] : vm == SPMV_CSRDU_TABLE ? tab[vi[k]] : v1)
+/* entries k..k+3 into the accumulators a0..a3 (all four the same one: a single chain in order),
+ * the next delta read after each */
+#define SPMV__CSRDU_4(a0, a1, a2, a3)                                                                           \
+    do {                                                                                                        \
+        SPMV__CSR_MAC(a0, SPMV__CSRDU_V(k), x[(int64_t)c]);                                                     \
+        c += SPMV__CSRDU_D();                                                                                   \
+        SPMV__CSR_MAC(a1, SPMV__CSRDU_V(k + 1), x[(int64_t)c]);                                                 \
+        c += SPMV__CSRDU_D();                                                                                   \
+        SPMV__CSR_MAC(a2, SPMV__CSRDU_V(k + 2), x[(int64_t)c]);                                                 \
+        c += SPMV__CSRDU_D();                                                                                   \
+        SPMV__CSR_MAC(a3, SPMV__CSRDU_V(k + 3), x[(int64_t)c]);                                                 \
+        c += SPMV__CSRDU_D();                                                                                   \
+    } while (0)
 /* Row r's sum as csr__dots makes it (one accumulator; four from SPMV_CSR_LONG entries when
  * split), its unit of width w (a constant at each call: one loop per width) read from *ppd
  * (left after it), its first column from *prev (set to it). c is the entry's column exactly
@@ -383,27 +396,11 @@ SPMV_KTARGET static SPMV__ALWAYS_INLINE SPMV_T SPMV_K(csrdu__row)(const SPMV_NAM
     *prev = (int64_t)c;
     if (split && e - k >= SPMV_CSR_LONG) {
         SPMV_T s1 = 0, s2 = 0, s3 = 0;
-        for (; k + 4 <= e; k += 4) {
-            SPMV__CSR_MAC(s0, SPMV__CSRDU_V(k), x[(int64_t)c]);
-            c += SPMV__CSRDU_D();
-            SPMV__CSR_MAC(s1, SPMV__CSRDU_V(k + 1), x[(int64_t)c]);
-            c += SPMV__CSRDU_D();
-            SPMV__CSR_MAC(s2, SPMV__CSRDU_V(k + 2), x[(int64_t)c]);
-            c += SPMV__CSRDU_D();
-            SPMV__CSR_MAC(s3, SPMV__CSRDU_V(k + 3), x[(int64_t)c]);
-            c += SPMV__CSRDU_D();
-        }
+        for (; k + 4 <= e; k += 4) SPMV__CSRDU_4(s0, s1, s2, s3);
         s0 = (s0 + s1) + (s2 + s3);
     } else {
         for (; k + 4 <= e; k += 4) {
-            SPMV__CSR_MAC(s0, SPMV__CSRDU_V(k), x[(int64_t)c]);
-            c += SPMV__CSRDU_D();
-            SPMV__CSR_MAC(s0, SPMV__CSRDU_V(k + 1), x[(int64_t)c]);
-            c += SPMV__CSRDU_D();
-            SPMV__CSR_MAC(s0, SPMV__CSRDU_V(k + 2), x[(int64_t)c]);
-            c += SPMV__CSRDU_D();
-            SPMV__CSR_MAC(s0, SPMV__CSRDU_V(k + 3), x[(int64_t)c]);
-            c += SPMV__CSRDU_D();
+            SPMV__CSRDU_4(s0, s0, s0, s0);
             SPMV__CSR_NOVEC(s0);
         }
     }
@@ -511,6 +508,7 @@ SPMV_OMP(parallel num_threads(nt) if (nt > 1))
 }
 #undef SPMV__CSRDU_V
 #undef SPMV__CSRDU_D
+#undef SPMV__CSRDU_4
 #endif /* SPMV_PART_KERNELS */
 
 #if defined(SPMV_PART_API)
