@@ -21,6 +21,8 @@
  *   #define SPMV_VAL double
  *   #define SPMV_IDX int64_t
  *   #include "spmv.h"                                // spmv_dl_csr, spmv_dl_csr_mv, ...
+ * A float matrix with double vectors and sums (coo and csr so far): SPMV_VEC double beside
+ * SPMV_VAL float, or SPMV_ENABLE_DS before the first include for tag ds (spmv_ds_csr_mv).
  *
  * Build: gcc -std=c11 -O3 -fopenmp [-DSPMV_HAVE_ZLIB ... -lz] file.c -lm ; OpenMP optional.
  *
@@ -65,13 +67,18 @@
 #include "formats/io/mm.h"
 #include "formats/io/gen.h"
 
+#if defined(SPMV_VEC) && !defined(SPMV_TAG)
+#error "spmv.h: SPMV_VEC needs SPMV_TAG, SPMV_VAL and SPMV_IDX beside it"
+#endif
 #ifdef SPMV_TAG /* the user's own parameters: keep them for after the defaults */
 #pragma push_macro("SPMV_TAG")
 #pragma push_macro("SPMV_VAL")
 #pragma push_macro("SPMV_IDX")
+#pragma push_macro("SPMV_VEC")
 #undef SPMV_TAG
 #undef SPMV_VAL
 #undef SPMV_IDX
+#undef SPMV_VEC
 #define SPMV__USER_PARAMS 1
 #endif
 
@@ -85,11 +92,20 @@
 #define SPMV_IDX int32_t
 #include "formats/instance.h"
 
+#ifdef SPMV_ENABLE_DS /* a float matrix with double vectors (coo and csr) */
+#define SPMV_TAG ds
+#define SPMV_VAL float
+#define SPMV_VEC double
+#define SPMV_IDX int32_t
+#include "formats/instance.h"
+#endif
+
 #ifdef SPMV__USER_PARAMS
 #undef SPMV__USER_PARAMS
 #pragma pop_macro("SPMV_TAG")
 #pragma pop_macro("SPMV_VAL")
 #pragma pop_macro("SPMV_IDX")
+#pragma pop_macro("SPMV_VEC")
 #endif
 #endif /* SPMV_H_INCLUDED */
 

@@ -42,8 +42,8 @@ SPMV_API spmv_status SPMV_NAME(coo_to_triplets)(const SPMV_NAME(coo) *A, spmv_tr
 SPMV_API spmv_status SPMV_NAME(coo_from_csr)(SPMV_NAME(coo) *B, const SPMV_NAME(csr) *A, const spmv_coo_params *p,
         spmv_error *e);
 SPMV_API spmv_status SPMV_NAME(coo_to_csr)(const SPMV_NAME(coo) *A, SPMV_NAME(csr) *B);
-SPMV_API spmv_status SPMV_NAME(coo_mv)(const SPMV_NAME(coo) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
-        SPMV_T *y);
+SPMV_API spmv_status SPMV_NAME(coo_mv)(const SPMV_NAME(coo) *A, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta,
+        SPMV_Y *y);
 #endif /* SPMV_PART_DECLS */
 
 #if defined(SPMV_PART_DEFS)
@@ -133,6 +133,11 @@ static inline spmv_status SPMV_NAME(coo__from_triplets)(SPMV_NAME(coo) *A, const
     for (k = 0; k < t->nnz; k++)
         if (t->row[k] < 0 || t->row[k] >= t->nrows || t->col[k] < 0 || t->col[k] >= t->ncols)
             return *why = "an entry outside the matrix", SPMV_ERR_ARG;
+    /* a float matrix from double values: rounded to nearest; a finite value beyond float's range
+       would become an infinity: refused, not changed */
+    for (k = 0; sizeof(SPMV_T) < sizeof(double) && k < t->nnz; k++)
+        if (isfinite(t->val[k]) && isinf((SPMV_T)t->val[k]))
+            return *why = "a finite value beyond the value type's range (it would round to infinity)", SPMV_ERR_OVERFLOW;
     st = SPMV_ISA_FOR(SPMV_FMT_COO, p ? p->isa : SPMV_ISA_AUTO, &isa);
     if (st != SPMV_OK) return st;
     A->row = SPMV_ALLOC_N(SPMV_I, t->nnz);
@@ -244,30 +249,30 @@ SPMV_API spmv_status SPMV_NAME(coo_to_csr)(const SPMV_NAME(coo) *A, SPMV_NAME(cs
 
 #if defined(SPMV_PART_KERNELS)
 /* Sum of val[k]*x[col[k]] over one run of equal rows, vectorized. */
-SPMV_KTARGET static inline SPMV_T SPMV_K(coo__dot)(const SPMV_T *val, const SPMV_I *col, const SPMV_T *x,
+SPMV_KTARGET static inline SPMV_Y SPMV_K(coo__dot)(const SPMV_T *val, const SPMV_I *col, const SPMV_Y *x,
                                                    SPMV_I n) {
     spmv_v acc = V_zero();
     SPMV_I k = 0;
-    for (; k + SPMV_W <= n; k += SPMV_W) acc = V_fma(V_loadu(val + k), V_gather(x, col + k), acc);
+    for (; k + SPMV_W <= n; k += SPMV_W) acc = V_fma(V_loadt(val + k), V_gather(x, col + k), acc);
     if (k < n) {
         unsigned m = V_mask_first((int)(n - k));
-        acc = V_fma(V_mload(m, val + k), V_mgather(m, x, col + k), acc);
+        acc = V_fma(V_mloadt(m, val + k), V_mgather(m, x, col + k), acc);
     }
     return V_hsum(acc);
 }
 
 /* Entries [b, e) of A: interior rows are added to y, the first and last row runs
  * are returned in carry[0..1] (rows in crow[0..1], -1 when absent). */
-SPMV_KTARGET static inline void SPMV_K(coo__range)(const SPMV_NAME(coo) *A, SPMV_T alpha, const SPMV_T *x,
-                                                   SPMV_T *y, SPMV_I b, SPMV_I e, SPMV_I crow[2],
-                                                   SPMV_T carry[2]) {
+SPMV_KTARGET static inline void SPMV_K(coo__range)(const SPMV_NAME(coo) *A, SPMV_Y alpha, const SPMV_Y *x,
+                                                   SPMV_Y *y, SPMV_I b, SPMV_I e, SPMV_I crow[2],
+                                                   SPMV_Y carry[2]) {
     const SPMV_I *row = A->row;
     SPMV_I k = b;
     crow[0] = crow[1] = -1;
     carry[0] = carry[1] = 0;
     while (k < e) {
         SPMV_I r = row[k], s = k;
-        SPMV_T sum;
+        SPMV_Y sum;
         /* short rows end in the first scalar steps; then, rows being sorted, row[k+W-1] == r
            says the W entries from k are all r (one test per W entries of a long row) */
         while (k < e && row[k] == r && k - s < 8) k++;
@@ -288,11 +293,11 @@ SPMV_KTARGET static inline void SPMV_K(coo__range)(const SPMV_NAME(coo) *A, SPMV
     }
 }
 
-SPMV_KTARGET static inline void SPMV_K(coo_mv)(const SPMV_NAME(coo) *A, SPMV_T alpha, const SPMV_T *x,
-                                               SPMV_T beta, SPMV_T *y) {
+SPMV_KTARGET static inline void SPMV_K(coo_mv)(const SPMV_NAME(coo) *A, SPMV_Y alpha, const SPMV_Y *x,
+                                               SPMV_Y beta, SPMV_Y *y) {
     enum { MAXT = 1024 };
     SPMV_I crow[MAXT][2];
-    SPMV_T carry[MAXT][2];
+    SPMV_Y carry[MAXT][2];
     int nt = 1, t;
     SPMV_I i, n = A->nrows;
     if (A->nnz >= SPMV_PAR_MIN_NNZ) nt = spmv_max_threads() < MAXT ? spmv_max_threads() : MAXT;
@@ -303,7 +308,7 @@ SPMV_OMP(parallel num_threads(nt) if (nt > 1))
         SPMV_I b, e, r;
         /* y = beta*y, not reading y when beta == 0 */
 SPMV_OMP(for schedule(static))
-        for (r = 0; r < n; r++) y[r] = beta == (SPMV_T)0 ? (SPMV_T)0 : beta * y[r];
+        for (r = 0; r < n; r++) y[r] = beta == (SPMV_Y)0 ? (SPMV_Y)0 : beta * y[r];
         b = (SPMV_I)((int64_t)A->nnz * tid / nth);
         e = (SPMV_I)((int64_t)A->nnz * (tid + 1) / nth);
         SPMV_K(coo__range)(A, alpha, x, y, b, e, crow[tid], carry[tid]);
@@ -319,10 +324,10 @@ SPMV_OMP(single)
 
 #if defined(SPMV_PART_API)
 /* y = alpha*A*x + beta*y. beta == 0: y is written, never read. */
-SPMV_API spmv_status SPMV_NAME(coo_mv)(const SPMV_NAME(coo) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
-                                            SPMV_T *y) {
+SPMV_API spmv_status SPMV_NAME(coo_mv)(const SPMV_NAME(coo) *A, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta,
+                                            SPMV_Y *y) {
     spmv_status st;
-    if (!A || spmv__mv_args_bad(A->nrows, A->ncols, A->nnz, x, y, sizeof(SPMV_T))) return SPMV_ERR_ARG;
+    if (!A || spmv__mv_args_bad(A->nrows, A->ncols, A->nnz, x, y, sizeof(SPMV_Y))) return SPMV_ERR_ARG;
     SPMV_DISPATCH(st, A->params.isa, 0, SPMV_NAME(coo_mv), (A, alpha, x, beta, y));
     return st;
 }

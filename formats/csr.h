@@ -123,8 +123,8 @@ SPMV_API spmv_status SPMV_NAME(csr_from_csr)(SPMV_NAME(csr) *A, const SPMV_NAME(
 SPMV_API spmv_status SPMV_NAME(csr_to_csr)(const SPMV_NAME(csr) *A, SPMV_NAME(csr) *B);
 SPMV_API spmv_status SPMV_NAME(csr_merge_from_csr)(SPMV_NAME(csr) *A, const SPMV_NAME(csr) *B,
         const spmv_csr_params *p, spmv_error *e);
-SPMV_API spmv_status SPMV_NAME(csr_mv)(const SPMV_NAME(csr) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
-        SPMV_T *y);
+SPMV_API spmv_status SPMV_NAME(csr_mv)(const SPMV_NAME(csr) *A, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta,
+        SPMV_Y *y);
 #endif /* SPMV_PART_DECLS */
 
 #if defined(SPMV_PART_DEFS)
@@ -475,7 +475,7 @@ SPMV_API spmv_status SPMV_NAME(csr_merge_from_csr)(SPMV_NAME(csr) *A, const SPMV
  * built with -march=native, which contracts a*b + s; ISO C modes do not) */
 #undef SPMV__CSR_MAC
 #if SPMV_CAT(SPMV__ISAID_, SPMV_ISA_TOK) >= 2 && !(SPMV_CAT(SPMV__ISAID_, SPMV_ISA_TOK) == 3 && defined(SPMV_EMULATE_AVX512))
-#if SPMV_CAT(SPMV__VSZ_, SPMV_VAL) == 8
+#if SPMV_CAT(SPMV__VSZ_, SPMV_Y) == 8 /* the sums' type (double for a float matrix with double vectors) */
 #define SPMV__CSR_MAC(s, a, b) ((s) = __builtin_fma((a), (b), (s)))
 #else
 #define SPMV__CSR_MAC(s, a, b) ((s) = __builtin_fmaf((a), (b), (s)))
@@ -487,13 +487,13 @@ SPMV_API spmv_status SPMV_NAME(csr_merge_from_csr)(SPMV_NAME(csr) *A, const SPMV
  * SPMV_CSR_LONG or more) four first, scalar loads of x either way. Indices, not pointers
  * offset per row: GCC then emits the plain loop's ~15 instructions a row where the pointer
  * form took ~22 (callgrind, bcsstm39, one entry a row: 1.47x the instructions, 0.7x the speed). */
-SPMV_KTARGET static SPMV__ALWAYS_INLINE SPMV_T SPMV_K(csr__dots)(const SPMV_T *SPMV_RESTRICT val,
+SPMV_KTARGET static SPMV__ALWAYS_INLINE SPMV_Y SPMV_K(csr__dots)(const SPMV_T *SPMV_RESTRICT val,
                                                              const SPMV_I *SPMV_RESTRICT col,
-                                                             const SPMV_T *SPMV_RESTRICT x, SPMV_I k, SPMV_I e,
+                                                             const SPMV_Y *SPMV_RESTRICT x, SPMV_I k, SPMV_I e,
                                                              int split) {
-    SPMV_T s0 = 0;
+    SPMV_Y s0 = 0;
     if (split && e - k >= SPMV_CSR_LONG) {
-        SPMV_T s1 = 0, s2 = 0, s3 = 0;
+        SPMV_Y s1 = 0, s2 = 0, s3 = 0;
         for (; k + 4 <= e; k += 4) {
             SPMV__CSR_MAC(s0, val[k], x[col[k]]);
             SPMV__CSR_MAC(s1, val[k + 1], x[col[k + 1]]);
@@ -515,13 +515,13 @@ SPMV_KTARGET static SPMV__ALWAYS_INLINE SPMV_T SPMV_K(csr__dots)(const SPMV_T *S
 /* SPMV_CSR_RK_GATHER: rows below SPMV_CSR_TINY one accumulator; below SPMV_CSR_SHORT scalar,
  * two accumulators (a gather of mostly-masked lanes costs more than it saves); longer rows
  * vector, two accumulators to hide the FMA latency and one masked step for the remainder. */
-SPMV_KTARGET static inline SPMV_T SPMV_K(csr__dotg)(const SPMV_T *SPMV_RESTRICT val, const SPMV_I *SPMV_RESTRICT col,
-                                                    const SPMV_T *SPMV_RESTRICT x, SPMV_I n) {
+SPMV_KTARGET static inline SPMV_Y SPMV_K(csr__dotg)(const SPMV_T *SPMV_RESTRICT val, const SPMV_I *SPMV_RESTRICT col,
+                                                    const SPMV_Y *SPMV_RESTRICT x, SPMV_I n) {
     spmv_v a0, a1;
     SPMV_I k = 0;
     if (n < SPMV_CSR_TINY) return SPMV_K(csr__dots)(val, col, x, 0, n, 0);
     if (n < SPMV_CSR_SHORT) {
-        SPMV_T s0 = 0, s1 = 0;
+        SPMV_Y s0 = 0, s1 = 0;
         for (; k + 1 < n; k += 2) {
             s0 += val[k] * x[col[k]];
             s1 += val[k + 1] * x[col[k + 1]];
@@ -532,24 +532,24 @@ SPMV_KTARGET static inline SPMV_T SPMV_K(csr__dotg)(const SPMV_T *SPMV_RESTRICT 
     a0 = V_zero();
     a1 = V_zero();
     for (; k + 2 * SPMV_W <= n; k += 2 * SPMV_W) {
-        a0 = V_fma(V_loadu(val + k), V_gather(x, col + k), a0);
-        a1 = V_fma(V_loadu(val + k + SPMV_W), V_gather(x, col + k + SPMV_W), a1);
+        a0 = V_fma(V_loadt(val + k), V_gather(x, col + k), a0);
+        a1 = V_fma(V_loadt(val + k + SPMV_W), V_gather(x, col + k + SPMV_W), a1);
     }
     if (k + SPMV_W <= n) {
-        a0 = V_fma(V_loadu(val + k), V_gather(x, col + k), a0);
+        a0 = V_fma(V_loadt(val + k), V_gather(x, col + k), a0);
         k += SPMV_W;
     }
     if (k < n) {
         unsigned m = V_mask_first((int)(n - k));
-        a1 = V_fma(V_mload(m, val + k), V_mgather(m, x, col + k), a1);
+        a1 = V_fma(V_mloadt(m, val + k), V_mgather(m, x, col + k), a1);
     }
     return V_hsum(V_add(a0, a1));
 }
 /* entries [k, e) with the row sum of kind `rk` (a constant at every call site, so each kind
  * compiles apart) */
-SPMV_KTARGET static SPMV__ALWAYS_INLINE SPMV_T SPMV_K(csr__dot)(const SPMV_T *SPMV_RESTRICT val,
+SPMV_KTARGET static SPMV__ALWAYS_INLINE SPMV_Y SPMV_K(csr__dot)(const SPMV_T *SPMV_RESTRICT val,
                                                             const SPMV_I *SPMV_RESTRICT col,
-                                                            const SPMV_T *SPMV_RESTRICT x, SPMV_I k, SPMV_I e, int rk) {
+                                                            const SPMV_Y *SPMV_RESTRICT x, SPMV_I k, SPMV_I e, int rk) {
     if (rk == SPMV_CSR_RK_GATHER) return SPMV_K(csr__dotg)(val + k, col + k, x, e - k);
     return SPMV_K(csr__dots)(val, col, x, k, e, rk == SPMV_CSR_RK_SPLIT);
 }
@@ -560,12 +560,12 @@ SPMV_KTARGET static SPMV__ALWAYS_INLINE SPMV_T SPMV_K(csr__dot)(const SPMV_T *SP
 SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(csr__rows_rk)(const SPMV_I *SPMV_RESTRICT rp,
                                                               const SPMV_I *SPMV_RESTRICT ci,
                                                               const SPMV_T *SPMV_RESTRICT val,
-                                                              const SPMV_T *SPMV_RESTRICT x, SPMV_T *SPMV_RESTRICT y,
-                                                              SPMV_I r0, SPMV_I r1, SPMV_T alpha, SPMV_T beta, int rk) {
+                                                              const SPMV_Y *SPMV_RESTRICT x, SPMV_Y *SPMV_RESTRICT y,
+                                                              SPMV_I r0, SPMV_I r1, SPMV_Y alpha, SPMV_Y beta, int rk) {
     SPMV_I r;
-    if (beta == (SPMV_T)0 && alpha == (SPMV_T)1) {
+    if (beta == (SPMV_Y)0 && alpha == (SPMV_Y)1) {
         for (r = r0; r < r1; r++) y[r] = SPMV_K(csr__dot)(val, ci, x, rp[r], rp[r + 1], rk);
-    } else if (beta == (SPMV_T)0) {
+    } else if (beta == (SPMV_Y)0) {
         for (r = r0; r < r1; r++) y[r] = alpha * SPMV_K(csr__dot)(val, ci, x, rp[r], rp[r + 1], rk);
     } else {
         for (r = r0; r < r1; r++)
@@ -580,32 +580,32 @@ SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(csr__rows_rk)(const SPMV_I *
  * `rk != PLAIN` moved PLAIN's loop to straddle a line (GCC 12, objdump); check it if this
  * function changes. */
 SPMV_KTARGET static SPMV__PINNED_LOOPS void SPMV_K(csr__rows_split)(const SPMV_I *rp, const SPMV_I *ci,
-                                                               const SPMV_T *val, const SPMV_T *x, SPMV_T *y,
-                                                               SPMV_I r0, SPMV_I r1, SPMV_T alpha, SPMV_T beta) {
+                                                               const SPMV_T *val, const SPMV_Y *x, SPMV_Y *y,
+                                                               SPMV_I r0, SPMV_I r1, SPMV_Y alpha, SPMV_Y beta) {
     SPMV_K(csr__rows_rk)(rp, ci, val, x, y, r0, r1, alpha, beta, SPMV_CSR_RK_SPLIT);
 }
 SPMV_KTARGET static SPMV__PINNED_LOOPS void SPMV_K(csr__rows_gather)(const SPMV_I *rp, const SPMV_I *ci,
-                                                                const SPMV_T *val, const SPMV_T *x, SPMV_T *y,
-                                                                SPMV_I r0, SPMV_I r1, SPMV_T alpha, SPMV_T beta) {
+                                                                const SPMV_T *val, const SPMV_Y *x, SPMV_Y *y,
+                                                                SPMV_I r0, SPMV_I r1, SPMV_Y alpha, SPMV_Y beta) {
     SPMV_K(csr__rows_rk)(rp, ci, val, x, y, r0, r1, alpha, beta, SPMV_CSR_RK_GATHER);
 }
 SPMV_KTARGET static SPMV__PINNED void SPMV_K(csr__rows_part)(const SPMV_I *rp, const SPMV_I *ci, const SPMV_T *val,
-                                                        const SPMV_T *x, SPMV_T *y, SPMV_I r0, SPMV_I r1, SPMV_T alpha,
-                                                        SPMV_T beta, int rk) {
+                                                        const SPMV_Y *x, SPMV_Y *y, SPMV_I r0, SPMV_I r1, SPMV_Y alpha,
+                                                        SPMV_Y beta, int rk) {
     if (rk == SPMV_CSR_RK_SPLIT) SPMV_K(csr__rows_split)(rp, ci, val, x, y, r0, r1, alpha, beta);
     else if (rk == SPMV_CSR_RK_GATHER) SPMV_K(csr__rows_gather)(rp, ci, val, x, y, r0, r1, alpha, beta);
     else SPMV_K(csr__rows_rk)(rp, ci, val, x, y, r0, r1, alpha, beta, SPMV_CSR_RK_PLAIN);
 }
 /* one row's partial sum (merge kernel), of kind rk */
-SPMV_KTARGET static inline SPMV_T SPMV_K(csr__dot_any)(const SPMV_T *val, const SPMV_I *col, const SPMV_T *x, SPMV_I n,
+SPMV_KTARGET static inline SPMV_Y SPMV_K(csr__dot_any)(const SPMV_T *val, const SPMV_I *col, const SPMV_Y *x, SPMV_I n,
                                                        int rk) {
     if (rk == SPMV_CSR_RK_GATHER) return SPMV_K(csr__dot)(val, col, x, 0, n, SPMV_CSR_RK_GATHER);
     if (rk == SPMV_CSR_RK_SPLIT) return SPMV_K(csr__dot)(val, col, x, 0, n, SPMV_CSR_RK_SPLIT);
     return SPMV_K(csr__dot)(val, col, x, 0, n, SPMV_CSR_RK_PLAIN);
 }
 
-SPMV_KTARGET static inline void SPMV_K(csr_rows)(const SPMV_NAME(csr) *A, SPMV_T alpha, const SPMV_T *x,
-                                                 SPMV_T beta, SPMV_T *y) {
+SPMV_KTARGET static inline void SPMV_K(csr_rows)(const SPMV_NAME(csr) *A, SPMV_Y alpha, const SPMV_Y *x,
+                                                 SPMV_Y beta, SPMV_Y *y) {
     int nt = SPMV_NAME(csr__threads)(A);
     if (nt <= 1) { /* small products: no parallel region (its cost is microseconds here) */
         SPMV_K(csr__rows_part)(A->row_ptr, A->col_idx, A->val, x, y, 0, A->nrows, alpha, beta, A->rows_kind);
@@ -627,11 +627,11 @@ SPMV_OMP(parallel num_threads(nt))
     }
 }
 
-SPMV_KTARGET static inline void SPMV_K(csr_merge)(const SPMV_NAME(csr) *A, SPMV_T alpha, const SPMV_T *x,
-                                                  SPMV_T beta, SPMV_T *y) {
+SPMV_KTARGET static inline void SPMV_K(csr_merge)(const SPMV_NAME(csr) *A, SPMV_Y alpha, const SPMV_Y *x,
+                                                  SPMV_Y beta, SPMV_Y *y) {
     enum { MAXT = 1024 };
     SPMV_I carry_row[MAXT];
-    SPMV_T carry_val[MAXT];
+    SPMV_Y carry_val[MAXT];
     int nt = SPMV_NAME(csr__threads)(A), t;
     if (nt <= 1) {
         SPMV_K(csr__rows_part)(A->row_ptr, A->col_idx, A->val, x, y, 0, A->nrows, alpha, beta, A->rows_kind);
@@ -650,14 +650,14 @@ SPMV_OMP(parallel num_threads(nt))
         SPMV_I k = (SPMV_I)(d0 - i0), kend = (SPMV_I)(d1 - i1);
         /* rows whose end lies in this part: the first may have started in an earlier part */
         if (i0 < i1) {
-            SPMV_T s = SPMV_K(csr__dot_any)(A->val + k, A->col_idx + k, x, rp[i0 + 1] - k, A->rows_kind);
-            y[i0] = beta == (SPMV_T)0 ? alpha * s : alpha * s + beta * y[i0];
+            SPMV_Y s = SPMV_K(csr__dot_any)(A->val + k, A->col_idx + k, x, rp[i0 + 1] - k, A->rows_kind);
+            y[i0] = beta == (SPMV_Y)0 ? alpha * s : alpha * s + beta * y[i0];
             SPMV_K(csr__rows_part)(rp, A->col_idx, A->val, x, y, i0 + 1, i1, alpha, beta, A->rows_kind);
             k = rp[i1];
         }
         /* the unfinished row i1 (if any) gets entries [k, kend) from this part */
         carry_row[tid] = i1;
-        carry_val[tid] = i1 < A->nrows ? SPMV_K(csr__dot_any)(A->val + k, A->col_idx + k, x, kend - k, A->rows_kind) : (SPMV_T)0;
+        carry_val[tid] = i1 < A->nrows ? SPMV_K(csr__dot_any)(A->val + k, A->col_idx + k, x, kend - k, A->rows_kind) : (SPMV_Y)0;
 SPMV_OMP(single)
         nt = n;
     }
@@ -670,10 +670,10 @@ SPMV_OMP(single)
 
 #if defined(SPMV_PART_API)
 /* y = alpha*A*x + beta*y with the kernel in A->params.algo. beta == 0: y not read. */
-SPMV_API spmv_status SPMV_NAME(csr_mv)(const SPMV_NAME(csr) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
-                                            SPMV_T *y) {
+SPMV_API spmv_status SPMV_NAME(csr_mv)(const SPMV_NAME(csr) *A, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta,
+                                            SPMV_Y *y) {
     spmv_status st;
-    if (!A || spmv__mv_args_bad(A->nrows, A->ncols, A->nnz, x, y, sizeof(SPMV_T))) return SPMV_ERR_ARG;
+    if (!A || spmv__mv_args_bad(A->nrows, A->ncols, A->nnz, x, y, sizeof(SPMV_Y))) return SPMV_ERR_ARG;
     if (A->nrows == 0) return SPMV_OK;
     if (A->params.algo == SPMV_CSR_MERGE) SPMV_DISPATCH(st, A->params.isa, 0, SPMV_NAME(csr_merge), (A, alpha, x, beta, y));
     else SPMV_DISPATCH(st, A->params.isa, 0, SPMV_NAME(csr_rows), (A, alpha, x, beta, y));
@@ -681,17 +681,17 @@ SPMV_API spmv_status SPMV_NAME(csr_mv)(const SPMV_NAME(csr) *A, SPMV_T alpha, co
 }
 
 /* The tuners' vectors for A: x (a fixed pattern of values near 1) and y, both or neither. */
-static inline spmv_status SPMV_NAME(tune__xy)(const SPMV_NAME(csr) *A, SPMV_T **x, SPMV_T **y) {
+static inline spmv_status SPMV_NAME(tune__xy)(const SPMV_NAME(csr) *A, SPMV_Y **x, SPMV_Y **y) {
     SPMV_I i;
-    *x = SPMV_ALLOC_N(SPMV_T, A->ncols);
-    *y = SPMV_ALLOC_N(SPMV_T, A->nrows);
+    *x = SPMV_ALLOC_N(SPMV_Y, A->ncols);
+    *y = SPMV_ALLOC_N(SPMV_Y, A->nrows);
     if (!*x || !*y) {
         spmv__free(*x);
         spmv__free(*y);
         *x = *y = NULL;
         return SPMV_ERR_ALLOC;
     }
-    for (i = 0; i < A->ncols; i++) (*x)[i] = (SPMV_T)1 + (SPMV_T)(i % 7) * (SPMV_T)0.125;
+    for (i = 0; i < A->ncols; i++) (*x)[i] = (SPMV_Y)1 + (SPMV_Y)(i % 7) * (SPMV_Y)0.125;
     return SPMV_OK;
 }
 #endif /* SPMV_PART_API */

@@ -63,11 +63,11 @@ static inline int spmv__mm_args_bad(int64_t rows_x, int64_t rows_y, int64_t k, c
 #if defined(SPMV_PART_DECLS)
 SPMV_API uint64_t SPMV_NAME(csr_fingerprint)(const SPMV_NAME(csr) *A);
 SPMV_API spmv_status SPMV_NAME(csr_transpose)(SPMV_NAME(csr) *T, const SPMV_NAME(csr) *A);
-SPMV_API spmv_status SPMV_NAME(csr_mvt)(const SPMV_NAME(csr) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
-        SPMV_T *y);
+SPMV_API spmv_status SPMV_NAME(csr_mvt)(const SPMV_NAME(csr) *A, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta,
+        SPMV_Y *y);
 SPMV_API int SPMV_NAME(csr_is_symmetric)(const SPMV_NAME(csr) *A);
-SPMV_API spmv_status SPMV_NAME(csr_mm)(const SPMV_NAME(csr) *A, int64_t k, SPMV_T alpha, const SPMV_T *X, int64_t ldx,
-        SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay);
+SPMV_API spmv_status SPMV_NAME(csr_mm)(const SPMV_NAME(csr) *A, int64_t k, SPMV_Y alpha, const SPMV_Y *X, int64_t ldx,
+        SPMV_Y beta, SPMV_Y *Y, int64_t ldy, spmv_layout lay);
 #endif /* SPMV_PART_DECLS */
 
 #if defined(SPMV_PART_DEFS)
@@ -181,14 +181,14 @@ SPMV_OMP(single)
 }
 
 /* y = alpha*A^T*x + beta*y: x has nrows values, y ncols (see the top of the file) */
-SPMV_API spmv_status SPMV_NAME(csr_mvt)(const SPMV_NAME(csr) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
-                                             SPMV_T *y) {
+SPMV_API spmv_status SPMV_NAME(csr_mvt)(const SPMV_NAME(csr) *A, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta,
+                                             SPMV_Y *y) {
     enum { MAXT = 1024 };
     SPMV_I lo[MAXT], hi[MAXT];
     size_t off[MAXT + 1];
-    SPMV_T *buf = NULL;
+    SPMV_Y *buf = NULL;
     int nt, fail = 0;
-    if (!A || spmv__mv_args_bad(A->ncols, A->nrows, A->nnz, x, y, sizeof(SPMV_T))) return SPMV_ERR_ARG;
+    if (!A || spmv__mv_args_bad(A->ncols, A->nrows, A->nnz, x, y, sizeof(SPMV_Y))) return SPMV_ERR_ARG;
     if (A->ncols == 0) return SPMV_OK;
     nt = SPMV_NAME(csr__threads)(A);
     if (nt > MAXT) nt = MAXT;
@@ -228,26 +228,26 @@ SPMV_OMP(single)
             int q;
             off[0] = 0;
             for (q = 0; q < n; q++) off[q + 1] = off[q] + (hi[q] >= lo[q] ? (size_t)(hi[q] - lo[q] + 1) : 0);
-            buf = SPMV_ALLOC_N(SPMV_T, off[n]);
+            buf = SPMV_ALLOC_N(SPMV_Y, off[n]);
             fail = !buf;
             nt = n;
         }
         if (!fail) {
-            SPMV_T *SPMV_RESTRICT bb = buf + off[tid];
-            if (b >= a) memset(bb, 0, sizeof(SPMV_T) * (off[tid + 1] - off[tid]));
+            SPMV_Y *SPMV_RESTRICT bb = buf + off[tid];
+            if (b >= a) memset(bb, 0, sizeof(SPMV_Y) * (off[tid + 1] - off[tid]));
             for (r = r0; r < r1; r++) {
-                const SPMV_T xr = x[r];
+                const SPMV_Y xr = x[r];
                 for (k = rp[r]; k < rp[r + 1]; k++) bb[ci[k] - a] += va[k] * xr;
             }
 SPMV_OMP(barrier)
             /* y[j] = alpha * (the threads' sums in thread order) + beta * y[j] */
 SPMV_OMP(for schedule(static))
             for (j = 0; j < A->ncols; j++) {
-                SPMV_T s = 0;
+                SPMV_Y s = 0;
                 int q;
                 for (q = 0; q < n; q++)
                     if (j >= lo[q] && j <= hi[q]) s += buf[off[q] + (size_t)(j - lo[q])];
-                y[j] = beta == (SPMV_T)0 ? alpha * s : alpha * s + beta * y[j];
+                y[j] = beta == (SPMV_Y)0 ? alpha * s : alpha * s + beta * y[j];
             }
         }
     }
@@ -343,7 +343,7 @@ SPMV_API int SPMV_NAME(csr_is_symmetric)(const SPMV_NAME(csr) *A) {
  * shares: NV vectors of W columns of X per pass, the last masked (NV a literal at every call,
  * so the accumulators stay in registers). */
 /* acc[0..NV) += v * X's row xr (columns j0..) */
-SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(mm__acc)(spmv_v *acc, SPMV_T v, const SPMV_T *xr, const int NV,
+SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(mm__acc)(spmv_v *acc, SPMV_Y v, const SPMV_Y *xr, const int NV,
                                                          unsigned mlast) {
     const spmv_v vv = V_set1(v);
     int b;
@@ -351,13 +351,13 @@ SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(mm__acc)(spmv_v *acc, SPMV_T
     acc[NV - 1] = V_fma(vv, V_mload(mlast, xr + (NV - 1) * SPMV_W), acc[NV - 1]);
 }
 /* yr[0..) = alpha*acc + beta*yr (yr not read when beta == 0) */
-SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(mm__put)(SPMV_T *yr, const spmv_v *acc, const int NV,
-                                                         unsigned mlast, SPMV_T alpha, SPMV_T beta) {
+SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(mm__put)(SPMV_Y *yr, const spmv_v *acc, const int NV,
+                                                         unsigned mlast, SPMV_Y alpha, SPMV_Y beta) {
     int b;
     for (b = 0; b < NV; b++) {
         const unsigned m = b + 1 < NV ? V_mask_first(SPMV_W) : mlast;
         spmv_v o = V_mul(V_set1(alpha), acc[b]);
-        if (beta != (SPMV_T)0) o = V_fma(V_set1(beta), V_mload(m, yr + b * SPMV_W), o);
+        if (beta != (SPMV_Y)0) o = V_fma(V_set1(beta), V_mload(m, yr + b * SPMV_W), o);
         V_mstore(yr + b * SPMV_W, m, o);
     }
 }
@@ -385,8 +385,8 @@ SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(mm__put)(SPMV_T *yr, const s
 
 /* Row-major SpMM, rows [r0, r1), the k-columns [j0, j0 + NV*W) */
 SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(csr__mm_rm)(const SPMV_NAME(csr) *A, SPMV_I r0, SPMV_I r1,
-                                                            const SPMV_T *X, int64_t ldx, SPMV_T *Y, int64_t ldy,
-                                                            SPMV_T alpha, SPMV_T beta, int64_t j0, const int NV,
+                                                            const SPMV_Y *X, int64_t ldx, SPMV_Y *Y, int64_t ldy,
+                                                            SPMV_Y alpha, SPMV_Y beta, int64_t j0, const int NV,
                                                             unsigned mlast) {
     const SPMV_I *SPMV_RESTRICT rp = A->row_ptr;
     const SPMV_I *SPMV_RESTRICT ci = A->col_idx;
@@ -402,32 +402,32 @@ SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(csr__mm_rm)(const SPMV_NAME(
 }
 
 /* Column-major SpMM, rows [r0, r1), columns [j0, j0 + nb) of X and Y, nb <= 8 */
-SPMV_KTARGET static inline void SPMV_K(csr__mm_cm)(const SPMV_NAME(csr) *A, SPMV_I r0, SPMV_I r1, const SPMV_T *X,
-                                                   int64_t ldx, SPMV_T *Y, int64_t ldy, int64_t j0, int nb,
-                                                   SPMV_T alpha, SPMV_T beta) {
+SPMV_KTARGET static inline void SPMV_K(csr__mm_cm)(const SPMV_NAME(csr) *A, SPMV_I r0, SPMV_I r1, const SPMV_Y *X,
+                                                   int64_t ldx, SPMV_Y *Y, int64_t ldy, int64_t j0, int nb,
+                                                   SPMV_Y alpha, SPMV_Y beta) {
     const SPMV_I *SPMV_RESTRICT rp = A->row_ptr;
     const SPMV_I *SPMV_RESTRICT ci = A->col_idx;
     const SPMV_T *SPMV_RESTRICT va = A->val;
-    const SPMV_T *xc[8];
+    const SPMV_Y *xc[8];
     SPMV_I r, k;
     int b;
     for (b = 0; b < nb; b++) xc[b] = X + (j0 + b) * ldx;
     for (r = r0; r < r1; r++) {
-        SPMV_T s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        SPMV_Y s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
         for (k = rp[r]; k < rp[r + 1]; k++) {
             const SPMV_T v = va[k];
             const SPMV_I c = ci[k];
             for (b = 0; b < nb; b++) s[b] += v * xc[b][c];
         }
         for (b = 0; b < nb; b++) {
-            SPMV_T *yp = Y + (j0 + b) * ldy + r;
-            *yp = beta == (SPMV_T)0 ? alpha * s[b] : alpha * s[b] + beta * *yp;
+            SPMV_Y *yp = Y + (j0 + b) * ldy + r;
+            *yp = beta == (SPMV_Y)0 ? alpha * s[b] : alpha * s[b] + beta * *yp;
         }
     }
 }
 
-SPMV_KTARGET static inline void SPMV_K(csr__mm)(const SPMV_NAME(csr) *A, int64_t kk, SPMV_T alpha, const SPMV_T *X,
-                                                int64_t ldx, SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay) {
+SPMV_KTARGET static inline void SPMV_K(csr__mm)(const SPMV_NAME(csr) *A, int64_t kk, SPMV_Y alpha, const SPMV_Y *X,
+                                                int64_t ldx, SPMV_Y beta, SPMV_Y *Y, int64_t ldy, spmv_layout lay) {
     int nt = SPMV_NAME(csr__threads)(A);
     (void)nt; /* unused without OpenMP */
 SPMV_OMP(parallel num_threads(nt) if (nt > 1))
@@ -447,10 +447,10 @@ SPMV_OMP(parallel num_threads(nt) if (nt > 1))
 
 #if defined(SPMV_PART_API)
 /* Y = alpha*A*X + beta*Y with k vectors (see the top of the file). beta == 0: Y not read. */
-SPMV_API spmv_status SPMV_NAME(csr_mm)(const SPMV_NAME(csr) *A, int64_t k, SPMV_T alpha, const SPMV_T *X,
-                                            int64_t ldx, SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay) {
+SPMV_API spmv_status SPMV_NAME(csr_mm)(const SPMV_NAME(csr) *A, int64_t k, SPMV_Y alpha, const SPMV_Y *X,
+                                            int64_t ldx, SPMV_Y beta, SPMV_Y *Y, int64_t ldy, spmv_layout lay) {
     spmv_status st;
-    if (!A || spmv__mm_args_bad(A->ncols, A->nrows, k, X, ldx, Y, ldy, lay, sizeof(SPMV_T))) return SPMV_ERR_ARG;
+    if (!A || spmv__mm_args_bad(A->ncols, A->nrows, k, X, ldx, Y, ldy, lay, sizeof(SPMV_Y))) return SPMV_ERR_ARG;
     if (A->nrows == 0) return SPMV_OK;
     SPMV_DISPATCH(st, A->params.isa, 0, SPMV_NAME(csr__mm), (A, k, alpha, X, ldx, beta, Y, ldy, lay));
     return st;

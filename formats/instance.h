@@ -21,6 +21,25 @@
 
 #define SPMV_T SPMV_VAL
 #define SPMV_I SPMV_IDX
+/* SPMV_VEC (optional, only where it differs from SPMV_VAL): the type of x, y, alpha, beta and the
+ * sums, the matrix's values staying SPMV_VAL (a float matrix with double vectors: tag ds, SPMV_VAL
+ * float, SPMV_VEC double). SPMV_Y is that type in the format headers (SPMV_T where it is not
+ * given). Such a "mixed" tag instantiates the families that support it (SPMV__MIXED_<family>:
+ * coo and csr) and their verbs, without the handle, the selection and SpMM (docs/USAGE.md,
+ * "Precision"). */
+#ifdef SPMV_VEC
+#if !(SPMV_CAT(SPMV__VSZ_, SPMV_VAL) == 4 && SPMV_CAT(SPMV__VSZ_, SPMV_VEC) == 8)
+#error "formats/instance.h: SPMV_VEC: only SPMV_VAL float with SPMV_VEC double (a ds tag) so far"
+#endif
+#define SPMV_Y SPMV_VEC
+#define SPMV__MIXED 1
+#pragma push_macro("SPMV__USE")
+#undef SPMV__USE
+#define SPMV__USE(family) (SPMV_CAT(SPMV__MIXED_, family) + 0)
+#else
+#define SPMV_Y SPMV_VAL
+#define SPMV__MIXED 0
+#endif
 /* spmv_<tag>_<x> */
 #define SPMV_NAME(x) SPMV_CAT(SPMV_CAT3(spmv_, SPMV_TAG, _), x)
 /* spmv_<tag>_<x>_<isa>: a kernel instantiated for the backend being emitted */
@@ -75,9 +94,11 @@
 #undef SPMV__HEADER
 #undef SPMV_FORMAT
 #define SPMV__HEADER(family) "core/empty.h"
+#if !SPMV__MIXED
 #include "any.h"
 #include "calib.h"
 #include "auto.h"
+#endif
 #undef SPMV__HEADER
 #define SPMV_FORMAT(...)
 #undef SPMV_PART_TYPES
@@ -91,10 +112,12 @@
 #undef SPMV__HEADER
 #undef SPMV_FORMAT
 #define SPMV__HEADER(family) "core/empty.h"
+#if !SPMV__MIXED
 #include "any.h"
 #include "calib.h"
 #include "auto.h"
 #include "auto_plan.h"
+#endif
 #undef SPMV__HEADER
 #define SPMV_FORMAT(...)
 #undef SPMV_PART_DECLS
@@ -159,10 +182,12 @@
 #undef SPMV_FORMAT
 
 #define SPMV_PART_DEFS
+#if !SPMV__MIXED
 #include "any.h"
 #include "auto.h"
 #include "calib.h" /* its measurement times the selection's inspection (auto.h) */
 #include "auto_plan.h"
+#endif
 #undef SPMV_PART_DEFS
 #else
 #undef SPMV_FORMAT
@@ -176,6 +201,12 @@
 #undef SPMV_NAME
 #undef SPMV_T
 #undef SPMV_I
+#undef SPMV_Y
+#if SPMV__MIXED
+#pragma pop_macro("SPMV__USE")
+#endif
+#undef SPMV__MIXED
 #undef SPMV_TAG
 #undef SPMV_VAL
+#undef SPMV_VEC
 #undef SPMV_IDX

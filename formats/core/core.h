@@ -119,6 +119,9 @@
 #define SPMV_WITH_coo 1
 #define SPMV_WITH_csr 1
 #define SPMV__USE(family) (SPMV__ALL_FORMATS || SPMV_CAT(SPMV_WITH_, family) + 0)
+/* the families a tag with its own vector type (SPMV_VEC, formats/instance.h) instantiates */
+#define SPMV__MIXED_coo 1
+#define SPMV__MIXED_csr 1
 
 /* ---- status ------------------------------------------------------------ */
 typedef enum spmv_status {

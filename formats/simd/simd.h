@@ -164,6 +164,17 @@ static inline SPMV_TARGET_AVX2 __m256d spmv__avx2d_mload(unsigned m, const doubl
     if ((m & 0xFu) == 0xFu) return _mm256_loadu_pd(p);
     return _mm256_maskload_pd(p, spmv__avx2d_mvec_(m));
 }
+/* four floats as doubles (a float matrix with double vectors: V_loadt); masked: off-lanes 0,
+ * their memory not read */
+static inline SPMV_TARGET_AVX2 __m256d spmv__avx2d_loadw(const float *p) { return _mm256_cvtps_pd(_mm_loadu_ps(p)); }
+static inline SPMV_TARGET_AVX2 __m256d spmv__avx2d_mloadw(unsigned m, const float *p) {
+    float t[4] = {0, 0, 0, 0};
+    int i;
+    if ((m & 0xFu) == 0xFu) return _mm256_cvtps_pd(_mm_loadu_ps(p));
+    for (i = 0; i < 4; i++)
+        if ((m >> i) & 1u) t[i] = p[i];
+    return _mm256_cvtps_pd(_mm_loadu_ps(t));
+}
 static inline SPMV_TARGET_AVX2 void spmv__avx2d_mstore(double *p, unsigned m, __m256d a) {
     _mm256_maskstore_pd(p, spmv__avx2d_mvec_(m), a);
 }
@@ -366,6 +377,14 @@ static inline SPMV__F512 SPMV_M512D spmv__avx512d_loadu(const double *p) { retur
 static inline SPMV__F512 void spmv__avx512d_storeu(double *p, SPMV_M512D a) { SPMV_MM512(storeu_pd)(p, a); }
 static inline SPMV__F512 SPMV_M512D spmv__avx512d_mload(unsigned m, const double *p) {
     return SPMV_MM512X(maskz_loadu_pd)((SPMV_MMASK8)m, p);
+}
+/* eight floats as doubles (V_loadt); masked: a masked 16-lane load (AVX-512F, no VL needed), its
+ * low half converted */
+static inline SPMV__F512 SPMV_M512D spmv__avx512d_loadw(const float *p) {
+    return SPMV_MM512X(cvtps_pd)(SPMV_MM256(loadu_ps)(p));
+}
+static inline SPMV__F512 SPMV_M512D spmv__avx512d_mloadw(unsigned m, const float *p) {
+    return SPMV_MM512X(cvtps_pd)(SPMV_MM512(castps512_ps256)(SPMV_MM512X(maskz_loadu_ps)((SPMV_MMASK16)(m & 0xFFu), p)));
 }
 static inline SPMV__F512 void spmv__avx512d_mstore(double *p, unsigned m, SPMV_M512D a) {
     SPMV_MM512X(mask_storeu_pd)(p, (SPMV_MMASK8)m, a);

@@ -46,6 +46,20 @@ static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(loadu)(const SPMV__GT *p) {
     return r;
 }
 
+/* W floats as lanes (V_loadt of a float matrix with double vectors; for float lanes a plain load) */
+static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(loadw)(const float *p) {
+    SPMV__GV r;
+    int i;
+    for (i = 0; i < SPMV__GW; i++) r.v[i] = (SPMV__GT)p[i];
+    return r;
+}
+static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(mloadw)(unsigned m, const float *p) {
+    SPMV__GV r;
+    int i;
+    for (i = 0; i < SPMV__GW; i++) r.v[i] = SPMV__GON(m, i) ? (SPMV__GT)p[i] : (SPMV__GT)0;
+    return r;
+}
+
 static inline SPMV_GENERIC_ATTR void SPMV__GF(storeu)(SPMV__GT *p, SPMV__GV a) {
     int i;
     for (i = 0; i < SPMV__GW; i++) p[i] = a.v[i];

@@ -3,6 +3,7 @@
  * (SPMV_VAL, SPMV_IDX, SPMV_ISA_TOK, SPMV_GW) are left alone. */
 #undef SPMV__U_ACTIVE
 #undef SPMV__UVK
+#undef SPMV__ULT
 #undef SPMV__UIK
 #undef SPMV__UGW
 #undef SPMV__UKEY
@@ -34,3 +35,5 @@
 #undef V_mgather_i64
 #undef V_gather
 #undef V_mgather
+#undef V_loadt
+#undef V_mloadt

@@ -4,6 +4,7 @@
  *
  * Parameters (defined by the includer, left defined afterwards):
  *   SPMV_VAL      double | float        (a single token)
+ *   SPMV_VEC      optional: double with SPMV_VAL float (the lanes' type; default SPMV_VAL)
  *   SPMV_IDX      int32_t | int64_t     (a single token)
  *   SPMV_ISA_TOK  generic | avx2 | avx512
  *   SPMV_GW       generic only, optional: a literal 4, 8, 16 or 32
@@ -13,6 +14,8 @@
  *   SPMV_W             lanes, an integer literal (usable in #if)
  *   spmv_v             the vector type
  *   V_zero V_set1 V_loadu V_storeu V_mload V_mstore V_add V_mul V_fma V_hsum V_scan
+ *   V_loadt V_mloadt   W of the matrix's values (SPMV_VAL) as lanes: V_loadu and V_mload,
+ *                      or with SPMV_VEC given (double lanes, float values) converted
  *   V_mask_first V_lane V_blend V_shift_up      the ops of simd.h, same arguments
  *   V_gather(base, idx), V_mgather(m, base, idx)   idx is a const SPMV_IDX *
  *   V_gather_i32 V_gather_i64 V_mgather_i32 V_mgather_i64   explicit index width
@@ -34,13 +37,19 @@
 #endif
 #define SPMV__U_ACTIVE 1
 
-/* value type -> d | s */
-#if SPMV_CAT(SPMV__VSZ_, SPMV_VAL) == 8
+/* lane type -> d | s: the vectors' type, SPMV_VEC where the includer gives one (a float
+ * matrix with double vectors: double lanes, the matrix's values widened by V_loadt) */
+#ifdef SPMV_VEC
+#define SPMV__ULT SPMV_VEC
+#else
+#define SPMV__ULT SPMV_VAL
+#endif
+#if SPMV_CAT(SPMV__VSZ_, SPMV__ULT) == 8
 #define SPMV__UVK d
-#elif SPMV_CAT(SPMV__VSZ_, SPMV_VAL) == 4
+#elif SPMV_CAT(SPMV__VSZ_, SPMV__ULT) == 4
 #define SPMV__UVK s
 #else
-#error "formats/simd/simd_use.h: SPMV_VAL must be the token double or float"
+#error "formats/simd/simd_use.h: SPMV_VAL (and SPMV_VEC) must be the token double or float"
 #endif
 
 /* index type -> i32 | i64 */
@@ -54,7 +63,7 @@
 
 #if SPMV_CAT(SPMV__ISAID_, SPMV_ISA_TOK) == 1 /* ---- generic ---- */
 #if !defined(SPMV_GW)
-#if SPMV_CAT(SPMV__VSZ_, SPMV_VAL) == 8
+#if SPMV_CAT(SPMV__VSZ_, SPMV__ULT) == 8
 #define SPMV__UGW 8
 #else
 #define SPMV__UGW 16
@@ -78,7 +87,7 @@
 #define SPMV_ISA_COMPILED 1
 
 #elif SPMV_CAT(SPMV__ISAID_, SPMV_ISA_TOK) == 2 /* ---- AVX2 ---- */
-#if SPMV_CAT(SPMV__VSZ_, SPMV_VAL) == 8
+#if SPMV_CAT(SPMV__VSZ_, SPMV__ULT) == 8
 #define SPMV_W 4
 #else
 #define SPMV_W 8
@@ -94,7 +103,7 @@
 #endif
 
 #elif SPMV_CAT(SPMV__ISAID_, SPMV_ISA_TOK) == 3 /* ---- AVX-512 ---- */
-#if SPMV_CAT(SPMV__VSZ_, SPMV_VAL) == 8
+#if SPMV_CAT(SPMV__VSZ_, SPMV__ULT) == 8
 #define SPMV_W 8
 #else
 #define SPMV_W 16
@@ -138,3 +147,11 @@
 #define V_mgather_i64 SPMV_CAT(SPMV__UB, _mgather_i64)
 #define V_gather SPMV_CAT3(SPMV__UB, _gather_, SPMV__UIK)
 #define V_mgather SPMV_CAT3(SPMV__UB, _mgather_, SPMV__UIK)
+/* W of the matrix's values (SPMV_VAL) as lanes: V_loadu / V_mload, or with SPMV_VEC widened */
+#ifdef SPMV_VEC
+#define V_loadt SPMV_CAT(SPMV__UB, _loadw)
+#define V_mloadt SPMV_CAT(SPMV__UB, _mloadw)
+#else
+#define V_loadt V_loadu
+#define V_mloadt V_mload
+#endif

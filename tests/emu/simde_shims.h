@@ -11,6 +11,7 @@
  *   maskz_loadu_pd  maskz_loadu_ps  maskz_loadu_epi32  maskz_loadu_epi64
  *   mask_storeu_pd  mask_storeu_ps
  *   reduce_add_pd   reduce_add_ps
+ *   cvtps_pd (eight floats to doubles: a float matrix's values as double lanes)
  *   mask_i32gather_pd  mask_i32gather_ps  mask_i64gather_pd  mask_i64gather_ps
  * (also missing but not used by the library, so not shimmed: the unmasked
  * i32gather/i64gather (simd.h builds unmasked gathers from scalar loads, or with
@@ -29,6 +30,16 @@
 #define SPMV__EMU_FN static inline __attribute__((always_inline))
 #define SPMV__EMU_ON(k, i) ((((unsigned)(k)) >> (i)) & 1u)
 #define SPMV__EMU_AT(base, off) ((const void *)((const char *)(base) + (off)))
+
+/* ---- conversion ---- */
+SPMV__EMU_FN simde__m512d spmv_emu_mm512_cvtps_pd(simde__m256 a) {
+    float f[8];
+    double t[8];
+    int i;
+    simde_mm256_storeu_ps(f, a);
+    for (i = 0; i < 8; i++) t[i] = (double)f[i];
+    return simde_mm512_loadu_pd(t);
+}
 
 /* ---- masked loads (off lanes 0, their memory not read) ---- */
 SPMV__EMU_FN simde__m512d spmv_emu_mm512_maskz_loadu_pd(simde__mmask8 k, const void *p) {
