@@ -263,6 +263,17 @@ typedef struct SPMV_NAME(any) {
 #undef SPMV_FORMAT
     } u;
 } SPMV_NAME(any);
+/* 1 when this tag instantiates host format f: every compiled one for a tag whose vectors are
+ * its values' type; for a tag with its own vector type (SPMV_VEC) the families of
+ * SPMV__MIXED_<family> (formats/core/core.h) */
+static inline int SPMV_NAME(any_has)(spmv_format f) {
+    switch (f) {
+#define SPMV_FORMAT(n, ID, fam, host, ...) SPMV__IF(host)(case SPMV_CAT(SPMV_FMT_, ID) : return 1;)
+#include "registry.h"
+#undef SPMV_FORMAT
+    default: return 0;
+    }
+}
 
 #undef SPMV__HEADER
 #endif /* SPMV_PART_TYPES */
@@ -272,14 +283,14 @@ SPMV_API spmv_status SPMV_NAME(any_from_csr)(SPMV_NAME(any) *M, const SPMV_NAME(
         spmv_error *e);
 SPMV_API spmv_status SPMV_NAME(any_from_triangle)(SPMV_NAME(any) *M, const spmv_triplets *t, const spmv_opts *o,
         spmv_error *e);
-SPMV_API spmv_status SPMV_NAME(any_mv)(SPMV_NAME(any) *M, SPMV_T alpha, const SPMV_T *x, SPMV_T beta, SPMV_T *y);
-SPMV_API spmv_status SPMV_NAME(any_mvt)(SPMV_NAME(any) *M, SPMV_T alpha, const SPMV_T *x, SPMV_T beta, SPMV_T *y);
-SPMV_API spmv_status SPMV_NAME(any_mm)(SPMV_NAME(any) *M, int64_t k, SPMV_T alpha, const SPMV_T *X, int64_t ldx,
-        SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay);
+SPMV_API spmv_status SPMV_NAME(any_mv)(SPMV_NAME(any) *M, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta, SPMV_Y *y);
+SPMV_API spmv_status SPMV_NAME(any_mvt)(SPMV_NAME(any) *M, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta, SPMV_Y *y);
+SPMV_API spmv_status SPMV_NAME(any_mm)(SPMV_NAME(any) *M, int64_t k, SPMV_Y alpha, const SPMV_Y *X, int64_t ldx,
+        SPMV_Y beta, SPMV_Y *Y, int64_t ldy, spmv_layout lay);
 SPMV_API int SPMV_NAME(any_embeds_x)(const SPMV_NAME(any) *M);
-SPMV_API spmv_status SPMV_NAME(any_update_x)(SPMV_NAME(any) *M, const SPMV_T *x);
-SPMV_API spmv_status SPMV_NAME(any_mv_kernel)(SPMV_NAME(any) *M, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
-        SPMV_T *y);
+SPMV_API spmv_status SPMV_NAME(any_update_x)(SPMV_NAME(any) *M, const SPMV_Y *x);
+SPMV_API spmv_status SPMV_NAME(any_mv_kernel)(SPMV_NAME(any) *M, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta,
+        SPMV_Y *y);
 SPMV_API size_t SPMV_NAME(any_bytes)(const SPMV_NAME(any) *M);
 SPMV_API int64_t SPMV_NAME(any_stored)(const SPMV_NAME(any) *M);
 SPMV_API spmv_isa SPMV_NAME(any_isa)(const SPMV_NAME(any) *M);
@@ -360,7 +371,10 @@ SPMV_API spmv_status SPMV_NAME(any_from_csr)(SPMV_NAME(any) *M, const SPMV_NAME(
         break;)
 #include "registry.h"
 #undef SPMV_FORMAT
-    default: st = SPMV_ERR_ARG; break;
+    default: /* compiled in, but not for this tag (any_has) */
+        SPMV__ERR(e, "format %s is not instantiated for this tag (its vectors' type differs from its values')",
+                  spmv_format_name(fmt));
+        return SPMV_ERR_UNSUPPORTED;
     }
     if (st == SPMV_OK) {
         M->fmt = fmt;
@@ -425,8 +439,8 @@ SPMV_API spmv_status SPMV_NAME(any_from_triangle)(SPMV_NAME(any) *M, const spmv_
 }
 
 /* y = alpha*A*x + beta*y for any x (formats embedding x copy it in first, so M is not const). */
-SPMV_API spmv_status SPMV_NAME(any_mv)(SPMV_NAME(any) *M, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
-                                            SPMV_T *y) {
+SPMV_API spmv_status SPMV_NAME(any_mv)(SPMV_NAME(any) *M, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta,
+                                            SPMV_Y *y) {
     if (!M) return SPMV_ERR_ARG;
     switch (M->fmt) {
 #define SPMV_FORMAT(n, ID, fam, host, ...)                                                                      \
@@ -442,8 +456,8 @@ SPMV_API spmv_status SPMV_NAME(any_mv)(SPMV_NAME(any) *M, SPMV_T alpha, const SP
  * registry's mvt column (csr and csr_merge: csr_mvt, no A^T, no atomics) and the symmetric
  * ones (A^T = A); the other formats give SPMV_ERR_UNSUPPORTED: build them with
  * opts.transpose instead, which runs their own forward kernel on A^T. */
-SPMV_API spmv_status SPMV_NAME(any_mvt)(SPMV_NAME(any) *M, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
-                                             SPMV_T *y) {
+SPMV_API spmv_status SPMV_NAME(any_mvt)(SPMV_NAME(any) *M, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta,
+                                             SPMV_Y *y) {
     if (!M) return SPMV_ERR_ARG;
     switch (M->fmt) { /* the rows with the registry's mvt column: their family's _mvt */
 #define SPMV_FORMAT(n, ID, fam, host, cuda, ex, tun, w, at, sym, mm, dmm, mvt, ...)                               \
@@ -462,14 +476,14 @@ SPMV_API spmv_status SPMV_NAME(any_mvt)(SPMV_NAME(any) *M, SPMV_T alpha, const S
  * every other format (and layout) runs one product per vector: column-major vectors in place, row-major ones through
  * a column-major copy of X (and of Y when beta != 0) made once, k * (ncols + nrows) values of
  * scratch (SPMV_ERR_ALLOC when it cannot be had, Y untouched). */
-SPMV_API spmv_status SPMV_NAME(any_mm)(SPMV_NAME(any) *M, int64_t k, SPMV_T alpha, const SPMV_T *X, int64_t ldx,
-                                            SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay) {
-    SPMV_T *xs = NULL, *ys = NULL;
+SPMV_API spmv_status SPMV_NAME(any_mm)(SPMV_NAME(any) *M, int64_t k, SPMV_Y alpha, const SPMV_Y *X, int64_t ldx,
+                                            SPMV_Y beta, SPMV_Y *Y, int64_t ldy, spmv_layout lay) {
+    SPMV_Y *xs = NULL, *ys = NULL;
     spmv_status st = SPMV_OK;
     int64_t j, i;
     const int64_t m = M ? M->nrows : 0, n = M ? M->ncols : 0;
     if (!M || !spmv_format_compiled(M->fmt)) return SPMV_ERR_ARG;
-    if (spmv__mm_args_bad(n, m, k, X, ldx, Y, ldy, lay, sizeof(SPMV_T))) return SPMV_ERR_ARG;
+    if (spmv__mm_args_bad(n, m, k, X, ldx, Y, ldy, lay, sizeof(SPMV_Y))) return SPMV_ERR_ARG;
     switch (M->fmt) { /* the rows with the registry's mm column: their family's _mm (UNSUPPORTED for a
                          layout it does not take: the fallback below) */
 #define SPMV_FORMAT(n, ID, fam, host, cuda, ex, tun, w, at, sym, mm, ...)                                          \
@@ -486,8 +500,8 @@ SPMV_API spmv_status SPMV_NAME(any_mm)(SPMV_NAME(any) *M, int64_t k, SPMV_T alph
         for (j = 0; j < k && st == SPMV_OK; j++) st = SPMV_NAME(any_mv)(M, alpha, X + j * ldx, beta, Y + j * ldy);
         return st;
     }
-    xs = SPMV_ALLOC_N(SPMV_T, (size_t)(n > 0 ? n : 1) * (size_t)k);
-    ys = SPMV_ALLOC_N(SPMV_T, (size_t)m * (size_t)k);
+    xs = SPMV_ALLOC_N(SPMV_Y, (size_t)(n > 0 ? n : 1) * (size_t)k);
+    ys = SPMV_ALLOC_N(SPMV_Y, (size_t)m * (size_t)k);
     if (!xs || !ys) {
         spmv__free(xs);
         spmv__free(ys);
@@ -499,7 +513,7 @@ SPMV_OMP(parallel for schedule(static) if (n * k >= 65536))
         int64_t q;
         for (q = 0; q < k; q++) xs[q * n + i] = X[i * ldx + q];
     }
-    if (beta != (SPMV_T)0) {
+    if (beta != (SPMV_Y)0) {
 SPMV_OMP(parallel for schedule(static) if (m * k >= 65536))
         for (i = 0; i < m; i++) {
             int64_t q;
@@ -524,7 +538,7 @@ SPMV_OMP(parallel for schedule(static) if (m * k >= 65536))
 SPMV_API int SPMV_NAME(any_embeds_x)(const SPMV_NAME(any) *M) {
     return M && (spmv_format_flags(M->fmt) & SPMV_FF_EMBEDS_X);
 }
-SPMV_API spmv_status SPMV_NAME(any_update_x)(SPMV_NAME(any) *M, const SPMV_T *x) {
+SPMV_API spmv_status SPMV_NAME(any_update_x)(SPMV_NAME(any) *M, const SPMV_Y *x) {
     (void)x;
     if (!M) return SPMV_ERR_ARG;
     switch (M->fmt) {
@@ -535,8 +549,8 @@ SPMV_API spmv_status SPMV_NAME(any_update_x)(SPMV_NAME(any) *M, const SPMV_T *x)
     default: return SPMV_OK;
     }
 }
-SPMV_API spmv_status SPMV_NAME(any_mv_kernel)(SPMV_NAME(any) *M, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
-                                                   SPMV_T *y) {
+SPMV_API spmv_status SPMV_NAME(any_mv_kernel)(SPMV_NAME(any) *M, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta,
+                                                   SPMV_Y *y) {
     if (!M) return SPMV_ERR_ARG;
     switch (M->fmt) {
 #define SPMV_FORMAT(n, ID, fam, host, cuda, ex, ...)                                                            \

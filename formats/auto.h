@@ -188,7 +188,7 @@ typedef struct SPMV_NAME(auto) {
 #ifndef SPMV_AUTO_COMMON_DECLS
 #define SPMV_AUTO_COMMON_DECLS
 /* internals of the selection that the device selection (formats/cuda/auto.cuh) shares */
-SPMV_API void spmv_auto__shortlist(spmv_auto_report *R, int device);
+SPMV_API void spmv_auto__shortlist(spmv_auto_report *R, int device, int (*has)(spmv_format));
 SPMV_API int spmv_auto__rule_choice(const spmv_auto_report *R, int device);
 SPMV_API long spmv_llc_bytes(void);
 SPMV_API double spmv_auto_convert_prior(spmv_format f, int device);
@@ -199,10 +199,10 @@ SPMV_API spmv_status SPMV_NAME(auto_features)(const SPMV_NAME(csr) *A, spmv_auto
 SPMV_API void SPMV_NAME(auto_free)(SPMV_NAME(auto) *M);
 SPMV_API spmv_status SPMV_NAME(auto_from_csr)(SPMV_NAME(auto) *M, const SPMV_NAME(csr) *A, const spmv_opts *o,
         spmv_error *e);
-SPMV_API spmv_status SPMV_NAME(auto_mv)(SPMV_NAME(auto) *M, SPMV_T alpha, const SPMV_T *x, SPMV_T beta, SPMV_T *y);
-SPMV_API spmv_status SPMV_NAME(auto_mvt)(SPMV_NAME(auto) *M, SPMV_T alpha, const SPMV_T *x, SPMV_T beta, SPMV_T *y);
-SPMV_API spmv_status SPMV_NAME(auto_mm)(SPMV_NAME(auto) *M, int64_t k, SPMV_T alpha, const SPMV_T *X, int64_t ldx,
-        SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay);
+SPMV_API spmv_status SPMV_NAME(auto_mv)(SPMV_NAME(auto) *M, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta, SPMV_Y *y);
+SPMV_API spmv_status SPMV_NAME(auto_mvt)(SPMV_NAME(auto) *M, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta, SPMV_Y *y);
+SPMV_API spmv_status SPMV_NAME(auto_mm)(SPMV_NAME(auto) *M, int64_t k, SPMV_Y alpha, const SPMV_Y *X, int64_t ldx,
+        SPMV_Y beta, SPMV_Y *Y, int64_t ldy, spmv_layout lay);
 SPMV_API spmv_status SPMV_NAME(auto_update_values)(SPMV_NAME(auto) *M, const SPMV_NAME(csr) *A);
 SPMV_API spmv_format SPMV_NAME(auto_format)(const SPMV_NAME(auto) *M);
 SPMV_API size_t SPMV_NAME(auto_bytes)(const SPMV_NAME(auto) *M);
@@ -275,7 +275,7 @@ static inline int64_t spmv_auto__slab(int64_t nnz) {
     return e < 65536 ? (e < nnz ? e : nnz) : 65536;
 }
 /* the shortlist into R (cand[0] = CSR), sorted by prediction; the rest into R->left */
-SPMV_API void spmv_auto__shortlist(spmv_auto_report *R, int device) {
+SPMV_API void spmv_auto__shortlist(spmv_auto_report *R, int device, int (*has)(spmv_format)) {
     int f, i, j;
     R->ncand = 0;
     R->nleft = 0;
@@ -284,7 +284,8 @@ SPMV_API void spmv_auto__shortlist(spmv_auto_report *R, int device) {
         const char *why = NULL;
         double p;
         if (!spmv_format_compiled((spmv_format)f) || !(fl & (device ? SPMV_FF_CUDA : SPMV_FF_HOST))) continue;
-        p = spmv_auto_predict(&R->feat, (spmv_format)f, device, &R->opts, &why);
+        p = has && !has((spmv_format)f) ? (why = "not instantiated for this tag (a float matrix with double vectors)", 0)
+                                       : spmv_auto_predict(&R->feat, (spmv_format)f, device, &R->opts, &why);
         if ((spmv_format)f == SPMV_FMT_CSR) p = 1e300; /* first */
         if (p <= 0) {
             R->left[R->nleft] = (spmv_format)f;
@@ -449,7 +450,7 @@ SPMV_API spmv_status SPMV_NAME(auto_features)(const SPMV_NAME(csr) *A, spmv_auto
     F->value_bytes = (int)sizeof(SPMV_T);
     F->index_bytes = (int)sizeof(SPMV_I);
     F->csr_bytes = (double)A->nnz * (double)(sizeof(SPMV_T) + sizeof(SPMV_I)) + (double)(m + 1) * sizeof(SPMV_I) +
-                   (double)(m + n) * sizeof(SPMV_T);
+                   (double)(m + n) * sizeof(SPMV_Y);
     F->llc_bytes = (double)spmv_machine_get()->llc_bytes;
     F->dia_fill = F->hdia_fill = F->ell_fill = F->sell_fill = F->sell_sorted_fill = F->bcsr_fill =
         F->bcsr_bytes_ratio = F->du_bytes_ratio = 1;
@@ -564,13 +565,13 @@ SPMV_API spmv_status SPMV_NAME(auto_features)(const SPMV_NAME(csr) *A, spmv_auto
  * embedding it); else x placed once and the kernel alone. */
 /* one timed operation: y = Ax (x_changes: with its scatter), or with k > 1 Y = AX of k
  * row-major vectors (x: ncols x k, y: nrows x k) */
-static inline void SPMV_NAME(auto__op)(SPMV_NAME(any) *M, const SPMV_T *x, SPMV_T *y, int x_changes, int k) {
+static inline void SPMV_NAME(auto__op)(SPMV_NAME(any) *M, const SPMV_Y *x, SPMV_Y *y, int x_changes, int k) {
     if (k > 1) (void)SPMV_NAME(any_mm)(M, k, 1, x, k, 0, y, k, SPMV_ROW_MAJOR);
     else if (x_changes) SPMV_NAME(any_mv)(M, 1, x, 0, y);
     else SPMV_NAME(any_mv_kernel)(M, 1, x, 0, y);
 }
 /* cap_s > 0: samples stop once the trial has taken that long (at least one taken) */
-static inline double SPMV_NAME(auto__time)(SPMV_NAME(any) *M, const SPMV_T *x, SPMV_T *y, int x_changes, int reps,
+static inline double SPMV_NAME(auto__time)(SPMV_NAME(any) *M, const SPMV_Y *x, SPMV_Y *y, int x_changes, int reps,
                                            int warm_n, double warm_s, int k, double cap_s) {
     double best = -1, w0 = spmv_wtime();
     int i;
@@ -595,7 +596,7 @@ static inline double SPMV_NAME(auto__time)(SPMV_NAME(any) *M, const SPMV_T *x, S
  * costs its typical time, and a parallel format on a few microseconds of work has a fast best
  * case and a slow median. The winner must then beat CSR by the policy's duel_margin, the
  * spread of CSR dueled against itself (docs/PERFORMANCE.md, "The selection's policy"). */
-static inline void SPMV_NAME(auto__duel)(SPMV_NAME(any) *a, SPMV_NAME(any) *b, const SPMV_T *x, SPMV_T *y,
+static inline void SPMV_NAME(auto__duel)(SPMV_NAME(any) *a, SPMV_NAME(any) *b, const SPMV_Y *x, SPMV_Y *y,
                                          int x_changes, int n, double *ta, double *tb, int k) {
     double sa[SPMV_AUTO_DUEL_MAX], sb[SPMV_AUTO_DUEL_MAX];
     int i, na = 0, nb = 0;
@@ -795,7 +796,7 @@ typedef struct SPMV_NAME(auto__state) {
     double t0;
     SPMV_NAME(any) best, cand, spare; /* spare (has_spare): a loser whose pages take CSR's copy */
     int has_spare;
-    SPMV_T *x, *y;  /* the trials' vectors (kk of each: SpMM times calls of kk row-major vectors) */
+    SPMV_Y *x, *y;  /* the trials' vectors (kk of each: SpMM times calls of kk row-major vectors) */
     int64_t kk;
     double best_score, reserve, overrun, fastest_s, gain;
     int best_i, reps, prev_threads, csr_again, few, blind, invested;
@@ -851,7 +852,7 @@ static inline void SPMV_NAME(auto__sizes_only)(spmv_auto_report *R, const SPMV_N
     F->value_bytes = (int)sizeof(SPMV_T);
     F->index_bytes = (int)sizeof(SPMV_I);
     F->csr_bytes = (double)A->nnz * (double)(sizeof(SPMV_T) + sizeof(SPMV_I)) +
-                   (double)(A->nrows + 1) * sizeof(SPMV_I) + (double)(A->nrows + A->ncols) * sizeof(SPMV_T);
+                   (double)(A->nrows + 1) * sizeof(SPMV_I) + (double)(A->nrows + A->ncols) * sizeof(SPMV_Y);
     F->llc_bytes = (double)spmv_machine_get()->llc_bytes;
     memset(&R->cand[0], 0, sizeof R->cand[0]);
     R->cand[0].fmt = SPMV_FMT_CSR;
@@ -876,7 +877,7 @@ static inline spmv_status SPMV_NAME(auto__inspect)(SPMV_NAME(auto__state) *S) {
     if ((st = SPMV_NAME(auto_features)(S->A, &R->feat)) != SPMV_OK)
         return SPMV_NAME(auto__failed)(S->M, st, "inspection failed");
     R->features_s = spmv_wtime() - S->t0;
-    spmv_auto__shortlist(R, 0);
+    spmv_auto__shortlist(R, 0, SPMV_NAME(any_has));
     S->gain = spmv_auto__max_gain(R, &S->opts, 0, &pays);
     S->few = !pays;
     if (!S->opts.deterministic && !S->few)
@@ -932,14 +933,14 @@ static inline spmv_status SPMV_NAME(auto__vectors)(SPMV_NAME(auto__state) *S) {
     const int64_t nx = (int64_t)A->ncols * S->kk, ny = (int64_t)A->nrows * S->kk;
     double mb;
     int64_t q;
-    S->x = SPMV_ALLOC_N(SPMV_T, (size_t)A->ncols * (size_t)S->kk + 1);
-    S->y = SPMV_ALLOC_N(SPMV_T, (size_t)A->nrows * (size_t)S->kk + 1);
+    S->x = SPMV_ALLOC_N(SPMV_Y, (size_t)A->ncols * (size_t)S->kk + 1);
+    S->y = SPMV_ALLOC_N(SPMV_Y, (size_t)A->nrows * (size_t)S->kk + 1);
     if (!S->x || !S->y) return SPMV_ERR_ALLOC;
 SPMV_OMP(parallel for schedule(static) if (nx >= 65536))
-    for (q = 0; q < nx; q++) S->x[q] = (SPMV_T)1 + (SPMV_T)(q % 7) / (SPMV_T)8;
+    for (q = 0; q < nx; q++) S->x[q] = (SPMV_Y)1 + (SPMV_Y)(q % 7) / (SPMV_Y)8;
 SPMV_OMP(parallel for schedule(static) if (ny >= 65536))
     for (q = 0; q < ny; q++) S->y[q] = 0;
-    mb = (double)((A->ncols + A->nrows) * S->kk + 2) * sizeof(SPMV_T) / 1048576.0;
+    mb = (double)((A->ncols + A->nrows) * S->kk + 2) * sizeof(SPMV_Y) / 1048576.0;
     if (mb >= 2) S->R->fresh_s_per_mb = (spmv_wtime() - fresh0) / mb;
     return SPMV_OK;
 }
@@ -1264,16 +1265,16 @@ SPMV_API spmv_status SPMV_NAME(auto_from_csr)(SPMV_NAME(auto) *M, const SPMV_NAM
 }
 
 /* the ordinary verbs, on the chosen format */
-SPMV_API spmv_status SPMV_NAME(auto_mv)(SPMV_NAME(auto) *M, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
-                                             SPMV_T *y) {
+SPMV_API spmv_status SPMV_NAME(auto_mv)(SPMV_NAME(auto) *M, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta,
+                                             SPMV_Y *y) {
     return M ? SPMV_NAME(any_mv)(&M->h, alpha, x, beta, y) : SPMV_ERR_ARG;
 }
-SPMV_API spmv_status SPMV_NAME(auto_mvt)(SPMV_NAME(auto) *M, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
-                                              SPMV_T *y) {
+SPMV_API spmv_status SPMV_NAME(auto_mvt)(SPMV_NAME(auto) *M, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta,
+                                              SPMV_Y *y) {
     return M ? SPMV_NAME(any_mvt)(&M->h, alpha, x, beta, y) : SPMV_ERR_ARG;
 }
-SPMV_API spmv_status SPMV_NAME(auto_mm)(SPMV_NAME(auto) *M, int64_t k, SPMV_T alpha, const SPMV_T *X, int64_t ldx,
-                                             SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay) {
+SPMV_API spmv_status SPMV_NAME(auto_mm)(SPMV_NAME(auto) *M, int64_t k, SPMV_Y alpha, const SPMV_Y *X, int64_t ldx,
+                                             SPMV_Y beta, SPMV_Y *Y, int64_t ldy, spmv_layout lay) {
     return M ? SPMV_NAME(any_mm)(&M->h, k, alpha, X, ldx, beta, Y, ldy, lay) : SPMV_ERR_ARG;
 }
 /* new values on the same pattern (any_update_values on the chosen format) */

@@ -566,7 +566,7 @@ SPMV_OMP(parallel for schedule(static))
     return SPMV_OK;
 }
 /* the median of reps products of A (after two warm-ups) */
-static inline double SPMV_NAME(cal__time)(const SPMV_NAME(csr) *A, const SPMV_T *x, SPMV_T *y, int reps) {
+static inline double SPMV_NAME(cal__time)(const SPMV_NAME(csr) *A, const SPMV_Y *x, SPMV_Y *y, int reps) {
     double s[101];
     int i;
     if (reps > 101) reps = 101;
@@ -604,7 +604,7 @@ static inline spmv_status SPMV_NAME(cal__kind)(SPMV_NAME(csr) *A, int kind, int6
 }
 /* the median seconds of reps products of each of the n handles, interleaved (drift falls on
  * all alike), after two warm-ups each */
-static inline void SPMV_NAME(cal__race)(SPMV_NAME(any) *M, int n, const SPMV_T *x, SPMV_T *y, int reps,
+static inline void SPMV_NAME(cal__race)(SPMV_NAME(any) *M, int n, const SPMV_Y *x, SPMV_Y *y, int reps,
                                         double *out) {
     double s[SPMV_ISA_COUNT_][41];
     int i, r;
@@ -623,7 +623,7 @@ static inline void SPMV_NAME(cal__race)(SPMV_NAME(any) *M, int n, const SPMV_T *
 }
 /* every ISA of format f on A, timed into t->secs[f][isa][size] (0: the build failed) */
 static inline spmv_status SPMV_NAME(cal__isas)(spmv_isa_table *t, spmv_format f, const SPMV_NAME(csr) *A,
-                                              const SPMV_T *x, SPMV_T *y, int size) {
+                                              const SPMV_Y *x, SPMV_Y *y, int size) {
     SPMV_NAME(any) M[SPMV_ISA_COUNT_];
     int isa[SPMV_ISA_COUNT_], n = 0, i;
     double s[SPMV_ISA_COUNT_];
@@ -653,7 +653,7 @@ static inline spmv_status SPMV_NAME(cal__isas)(spmv_isa_table *t, spmv_format f,
 SPMV_API spmv_status SPMV_NAME(calibrate)(spmv_calibration *c, int threads, spmv_isa isa, spmv_error *e) {
     const double t_start = spmv_wtime();
     SPMV_NAME(csr) A;
-    SPMV_T *x = NULL, *y = NULL;
+    SPMV_Y *x = NULL, *y = NULL;
     spmv_status st;
     spmv_isa ri;
     int prev = 0, nt = 1;
@@ -681,18 +681,18 @@ SPMV_API spmv_status SPMV_NAME(calibrate)(spmv_calibration *c, int threads, spmv
         double bytes = 2.0 * (double)spmv_machine_get()->llc_bytes;
         if (bytes < 64.0 * 1048576) bytes = 64.0 * 1048576;
         if (bytes > 1024.0 * 1048576) bytes = 1024.0 * 1048576;
-        n3 = (int64_t)(bytes / (16.0 * (sizeof(SPMV_T) + sizeof(SPMV_I)) + 3.0 * sizeof(SPMV_T)));
+        n3 = (int64_t)(bytes / (16.0 * (sizeof(SPMV_T) + sizeof(SPMV_I)) + 3.0 * sizeof(SPMV_Y)));
         if ((double)n3 * 16 > (double)SPMV_IMAX) n3 = SPMV_IMAX / 16;
     }
-    x = SPMV_ALLOC_N(SPMV_T, (size_t)n3);
-    y = SPMV_ALLOC_N(SPMV_T, (size_t)n3);
+    x = SPMV_ALLOC_N(SPMV_Y, (size_t)n3);
+    y = SPMV_ALLOC_N(SPMV_Y, (size_t)n3);
     if (!x || !y) {
         st = SPMV_ERR_ALLOC;
         SPMV__ERR(e, "calibrate: out of memory");
         goto out;
     }
 SPMV_OMP(parallel for schedule(static))
-    for (q = 0; q < n3; q++) x[q] = (SPMV_T)1 + (SPMV_T)(q % 7) / (SPMV_T)8, y[q] = 0;
+    for (q = 0; q < n3; q++) x[q] = (SPMV_Y)1 + (SPMV_Y)(q % 7) / (SPMV_Y)8, y[q] = 0;
     /* in cache: 8k and 262k entries (both above SPMV_CSR_PAR_MIN: parallel) */
     if ((st = SPMV_NAME(cal__band)(&A, 1024, 8, ri)) != SPMV_OK) goto oom;
     t1 = SPMV_NAME(cal__time)(&A, x, y, 101);
@@ -712,7 +712,7 @@ SPMV_OMP(parallel for schedule(static))
     t3 = SPMV_NAME(cal__time)(&A, x, y, 7);
     {
         const double b = (double)n3 * 16 * (sizeof(SPMV_T) + sizeof(SPMV_I)) + (double)(n3 + 1) * sizeof(SPMV_I) +
-                         2.0 * (double)n3 * sizeof(SPMV_T);
+                         2.0 * (double)n3 * sizeof(SPMV_Y);
         c->bw = b / (t3 > c->fixed_s ? t3 - c->fixed_s : t3);
     }
     {
@@ -748,15 +748,15 @@ out:
 static inline spmv_status SPMV_NAME(cal__kind_all)(spmv_isa_table *t, int kind, const unsigned char *want,
                                                   const int64_t *sizes, spmv_error *e) {
     SPMV_NAME(csr) A;
-    SPMV_T *x = NULL, *y = NULL;
+    SPMV_Y *x = NULL, *y = NULL;
     spmv_status st = SPMV_OK;
     int size, f;
     for (size = 0; size < 2 && st == SPMV_OK; size++) {
         if ((st = SPMV_NAME(cal__kind)(&A, kind, sizes[size], e)) != SPMV_OK) break;
-        x = SPMV_ALLOC_N(SPMV_T, (size_t)A.ncols + 1);
-        y = SPMV_ALLOC_N(SPMV_T, (size_t)A.nrows + 1);
+        x = SPMV_ALLOC_N(SPMV_Y, (size_t)A.ncols + 1);
+        y = SPMV_ALLOC_N(SPMV_Y, (size_t)A.nrows + 1);
         if (!x || !y) st = SPMV_ERR_ALLOC;
-        for (f = 0; f < A.ncols && st == SPMV_OK; f++) x[f] = (SPMV_T)1 + (SPMV_T)(f % 7) / (SPMV_T)8;
+        for (f = 0; f < A.ncols && st == SPMV_OK; f++) x[f] = (SPMV_Y)1 + (SPMV_Y)(f % 7) / (SPMV_Y)8;
         for (f = 0; f < SPMV_FMT_COUNT_ && st == SPMV_OK; f++)
             if (want[f] && spmv__format_rules((spmv_format)f)->calib_kind == kind)
                 st = SPMV_NAME(cal__isas)(t, (spmv_format)f, &A, x, y, size);
@@ -801,7 +801,8 @@ SPMV_API spmv_status SPMV_NAME(calibrate_isa)(spmv_isa_table *t, int threads, co
     sizes[1] = (int64_t)(bytes / (double)(sizeof(SPMV_T) + sizeof(SPMV_I)));
     for (f = 0; f < SPMV_FMT_COUNT_; f++) {
         want[f] = (!formats || formats[f]) && (spmv_format_flags((spmv_format)f) & SPMV_FF_HOST) &&
-                  spmv__format_rules((spmv_format)f) && !spmv__format_rules((spmv_format)f)->isa_as;
+                  spmv__format_rules((spmv_format)f) && !spmv__format_rules((spmv_format)f)->isa_as &&
+                  SPMV_NAME(any_has)((spmv_format)f);
         if (want[f]) need[spmv__format_rules((spmv_format)f)->calib_kind] = 1;
     }
     for (kind = 0; kind <= (int)SPMV_CALIB_SYMMETRIC && st == SPMV_OK; kind++)

@@ -24,9 +24,9 @@
 /* SPMV_VEC (optional, only where it differs from SPMV_VAL): the type of x, y, alpha, beta and the
  * sums, the matrix's values staying SPMV_VAL (a float matrix with double vectors: tag ds, SPMV_VAL
  * float, SPMV_VEC double). SPMV_Y is that type in the format headers (SPMV_T where it is not
- * given). Such a "mixed" tag instantiates the families that support it (SPMV__MIXED_<family>:
- * coo and csr) and their verbs, without the handle, the selection and SpMM (docs/USAGE.md,
- * "Precision"). */
+ * given). Such a "mixed" tag instantiates the families that support it (SPMV__MIXED_<family>,
+ * formats/core/core.h), their verbs, the run-time handle and the selection over them
+ * (docs/USAGE.md, "Precision"). */
 #ifdef SPMV_VEC
 #if !(SPMV_CAT(SPMV__VSZ_, SPMV_VAL) == 4 && SPMV_CAT(SPMV__VSZ_, SPMV_VEC) == 8)
 #error "formats/instance.h: SPMV_VEC: only SPMV_VAL float with SPMV_VEC double (a ds tag) so far"
@@ -94,11 +94,9 @@
 #undef SPMV__HEADER
 #undef SPMV_FORMAT
 #define SPMV__HEADER(family) "core/empty.h"
-#if !SPMV__MIXED
 #include "any.h"
 #include "calib.h"
 #include "auto.h"
-#endif
 #undef SPMV__HEADER
 #define SPMV_FORMAT(...)
 #undef SPMV_PART_TYPES
@@ -112,12 +110,10 @@
 #undef SPMV__HEADER
 #undef SPMV_FORMAT
 #define SPMV__HEADER(family) "core/empty.h"
-#if !SPMV__MIXED
 #include "any.h"
 #include "calib.h"
 #include "auto.h"
 #include "auto_plan.h"
-#endif
 #undef SPMV__HEADER
 #define SPMV_FORMAT(...)
 #undef SPMV_PART_DECLS
@@ -182,12 +178,10 @@
 #undef SPMV_FORMAT
 
 #define SPMV_PART_DEFS
-#if !SPMV__MIXED
 #include "any.h"
 #include "auto.h"
 #include "calib.h" /* its measurement times the selection's inspection (auto.h) */
 #include "auto_plan.h"
-#endif
 #undef SPMV_PART_DEFS
 #else
 #undef SPMV_FORMAT

@@ -159,6 +159,61 @@ static void ops(const char *name, const spmv_ds_csr *A) {
     free(yv);
 }
 
+/* the handle over every host format: the ones this tag instantiates multiply within the bound
+ * (and take new values); the others are refused with SPMV_ERR_UNSUPPORTED and a message */
+static void handle(const char *name, const spmv_ds_csr *A) {
+    const double bound = ((double)longest(A) + 4) * UD;
+    double *x = malloc(sizeof(double) * (size_t)(A->ncols + 1)), *y = malloc(sizeof(double) * (size_t)(A->nrows + 1));
+    int f, has = 0;
+    if (!x || !y) abort();
+    for (f = 0; f < A->ncols; f++) x[f] = 1 + th_rval() * 0.5;
+    for (f = 0; f < SPMV_FMT_COUNT_; f++) {
+        spmv_opts o = spmv_opts_default();
+        spmv_ds_any M;
+        spmv_error e;
+        spmv_status st;
+        if (!(spmv_format_flags((spmv_format)f) & SPMV_FF_HOST)) continue;
+        o.format = (spmv_format)f;
+        st = spmv_ds_any_from_csr(&M, A, &o, &e);
+        if (!spmv_ds_any_has((spmv_format)f)) {
+            CHECK(st == SPMV_ERR_UNSUPPORTED && strstr(e.msg, "not instantiated") && th_all_zero(&M, sizeof M),
+                  "%s: ds any %s: refused (%s: %s)", name, spmv_format_name((spmv_format)f), spmv_status_str(st), e.msg);
+            continue;
+        }
+        has++;
+        CHECK(st == SPMV_OK, "%s: ds any %s: %s (%s)", name, spmv_format_name((spmv_format)f), spmv_status_str(st), e.msg);
+        if (st != SPMV_OK) continue;
+        st = spmv_ds_any_mv(&M, 1.0, x, 0.0, y);
+        CHECK(st == SPMV_OK && err_of(A, 1.0, x, 0.0, NULL, y) <= bound, "%s: ds any %s mv", name,
+              spmv_format_name((spmv_format)f));
+        st = spmv_ds_any_update_values(&M, A);
+        CHECK(st == SPMV_OK, "%s: ds any %s update_values: %s", name, spmv_format_name((spmv_format)f), spmv_status_str(st));
+        if (st == SPMV_OK) {
+            st = spmv_ds_any_mv(&M, 1.0, x, 0.0, y);
+            CHECK(st == SPMV_OK && err_of(A, 1.0, x, 0.0, NULL, y) <= bound, "%s: ds any %s mv after new values", name,
+                  spmv_format_name((spmv_format)f));
+        }
+        spmv_ds_any_free(&M);
+    }
+    CHECK(has == 3, "ds instantiates coo, csr and csr_merge on the host (%d)", has);
+    {
+        spmv_opts o = spmv_opts_default();
+        spmv_ds_auto Q;
+        spmv_error e;
+        spmv_status st = spmv_ds_auto_from_csr(&Q, A, &o, &e);
+        CHECK(st == SPMV_OK && spmv_ds_any_has(spmv_ds_auto_format(&Q)), "%s: ds auto: %s (%s)", name, spmv_status_str(st),
+              e.msg);
+        if (st == SPMV_OK) {
+            st = spmv_ds_auto_mv(&Q, 1.0, x, 0.0, y);
+            CHECK(st == SPMV_OK && err_of(A, 1.0, x, 0.0, NULL, y) <= bound, "%s: ds auto (%s) mv", name,
+                  spmv_format_name(spmv_ds_auto_format(&Q)));
+            spmv_ds_auto_free(&Q);
+        }
+    }
+    free(x);
+    free(y);
+}
+
 static void one(const char *name, const spmv_triplets *t, void *ctx) {
     spmv_ds_csr A;
     spmv_error e;
@@ -169,6 +224,7 @@ static void one(const char *name, const spmv_triplets *t, void *ctx) {
     products(name, t, &A, t->nnz > 100000);
     against_double(name, t, &A);
     if (t->nnz <= 100000) ops(name, &A);
+    if (t->nnz <= 20000) handle(name, &A);
     spmv_ds_csr_free(&A);
 }
 

@@ -490,7 +490,7 @@ static inline spmv_status SPMV_NAME(auto_dev__select)(SPMV_NAME(auto_dev) *D, co
         return st;
     }
     R->features_s = spmv_wtime() - W.t0;
-    spmv_auto__shortlist(R, 1);
+    spmv_auto__shortlist(R, 1, NULL);
     W.A = A;
     W.R = R;
     W.s = s;
