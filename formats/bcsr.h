@@ -125,10 +125,10 @@ SPMV_API spmv_status SPMV_NAME(bcsr_from_csr)(SPMV_NAME(bcsr) *A, const SPMV_NAM
         spmv_error *e);
 SPMV_API int SPMV_NAME(bcsr_limited)(const SPMV_NAME(csr) *B, const spmv_bcsr_params *p, spmv_isa isa);
 SPMV_API spmv_status SPMV_NAME(bcsr_to_csr)(const SPMV_NAME(bcsr) *A, SPMV_NAME(csr) *B);
-SPMV_API spmv_status SPMV_NAME(bcsr_mv)(const SPMV_NAME(bcsr) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
-        SPMV_T *y);
-SPMV_API spmv_status SPMV_NAME(bcsr_mm)(const SPMV_NAME(bcsr) *A, int64_t k, SPMV_T alpha, const SPMV_T *X,
-        int64_t ldx, SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay);
+SPMV_API spmv_status SPMV_NAME(bcsr_mv)(const SPMV_NAME(bcsr) *A, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta,
+        SPMV_Y *y);
+SPMV_API spmv_status SPMV_NAME(bcsr_mm)(const SPMV_NAME(bcsr) *A, int64_t k, SPMV_Y alpha, const SPMV_Y *X,
+        int64_t ldx, SPMV_Y beta, SPMV_Y *Y, int64_t ldy, spmv_layout lay);
 SPMV_API spmv_status SPMV_NAME(bcsr_tune)(const SPMV_NAME(csr) *A, spmv_bcsr_params *best, double *seconds_spent);
 #endif /* SPMV_PART_DECLS */
 
@@ -444,7 +444,7 @@ SPMV_API spmv_status SPMV_NAME(bcsr_to_csr)(const SPMV_NAME(bcsr) *A, SPMV_NAME(
 }
 
 /* Sums of block row br, entry by entry from the bits (the exact path for non-finite sums). */
-static inline void SPMV_NAME(bcsr__row_exact)(const SPMV_NAME(bcsr) *A, const SPMV_T *x, int64_t br, SPMV_T *s) {
+static inline void SPMV_NAME(bcsr__row_exact)(const SPMV_NAME(bcsr) *A, const SPMV_Y *x, int64_t br, SPMV_Y *s) {
     const int64_t bs = A->bs, b2 = bs * bs, mw = spmv__bcsr_mw(bs);
     int64_t b, c, r;
     for (r = 0; r < bs; r++) s[r] = 0;
@@ -461,14 +461,14 @@ static inline void SPMV_NAME(bcsr__row_exact)(const SPMV_NAME(bcsr) *A, const SP
 
 #if defined(SPMV_PART_KERNELS)
 /* Block rows [br0, br1) with block size bs (a constant where this is inlined with one). */
-SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(bcsr__rows_bs)(const SPMV_NAME(bcsr) *A, SPMV_T alpha,
-                                                                 const SPMV_T *SPMV_RESTRICT x, SPMV_T beta,
-                                                                 SPMV_T *SPMV_RESTRICT y, int64_t br0, int64_t br1,
+SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(bcsr__rows_bs)(const SPMV_NAME(bcsr) *A, SPMV_Y alpha,
+                                                                 const SPMV_Y *SPMV_RESTRICT x, SPMV_Y beta,
+                                                                 SPMV_Y *SPMV_RESTRICT y, int64_t br0, int64_t br1,
                                                                  const int bs) {
     const int64_t b2 = (int64_t)bs * bs, ncols = A->ncols, nrows = A->nrows;
     const SPMV_I *SPMV_RESTRICT rp = A->row_ptr, *SPMV_RESTRICT ci = A->col_idx;
     const SPMV_T *SPMV_RESTRICT val = A->val;
-    SPMV_T s[SPMV_BCSR_BS_MAX], lanes[SPMV_BCSR_BS_MAX > SPMV_W ? SPMV_BCSR_BS_MAX : SPMV_W];
+    SPMV_Y s[SPMV_BCSR_BS_MAX], lanes[SPMV_BCSR_BS_MAX > SPMV_W ? SPMV_BCSR_BS_MAX : SPMV_W];
     int64_t br;
     for (br = br0; br < br1; br++) {
         const int64_t rb = br * bs, nr = nrows - rb < bs ? nrows - rb : bs;
@@ -495,8 +495,8 @@ SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(bcsr__rows_bs)(const SPMV_NA
                         x0 = V_blend(mq, x0, V_set1(x[xb0 + c + q]));
                         x1 = V_blend(mq, x1, V_set1(x[xb1 + c + q]));
                     }
-                    acc0 = V_fma(V_mload(m, pv0 + c * bs), x0, acc0);
-                    acc1 = V_fma(V_mload(m, pv1 + c * bs), x1, acc1);
+                    acc0 = V_fma(V_mloadt(m, pv0 + c * bs), x0, acc0);
+                    acc1 = V_fma(V_mloadt(m, pv1 + c * bs), x1, acc1);
                 }
             }
             for (; b < be; b++) { /* the rest: maybe the last block column, cut at ncols */
@@ -509,12 +509,12 @@ SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(bcsr__rows_bs)(const SPMV_NA
                     spmv_v xv = V_set1(x[xb + c]);
                     int q;
                     for (q = 1; q < nc; q++) xv = V_blend(~V_mask_first(q * bs), xv, V_set1(x[xb + c + q]));
-                    acc0 = V_fma(V_mload(V_mask_first(nc * bs), pv + c * bs), xv, acc0);
+                    acc0 = V_fma(V_mloadt(V_mask_first(nc * bs), pv + c * bs), xv, acc0);
                 }
             }
             V_storeu(lanes, V_add(acc0, acc1));
             for (r = 0; r < bs; r++) {
-                SPMV_T t = lanes[r];
+                SPMV_Y t = lanes[r];
                 int q;
                 for (q = 1; q < k; q++) t += lanes[q * bs + r];
                 s[r] = t;
@@ -533,8 +533,8 @@ SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(bcsr__rows_bs)(const SPMV_NA
                 int c;
                 for (c = 0; c < ncx; c++) {
                     const spmv_v xv = V_set1(x[xb + c]);
-                    for (h = 0; h + 1 < nch; h++) acc[h] = V_fma(V_loadu(pv + c * bs + h * SPMV_W), xv, acc[h]);
-                    acc[h] = V_fma(V_mload(mlast, pv + c * bs + h * SPMV_W), xv, acc[h]);
+                    for (h = 0; h + 1 < nch; h++) acc[h] = V_fma(V_loadt(pv + c * bs + h * SPMV_W), xv, acc[h]);
+                    acc[h] = V_fma(V_mloadt(mlast, pv + c * bs + h * SPMV_W), xv, acc[h]);
                 }
             }
             for (h = 0; h < nch; h++) V_storeu(lanes + h * SPMV_W, acc[h]);
@@ -542,15 +542,15 @@ SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(bcsr__rows_bs)(const SPMV_NA
         }
         for (r = 0; r < nr; r++) fin &= s[r] - s[r] == 0; /* false for Inf and NaN */
         if (!fin) SPMV_NAME(bcsr__row_exact)(A, x, br, s);
-        if (beta == (SPMV_T)0)
+        if (beta == (SPMV_Y)0)
             for (r = 0; r < nr; r++) y[rb + r] = alpha * s[r];
         else
             for (r = 0; r < nr; r++) y[rb + r] = alpha * s[r] + beta * y[rb + r];
     }
 }
 
-SPMV_KTARGET static inline void SPMV_K(bcsr__rows)(const SPMV_NAME(bcsr) *A, SPMV_T alpha, const SPMV_T *x,
-                                                   SPMV_T beta, SPMV_T *y, int64_t br0, int64_t br1) {
+SPMV_KTARGET static inline void SPMV_K(bcsr__rows)(const SPMV_NAME(bcsr) *A, SPMV_Y alpha, const SPMV_Y *x,
+                                                   SPMV_Y beta, SPMV_Y *y, int64_t br0, int64_t br1) {
 #if defined(SPMV_GW) /* the portable kernels: one body (they are the slowest anyway; compile time) */
     SPMV_K(bcsr__rows_bs)(A, alpha, x, beta, y, br0, br1, (int)A->bs);
 #else
@@ -565,8 +565,8 @@ SPMV_KTARGET static inline void SPMV_K(bcsr__rows)(const SPMV_NAME(bcsr) *A, SPM
 #endif
 }
 
-SPMV_KTARGET static inline void SPMV_K(bcsr_run)(const SPMV_NAME(bcsr) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
-                                                 SPMV_T *y) {
+SPMV_KTARGET static inline void SPMV_K(bcsr_run)(const SPMV_NAME(bcsr) *A, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta,
+                                                 SPMV_Y *y) {
     const int64_t stored = (int64_t)A->nblocks * A->bs * A->bs;
     int nt = stored >= SPMV_PAR_MIN_NNZ ? spmv_max_threads() : 1;
     (void)nt; /* unused without OpenMP */
@@ -586,12 +586,12 @@ SPMV_OMP(parallel num_threads(nt) if (nt > 1))
  * a padded zero times an Inf in X gives what CSR gives. */
 /* a row (ri of block row br) whose sums were not finite: again from its real entries */
 SPMV_KTARGET static inline void SPMV_K(bcsr__mm_exact)(const SPMV_NAME(bcsr) *A, SPMV_I br, int64_t ri,
-                                                       const SPMV_T *X, int64_t ldx, SPMV_T *yr, SPMV_T alpha,
-                                                       SPMV_T beta, int64_t j0, int wc) {
+                                                       const SPMV_Y *X, int64_t ldx, SPMV_Y *yr, SPMV_Y alpha,
+                                                       SPMV_Y beta, int64_t j0, int wc) {
     const int64_t bs = A->bs, b2 = bs * bs, mw = spmv__bcsr_mw((int)bs);
     int q;
     for (q = 0; q < wc; q++) {
-        SPMV_T sum = 0;
+        SPMV_Y sum = 0;
         SPMV_I k;
         for (k = A->row_ptr[br]; k < A->row_ptr[br + 1]; k++) {
             const int64_t xb = (int64_t)A->col_idx[k] * bs;
@@ -602,21 +602,21 @@ SPMV_KTARGET static inline void SPMV_K(bcsr__mm_exact)(const SPMV_NAME(bcsr) *A,
                     sum += A->val[(int64_t)k * b2 + p] * X[(xb + c) * ldx + j0 + q];
             }
         }
-        yr[q] = beta == (SPMV_T)0 ? alpha * sum : alpha * sum + beta * yr[q];
+        yr[q] = beta == (SPMV_Y)0 ? alpha * sum : alpha * sum + beta * yr[q];
     }
 }
 /* Block rows [br0, br1), the k-columns [j0, j0 + NV*W), block size BS (a literal where bs is
  * one of the common sizes). With BS*NV <= 16 the block row's BS rows accumulate together: each
  * row of X under a block column is loaded once and used by the BS rows; else row by row. */
 SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(bcsr__mm_bs)(const SPMV_NAME(bcsr) *A, SPMV_I br0, SPMV_I br1,
-                                                             const SPMV_T *X, int64_t ldx, SPMV_T *Y, int64_t ldy,
-                                                             SPMV_T alpha, SPMV_T beta, int64_t j0, const int NV,
+                                                             const SPMV_Y *X, int64_t ldx, SPMV_Y *Y, int64_t ldy,
+                                                             SPMV_Y alpha, SPMV_Y beta, int64_t j0, const int NV,
                                                              unsigned mlast, const int BS) {
     const int64_t b2 = (int64_t)BS * BS, ncols = A->ncols, nrows = A->nrows;
     const SPMV_I *SPMV_RESTRICT rp = A->row_ptr, *SPMV_RESTRICT ci = A->col_idx;
     const SPMV_T *SPMV_RESTRICT val = A->val;
     const int wc = (NV - 1) * SPMV_W + __builtin_popcount(mlast); /* the columns of this pass */
-    SPMV_T lanes[4 * SPMV_W];
+    SPMV_Y lanes[4 * SPMV_W];
     SPMV_I br, k;
     int b, q, ri;
     for (br = br0; br < br1; br++) {
@@ -629,7 +629,7 @@ SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(bcsr__mm_bs)(const SPMV_NAME
                 const SPMV_T *pv = val + (int64_t)k * b2;
                 int64_t c;
                 for (c = 0; c < ncx; c++) {
-                    const SPMV_T *xr = X + (xb + c) * ldx + j0;
+                    const SPMV_Y *xr = X + (xb + c) * ldx + j0;
                     spmv_v xv[4];
                     for (b = 0; b + 1 < NV; b++) xv[b] = V_loadu(xr + b * SPMV_W);
                     xv[NV - 1] = V_mload(mlast, xr + (NV - 1) * SPMV_W);
@@ -670,8 +670,8 @@ SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(bcsr__mm_bs)(const SPMV_NAME
  * entries only (the bits), as bcsr_mv does, so a padded zero times an Inf in X gives what CSR
  * gives. */
 SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(bcsr__mm_rows)(const SPMV_NAME(bcsr) *A, SPMV_I br0, SPMV_I br1,
-                                                               const SPMV_T *X, int64_t ldx, SPMV_T *Y, int64_t ldy,
-                                                               SPMV_T alpha, SPMV_T beta, int64_t j0, const int NV,
+                                                               const SPMV_Y *X, int64_t ldx, SPMV_Y *Y, int64_t ldy,
+                                                               SPMV_Y alpha, SPMV_Y beta, int64_t j0, const int NV,
                                                                unsigned mlast) {
 #if defined(SPMV_GW) /* the portable kernels: one body (compile time) */
     SPMV_K(bcsr__mm_bs)(A, br0, br1, X, ldx, Y, ldy, alpha, beta, j0, NV, mlast, (int)A->bs);
@@ -684,8 +684,8 @@ SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(bcsr__mm_rows)(const SPMV_NA
     }
 #endif
 }
-SPMV_KTARGET static inline void SPMV_K(bcsr__mm)(const SPMV_NAME(bcsr) *A, int64_t kk, SPMV_T alpha, const SPMV_T *X,
-                                                 int64_t ldx, SPMV_T beta, SPMV_T *Y, int64_t ldy) {
+SPMV_KTARGET static inline void SPMV_K(bcsr__mm)(const SPMV_NAME(bcsr) *A, int64_t kk, SPMV_Y alpha, const SPMV_Y *X,
+                                                 int64_t ldx, SPMV_Y beta, SPMV_Y *Y, int64_t ldy) {
     const int64_t stored = (int64_t)A->nblocks * A->bs * A->bs;
     const int nt = stored >= SPMV_PAR_MIN_NNZ ? spmv_max_threads() : 1;
     (void)nt;
@@ -701,10 +701,10 @@ SPMV_OMP(parallel num_threads(nt) if (nt > 1))
 
 #if defined(SPMV_PART_API)
 /* y = alpha*A*x + beta*y. beta == 0: y is written, never read. */
-SPMV_API spmv_status SPMV_NAME(bcsr_mv)(const SPMV_NAME(bcsr) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
-                                             SPMV_T *y) {
+SPMV_API spmv_status SPMV_NAME(bcsr_mv)(const SPMV_NAME(bcsr) *A, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta,
+                                             SPMV_Y *y) {
     spmv_status st;
-    if (!A || spmv__mv_args_bad(A->nrows, A->ncols, A->nnz, x, y, sizeof(SPMV_T))) return SPMV_ERR_ARG;
+    if (!A || spmv__mv_args_bad(A->nrows, A->ncols, A->nnz, x, y, sizeof(SPMV_Y))) return SPMV_ERR_ARG;
     if (A->nrows == 0) return SPMV_OK;
     SPMV_DISPATCH(st, A->params.isa, 0, SPMV_NAME(bcsr_run), (A, alpha, x, beta, y));
     return st;
@@ -713,10 +713,10 @@ SPMV_API spmv_status SPMV_NAME(bcsr_mv)(const SPMV_NAME(bcsr) *A, SPMV_T alpha, 
 /* Y = alpha*A*X + beta*Y with k vectors, row-major (formats/csr_ops.h): native (the blocks
  * read once per block of vectors); SPMV_ERR_UNSUPPORTED column-major, which any_mm then runs
  * vector by vector. */
-SPMV_API spmv_status SPMV_NAME(bcsr_mm)(const SPMV_NAME(bcsr) *A, int64_t k, SPMV_T alpha, const SPMV_T *X,
-                                             int64_t ldx, SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay) {
+SPMV_API spmv_status SPMV_NAME(bcsr_mm)(const SPMV_NAME(bcsr) *A, int64_t k, SPMV_Y alpha, const SPMV_Y *X,
+                                             int64_t ldx, SPMV_Y beta, SPMV_Y *Y, int64_t ldy, spmv_layout lay) {
     spmv_status st;
-    if (!A || spmv__mm_args_bad(A->ncols, A->nrows, k, X, ldx, Y, ldy, lay, sizeof(SPMV_T))) return SPMV_ERR_ARG;
+    if (!A || spmv__mm_args_bad(A->ncols, A->nrows, k, X, ldx, Y, ldy, lay, sizeof(SPMV_Y))) return SPMV_ERR_ARG;
     if (lay != SPMV_ROW_MAJOR) return SPMV_ERR_UNSUPPORTED;
     if (A->nrows == 0) return SPMV_OK;
     SPMV_DISPATCH(st, A->params.isa, 0, SPMV_NAME(bcsr__mm), (A, k, alpha, X, ldx, beta, Y, ldy));

@@ -545,6 +545,16 @@ SPMV_KTARGET static inline SPMV_Y SPMV_K(csr__dotg)(const SPMV_T *SPMV_RESTRICT 
     }
     return V_hsum(V_add(a0, a1));
 }
+/* alpha*s + beta*y as written, two products and one sum, whatever -ffp-contract says: GNU C's
+ * default (fast) fuses a product into the sum, one way in one function and another way in the
+ * next, and csrdu's rows (formats/csrdu.h) would lose csr's bits (with -std=gnu11 they did; ISO
+ * modes do not contract) */
+SPMV_KTARGET static SPMV__ALWAYS_INLINE SPMV_Y SPMV_K(csr__axpby)(SPMV_Y alpha, SPMV_Y s, SPMV_Y beta, SPMV_Y y) {
+    SPMV_Y p = alpha * s, q = beta * y;
+    SPMV__CSR_NOVEC(p);
+    SPMV__CSR_NOVEC(q);
+    return p + q;
+}
 /* entries [k, e) with the row sum of kind `rk` (a constant at every call site, so each kind
  * compiles apart) */
 SPMV_KTARGET static SPMV__ALWAYS_INLINE SPMV_Y SPMV_K(csr__dot)(const SPMV_T *SPMV_RESTRICT val,
@@ -569,7 +579,7 @@ SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(csr__rows_rk)(const SPMV_I *
         for (r = r0; r < r1; r++) y[r] = alpha * SPMV_K(csr__dot)(val, ci, x, rp[r], rp[r + 1], rk);
     } else {
         for (r = r0; r < r1; r++)
-            y[r] = alpha * SPMV_K(csr__dot)(val, ci, x, rp[r], rp[r + 1], rk) + beta * y[r];
+            y[r] = SPMV_K(csr__axpby)(alpha, SPMV_K(csr__dot)(val, ci, x, rp[r], rp[r + 1], rk), beta, y[r]);
     }
 }
 /* SPLIT's and GATHER's short-row loops come after their long-row code and straddled a 64-byte

@@ -159,8 +159,8 @@ SPMV_API size_t SPMV_NAME(csr5_bytes)(const SPMV_NAME(csr5) *A);
 SPMV_API spmv_status SPMV_NAME(csr5_from_csr)(SPMV_NAME(csr5) *A, const SPMV_NAME(csr) *B, const spmv_csr5_params *p,
         spmv_error *e);
 SPMV_API spmv_status SPMV_NAME(csr5_to_csr)(const SPMV_NAME(csr5) *A, SPMV_NAME(csr) *B);
-SPMV_API spmv_status SPMV_NAME(csr5_mv)(const SPMV_NAME(csr5) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
-        SPMV_T *y);
+SPMV_API spmv_status SPMV_NAME(csr5_mv)(const SPMV_NAME(csr5) *A, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta,
+        SPMV_Y *y);
 SPMV_API spmv_status SPMV_NAME(csr5_tune)(const SPMV_NAME(csr) *A, spmv_csr5_params *best, double *seconds_spent);
 #endif /* SPMV_PART_DECLS */
 
@@ -195,8 +195,8 @@ SPMV_API size_t SPMV_NAME(csr5_bytes)(const SPMV_NAME(csr5) *A) {
 
 /* The vector width of an AVX backend for this value type; 0 for generic (any width). */
 static inline int SPMV_NAME(csr5__native_omega)(spmv_isa isa) {
-    if (isa == SPMV_ISA_AVX2) return sizeof(SPMV_T) == 8 ? 4 : 8;
-    if (isa == SPMV_ISA_AVX512) return sizeof(SPMV_T) == 8 ? 8 : 16;
+    if (isa == SPMV_ISA_AVX2) return sizeof(SPMV_Y) == 8 ? 4 : 8;
+    if (isa == SPMV_ISA_AVX512) return sizeof(SPMV_Y) == 8 ? 8 : 16;
     return 0;
 }
 
@@ -278,7 +278,7 @@ static inline spmv_status SPMV_NAME(csr5__build)(SPMV_NAME(csr5) *A, const SPMV_
     st = SPMV_ISA_FOR(SPMV_FMT_CSR5, prm.isa, &prm.isa);
     if (st != SPMV_OK) return st;
     nat = SPMV_NAME(csr5__native_omega)(prm.isa);
-    if (prm.omega == 0) prm.omega = nat ? nat : (sizeof(SPMV_T) == 8 ? 8 : 16);
+    if (prm.omega == 0) prm.omega = nat ? nat : (sizeof(SPMV_Y) == 8 ? 8 : 16);
     if ((nat && prm.omega != nat) ||
         (prm.omega != 4 && prm.omega != 8 && prm.omega != 16 && prm.omega != 32))
         return SPMV_ERR_ARG;
@@ -400,21 +400,21 @@ SPMV_API spmv_status SPMV_NAME(csr5_to_csr)(const SPMV_NAME(csr5) *A, SPMV_NAME(
 
 #if defined(SPMV_PART_KERNELS)
 /* sum val[k]*x[col[k]], k < n */
-SPMV_KTARGET static inline SPMV_T SPMV_K(csr5__dot)(const SPMV_T *val, const SPMV_I *col, const SPMV_T *x, SPMV_I n) {
+SPMV_KTARGET static inline SPMV_Y SPMV_K(csr5__dot)(const SPMV_T *val, const SPMV_I *col, const SPMV_Y *x, SPMV_I n) {
     spmv_v acc = V_zero();
     SPMV_I k = 0;
-    for (; k + SPMV_W <= n; k += SPMV_W) acc = V_fma(V_loadu(val + k), V_gather(x, col + k), acc);
+    for (; k + SPMV_W <= n; k += SPMV_W) acc = V_fma(V_loadt(val + k), V_gather(x, col + k), acc);
     if (k < n) {
         unsigned m = V_mask_first((int)(n - k));
-        acc = V_fma(V_mload(m, val + k), V_mgather(m, x, col + k), acc);
+        acc = V_fma(V_mloadt(m, val + k), V_mgather(m, x, col + k), acc);
     }
     return V_hsum(acc);
 }
 
 /* The carried (open) row of a thread: to the calibrator when it continues a row begun
  * by an earlier thread, else written once. */
-SPMV_KTARGET static inline void SPMV_K(csr5__flush)(SPMV_T *y, SPMV_T alpha, SPMV_T beta, SPMV_I *crow, SPMV_T carry,
-                                                    int *calib, SPMV_I *cal_row, SPMV_T *cal_val) {
+SPMV_KTARGET static inline void SPMV_K(csr5__flush)(SPMV_Y *y, SPMV_Y alpha, SPMV_Y beta, SPMV_I *crow, SPMV_Y carry,
+                                                    int *calib, SPMV_I *cal_row, SPMV_Y *cal_val) {
     SPMV_I r = *crow;
     if (r < 0) return;
     if (*calib) {
@@ -422,26 +422,26 @@ SPMV_KTARGET static inline void SPMV_K(csr5__flush)(SPMV_T *y, SPMV_T alpha, SPM
         *cal_val = alpha * carry;
         *calib = 0;
     } else {
-        y[r] = beta == (SPMV_T)0 ? alpha * carry : alpha * carry + beta * y[r];
+        y[r] = beta == (SPMV_Y)0 ? alpha * carry : alpha * carry + beta * y[r];
     }
     *crow = -1;
 }
 
 /* Tiles [t0, t1) of one thread. */
-SPMV_KTARGET static inline void SPMV_K(csr5__tiles)(const SPMV_NAME(csr5) *A, SPMV_T alpha,
-                                                    const SPMV_T *SPMV_RESTRICT x, SPMV_T beta,
-                                                    SPMV_T *SPMV_RESTRICT y, SPMV_I t0, SPMV_I t1, SPMV_I *cal_row,
-                                                    SPMV_T *cal_val) {
+SPMV_KTARGET static inline void SPMV_K(csr5__tiles)(const SPMV_NAME(csr5) *A, SPMV_Y alpha,
+                                                    const SPMV_Y *SPMV_RESTRICT x, SPMV_Y beta,
+                                                    SPMV_Y *SPMV_RESTRICT y, SPMV_I t0, SPMV_I t1, SPMV_I *cal_row,
+                                                    SPMV_Y *cal_val) {
     const int s = A->params.sigma, fw = A->flag_words, dw = A->desc_words, yb = A->ybits;
     const SPMV_I T = (SPMV_I)SPMV_W * s;
     const unsigned ymask = (1u << yb) - 1u, lm = V_mask_first(SPMV_W);
     const SPMV_NAME(csr5_uidx) top = SPMV__CSR5_TOP(SPMV_NAME(csr5_uidx));
-    SPMV_T seg[SPMV_CSR5_TILE_MAX + 1]; /* the tile's segment sums, in segment (= row) order; +1: spare */
-    SPMV_T ab[SPMV_CSR5_TILE_MAX];      /* running lane sums before each step */
-    SPMV_T lb[SPMV_W], la[SPMV_W];
+    SPMV_Y seg[SPMV_CSR5_TILE_MAX + 1]; /* the tile's segment sums, in segment (= row) order; +1: spare */
+    SPMV_Y ab[SPMV_CSR5_TILE_MAX];      /* running lane sums before each step */
+    SPMV_Y lb[SPMV_W], la[SPMV_W];
     int sid[SPMV_W];
     SPMV_I crow = -1, t;
-    SPMV_T carry = 0;
+    SPMV_Y carry = 0;
     int calib = 0;
     *cal_row = -1;
     *cal_val = 0;
@@ -467,10 +467,10 @@ SPMV_KTARGET static inline void SPMV_K(csr5__tiles)(const SPMV_NAME(csr5) *A, SP
         if (nseg == 1) { /* the tile lies inside one row: a plain reduction */
             spmv_v a0 = V_zero(), a1 = V_zero();
             for (j = 0; j + 1 < s; j += 2) {
-                a0 = V_fma(V_loadu(tv + (size_t)j * SPMV_W), V_gather(x, tc + (size_t)j * SPMV_W), a0);
-                a1 = V_fma(V_loadu(tv + (size_t)(j + 1) * SPMV_W), V_gather(x, tc + (size_t)(j + 1) * SPMV_W), a1);
+                a0 = V_fma(V_loadt(tv + (size_t)j * SPMV_W), V_gather(x, tc + (size_t)j * SPMV_W), a0);
+                a1 = V_fma(V_loadt(tv + (size_t)(j + 1) * SPMV_W), V_gather(x, tc + (size_t)(j + 1) * SPMV_W), a1);
             }
-            if (j < s) a0 = V_fma(V_loadu(tv + (size_t)j * SPMV_W), V_gather(x, tc + (size_t)j * SPMV_W), a0);
+            if (j < s) a0 = V_fma(V_loadt(tv + (size_t)j * SPMV_W), V_gather(x, tc + (size_t)j * SPMV_W), a0);
             seg[0] = V_hsum(V_add(a0, a1));
         } else {
             spmv_v acc = V_zero(), red;
@@ -485,7 +485,7 @@ SPMV_KTARGET static inline void SPMV_K(csr5__tiles)(const SPMV_NAME(csr5) *A, SP
             for (j = 0; j < s; j++) {
                 const unsigned bit = (unsigned)j * SPMV_W;
                 const unsigned f = (unsigned)(d[bit >> 5] >> (bit & 31u)) & lm;
-                const spmv_v pv = V_loadu(tv + (size_t)j * SPMV_W);
+                const spmv_v pv = V_loadt(tv + (size_t)j * SPMV_W);
                 const spmv_v px = V_gather(x, tc + (size_t)j * SPMV_W);
                 V_storeu(ab + (size_t)j * SPMV_W, acc);
                 seen |= f;
@@ -520,11 +520,11 @@ SPMV_KTARGET static inline void SPMV_K(csr5__tiles)(const SPMV_NAME(csr5) *A, SP
             V_storeu(lb, red);
             V_storeu(la, acc);
             {
-                SPMV_T run = 0;
+                SPMV_Y run = 0;
                 for (k = SPMV_W - 1; k >= 0; k--) {
                     const int fl = (int)((seen >> k) & 1u);
                     seg[fl ? sid[k] : SPMV_CSR5_TILE_MAX] = la[k] + run; /* unflagged: a spare slot */
-                    run = lb[k] + (fl ? (SPMV_T)0 : run);
+                    run = lb[k] + (fl ? (SPMV_Y)0 : run);
                 }
             }
         }
@@ -540,11 +540,11 @@ SPMV_KTARGET static inline void SPMV_K(csr5__tiles)(const SPMV_NAME(csr5) *A, SP
             const SPMV_I n = nseg - 2;
             SPMV_K(csr5__flush)(y, alpha, beta, &crow, carry, &calib, cal_row, cal_val);
             if (!eo) { /* rows row0+1 .. row0+nseg-2, contiguous */
-                SPMV_T *yy = y + row0 + 1;
-                const SPMV_T *sv = seg + 1;
+                SPMV_Y *yy = y + row0 + 1;
+                const SPMV_Y *sv = seg + 1;
                 const spmv_v va = V_set1(alpha), vb = V_set1(beta);
                 SPMV_I q = 0;
-                if (beta == (SPMV_T)0) {
+                if (beta == (SPMV_Y)0) {
                     for (; q + SPMV_W <= n; q += SPMV_W) V_storeu(yy + q, V_mul(va, V_loadu(sv + q)));
                     if (q < n) {
                         const unsigned m = V_mask_first((int)(n - q));
@@ -562,7 +562,7 @@ SPMV_KTARGET static inline void SPMV_K(csr5__tiles)(const SPMV_NAME(csr5) *A, SP
             } else {
                 for (k = 1; k <= n; k++) {
                     const SPMV_I r = row0 + eo[k];
-                    y[r] = beta == (SPMV_T)0 ? alpha * seg[k] : alpha * seg[k] + beta * y[r];
+                    y[r] = beta == (SPMV_Y)0 ? alpha * seg[k] : alpha * seg[k] + beta * y[r];
                 }
                 crow = row0 + eo[nseg - 1];
             }
@@ -573,11 +573,11 @@ SPMV_KTARGET static inline void SPMV_K(csr5__tiles)(const SPMV_NAME(csr5) *A, SP
 }
 
 /* y = alpha*A*x + beta*y, complete: y preparation, tiles, calibration, tail. */
-SPMV_KTARGET static inline void SPMV_K(csr5_run)(const SPMV_NAME(csr5) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
-                                                 SPMV_T *y) {
+SPMV_KTARGET static inline void SPMV_K(csr5_run)(const SPMV_NAME(csr5) *A, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta,
+                                                 SPMV_Y *y) {
     enum { MAXT = 1024 };
     SPMV_I cal_row[MAXT];
-    SPMV_T cal_val[MAXT];
+    SPMV_Y cal_val[MAXT];
     const SPMV_I T = (SPMV_I)SPMV_W * A->params.sigma;
     int nt = 1, t;
     if (A->nnz >= SPMV_PAR_MIN_NNZ) {
@@ -593,7 +593,7 @@ SPMV_OMP(parallel num_threads(nt) if (nt > 1))
 SPMV_OMP(for schedule(static) nowait)
         for (k = 0; k < A->nempty; k++) {
             const SPMV_I r = A->empty_rows[k];
-            y[r] = beta == (SPMV_T)0 ? (SPMV_T)0 : beta * y[r];
+            y[r] = beta == (SPMV_Y)0 ? (SPMV_Y)0 : beta * y[r];
         }
         SPMV_K(csr5__tiles)(A, alpha, x, beta, y, (SPMV_I)((int64_t)A->ntiles * tid / n),
                             (SPMV_I)((int64_t)A->ntiles * (tid + 1) / n), &cal_row[tid], &cal_val[tid]);
@@ -611,11 +611,11 @@ SPMV_OMP(single)
             for (r = (SPMV_I)(A->tile_ptr[A->ntiles] & ~SPMV__CSR5_TOP(SPMV_NAME(csr5_uidx)));
                  r < A->nrows && rp[r] < A->nnz; r++) {
                 const SPMV_I b = rp[r] > k0 ? rp[r] : k0, e = rp[r + 1];
-                SPMV_T sum;
+                SPMV_Y sum;
                 if (b >= e) continue; /* empty: prepared above */
                 sum = SPMV_K(csr5__dot)(A->val + b, A->col_idx + b, x, e - b);
                 if (rp[r] < k0) y[r] += alpha * sum;
-                else y[r] = beta == (SPMV_T)0 ? alpha * sum : alpha * sum + beta * y[r];
+                else y[r] = beta == (SPMV_Y)0 ? alpha * sum : alpha * sum + beta * y[r];
             }
     }
 }
@@ -623,9 +623,9 @@ SPMV_OMP(single)
 
 #if defined(SPMV_PART_API)
 /* y = alpha*A*x + beta*y with the kernel of A's (isa, omega). beta == 0: y not read. */
-SPMV_API spmv_status SPMV_NAME(csr5_mv)(const SPMV_NAME(csr5) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
-                                             SPMV_T *y) {
-    if (!A || spmv__mv_args_bad(A->nrows, A->ncols, A->nnz, x, y, sizeof(SPMV_T))) return SPMV_ERR_ARG;
+SPMV_API spmv_status SPMV_NAME(csr5_mv)(const SPMV_NAME(csr5) *A, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta,
+                                             SPMV_Y *y) {
+    if (!A || spmv__mv_args_bad(A->nrows, A->ncols, A->nnz, x, y, sizeof(SPMV_Y))) return SPMV_ERR_ARG;
     if (A->nrows == 0) return SPMV_OK;
     {
         spmv_status st;

@@ -69,10 +69,10 @@ SPMV_API size_t SPMV_NAME(csrdu_bytes)(const SPMV_NAME(csrdu) *A);
 SPMV_API spmv_status SPMV_NAME(csrdu_from_csr)(SPMV_NAME(csrdu) *A, const SPMV_NAME(csr) *B,
         const spmv_csrdu_params *p, spmv_error *e);
 SPMV_API spmv_status SPMV_NAME(csrdu_to_csr)(const SPMV_NAME(csrdu) *A, SPMV_NAME(csr) *B);
-SPMV_API spmv_status SPMV_NAME(csrdu_mv)(const SPMV_NAME(csrdu) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
-        SPMV_T *y);
-SPMV_API spmv_status SPMV_NAME(csrdu_mm)(const SPMV_NAME(csrdu) *A, int64_t k, SPMV_T alpha, const SPMV_T *X,
-        int64_t ldx, SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay);
+SPMV_API spmv_status SPMV_NAME(csrdu_mv)(const SPMV_NAME(csrdu) *A, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta,
+        SPMV_Y *y);
+SPMV_API spmv_status SPMV_NAME(csrdu_mm)(const SPMV_NAME(csrdu) *A, int64_t k, SPMV_Y alpha, const SPMV_Y *X,
+        int64_t ldx, SPMV_Y beta, SPMV_Y *Y, int64_t ldy, spmv_layout lay);
 SPMV_API spmv_status SPMV_NAME(csrdu_estimate)(const SPMV_NAME(csr) *B, double *ratio, double *narrow);
 #endif /* SPMV_PART_DECLS */
 
@@ -384,18 +384,18 @@ SPMV_API spmv_status SPMV_NAME(csrdu_to_csr)(const SPMV_NAME(csrdu) *A, SPMV_NAM
  * a 64-bit integer with no narrowing to SPMV_I (one instruction less an entry); the delta read
  * ahead after the last entry may make it anything, and it is not used then. The one-accumulator
  * loop takes four entries a step (the same chain of sums, fewer loop instructions). */
-SPMV_KTARGET static SPMV__ALWAYS_INLINE SPMV_T SPMV_K(csrdu__row)(const SPMV_NAME(csrdu) *SPMV_RESTRICT A,
-                                                              const SPMV_T *SPMV_RESTRICT x, SPMV_I r,
+SPMV_KTARGET static SPMV__ALWAYS_INLINE SPMV_Y SPMV_K(csrdu__row)(const SPMV_NAME(csrdu) *SPMV_RESTRICT A,
+                                                              const SPMV_Y *SPMV_RESTRICT x, SPMV_I r,
                                                               const unsigned char **ppd, int64_t *prev, int split,
                                                               int w, int vm) {
     const unsigned char *pd = *ppd, *vi = A->vi;
     const SPMV_T *val = A->val, *tab = A->tab, v1 = A->v1;
     SPMV_I k = A->row_ptr[r], e = A->row_ptr[r + 1];
     uint64_t c = SPMV_NAME(csrdu__first)(&pd, w, *prev);
-    SPMV_T s0 = 0;
+    SPMV_Y s0 = 0;
     *prev = (int64_t)c;
     if (split && e - k >= SPMV_CSR_LONG) {
-        SPMV_T s1 = 0, s2 = 0, s3 = 0;
+        SPMV_Y s1 = 0, s2 = 0, s3 = 0;
         for (; k + 4 <= e; k += 4) SPMV__CSRDU_4(s0, s1, s2, s3);
         s0 = (s0 + s1) + (s2 + s3);
     } else {
@@ -416,14 +416,14 @@ SPMV_KTARGET static SPMV__ALWAYS_INLINE SPMV_T SPMV_K(csrdu__row)(const SPMV_NAM
 }
 /* rows [r0, r1), r0 a multiple of G: each row's width read once, its loop chosen by it */
 SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(csrdu__rows)(const SPMV_NAME(csrdu) *SPMV_RESTRICT A,
-                                                   const SPMV_T *SPMV_RESTRICT x, SPMV_T *SPMV_RESTRICT y,
-                                                   SPMV_I r0, SPMV_I r1, SPMV_T alpha, SPMV_T beta, int split,
+                                                   const SPMV_Y *SPMV_RESTRICT x, SPMV_Y *SPMV_RESTRICT y,
+                                                   SPMV_I r0, SPMV_I r1, SPMV_Y alpha, SPMV_Y beta, int split,
                                                    int vm) {
     const unsigned char *pd = A->d + A->ck[r0 / SPMV_CSRDU_G];
     int64_t prev = 0;
     SPMV_I r;
     for (r = r0; r < r1; r++) {
-        SPMV_T s = 0;
+        SPMV_Y s = 0;
         if (r % SPMV_CSRDU_G == 0) prev = 0;
         if (A->row_ptr[r] < A->row_ptr[r + 1]) {
             const int w = *pd & 3;
@@ -431,14 +431,14 @@ SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(csrdu__rows)(const SPMV_NAME
             else if (w == 2) s = SPMV_K(csrdu__row)(A, x, r, &pd, &prev, split, 2, vm);
             else s = SPMV_K(csrdu__row)(A, x, r, &pd, &prev, split, 0, vm);
         }
-        if (beta == (SPMV_T)0 && alpha == (SPMV_T)1) y[r] = s;
-        else if (beta == (SPMV_T)0) y[r] = alpha * s;
-        else y[r] = alpha * s + beta * y[r];
+        if (beta == (SPMV_Y)0 && alpha == (SPMV_Y)1) y[r] = s;
+        else if (beta == (SPMV_Y)0) y[r] = alpha * s;
+        else y[r] = SPMV_K(csr__axpby)(alpha, s, beta, y[r]); /* csr's rounding (formats/csr.h) */
     }
 }
 /* rows [r0, r1) with the row kind and value mode as constants (one loop per pair) */
-SPMV_KTARGET static inline void SPMV_K(csrdu__part)(const SPMV_NAME(csrdu) *A, const SPMV_T *x, SPMV_T *y, SPMV_I r0,
-                                                   SPMV_I r1, SPMV_T alpha, SPMV_T beta) {
+SPMV_KTARGET static inline void SPMV_K(csrdu__part)(const SPMV_NAME(csrdu) *A, const SPMV_Y *x, SPMV_Y *y, SPMV_I r0,
+                                                   SPMV_I r1, SPMV_Y alpha, SPMV_Y beta) {
     const int split = A->rows_kind == SPMV_CSR_RK_SPLIT;
     if (r0 >= r1) return;
     switch (A->vmode * 2 + split) {
@@ -451,8 +451,8 @@ SPMV_KTARGET static inline void SPMV_K(csrdu__part)(const SPMV_NAME(csrdu) *A, c
     }
 }
 /* rows split as csr splits them, each part's start rounded down to a multiple of G */
-SPMV_KTARGET static inline void SPMV_K(csrdu_mv)(const SPMV_NAME(csrdu) *A, SPMV_T alpha, const SPMV_T *x,
-                                                 SPMV_T beta, SPMV_T *y) {
+SPMV_KTARGET static inline void SPMV_K(csrdu_mv)(const SPMV_NAME(csrdu) *A, SPMV_Y alpha, const SPMV_Y *x,
+                                                 SPMV_Y beta, SPMV_Y *y) {
     const int nt = (int64_t)A->nnz + A->nrows >= SPMV_CSR_PAR_MIN ? spmv_max_threads() : 1;
     if (nt <= 1) {
         SPMV_K(csrdu__part)(A, x, y, 0, A->nrows, alpha, beta);
@@ -468,8 +468,8 @@ SPMV_OMP(parallel num_threads(nt))
 /* Row-major SpMM, rows [r0, r1) (r0 a multiple of G), X's columns [j0, j0 + NV*W): csr__mm_rm's
  * sums (formats/csr_ops.h), each row's unit decoded once for the NV vectors */
 SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(csrdu__mm_rm)(const SPMV_NAME(csrdu) *A, SPMV_I r0, SPMV_I r1,
-                                                              const SPMV_T *X, int64_t ldx, SPMV_T *Y, int64_t ldy,
-                                                              SPMV_T alpha, SPMV_T beta, int64_t j0, const int NV,
+                                                              const SPMV_Y *X, int64_t ldx, SPMV_Y *Y, int64_t ldy,
+                                                              SPMV_Y alpha, SPMV_Y beta, int64_t j0, const int NV,
                                                               unsigned mlast) {
     const unsigned char *pd = A->d + A->ck[r0 / SPMV_CSRDU_G];
     int64_t prev = 0;
@@ -495,8 +495,8 @@ SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(csrdu__mm_rm)(const SPMV_NAM
     }
 }
 /* rows split as csrdu_mv splits them */
-SPMV_KTARGET static inline void SPMV_K(csrdu__mm)(const SPMV_NAME(csrdu) *A, int64_t kk, SPMV_T alpha,
-                                                  const SPMV_T *X, int64_t ldx, SPMV_T beta, SPMV_T *Y, int64_t ldy) {
+SPMV_KTARGET static inline void SPMV_K(csrdu__mm)(const SPMV_NAME(csrdu) *A, int64_t kk, SPMV_Y alpha,
+                                                  const SPMV_Y *X, int64_t ldx, SPMV_Y beta, SPMV_Y *Y, int64_t ldy) {
     const int nt = (int64_t)A->nnz + A->nrows >= SPMV_CSR_PAR_MIN ? spmv_max_threads() : 1;
     (void)nt; /* unused without OpenMP */
 SPMV_OMP(parallel num_threads(nt) if (nt > 1))
@@ -512,19 +512,19 @@ SPMV_OMP(parallel num_threads(nt) if (nt > 1))
 #endif /* SPMV_PART_KERNELS */
 
 #if defined(SPMV_PART_API)
-SPMV_API spmv_status SPMV_NAME(csrdu_mv)(const SPMV_NAME(csrdu) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
-                                         SPMV_T *y) {
+SPMV_API spmv_status SPMV_NAME(csrdu_mv)(const SPMV_NAME(csrdu) *A, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta,
+                                         SPMV_Y *y) {
     spmv_status st;
-    if (!A || spmv__mv_args_bad(A->nrows, A->ncols, A->nnz, x, y, sizeof(SPMV_T))) return SPMV_ERR_ARG;
+    if (!A || spmv__mv_args_bad(A->nrows, A->ncols, A->nnz, x, y, sizeof(SPMV_Y))) return SPMV_ERR_ARG;
     SPMV_DISPATCH(st, A->params.isa, 0, SPMV_NAME(csrdu_mv), (A, alpha, x, beta, y));
     return st;
 }
 /* Y = alpha*A*X + beta*Y with k row-major vectors (formats/csr_ops.h's conventions), bit for bit
  * csr_mm's; column-major: SPMV_ERR_UNSUPPORTED (any_mm then runs one product per vector) */
-SPMV_API spmv_status SPMV_NAME(csrdu_mm)(const SPMV_NAME(csrdu) *A, int64_t k, SPMV_T alpha, const SPMV_T *X,
-                                         int64_t ldx, SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay) {
+SPMV_API spmv_status SPMV_NAME(csrdu_mm)(const SPMV_NAME(csrdu) *A, int64_t k, SPMV_Y alpha, const SPMV_Y *X,
+                                         int64_t ldx, SPMV_Y beta, SPMV_Y *Y, int64_t ldy, spmv_layout lay) {
     spmv_status st;
-    if (!A || spmv__mm_args_bad(A->ncols, A->nrows, k, X, ldx, Y, ldy, lay, sizeof(SPMV_T))) return SPMV_ERR_ARG;
+    if (!A || spmv__mm_args_bad(A->ncols, A->nrows, k, X, ldx, Y, ldy, lay, sizeof(SPMV_Y))) return SPMV_ERR_ARG;
     if (lay != SPMV_ROW_MAJOR) return SPMV_ERR_UNSUPPORTED;
     if (A->nrows == 0) return SPMV_OK;
     SPMV_DISPATCH(st, A->params.isa, 0, SPMV_NAME(csrdu__mm), (A, k, alpha, X, ldx, beta, Y, ldy));

@@ -106,8 +106,8 @@ SPMV_API spmv_status SPMV_NAME(hdia_from_csr)(SPMV_NAME(dia) *A, const SPMV_NAME
         spmv_error *e);
 SPMV_API int SPMV_NAME(dia_limited)(const SPMV_NAME(csr) *B, const spmv_dia_params *p, spmv_isa isa);
 SPMV_API spmv_status SPMV_NAME(dia_to_csr)(const SPMV_NAME(dia) *A, SPMV_NAME(csr) *B);
-SPMV_API spmv_status SPMV_NAME(dia_mv)(const SPMV_NAME(dia) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
-        SPMV_T *y);
+SPMV_API spmv_status SPMV_NAME(dia_mv)(const SPMV_NAME(dia) *A, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta,
+        SPMV_Y *y);
 SPMV_API spmv_status SPMV_NAME(hdia_tune)(const SPMV_NAME(csr) *A, spmv_dia_params *best, double *seconds_spent);
 /* the family's builder with the variant in prm (the rows' converters, the device upload) */
 SPMV_API spmv_status SPMV_NAME(dia__from_csr)(SPMV_NAME(dia) *A, const SPMV_NAME(csr) *B, spmv_dia_params prm);
@@ -338,13 +338,13 @@ SPMV_API spmv_status SPMV_NAME(dia_to_csr)(const SPMV_NAME(dia) *A, SPMV_NAME(cs
 /* Rows [i0, i1) of hack h (i0 a multiple of W, so a vector's W bits lie in one word), every
  * slot weighed by its presence bit: hdia's kernel, and plain DIA's exact path for the groups
  * whose fast sums (below) were not finite. */
-SPMV_KTARGET static inline void SPMV_K(dia__rows_exact)(const SPMV_NAME(dia) *A, SPMV_T alpha, const SPMV_T *SPMV_RESTRICT x,
-                                                  SPMV_T beta, SPMV_T *SPMV_RESTRICT y, int64_t h, int64_t i0,
+SPMV_KTARGET static inline void SPMV_K(dia__rows_exact)(const SPMV_NAME(dia) *A, SPMV_Y alpha, const SPMV_Y *SPMV_RESTRICT x,
+                                                  SPMV_Y beta, SPMV_Y *SPMV_RESTRICT y, int64_t h, int64_t i0,
                                                   int64_t i1) {
     const int64_t H = A->H, r0 = h * H, hr = A->nrows - r0 < H ? A->nrows - r0 : H, d0 = A->hd[h];
     const int64_t nd = A->hd[h + 1] - d0, vb = d0 * H, mw = (H + 63) / 64;
     const spmv_v va = V_set1(alpha), vb_ = V_set1(beta);
-    SPMV_T accb[SPMV__DIA_RB * SPMV_W];
+    SPMV_Y accb[SPMV__DIA_RB * SPMV_W];
     int64_t b0;
     for (b0 = i0; b0 < i1; b0 += (int64_t)SPMV__DIA_RB * SPMV_W) {
         const int64_t b1 = i1 - b0 < (int64_t)SPMV__DIA_RB * SPMV_W ? i1 : b0 + (int64_t)SPMV__DIA_RB * SPMV_W;
@@ -354,7 +354,8 @@ SPMV_KTARGET static inline void SPMV_K(dia__rows_exact)(const SPMV_NAME(dia) *A,
         for (v = 0; v < nv; v++) V_storeu(accb + v * SPMV_W, V_zero());
         for (dl = 0; dl < nd; dl++) {
             const int64_t o = A->off[d0 + dl];
-            const SPMV_T *pv = A->val + vb + dl * hr, *px = x + (r0 + o);
+            const SPMV_T *pv = A->val + vb + dl * hr;
+            const SPMV_Y *px = x + (r0 + o);
             const uint64_t *pw = A->bits + (d0 + dl) * mw;
             int64_t w, full = 1;
             for (w = b0 / 64; full && w < (b1 + 63) / 64; w++) { /* b0 is a multiple of 64 */
@@ -364,16 +365,16 @@ SPMV_KTARGET static inline void SPMV_K(dia__rows_exact)(const SPMV_NAME(dia) *A,
             if (full && (b1 - b0) % SPMV_W == 0) { /* every slot of the block holds an entry */
                 for (v = 0; v < nv; v++) {
                     const int64_t i = b0 + (int64_t)v * SPMV_W;
-                    SPMV_T *pa = accb + v * SPMV_W;
-                    V_storeu(pa, V_fma(V_loadu(pv + i), V_loadu(px + i), V_loadu(pa)));
+                    SPMV_Y *pa = accb + v * SPMV_W;
+                    V_storeu(pa, V_fma(V_loadt(pv + i), V_loadu(px + i), V_loadu(pa)));
                 }
             } else { /* masked, without branches (a stencil's boundaries change the mask often) */
                 for (v = 0; v < nv; v++) {
                     const int64_t i = b0 + (int64_t)v * SPMV_W;
                     const int n = b1 - i < SPMV_W ? (int)(b1 - i) : SPMV_W;
                     const unsigned m = (unsigned)(pw[i / 64] >> (i % 64)) & V_mask_first(n);
-                    SPMV_T *pa = accb + v * SPMV_W; /* the masked lanes' x (maybe outside x) is not read */
-                    V_storeu(pa, V_fma(V_mload(m, pv + i), V_mload(m, px + i), V_loadu(pa)));
+                    SPMV_Y *pa = accb + v * SPMV_W; /* the masked lanes' x (maybe outside x) is not read */
+                    V_storeu(pa, V_fma(V_mloadt(m, pv + i), V_mload(m, px + i), V_loadu(pa)));
                 }
             }
         }
@@ -381,12 +382,12 @@ SPMV_KTARGET static inline void SPMV_K(dia__rows_exact)(const SPMV_NAME(dia) *A,
             const int64_t i = b0 + (int64_t)v * SPMV_W;
             const int n = b1 - i < SPMV_W ? (int)(b1 - i) : SPMV_W;
             const spmv_v acc = V_loadu(accb + v * SPMV_W);
-            SPMV_T *py = y + r0 + i;
+            SPMV_Y *py = y + r0 + i;
             if (n == SPMV_W) {
-                V_storeu(py, beta == (SPMV_T)0 ? V_mul(va, acc) : V_fma(vb_, V_loadu(py), V_mul(va, acc)));
+                V_storeu(py, beta == (SPMV_Y)0 ? V_mul(va, acc) : V_fma(vb_, V_loadu(py), V_mul(va, acc)));
             } else {
                 const unsigned fm = V_mask_first(n);
-                V_mstore(py, fm, beta == (SPMV_T)0 ? V_mul(va, acc) : V_fma(vb_, V_mload(fm, py), V_mul(va, acc)));
+                V_mstore(py, fm, beta == (SPMV_Y)0 ? V_mul(va, acc) : V_fma(vb_, V_mload(fm, py), V_mul(va, acc)));
             }
         }
     }
@@ -411,15 +412,15 @@ SPMV_KTARGET static inline void SPMV_K(dia__rows_exact)(const SPMV_NAME(dia) *A,
 #ifndef SPMV__DIA_PF
 #define SPMV__DIA_PF 8
 #endif
-SPMV_KTARGET static inline void SPMV_K(dia__rows)(const SPMV_NAME(dia) *A, SPMV_T alpha, const SPMV_T *SPMV_RESTRICT x,
-                                                  SPMV_T beta, SPMV_T *SPMV_RESTRICT y, int64_t h, int64_t i0,
+SPMV_KTARGET static inline void SPMV_K(dia__rows)(const SPMV_NAME(dia) *A, SPMV_Y alpha, const SPMV_Y *SPMV_RESTRICT x,
+                                                  SPMV_Y beta, SPMV_Y *SPMV_RESTRICT y, int64_t h, int64_t i0,
                                                   int64_t i1) {
     const int64_t H = A->H, r0 = h * H, hr = A->nrows - r0 < H ? A->nrows - r0 : H, d0 = A->hd[h];
     const int64_t nd = A->hd[h + 1] - d0, vb = d0 * H, nc = A->ncols, G = (int64_t)SPMV__DIA_R * SPMV_W;
     const spmv_v va = V_set1(alpha), vb_ = V_set1(beta), zero = V_zero();
     const SPMV_T *val = A->val + vb;
     const SPMV_I *off = A->off + d0;
-    SPMV_T chk[SPMV_W];
+    SPMV_Y chk[SPMV_W];
     int64_t b0;
     for (b0 = i0; b0 < i1; b0 += G) {
         const int64_t b1 = i1 - b0 < G ? i1 : b0 + G;
@@ -431,14 +432,14 @@ SPMV_KTARGET static inline void SPMV_K(dia__rows)(const SPMV_NAME(dia) *A, SPMV_
         for (dl = 0; dl < nd; dl++) {
             const SPMV_T *pv = val + dl * hr + b0;
             const int64_t c = r0 + b0 + off[dl]; /* x's column of row b0 on this diagonal */
-            const SPMV_T *px = x + c;
+            const SPMV_Y *px = x + c;
             for (v = 0; v < SPMV__DIA_R; v++) {
                 SPMV_PREFETCH(pv + SPMV__DIA_PF * G + (int64_t)v * SPMV_W);
                 SPMV_PREFETCH(px + SPMV__DIA_PF * G + (int64_t)v * SPMV_W);
             }
             if (nv == SPMV__DIA_R && b1 - b0 == G && c >= 0 && c + G <= nc) {
                 for (v = 0; v < SPMV__DIA_R; v++)
-                    acc[v] = V_fma(V_loadu(pv + v * SPMV_W), V_loadu(px + v * SPMV_W), acc[v]);
+                    acc[v] = V_fma(V_loadt(pv + v * SPMV_W), V_loadu(px + v * SPMV_W), acc[v]);
             } else { /* lanes past the hack's rows or outside x: not read */
                 for (v = 0; v < nv; v++) {
                     const int64_t cv = c + (int64_t)v * SPMV_W, rows = b1 - b0 - (int64_t)v * SPMV_W;
@@ -447,13 +448,13 @@ SPMV_KTARGET static inline void SPMV_K(dia__rows)(const SPMV_NAME(dia) *A, SPMV_
                     unsigned m;
                     if (lo >= hi) continue;
                     m = V_mask_first((int)hi) & ~V_mask_first((int)lo);
-                    acc[v] = V_fma(V_mload(m, pv + v * SPMV_W), V_mload(m, px + v * SPMV_W), acc[v]);
+                    acc[v] = V_fma(V_mloadt(m, pv + v * SPMV_W), V_mload(m, px + v * SPMV_W), acc[v]);
                 }
             }
         }
         for (v = 0; v < nv; v++) poison = V_add(poison, V_mul(acc[v], zero)); /* NaN iff a sum is not finite */
         V_storeu(chk, poison);
-        for (l = 0; l < SPMV_W; l++) bad |= chk[l] != (SPMV_T)0;
+        for (l = 0; l < SPMV_W; l++) bad |= chk[l] != (SPMV_Y)0;
         if (bad) {
             SPMV_K(dia__rows_exact)(A, alpha, x, beta, y, h, b0, b1);
             continue;
@@ -461,19 +462,19 @@ SPMV_KTARGET static inline void SPMV_K(dia__rows)(const SPMV_NAME(dia) *A, SPMV_
         for (v = 0; v < nv; v++) {
             const int64_t i = b0 + (int64_t)v * SPMV_W;
             const int n = b1 - i < SPMV_W ? (int)(b1 - i) : SPMV_W;
-            SPMV_T *py = y + r0 + i;
+            SPMV_Y *py = y + r0 + i;
             if (n == SPMV_W) {
-                V_storeu(py, beta == (SPMV_T)0 ? V_mul(va, acc[v]) : V_fma(vb_, V_loadu(py), V_mul(va, acc[v])));
+                V_storeu(py, beta == (SPMV_Y)0 ? V_mul(va, acc[v]) : V_fma(vb_, V_loadu(py), V_mul(va, acc[v])));
             } else {
                 const unsigned fm = V_mask_first(n);
-                V_mstore(py, fm, beta == (SPMV_T)0 ? V_mul(va, acc[v]) : V_fma(vb_, V_mload(fm, py), V_mul(va, acc[v])));
+                V_mstore(py, fm, beta == (SPMV_Y)0 ? V_mul(va, acc[v]) : V_fma(vb_, V_mload(fm, py), V_mul(va, acc[v])));
             }
         }
     }
 }
 
-SPMV_KTARGET static inline void SPMV_K(dia_run)(const SPMV_NAME(dia) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
-                                                SPMV_T *y) {
+SPMV_KTARGET static inline void SPMV_K(dia_run)(const SPMV_NAME(dia) *A, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta,
+                                                SPMV_Y *y) {
     const int64_t nh = A->nhacks, np = SPMV_NAME(dia__padded)(A);
     int nt = np >= SPMV_PAR_MIN_NNZ ? spmv_max_threads() : 1;
     (void)nt; /* unused without OpenMP */
@@ -512,10 +513,10 @@ SPMV_OMP(parallel num_threads(nt) if (nt > 1))
 
 #if defined(SPMV_PART_API)
 /* y = alpha*A*x + beta*y. beta == 0: y is written, never read. */
-SPMV_API spmv_status SPMV_NAME(dia_mv)(const SPMV_NAME(dia) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
-                                            SPMV_T *y) {
+SPMV_API spmv_status SPMV_NAME(dia_mv)(const SPMV_NAME(dia) *A, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta,
+                                            SPMV_Y *y) {
     spmv_status st;
-    if (!A || spmv__mv_args_bad(A->nrows, A->ncols, A->nnz, x, y, sizeof(SPMV_T))) return SPMV_ERR_ARG;
+    if (!A || spmv__mv_args_bad(A->nrows, A->ncols, A->nnz, x, y, sizeof(SPMV_Y))) return SPMV_ERR_ARG;
     if (A->nrows == 0) return SPMV_OK;
     SPMV_DISPATCH(st, A->params.isa, 0, SPMV_NAME(dia_run), (A, alpha, x, beta, y));
     return st;

@@ -157,10 +157,10 @@ SPMV_API int64_t SPMV_NAME(ell_stored)(const SPMV_NAME(ell) *A);
 SPMV_API size_t SPMV_NAME(ell_bytes)(const SPMV_NAME(ell) *A);
 SPMV_API int SPMV_NAME(ell_limited)(const SPMV_NAME(csr) *B, const spmv_ell_params *p, spmv_isa isa);
 SPMV_API spmv_status SPMV_NAME(ell_to_csr)(const SPMV_NAME(ell) *A, SPMV_NAME(csr) *B);
-SPMV_API spmv_status SPMV_NAME(ell_mv)(const SPMV_NAME(ell) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
-        SPMV_T *y);
-SPMV_API spmv_status SPMV_NAME(ell_mm)(const SPMV_NAME(ell) *A, int64_t k, SPMV_T alpha, const SPMV_T *X, int64_t ldx,
-        SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay);
+SPMV_API spmv_status SPMV_NAME(ell_mv)(const SPMV_NAME(ell) *A, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta,
+        SPMV_Y *y);
+SPMV_API spmv_status SPMV_NAME(ell_mm)(const SPMV_NAME(ell) *A, int64_t k, SPMV_Y alpha, const SPMV_Y *X, int64_t ldx,
+        SPMV_Y beta, SPMV_Y *Y, int64_t ldy, spmv_layout lay);
 SPMV_API spmv_status SPMV_NAME(ellr_tune)(const SPMV_NAME(csr) *A, spmv_ell_params *best, double *seconds_spent);
 SPMV_API spmv_status SPMV_NAME(hll_tune)(const SPMV_NAME(csr) *A, spmv_ell_params *best, double *seconds_spent);
 SPMV_API spmv_status SPMV_NAME(sell_tune)(const SPMV_NAME(csr) *A, spmv_ell_params *best, double *seconds_spent);
@@ -310,7 +310,7 @@ static inline spmv_status SPMV_NAME(ell__plan)(const SPMV_NAME(csr) *B, spmv_ell
         return SPMV_ERR_ARG;
     if (p->variant != SPMV_ELL_R && p->variant != SPMV_ELL_SELL) p->t = 0;
     if (p->variant <= SPMV_ELL_R || p->variant >= SPMV_ELL_JAD) p->c = 0, p->sigma = 1;
-    else if (p->c == 0) p->c = spmv__ell_native_c(p->isa, sizeof(SPMV_T));
+    else if (p->c == 0) p->c = spmv__ell_native_c(p->isa, sizeof(SPMV_Y));
     if (p->variant == SPMV_ELL_HLL) p->sigma = 1;
     if (p->sigma == 0) { /* 32*C; 256*C on long, skewed rows */
         /* mean >= 10 and cv >= 1: a window of 32*C such rows mixes
@@ -594,14 +594,14 @@ static inline SPMV_I SPMV_NAME(ell__jad_split)(const SPMV_NAME(ell) *A, int64_t 
 }
 
 /* hyb's tail entries [k0, k1) (whole rows): y[r] += alpha * (row r's tail) */
-static inline void SPMV_NAME(ell__tail)(const SPMV_NAME(ell) *A, SPMV_T alpha, const SPMV_T *SPMV_RESTRICT x,
-                                        SPMV_T *SPMV_RESTRICT y, SPMV_I k0, SPMV_I k1) {
+static inline void SPMV_NAME(ell__tail)(const SPMV_NAME(ell) *A, SPMV_Y alpha, const SPMV_Y *SPMV_RESTRICT x,
+                                        SPMV_Y *SPMV_RESTRICT y, SPMV_I k0, SPMV_I k1) {
     const SPMV_I *tr = A->trow, *tc = A->tcol;
     const SPMV_T *tv = A->tval;
     SPMV_I k = k0;
     while (k < k1) {
         const SPMV_I r = tr[k];
-        SPMV_T sum = 0;
+        SPMV_Y sum = 0;
         for (; k < k1 && tr[k] == r; k++) sum += tv[k] * x[tc[k]];
         y[r] += alpha * sum;
     }
@@ -628,12 +628,12 @@ static inline SPMV_I SPMV_NAME(ell__tail_cut)(const SPMV_NAME(ell) *A, SPMV_I k)
 #endif
 /* where column j of the block starting at stored row b0 begins (jad: its jagged diagonal) */
 #define SPMV__ELL_CB(j) ((jd ? jd[j] : off + (j) * h) + b0)
-SPMV_KTARGET static inline void SPMV_K(ell__rows_exact)(const SPMV_NAME(ell) *A, SPMV_T alpha, const SPMV_T *SPMV_RESTRICT x,
-                                                  SPMV_T beta, SPMV_T *SPMV_RESTRICT y, SPMV_I s, SPMV_I i0, SPMV_I i1) {
+SPMV_KTARGET static inline void SPMV_K(ell__rows_exact)(const SPMV_NAME(ell) *A, SPMV_Y alpha, const SPMV_Y *SPMV_RESTRICT x,
+                                                  SPMV_Y beta, SPMV_Y *SPMV_RESTRICT y, SPMV_I s, SPMV_I i0, SPMV_I i1) {
     const SPMV_I r0 = s * A->C, h = A->nrows - r0 < A->C ? A->nrows - r0 : A->C, off = A->slice_ptr[s];
     const SPMV_I *jd = A->jd;
     const spmv_v va = V_set1(alpha), vb = V_set1(beta);
-    SPMV_T accb[SPMV__ELL_RB * SPMV_W];
+    SPMV_Y accb[SPMV__ELL_RB * SPMV_W];
     SPMV_I lmin[SPMV__ELL_RB], lmax[SPMV__ELL_RB], nextc[SPMV__ELL_RB];
     unsigned msk[SPMV__ELL_RB], full[SPMV__ELL_RB];
     SPMV_I b0;
@@ -660,10 +660,10 @@ SPMV_KTARGET static inline void SPMV_K(ell__rows_exact)(const SPMV_NAME(ell) *A,
             const SPMV_T *pv = A->val + cb;
             const SPMV_I *pc = A->col + cb;
             for (v = 0; v < nv; v++) {
-                SPMV_T *pa = accb + v * SPMV_W;
+                SPMV_Y *pa = accb + v * SPMV_W;
                 if (j >= lmax[v]) continue;
                 if (j < lmin[v] && full[v] == V_mask_first(SPMV_W)) {
-                    V_storeu(pa, V_fma(V_loadu(pv + v * SPMV_W), V_gather(x, pc + v * SPMV_W), V_loadu(pa)));
+                    V_storeu(pa, V_fma(V_loadt(pv + v * SPMV_W), V_gather(x, pc + v * SPMV_W), V_loadu(pa)));
                     continue;
                 }
                 if (j == nextc[v]) { /* a lane's row ended: the lanes still running */
@@ -678,7 +678,7 @@ SPMV_KTARGET static inline void SPMV_K(ell__rows_exact)(const SPMV_NAME(ell) *A,
                     msk[v] = m;
                     nextc[v] = nc;
                 }
-                V_storeu(pa, V_fma(V_mload(msk[v], pv + v * SPMV_W), V_mgather(msk[v], x, pc + v * SPMV_W), V_loadu(pa)));
+                V_storeu(pa, V_fma(V_mloadt(msk[v], pv + v * SPMV_W), V_mgather(msk[v], x, pc + v * SPMV_W), V_loadu(pa)));
             }
         }
         for (v = 0; v < nv; v++) {
@@ -687,19 +687,19 @@ SPMV_KTARGET static inline void SPMV_K(ell__rows_exact)(const SPMV_NAME(ell) *A,
             const spmv_v acc = V_loadu(accb + v * SPMV_W);
             spmv_v out;
             if (!A->perm) {
-                SPMV_T *py = y + r0 + i;
+                SPMV_Y *py = y + r0 + i;
                 if (n == SPMV_W) {
-                    out = beta == (SPMV_T)0 ? V_mul(va, acc) : V_fma(vb, V_loadu(py), V_mul(va, acc));
+                    out = beta == (SPMV_Y)0 ? V_mul(va, acc) : V_fma(vb, V_loadu(py), V_mul(va, acc));
                     V_storeu(py, out);
                 } else {
-                    out = beta == (SPMV_T)0 ? V_mul(va, acc) : V_fma(vb, V_mload(full[v], py), V_mul(va, acc));
+                    out = beta == (SPMV_Y)0 ? V_mul(va, acc) : V_fma(vb, V_mload(full[v], py), V_mul(va, acc));
                     V_mstore(py, full[v], out);
                 }
             } else { /* sell: scattered through the permutation */
-                const SPMV_T *t = accb + v * SPMV_W;
+                const SPMV_Y *t = accb + v * SPMV_W;
                 for (l = 0; l < n; l++) {
                     const SPMV_I r = A->perm[r0 + i + l];
-                    y[r] = beta == (SPMV_T)0 ? alpha * t[l] : alpha * t[l] + beta * y[r];
+                    y[r] = beta == (SPMV_Y)0 ? alpha * t[l] : alpha * t[l] + beta * y[r];
                 }
             }
         }
@@ -730,14 +730,14 @@ SPMV_KTARGET static inline void SPMV_K(ell__rows_exact)(const SPMV_NAME(ell) *A,
 #ifndef SPMV__ELL_R
 #define SPMV__ELL_R 8 /* the most accumulators */
 #endif
-SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(ell__rows_r)(const SPMV_NAME(ell) *A, SPMV_T alpha,
-                                                               const SPMV_T *SPMV_RESTRICT x, SPMV_T beta,
-                                                               SPMV_T *SPMV_RESTRICT y, SPMV_I s, SPMV_I i0, SPMV_I i1,
+SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(ell__rows_r)(const SPMV_NAME(ell) *A, SPMV_Y alpha,
+                                                               const SPMV_Y *SPMV_RESTRICT x, SPMV_Y beta,
+                                                               SPMV_Y *SPMV_RESTRICT y, SPMV_I s, SPMV_I i0, SPMV_I i1,
                                                                const int R) {
     const SPMV_I r0 = s * A->C, h = A->nrows - r0 < A->C ? A->nrows - r0 : A->C, off = A->slice_ptr[s];
     const SPMV_I *jd = A->jd, G = (SPMV_I)R * SPMV_W;
     const spmv_v va = V_set1(alpha), vb = V_set1(beta), zero = V_zero();
-    SPMV_T chk[SPMV_W];
+    SPMV_Y chk[SPMV_W];
     SPMV_I b0;
     for (b0 = i0; b0 < i1; b0 += G) {
         const SPMV_I b1 = i1 - b0 < G ? i1 : b0 + G, *len = A->rowlen + r0 + b0;
@@ -761,7 +761,7 @@ SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(ell__rows_r)(const SPMV_NAME
             }
             if (j < Lmin) {
                 for (v = 0; v < R; v++)
-                    acc[v] = V_fma(V_loadu(pv + v * SPMV_W), V_gather(x, pc + v * SPMV_W), acc[v]);
+                    acc[v] = V_fma(V_loadt(pv + v * SPMV_W), V_gather(x, pc + v * SPMV_W), acc[v]);
             } else {
                 for (v = 0; v < nv; v++) {
                     const int n = nr - v * SPMV_W < SPMV_W ? nr - v * SPMV_W : SPMV_W;
@@ -772,13 +772,13 @@ SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(ell__rows_r)(const SPMV_NAME
                         }
                     if (k == 0) continue;
                     m = V_mask_first(k);
-                    acc[v] = V_fma(V_mload(m, pv + v * SPMV_W), V_mgather(m, x, pc + v * SPMV_W), acc[v]);
+                    acc[v] = V_fma(V_mloadt(m, pv + v * SPMV_W), V_mgather(m, x, pc + v * SPMV_W), acc[v]);
                 }
             }
         }
         for (v = 0; v < nv; v++) poison = V_add(poison, V_mul(acc[v], zero)); /* NaN iff a sum is not finite */
         V_storeu(chk, poison);
-        for (l = 0; l < SPMV_W; l++) bad |= chk[l] != (SPMV_T)0;
+        for (l = 0; l < SPMV_W; l++) bad |= chk[l] != (SPMV_Y)0;
         if (bad) {
             SPMV_K(ell__rows_exact)(A, alpha, x, beta, y, s, b0, b1);
             continue;
@@ -787,26 +787,26 @@ SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(ell__rows_r)(const SPMV_NAME
             const SPMV_I i = b0 + (SPMV_I)v * SPMV_W;
             const int n = b1 - i < SPMV_W ? (int)(b1 - i) : SPMV_W;
             if (!A->perm) {
-                SPMV_T *py = y + r0 + i;
+                SPMV_Y *py = y + r0 + i;
                 if (n == SPMV_W) {
-                    V_storeu(py, beta == (SPMV_T)0 ? V_mul(va, acc[v]) : V_fma(vb, V_loadu(py), V_mul(va, acc[v])));
+                    V_storeu(py, beta == (SPMV_Y)0 ? V_mul(va, acc[v]) : V_fma(vb, V_loadu(py), V_mul(va, acc[v])));
                 } else {
                     const unsigned fm = V_mask_first(n);
-                    V_mstore(py, fm, beta == (SPMV_T)0 ? V_mul(va, acc[v]) : V_fma(vb, V_mload(fm, py), V_mul(va, acc[v])));
+                    V_mstore(py, fm, beta == (SPMV_Y)0 ? V_mul(va, acc[v]) : V_fma(vb, V_mload(fm, py), V_mul(va, acc[v])));
                 }
             } else { /* sell, jad: scattered through the permutation */
-                SPMV_T t[SPMV_W];
+                SPMV_Y t[SPMV_W];
                 V_storeu(t, acc[v]);
                 for (l = 0; l < n; l++) {
                     const SPMV_I r = A->perm[r0 + i + l];
-                    y[r] = beta == (SPMV_T)0 ? alpha * t[l] : alpha * t[l] + beta * y[r];
+                    y[r] = beta == (SPMV_Y)0 ? alpha * t[l] : alpha * t[l] + beta * y[r];
                 }
             }
         }
     }
 }
-SPMV_KTARGET static inline void SPMV_K(ell__rows)(const SPMV_NAME(ell) *A, SPMV_T alpha, const SPMV_T *SPMV_RESTRICT x,
-                                                  SPMV_T beta, SPMV_T *SPMV_RESTRICT y, SPMV_I s, SPMV_I i0, SPMV_I i1) {
+SPMV_KTARGET static inline void SPMV_K(ell__rows)(const SPMV_NAME(ell) *A, SPMV_Y alpha, const SPMV_Y *SPMV_RESTRICT x,
+                                                  SPMV_Y beta, SPMV_Y *SPMV_RESTRICT y, SPMV_I s, SPMV_I i0, SPMV_I i1) {
     const int64_t bytes = (int64_t)A->slice_ptr[A->nslices] * (int64_t)(sizeof(SPMV_T) + sizeof(SPMV_I));
     if (bytes > SPMV_ELL_BIG) SPMV_K(ell__rows_r)(A, alpha, x, beta, y, s, i0, i1, 8);
     else SPMV_K(ell__rows_r)(A, alpha, x, beta, y, s, i0, i1, 4);
@@ -816,11 +816,11 @@ SPMV_KTARGET static inline void SPMV_K(ell__rows)(const SPMV_NAME(ell) *A, SPMV_
  * depends on a lane: the row loop mispredicts at nearly every end of a short irregular row,
  * and each miss also throws away the x loads issued past it. Lanes run unmasked to the
  * slice's shortest row; the steps after that blend the finished lanes' products away. */
-SPMV_KTARGET static SPMV__PINNED void SPMV_K(ell__slices_w)(const SPMV_NAME(ell) *A, SPMV_T alpha,
-                                                         const SPMV_T *SPMV_RESTRICT x, SPMV_T beta,
-                                                         SPMV_T *SPMV_RESTRICT y, SPMV_I s0, SPMV_I s1) {
+SPMV_KTARGET static SPMV__PINNED void SPMV_K(ell__slices_w)(const SPMV_NAME(ell) *A, SPMV_Y alpha,
+                                                         const SPMV_Y *SPMV_RESTRICT x, SPMV_Y beta,
+                                                         SPMV_Y *SPMV_RESTRICT y, SPMV_I s0, SPMV_I s1) {
     const spmv_v va = V_set1(alpha), vb = V_set1(beta);
-    SPMV_T t[SPMV_W];
+    SPMV_Y t[SPMV_W];
     SPMV_I s;
     for (s = s0; s < s1; s++) {
         const SPMV_I r0 = s * (SPMV_I)SPMV_W, *len = A->rowlen + r0;
@@ -834,26 +834,26 @@ SPMV_KTARGET static SPMV__PINNED void SPMV_K(ell__slices_w)(const SPMV_NAME(ell)
             hi = len[l] > hi ? len[l] : hi;
         }
         for (; j + 1 < lo; j += 2) {
-            a0 = V_fma(V_loadu(pv + j * SPMV_W), V_gather(x, pc + j * SPMV_W), a0);
-            a1 = V_fma(V_loadu(pv + (j + 1) * SPMV_W), V_gather(x, pc + (j + 1) * SPMV_W), a1);
+            a0 = V_fma(V_loadt(pv + j * SPMV_W), V_gather(x, pc + j * SPMV_W), a0);
+            a1 = V_fma(V_loadt(pv + (j + 1) * SPMV_W), V_gather(x, pc + (j + 1) * SPMV_W), a1);
         }
         if (j < lo) {
-            a0 = V_fma(V_loadu(pv + j * SPMV_W), V_gather(x, pc + j * SPMV_W), a0);
+            a0 = V_fma(V_loadt(pv + j * SPMV_W), V_gather(x, pc + j * SPMV_W), a0);
             j++;
         }
         for (; j < hi; j++) { /* padding reads a valid column; its product (0*x, NaN for Inf) is dropped */
             unsigned m = 0;
             for (l = 0; l < SPMV_W; l++) m |= (unsigned)(len[l] > j) << l;
-            a1 = V_add(a1, V_blend(m, V_zero(), V_mul(V_loadu(pv + j * SPMV_W), V_gather(x, pc + j * SPMV_W))));
+            a1 = V_add(a1, V_blend(m, V_zero(), V_mul(V_loadt(pv + j * SPMV_W), V_gather(x, pc + j * SPMV_W))));
         }
         acc = V_add(a0, a1);
         if (!A->perm) {
-            SPMV_T *py = y + r0;
-            V_storeu(py, beta == (SPMV_T)0 ? V_mul(va, acc) : V_fma(vb, V_loadu(py), V_mul(va, acc)));
+            SPMV_Y *py = y + r0;
+            V_storeu(py, beta == (SPMV_Y)0 ? V_mul(va, acc) : V_fma(vb, V_loadu(py), V_mul(va, acc)));
         } else {
             const SPMV_I *pr = A->perm + r0;
             V_storeu(t, V_mul(va, acc));
-            if (beta == (SPMV_T)0)
+            if (beta == (SPMV_Y)0)
                 for (l = 0; l < SPMV_W; l++) y[pr[l]] = t[l];
             else
                 for (l = 0; l < SPMV_W; l++) y[pr[l]] = t[l] + beta * y[pr[l]];
@@ -861,8 +861,8 @@ SPMV_KTARGET static SPMV__PINNED void SPMV_K(ell__slices_w)(const SPMV_NAME(ell)
     }
 }
 
-SPMV_KTARGET static inline void SPMV_K(ell_run)(const SPMV_NAME(ell) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
-                                                SPMV_T *y) {
+SPMV_KTARGET static inline void SPMV_K(ell_run)(const SPMV_NAME(ell) *A, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta,
+                                                SPMV_Y *y) {
     const SPMV_I ns = A->nslices, np = A->slice_ptr[ns];
     int nt = (int64_t)np + A->ntail >= SPMV_PAR_MIN_NNZ ? spmv_max_threads() : 1;
     (void)nt; /* unused without OpenMP */
@@ -917,8 +917,8 @@ SPMV_OMP(barrier)
  * (its slice's column-major run, or jad's diagonals) read once per block of NV vectors of W
  * columns of X, the padding skipped (rowlen), the row written through perm. */
 SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(ell__mm_rows)(const SPMV_NAME(ell) *A, SPMV_I r0, SPMV_I r1,
-                                                              const SPMV_T *X, int64_t ldx, SPMV_T *Y, int64_t ldy,
-                                                              SPMV_T alpha, SPMV_T beta, int64_t j0, const int NV,
+                                                              const SPMV_Y *X, int64_t ldx, SPMV_Y *Y, int64_t ldy,
+                                                              SPMV_Y alpha, SPMV_Y beta, int64_t j0, const int NV,
                                                               unsigned mlast) {
     const SPMV_I C = A->C;
     const SPMV_I *SPMV_RESTRICT ci = A->col;
@@ -938,8 +938,8 @@ SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(ell__mm_rows)(const SPMV_NAM
         SPMV_K(mm__put)(Y + (int64_t)(A->perm ? A->perm[r] : r) * ldy + j0, acc, NV, mlast, alpha, beta);
     }
 }
-SPMV_KTARGET static inline void SPMV_K(ell__mm)(const SPMV_NAME(ell) *A, int64_t kk, SPMV_T alpha, const SPMV_T *X,
-                                                int64_t ldx, SPMV_T beta, SPMV_T *Y, int64_t ldy) {
+SPMV_KTARGET static inline void SPMV_K(ell__mm)(const SPMV_NAME(ell) *A, int64_t kk, SPMV_Y alpha, const SPMV_Y *X,
+                                                int64_t ldx, SPMV_Y beta, SPMV_Y *Y, int64_t ldy) {
     const int nt = A->nnz >= SPMV_PAR_MIN_NNZ ? spmv_max_threads() : 1;
     (void)nt;
 SPMV_OMP(parallel num_threads(nt) if (nt > 1))
@@ -953,10 +953,10 @@ SPMV_OMP(parallel num_threads(nt) if (nt > 1))
 
 #if defined(SPMV_PART_API)
 /* y = alpha*A*x + beta*y. beta == 0: y is written, never read. */
-SPMV_API spmv_status SPMV_NAME(ell_mv)(const SPMV_NAME(ell) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
-                                            SPMV_T *y) {
+SPMV_API spmv_status SPMV_NAME(ell_mv)(const SPMV_NAME(ell) *A, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta,
+                                            SPMV_Y *y) {
     spmv_status st;
-    if (!A || spmv__mv_args_bad(A->nrows, A->ncols, A->nnz, x, y, sizeof(SPMV_T))) return SPMV_ERR_ARG;
+    if (!A || spmv__mv_args_bad(A->nrows, A->ncols, A->nnz, x, y, sizeof(SPMV_Y))) return SPMV_ERR_ARG;
     if (A->nrows == 0) return SPMV_OK;
     SPMV_DISPATCH(st, A->params.isa, 0, SPMV_NAME(ell_run), (A, alpha, x, beta, y));
     return st;
@@ -965,10 +965,10 @@ SPMV_API spmv_status SPMV_NAME(ell_mv)(const SPMV_NAME(ell) *A, SPMV_T alpha, co
 /* Y = alpha*A*X + beta*Y with k vectors, row-major (formats/csr_ops.h): ell, ellr, hll, sell
  * and jad natively (each row read once per block of vectors); SPMV_ERR_UNSUPPORTED for the
  * column-major layout and for hyb (its COO tail), which any_mm then runs vector by vector. */
-SPMV_API spmv_status SPMV_NAME(ell_mm)(const SPMV_NAME(ell) *A, int64_t k, SPMV_T alpha, const SPMV_T *X,
-                                            int64_t ldx, SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay) {
+SPMV_API spmv_status SPMV_NAME(ell_mm)(const SPMV_NAME(ell) *A, int64_t k, SPMV_Y alpha, const SPMV_Y *X,
+                                            int64_t ldx, SPMV_Y beta, SPMV_Y *Y, int64_t ldy, spmv_layout lay) {
     spmv_status st;
-    if (!A || spmv__mm_args_bad(A->ncols, A->nrows, k, X, ldx, Y, ldy, lay, sizeof(SPMV_T))) return SPMV_ERR_ARG;
+    if (!A || spmv__mm_args_bad(A->ncols, A->nrows, k, X, ldx, Y, ldy, lay, sizeof(SPMV_Y))) return SPMV_ERR_ARG;
     if (lay != SPMV_ROW_MAJOR || A->ntail > 0) return SPMV_ERR_UNSUPPORTED;
     if (A->nrows == 0) return SPMV_OK;
     SPMV_DISPATCH(st, A->params.isa, 0, SPMV_NAME(ell__mm), (A, k, alpha, X, ldx, beta, Y, ldy));
@@ -1003,7 +1003,7 @@ SPMV_API spmv_status SPMV_NAME(hll_tune)(const SPMV_NAME(csr) *A, spmv_ell_param
     st = SPMV_ISA_FOR(SPMV_FMT_HLL, b.isa, &b.isa);
     if (st != SPMV_OK) return st;
     b.variant = SPMV_ELL_HLL;
-    w = spmv__ell_native_c(b.isa, sizeof(SPMV_T));
+    w = spmv__ell_native_c(b.isa, sizeof(SPMV_Y));
     cand[0] = w, cand[1] = 2 * w, cand[2] = 4 * w, cand[3] = 8 * w, cand[4] = 32 * w;
     *best = b;
     return SPMV_NAME(ell__tune)(A, best, cand, 5, 0, seconds_spent);
@@ -1018,7 +1018,7 @@ SPMV_API spmv_status SPMV_NAME(sell_tune)(const SPMV_NAME(csr) *A, spmv_ell_para
     st = SPMV_ISA_FOR(SPMV_FMT_SELL, b.isa, &b.isa);
     if (st != SPMV_OK) return st;
     b.variant = SPMV_ELL_SELL;
-    c = b.c ? b.c : spmv__ell_native_c(b.isa, sizeof(SPMV_T));
+    c = b.c ? b.c : spmv__ell_native_c(b.isa, sizeof(SPMV_Y));
     b.c = c;
     cand[0] = 32 * c, cand[1] = 1, cand[2] = 4 * c, cand[3] = 256 * c,
     cand[4] = A->nrows > 1 ? (int)(A->nrows < (1 << 30) ? A->nrows : (1 << 30)) : 1;

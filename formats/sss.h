@@ -64,8 +64,8 @@ SPMV_API spmv_status SPMV_NAME(sss_from_csr)(SPMV_NAME(sss) *A, const SPMV_NAME(
 SPMV_API spmv_status SPMV_NAME(sss_from_triangle)(SPMV_NAME(sss) *A, const spmv_triplets *t,
         const spmv_sss_params *p, spmv_error *e);
 SPMV_API spmv_status SPMV_NAME(sss_to_csr)(const SPMV_NAME(sss) *A, SPMV_NAME(csr) *B);
-SPMV_API spmv_status SPMV_NAME(sss_mv)(const SPMV_NAME(sss) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
-        SPMV_T *y);
+SPMV_API spmv_status SPMV_NAME(sss_mv)(const SPMV_NAME(sss) *A, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta,
+        SPMV_Y *y);
 #endif /* SPMV_PART_DECLS */
 
 #if defined(SPMV_PART_DEFS)
@@ -303,18 +303,18 @@ static inline spmv_status SPMV_NAME(sss__vmap)(const SPMV_NAME(sss) *A, const SP
 #if defined(SPMV_PART_KERNELS)
 /* Phase 1 of part [b, e): y over its rows (scaled by beta first), mirrored adds below b into
  * w[j - lo]. */
-SPMV_KTARGET static inline void SPMV_K(sss__part)(const SPMV_NAME(sss) *A, SPMV_T alpha, const SPMV_T *x,
-                                                  SPMV_T beta, SPMV_T *y, SPMV_I b, SPMV_I e, SPMV_T *w,
+SPMV_KTARGET static inline void SPMV_K(sss__part)(const SPMV_NAME(sss) *A, SPMV_Y alpha, const SPMV_Y *x,
+                                                  SPMV_Y beta, SPMV_Y *y, SPMV_I b, SPMV_I e, SPMV_Y *w,
                                                   SPMV_I lo) {
     const SPMV_I *rp = A->row_ptr, *col = A->col;
     const SPMV_T *val = A->val;
     SPMV_I i, k;
-    for (i = b; i < e; i++) y[i] = beta == (SPMV_T)0 ? (SPMV_T)0 : beta * y[i];
+    for (i = b; i < e; i++) y[i] = beta == (SPMV_Y)0 ? (SPMV_Y)0 : beta * y[i];
     for (k = 0; k < b - lo; k++) w[k] = 0;
     for (i = b; i < e; i++) {
         SPMV_I s = rp[i], f = rp[i + 1];
-        const SPMV_T xi = x[i], axi = alpha * xi;
-        SPMV_T sum = 0;
+        const SPMV_Y xi = x[i], axi = alpha * xi;
+        SPMV_Y sum = 0;
         if (f > s && col[f - 1] == i) sum = val[--f] * xi; /* the diagonal */
         if (w)
             for (; s < f && col[s] < b; s++) { /* mirrored into an earlier part's rows */
@@ -322,7 +322,7 @@ SPMV_KTARGET static inline void SPMV_K(sss__part)(const SPMV_NAME(sss) *A, SPMV_
                 w[col[s] - lo] += val[s] * xi;
             }
         {
-            SPMV_T s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+            SPMV_Y s0 = 0, s1 = 0, s2 = 0, s3 = 0;
             for (k = s; k + 4 <= f; k += 4) {
                 const SPMV_I c0 = col[k], c1 = col[k + 1], c2 = col[k + 2], c3 = col[k + 3];
                 const SPMV_T v0 = val[k], v1 = val[k + 1], v2 = val[k + 2], v3 = val[k + 3];
@@ -348,9 +348,9 @@ SPMV_KTARGET static inline void SPMV_K(sss__part)(const SPMV_NAME(sss) *A, SPMV_
 }
 
 /* np parts (part[], lo[]), their buffers at w + off[p]; ws NULL: one part, no buffer */
-SPMV_KTARGET static inline void SPMV_K(sss_mv)(const SPMV_NAME(sss) *A, SPMV_T alpha, const SPMV_T *x,
-                                               SPMV_T beta, SPMV_T *y, int np, const SPMV_I *part,
-                                               const SPMV_I *lo, SPMV_T *w, const int64_t *off) {
+SPMV_KTARGET static inline void SPMV_K(sss_mv)(const SPMV_NAME(sss) *A, SPMV_Y alpha, const SPMV_Y *x,
+                                               SPMV_Y beta, SPMV_Y *y, int np, const SPMV_I *part,
+                                               const SPMV_I *lo, SPMV_Y *w, const int64_t *off) {
     if (np <= 1 || !w) {
         SPMV_K(sss__part)(A, alpha, x, beta, y, 0, A->nrows, NULL, 0);
         return;
@@ -365,7 +365,7 @@ SPMV_OMP(barrier)
         for (p = tid; p < np; p += nth) /* the later parts' buffers over this part's rows, in order */
             for (q = p + 1; q < np; q++) {
                 const SPMV_I b = part[p] > lo[q] ? part[p] : lo[q], e = part[p + 1] < part[q] ? part[p + 1] : part[q];
-                const SPMV_T *wq = w + off[q];
+                const SPMV_Y *wq = w + off[q];
                 SPMV_I j;
                 for (j = b; j < e; j++) y[j] += alpha * wq[j - lo[q]];
             }
@@ -375,16 +375,16 @@ SPMV_OMP(barrier)
 
 #if defined(SPMV_PART_API)
 /* y = alpha*A*x + beta*y (x and y of n values). beta == 0: y is written, never read. */
-SPMV_API spmv_status SPMV_NAME(sss_mv)(const SPMV_NAME(sss) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
-                                            SPMV_T *y) {
+SPMV_API spmv_status SPMV_NAME(sss_mv)(const SPMV_NAME(sss) *A, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta,
+                                            SPMV_Y *y) {
     enum { MAXT = 1024 };
     spmv_status st;
     int np, p;
     const SPMV_I *part, *lo;
     SPMV_I *tmp = NULL;
-    SPMV_T *w = NULL;
+    SPMV_Y *w = NULL;
     int64_t *off = NULL, need = 0;
-    if (!A || spmv__mv_args_bad(A->nrows, A->ncols, A->nnz, x, y, sizeof(SPMV_T))) return SPMV_ERR_ARG;
+    if (!A || spmv__mv_args_bad(A->nrows, A->ncols, A->nnz, x, y, sizeof(SPMV_Y))) return SPMV_ERR_ARG;
     np = SPMV_NAME(sss__threads)(A);
     if (np > MAXT) np = MAXT;
     if (np > A->nrows) np = A->nrows > 0 ? (int)A->nrows : 1;
@@ -407,7 +407,7 @@ SPMV_API spmv_status SPMV_NAME(sss_mv)(const SPMV_NAME(sss) *A, SPMV_T alpha, co
             need += part[p] > lo[p] ? part[p] - lo[p] : 0;
         }
         off[np] = need;
-        w = SPMV_ALLOC_N(SPMV_T, need > 0 ? (size_t)need : 1);
+        w = SPMV_ALLOC_N(SPMV_Y, need > 0 ? (size_t)need : 1);
     }
     if (!w) np = 1; /* no room for the buffers: one thread, which needs none */
     SPMV_DISPATCH(st, A->params.isa, 0, SPMV_NAME(sss_mv), (A, alpha, x, beta, y, np, part, lo, w, off));

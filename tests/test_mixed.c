@@ -1,6 +1,6 @@
 /* A float matrix with double vectors (tag ds: SPMV_VAL float, SPMV_VEC double, formats/instance.h):
- * coo and csr, every ISA, threads 1-3, both csr row kernels and both row sums, transpose and SpMM,
- * on edge cases, presets and the real matrices. Two bounds, against long-double references:
+ * every format the tag instantiates (spmv_ds_any_has), every ISA, threads 1-3, csr's two row sums,
+ * transpose and SpMM, the handle and the selection, on edge cases, presets and the real matrices. Two bounds, against long-double references:
  *   - the stored (float) values with the double x: the sums are double, so
  *     |y - ref| <= (n + 2) u_d * scale  (n the longest row, scale = |alpha| sum |a_ij x_j| + |beta y|);
  *     float sums would miss it by nine orders of magnitude;
@@ -38,8 +38,16 @@ static double err_of(const spmv_ds_csr *A, double alpha, const double *x, double
     return e;
 }
 
-/* every kernel of csr and coo on one matrix: ISA x threads x (alpha, beta) x kernel */
-static void products(const char *name, const spmv_triplets *t, const spmv_ds_csr *A, int big) {
+/* a format's documented refusals, as for every tag: a size cap (dia's fill, ell's padding), or a
+ * symmetric format given a matrix that is not */
+static int refused(spmv_format f, const spmv_ds_csr *A, spmv_status st) {
+    if (st == SPMV_ERR_LIMIT) return 1;
+    return st == SPMV_ERR_ARG && (spmv_format_flags(f) & SPMV_FF_SYMMETRIC) && spmv_ds_csr_is_symmetric(A) != 1;
+}
+
+/* every kernel of every format the tag has on one matrix: format (and csr's gather row sum) x
+ * ISA x threads x (alpha, beta) */
+static void products(const char *name, const spmv_ds_csr *A, int big) {
     static const spmv_isa isas[] = {SPMV_ISA_GENERIC, SPMV_ISA_AVX2, SPMV_ISA_AVX512};
     static const double ab[][2] = {{1, 0}, {-0.75, 2}};
     const double bound = ((double)longest(A) + 4) * UD;
@@ -47,43 +55,43 @@ static void products(const char *name, const spmv_triplets *t, const spmv_ds_csr
     double *y = malloc(sizeof(double) * (size_t)(A->nrows + 1));
     int32_t i;
     size_t ii, j;
-    int th, kv;
+    int th, f, kv;
     if (!x || !y0 || !y) abort();
     for (i = 0; i < A->ncols; i++) x[i] = 1 + th_rval() * 0.5 + 1e-9 * (double)(i % 13); /* not floats */
     for (i = 0; i < A->nrows; i++) y0[i] = th_rval();
-    for (ii = 0; ii < sizeof isas / sizeof isas[0]; ii++) {
-        if (!spmv_isa_supported(isas[ii])) continue;
-        for (kv = 0; kv < 5; kv++) { /* csr rows, merge, gather row sum; coo; csr built from coo */
-            spmv_csr_params p = spmv_csr_params_default();
-            spmv_coo_params cp = spmv_coo_params_default();
-            spmv_ds_csr B;
-            spmv_ds_coo C;
-            spmv_status st;
-            p.isa = cp.isa = isas[ii];
-            p.algo = kv == 1 ? SPMV_CSR_MERGE : SPMV_CSR_ROWS;
-            p.dot = kv == 2 ? SPMV_CSR_DOT_GATHER : SPMV_CSR_DOT_SCALAR;
-            st = kv == 3 ? spmv_ds_coo_from_csr(&C, A, &cp, NULL) : spmv_ds_csr_from_csr(&B, A, &p, NULL);
-            CHECK(st == SPMV_OK, "%s: ds build %d isa %d: %s", name, kv, (int)isas[ii], spmv_status_str(st));
-            if (st != SPMV_OK) continue;
-            for (th = 1; th <= 3; th++) {
-                if (big && th != 2) continue;
-                set_threads(th);
-                for (j = 0; j < 2; j++) {
-                    double e;
-                    memcpy(y, y0, sizeof(double) * (size_t)A->nrows);
-                    st = kv == 3 ? spmv_ds_coo_mv(&C, ab[j][0], x, ab[j][1], y) : spmv_ds_csr_mv(&B, ab[j][0], x, ab[j][1], y);
-                    e = err_of(A, ab[j][0], x, ab[j][1], y0, y);
-                    CHECK(st == SPMV_OK && e <= bound, "%s: ds %s isa %d, %d threads, alpha %g beta %g: error %.3g > %.3g",
-                          name, kv == 3 ? "coo" : kv == 2 ? "csr gather" : kv == 1 ? "csr merge" : "csr", (int)isas[ii],
-                          th, ab[j][0], ab[j][1], e, bound);
+    for (f = 0; f < SPMV_FMT_COUNT_; f++) {
+        if (!(spmv_format_flags((spmv_format)f) & SPMV_FF_HOST) || !spmv_ds_any_has((spmv_format)f)) continue;
+        for (kv = 0; kv < (f == SPMV_FMT_CSR ? 2 : 1); kv++)
+            for (ii = 0; ii < sizeof isas / sizeof isas[0]; ii++) {
+                spmv_opts o = spmv_opts_default();
+                spmv_ds_any M;
+                spmv_error e;
+                spmv_status st;
+                if (!spmv_isa_supported(isas[ii])) continue;
+                o.format = (spmv_format)f, o.isa = isas[ii], o.params = kv ? "dot=gather" : NULL;
+                st = spmv_ds_any_from_csr(&M, A, &o, &e);
+                if (refused((spmv_format)f, A, st)) continue;
+                CHECK(st == SPMV_OK, "%s: ds %s isa %d: %s (%s)", name, spmv_format_name((spmv_format)f), (int)isas[ii],
+                      spmv_status_str(st), e.msg);
+                if (st != SPMV_OK) continue;
+                for (th = 1; th <= 3; th++) {
+                    if (big && th != 2) continue;
+                    set_threads(th);
+                    for (j = 0; j < 2; j++) {
+                        double err;
+                        memcpy(y, y0, sizeof(double) * (size_t)A->nrows);
+                        st = spmv_ds_any_mv(&M, ab[j][0], x, ab[j][1], y);
+                        err = err_of(A, ab[j][0], x, ab[j][1], y0, y);
+                        CHECK(st == SPMV_OK && err <= bound,
+                              "%s: ds %s%s isa %d, %d threads, alpha %g beta %g: error %.3g > %.3g", name,
+                              spmv_format_name((spmv_format)f), kv ? " (gather)" : "", (int)isas[ii], th, ab[j][0], ab[j][1],
+                              err, bound);
+                    }
                 }
+                set_threads(2);
+                spmv_ds_any_free(&M);
             }
-            set_threads(2);
-            if (kv == 3) spmv_ds_coo_free(&C);
-            else spmv_ds_csr_free(&B);
-        }
     }
-    (void)t;
     free(x);
     free(y0);
     free(y);
@@ -181,6 +189,7 @@ static void handle(const char *name, const spmv_ds_csr *A) {
             continue;
         }
         has++;
+        if (refused((spmv_format)f, A, st)) continue;
         CHECK(st == SPMV_OK, "%s: ds any %s: %s (%s)", name, spmv_format_name((spmv_format)f), spmv_status_str(st), e.msg);
         if (st != SPMV_OK) continue;
         st = spmv_ds_any_mv(&M, 1.0, x, 0.0, y);
@@ -195,7 +204,8 @@ static void handle(const char *name, const spmv_ds_csr *A) {
         }
         spmv_ds_any_free(&M);
     }
-    CHECK(has == 3, "ds instantiates coo, csr and csr_merge on the host (%d)", has);
+    CHECK(has >= 3 && spmv_ds_any_has(SPMV_FMT_COO) && spmv_ds_any_has(SPMV_FMT_CSR) && spmv_ds_any_has(SPMV_FMT_CSR_MERGE),
+          "ds instantiates coo, csr and csr_merge at least (%d host formats)", has);
     {
         spmv_opts o = spmv_opts_default();
         spmv_ds_auto Q;
@@ -214,6 +224,34 @@ static void handle(const char *name, const spmv_ds_csr *A) {
     free(y);
 }
 
+/* csrdu sums every row as csr does (issue: compression), with double sums here too: the same bits */
+static void csrdu_bits(const char *name, const spmv_ds_csr *A) {
+    static const spmv_isa isas[] = {SPMV_ISA_GENERIC, SPMV_ISA_AVX2, SPMV_ISA_AVX512};
+    double *x = malloc(sizeof(double) * (size_t)(A->ncols + 1)), *y1 = malloc(sizeof(double) * (size_t)(A->nrows + 1));
+    double *y2 = malloc(sizeof(double) * (size_t)(A->nrows + 1));
+    size_t ii;
+    int32_t i;
+    if (!x || !y1 || !y2) abort();
+    for (i = 0; i < A->ncols; i++) x[i] = 1 + th_rval() * 0.5;
+    for (ii = 0; ii < sizeof isas / sizeof isas[0]; ii++) {
+        spmv_opts o = spmv_opts_default();
+        spmv_ds_any C, U;
+        int ok;
+        if (!spmv_isa_supported(isas[ii])) continue;
+        o.isa = isas[ii];
+        ok = spmv_ds_any_from_csr(&C, A, &o, NULL) == SPMV_OK;
+        o.format = SPMV_FMT_CSRDU;
+        ok = spmv_ds_any_from_csr(&U, A, &o, NULL) == SPMV_OK && ok;
+        for (i = 0; i < A->nrows; i++) y1[i] = y2[i] = (double)i;
+        ok = ok && spmv_ds_any_mv(&C, -0.75, x, 2.0, y1) == SPMV_OK && spmv_ds_any_mv(&U, -0.75, x, 2.0, y2) == SPMV_OK;
+        CHECK(ok && !memcmp(y1, y2, sizeof(double) * (size_t)A->nrows), "%s: ds csrdu isa %d: csr's bits", name,
+              (int)isas[ii]);
+        spmv_ds_any_free(&C);
+        spmv_ds_any_free(&U);
+    }
+    free(x), free(y1), free(y2);
+}
+
 static void one(const char *name, const spmv_triplets *t, void *ctx) {
     spmv_ds_csr A;
     spmv_error e;
@@ -221,10 +259,11 @@ static void one(const char *name, const spmv_triplets *t, void *ctx) {
     (void)ctx;
     CHECK(st == SPMV_OK, "%s: ds csr_from_triplets: %s (%s)", name, spmv_status_str(st), e.msg);
     if (st != SPMV_OK) return;
-    products(name, t, &A, t->nnz > 100000);
+    products(name, &A, t->nnz > 100000);
     against_double(name, t, &A);
     if (t->nnz <= 100000) ops(name, &A);
     if (t->nnz <= 20000) handle(name, &A);
+    if (spmv_ds_any_has(SPMV_FMT_CSRDU)) csrdu_bits(name, &A);
     spmv_ds_csr_free(&A);
 }
 

@@ -122,6 +122,12 @@
 /* the families a tag with its own vector type (SPMV_VEC, formats/instance.h) instantiates */
 #define SPMV__MIXED_coo 1
 #define SPMV__MIXED_csr 1
+#define SPMV__MIXED_dia 1
+#define SPMV__MIXED_bcsr 1
+#define SPMV__MIXED_ell 1
+#define SPMV__MIXED_sss 1
+#define SPMV__MIXED_csrdu 1
+#define SPMV__MIXED_csr5 1
 
 /* ---- status ------------------------------------------------------------ */
 typedef enum spmv_status {

@@ -20,7 +20,7 @@ typedef struct SPMV__TF(__tune_ctx) {
     const int *cand;
     int key;
     SPMV_NAME(SPMV_TF_FAM) M;
-    SPMV_T *x, *y;
+    SPMV_Y *x, *y;
 } SPMV__TF(__tune_ctx);
 static inline spmv_status SPMV__TF(__tune_build)(void *c, int i) {
     SPMV__TF(__tune_ctx) *t = (SPMV__TF(__tune_ctx) *)c;
@@ -30,7 +30,7 @@ static inline spmv_status SPMV__TF(__tune_build)(void *c, int i) {
 }
 static inline void SPMV__TF(__tune_run)(void *c) {
     SPMV__TF(__tune_ctx) *t = (SPMV__TF(__tune_ctx) *)c;
-    SPMV__TF(_mv)(&t->M, (SPMV_T)1, t->x, (SPMV_T)0, t->y);
+    SPMV__TF(_mv)(&t->M, (SPMV_Y)1, t->x, (SPMV_Y)0, t->y);
 }
 static inline void SPMV__TF(__tune_keep)(void *c) {
     SPMV__TF(__tune_ctx) *t = (SPMV__TF(__tune_ctx) *)c;
