@@ -511,6 +511,35 @@ SPMV_KTARGET static void TS_FN(_masked_mem)(void) {
 }
 
 /* gather_i32 gather_i64 mgather_i32 mgather_i64 */
+#if SPMV_CAT(SPMV__VSZ_, SPMV_VAL) == 8
+/* loadw mloadw (V_loadt of a float matrix with double vectors): floats as double lanes, exact;
+ * masked: off-lanes 0, their memory (past a guard page) not read */
+SPMV_KTARGET static void TS_FN(_widen)(void) {
+    ts_guard g;
+    float *arr = (float *)ts_guard_alloc(&g, SPMV_W * sizeof(float));
+    const float *end = arr + SPMV_W;
+    double ref[SPMV_W];
+    int i, n, trial;
+    for (i = 0; i < SPMV_W; i++) arr[i] = (float)ts_unif() * (i % 3 == 2 ? 1e30f : 1.0f), ref[i] = (double)arr[i];
+    ts_where = TS_NAME " loadw";
+    TS_IS(SPMV_CAT(SPMV__UB, _loadw)(arr), ref, "%s loadw", TS_NAME);
+    ts_where = TS_NAME " mloadw, last n floats before a guard page";
+    for (n = 0; n <= SPMV_W; n++) {
+        const float *p = end - n;
+        for (i = 0; i < SPMV_W; i++) ref[i] = i < n ? (double)p[i] : 0.0;
+        TS_IS(SPMV_CAT(SPMV__UB, _mloadw)(V_mask_first(n), p), ref, "%s mloadw(first %d) at end", TS_NAME, n);
+    }
+    ts_where = TS_NAME " mloadw, random masks";
+    for (trial = 0; trial < 20; trial++) {
+        unsigned m = (unsigned)ts_u64();
+        for (i = 0; i < SPMV_W; i++) ref[i] = ts_on(m, i) ? (double)arr[i] : 0.0;
+        TS_IS(SPMV_CAT(SPMV__UB, _mloadw)(m, arr), ref, "%s mloadw(%#x)", TS_NAME, m);
+    }
+    ts_where = "?";
+    ts_guard_free(&g);
+}
+#endif
+
 SPMV_KTARGET static void TS_FN(_gathers)(void) {
     enum { NB = 1000 };
     ts_guard gb, g32, g64;
@@ -640,6 +669,9 @@ static void TS_FN(_run)(void) {
     TS_FN(_arith)();
     TS_FN(_lanes)();
     TS_FN(_masked_mem)();
+#if SPMV_CAT(SPMV__VSZ_, SPMV_VAL) == 8
+    TS_FN(_widen)();
+#endif
     TS_FN(_gathers)();
     TS_FN(_map_i32)();
     TS_FN(_map_i64)();

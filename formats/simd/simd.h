@@ -168,12 +168,9 @@ static inline SPMV_TARGET_AVX2 __m256d spmv__avx2d_mload(unsigned m, const doubl
  * their memory not read */
 static inline SPMV_TARGET_AVX2 __m256d spmv__avx2d_loadw(const float *p) { return _mm256_cvtps_pd(_mm_loadu_ps(p)); }
 static inline SPMV_TARGET_AVX2 __m256d spmv__avx2d_mloadw(unsigned m, const float *p) {
-    float t[4] = {0, 0, 0, 0};
-    int i;
+    const __m128i bit = _mm_setr_epi32(1, 2, 4, 8);
     if ((m & 0xFu) == 0xFu) return _mm256_cvtps_pd(_mm_loadu_ps(p));
-    for (i = 0; i < 4; i++)
-        if ((m >> i) & 1u) t[i] = p[i];
-    return _mm256_cvtps_pd(_mm_loadu_ps(t));
+    return _mm256_cvtps_pd(_mm_maskload_ps(p, _mm_cmpeq_epi32(_mm_and_si128(_mm_set1_epi32((int)(m & 0xFu)), bit), bit)));
 }
 static inline SPMV_TARGET_AVX2 void spmv__avx2d_mstore(double *p, unsigned m, __m256d a) {
     _mm256_maskstore_pd(p, spmv__avx2d_mvec_(m), a);
