@@ -1,8 +1,10 @@
 /* spmv_mpi.h — the distributed layer: a matrix split by rows over MPI ranks, each rank's
  * rows held as a diagonal and an off-diagonal block in any registry format, and the product
  * y = alpha*A*x + beta*y with the ghost exchange overlapped by the diagonal block's product.
- * Header-only; include after spmv.h and mpi.h. Tags s and d; another tag: define SPMV_TAG,
- * SPMV_VAL, SPMV_IDX and include spmv.h, then define them again and include spmv_mpi.h.
+ * Header-only; include after spmv.h and mpi.h. Tags s and d (and ds, a float matrix with
+ * double vectors, with SPMV_ENABLE_DS: x's ghosts travel as doubles); another tag: define
+ * SPMV_TAG, SPMV_VAL, SPMV_IDX (SPMV_VEC) and include spmv.h, then define them again and include
+ * spmv_mpi.h.
  *
  *   #include <mpi.h>
  *   #include "spmv.h"
@@ -35,6 +37,7 @@ static int spmv__dist_cmp64(const void *a, const void *b) {
 }
 
 #define SPMV_T float
+#define SPMV_Y float
 #define SPMV_I int32_t
 #define SPMV_NAME(x) SPMV_CAT(spmv_s_, x)
 #include "formats/mpi/dist.h"
@@ -43,8 +46,10 @@ static int spmv__dist_cmp64(const void *a, const void *b) {
 #endif
 #undef SPMV_NAME
 #undef SPMV_T
+#undef SPMV_Y
 #undef SPMV_I
 #define SPMV_T double
+#define SPMV_Y double
 #define SPMV_I int32_t
 #define SPMV_NAME(x) SPMV_CAT(spmv_d_, x)
 #include "formats/mpi/dist.h"
@@ -53,21 +58,40 @@ static int spmv__dist_cmp64(const void *a, const void *b) {
 #endif
 #undef SPMV_NAME
 #undef SPMV_T
+#undef SPMV_Y
 #undef SPMV_I
+#ifdef SPMV_ENABLE_DS /* a float matrix with double vectors (host blocks; x's ghosts travel as doubles) */
+#define SPMV_T float
+#define SPMV_Y double
+#define SPMV_I int32_t
+#define SPMV_NAME(x) SPMV_CAT(spmv_ds_, x)
+#include "formats/mpi/dist.h"
+#undef SPMV_NAME
+#undef SPMV_T
+#undef SPMV_Y
+#undef SPMV_I
+#endif
 #endif /* SPMV_MPI_H_INCLUDED */
 
 #if defined(SPMV_TAG) && defined(SPMV_VAL) && defined(SPMV_IDX) /* yours: include again after defining them */
 #define SPMV_T SPMV_VAL
+#ifdef SPMV_VEC
+#define SPMV_Y SPMV_VEC
+#else
+#define SPMV_Y SPMV_VAL
+#endif
 #define SPMV_I SPMV_IDX
 #define SPMV_NAME(x) SPMV_CAT(SPMV_CAT3(spmv_, SPMV_TAG, _), x)
 #include "formats/mpi/dist.h"
-#ifdef SPMV_CUDA_CUH_INCLUDED
+#if defined(SPMV_CUDA_CUH_INCLUDED) && !defined(SPMV_VEC) /* no device kernels for mixed tags yet */
 #include "formats/mpi/dist_cuda.cuh"
 #endif
 #undef SPMV_NAME
 #undef SPMV_T
+#undef SPMV_Y
 #undef SPMV_I
 #undef SPMV_TAG
 #undef SPMV_VAL
+#undef SPMV_VEC
 #undef SPMV_IDX
 #endif

@@ -27,6 +27,22 @@ for np in 1 2 3 4; do
     pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
     echo "np $np: $res"
 done
+# a float matrix with double vectors (tests/mpi/test_mpi_ds.c) on 1-3 ranks
+for np in 1 2 3; do
+    [ -x build/tests/test_mpi_ds ] || { fail=$((fail + 1)); echo "FAIL: build/tests/test_mpi_ds missing"; break; }
+    out=build/logs/mpi.ds.np$np.out
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout -k 10 240 mpirun --oversubscribe \
+        --allow-run-as-root --bind-to none -np $np env OMP_NUM_THREADS=1 OMP_WAIT_POLICY=passive build/tests/test_mpi_ds > "$out" 2>&1
+    rc=$?
+    res=$(grep '^RESULT' "$out" | tail -1)
+    grep '^FAIL' "$out" | head -20
+    if [ -z "$res" ]; then fail=$((fail + 1)); echo "FAIL: ds, mpirun -np $np: no result (exit $rc)"; tail -5 "$out"; continue; fi
+    p=$(echo "$res" | sed 's/.*passed=\([0-9]*\).*/\1/'); f=$(echo "$res" | sed 's/.*failed=\([0-9]*\).*/\1/')
+    s=$(echo "$res" | sed 's/.*skipped=\([0-9]*\).*/\1/')
+    [ "$rc" != 0 ] && [ "$f" = 0 ] && { f=1; echo "FAIL: ds, mpirun -np $np exited $rc"; }
+    pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
+    echo "ds, np $np: $res"
+done
 # the device side in the CUDA emulation (tests/mpi/test_mpi_cuda.cu) on 1-3 ranks
 for np in 1 2 3; do
     [ -x build/tests-cuemu/test_mpi_cuda ] || break

@@ -32,7 +32,7 @@ typedef struct SPMV_NAME(dist) {
     int *recv_rank, *send_rank;
     int64_t *recv_off, *send_off;  /* nrecv+1 / nsend+1 offsets into ghost / send_idx */
     SPMV_I *send_idx;              /* local indices of x to send, per neighbour in order */
-    SPMV_T *ghost, *sendbuf;
+    SPMV_Y *ghost, *sendbuf;
     MPI_Request *req;              /* nrecv + nsend */
     int mvt_ok;                    /* dist_mvt: 0 not asked yet, 1 every rank's blocks have a transpose
                                       product, 2 not (agreed over the ranks at the first call) */
@@ -43,6 +43,9 @@ typedef struct SPMV_NAME(dist) {
 } SPMV_NAME(dist);
 
 static inline MPI_Datatype SPMV_NAME(dist__mpi_t)(void) { return sizeof(SPMV_T) == 4 ? MPI_FLOAT : MPI_DOUBLE; }
+/* the vectors' type (x's ghosts, the transpose product's partial sums): SPMV_Y, a float matrix's
+ * double vectors (tag ds) included */
+static inline MPI_Datatype SPMV_NAME(dist__mpi_y)(void) { return sizeof(SPMV_Y) == 4 ? MPI_FLOAT : MPI_DOUBLE; }
 
 static inline void SPMV_NAME(dist_free)(SPMV_NAME(dist) *D) {
     if (!D) return;
@@ -288,8 +291,8 @@ static inline spmv_status SPMV_NAME(dist_from_local_csr)(SPMV_NAME(dist) *D, MPI
         D->recv_off = SPMV_ALLOC_N(int64_t, (size_t)D->nrecv + 1);
         D->send_off = SPMV_ALLOC_N(int64_t, (size_t)D->nsend + 1);
         D->send_idx = SPMV_ALLOC_N(SPMV_I, (size_t)ns + 1);
-        D->ghost = SPMV_ALLOC_N(SPMV_T, (size_t)D->nghost + 1);
-        D->sendbuf = SPMV_ALLOC_N(SPMV_T, (size_t)ns + 1);
+        D->ghost = SPMV_ALLOC_N(SPMV_Y, (size_t)D->nghost + 1);
+        D->sendbuf = SPMV_ALLOC_N(SPMV_Y, (size_t)ns + 1);
         D->req = (MPI_Request *)spmv__alloc((size_t)(D->nrecv + D->nsend) + 1, sizeof(MPI_Request));
         if (!give || !D->recv_rank || !D->send_rank || !D->recv_off || !D->send_off || !D->send_idx || !D->ghost ||
             !D->sendbuf || !D->req)
@@ -339,10 +342,10 @@ done:
 
 /* One exchange of the plan, either way: receive run q of rbuf (offsets roff) from rrank[q],
  * send run q of sbuf to srank[q]; returns 0 when an MPI call failed. */
-static inline int SPMV_NAME(dist__post)(const SPMV_NAME(dist) *D, SPMV_T *rbuf, const int64_t *roff, const int *rrank, int nr,
-                                        MPI_Request *rreq, const SPMV_T *sbuf, const int64_t *soff, const int *srank,
+static inline int SPMV_NAME(dist__post)(const SPMV_NAME(dist) *D, SPMV_Y *rbuf, const int64_t *roff, const int *rrank, int nr,
+                                        MPI_Request *rreq, const SPMV_Y *sbuf, const int64_t *soff, const int *srank,
                                         int ns, MPI_Request *sreq, int tag) {
-    const MPI_Datatype VT = SPMV_NAME(dist__mpi_t)();
+    const MPI_Datatype VT = SPMV_NAME(dist__mpi_y)();
     int q, ok = 1;
     for (q = 0; q < nr; q++)
         ok &= MPI_Irecv(rbuf + roff[q], (int)(roff[q + 1] - roff[q]), VT, rrank[q], tag, D->comm, &rreq[q]) == MPI_SUCCESS;
@@ -354,8 +357,8 @@ static inline int SPMV_NAME(dist__post)(const SPMV_NAME(dist) *D, SPMV_T *rbuf, 
 /* y = alpha*A*x + beta*y on the owned parts: x_loc holds this rank's ncloc entries of x,
  * y_loc its nloc entries of y (beta == 0: y is written, never read). Collective (the ghost
  * exchange); the diag product overlaps it. SPMV_ERR_MPI when a transfer fails. */
-static inline spmv_status SPMV_NAME(dist_mv)(SPMV_NAME(dist) *D, SPMV_T alpha, const SPMV_T *x_loc, SPMV_T beta,
-                                             SPMV_T *y_loc) {
+static inline spmv_status SPMV_NAME(dist_mv)(SPMV_NAME(dist) *D, SPMV_Y alpha, const SPMV_Y *x_loc, SPMV_Y beta,
+                                             SPMV_Y *y_loc) {
     spmv_status st = SPMV_OK, st2;
     int ok;
     int64_t k;
@@ -371,7 +374,7 @@ static inline spmv_status SPMV_NAME(dist_mv)(SPMV_NAME(dist) *D, SPMV_T alpha, c
     t2 = spmv_wtime();
     if (D->nrecv > 0) ok &= MPI_Waitall(D->nrecv, D->req, MPI_STATUSES_IGNORE) == MPI_SUCCESS;
     t3 = spmv_wtime();
-    if (D->nloc > 0 && D->nghost > 0 && st == SPMV_OK) st = SPMV_NAME(any_mv)(&D->offd, alpha, D->ghost, (SPMV_T)1, y_loc);
+    if (D->nloc > 0 && D->nghost > 0 && st == SPMV_OK) st = SPMV_NAME(any_mv)(&D->offd, alpha, D->ghost, (SPMV_Y)1, y_loc);
     t4 = spmv_wtime();
     if (D->nsend > 0) ok &= MPI_Waitall(D->nsend, D->req + D->nrecv, MPI_STATUSES_IGNORE) == MPI_SUCCESS;
     D->t_pack += t1 - t0;
@@ -392,8 +395,8 @@ static inline spmv_status SPMV_NAME(dist_mv)(SPMV_NAME(dist) *D, SPMV_T alpha, c
  * products need csr or csr_merge blocks (any_mvt): with another format on any rank (a
  * dist_select choice) every rank returns SPMV_ERR_UNSUPPORTED (agreed once, then cached).
  * Collective; SPMV_ERR_MPI when a transfer fails. */
-static inline spmv_status SPMV_NAME(dist_mvt)(SPMV_NAME(dist) *D, SPMV_T alpha, const SPMV_T *x_loc, SPMV_T beta,
-                                              SPMV_T *y_loc) {
+static inline spmv_status SPMV_NAME(dist_mvt)(SPMV_NAME(dist) *D, SPMV_Y alpha, const SPMV_Y *x_loc, SPMV_Y beta,
+                                              SPMV_Y *y_loc) {
     spmv_status st = SPMV_OK, st2;
     int ok;
     int64_t k;
@@ -409,7 +412,7 @@ static inline spmv_status SPMV_NAME(dist_mvt)(SPMV_NAME(dist) *D, SPMV_T alpha, 
     if (D->mvt_ok != 1) return SPMV_ERR_UNSUPPORTED;
     /* the ghosts' partial sums first: they travel while the diagonal block runs */
     if (D->nghost > 0) {
-        if (D->nloc > 0) st = SPMV_NAME(any_mvt)(&D->offd, alpha, x_loc, (SPMV_T)0, D->ghost);
+        if (D->nloc > 0) st = SPMV_NAME(any_mvt)(&D->offd, alpha, x_loc, (SPMV_Y)0, D->ghost);
         else
             for (k = 0; k < D->nghost; k++) D->ghost[k] = 0;
     }
@@ -420,7 +423,7 @@ static inline spmv_status SPMV_NAME(dist_mvt)(SPMV_NAME(dist) *D, SPMV_T alpha, 
     if (D->ncloc > 0 && st == SPMV_OK) {
         if (D->nloc > 0) st = SPMV_NAME(any_mvt)(&D->diag, alpha, x_loc, beta, y_loc);
         else
-            for (k = 0; k < D->ncloc; k++) y_loc[k] = beta == (SPMV_T)0 ? (SPMV_T)0 : beta * y_loc[k];
+            for (k = 0; k < D->ncloc; k++) y_loc[k] = beta == (SPMV_Y)0 ? (SPMV_Y)0 : beta * y_loc[k];
     }
     if (D->nsend > 0) ok &= MPI_Waitall(D->nsend, D->req + D->nrecv, MPI_STATUSES_IGNORE) == MPI_SUCCESS;
     if (ok && st == SPMV_OK)
