@@ -16,6 +16,7 @@
 #include <math.h>
 
 #define UD (DBL_EPSILON / 2)
+#define AL (-0.7000000001) /* an alpha that is not a float: one rounded to float would show */
 #define US (FLT_EPSILON / 2)
 
 static int32_t longest(const spmv_ds_csr *A) {
@@ -49,7 +50,7 @@ static int refused(spmv_format f, const spmv_ds_csr *A, spmv_status st) {
  * ISA x threads x (alpha, beta) */
 static void products(const char *name, const spmv_ds_csr *A, int big) {
     static const spmv_isa isas[] = {SPMV_ISA_GENERIC, SPMV_ISA_AVX2, SPMV_ISA_AVX512};
-    static const double ab[][2] = {{1, 0}, {-0.75, 2}};
+    static const double ab[][2] = {{1, 0}, {-0.75, 2}, {-0.7000000001, 2.0000000003}}; /* the last not floats */
     const double bound = ((double)longest(A) + 4) * UD;
     double *x = malloc(sizeof(double) * (size_t)(A->ncols + 1)), *y0 = malloc(sizeof(double) * (size_t)(A->nrows + 1));
     double *y = malloc(sizeof(double) * (size_t)(A->nrows + 1));
@@ -77,7 +78,7 @@ static void products(const char *name, const spmv_ds_csr *A, int big) {
                 for (th = 1; th <= 3; th++) {
                     if (big && th != 2) continue;
                     set_threads(th);
-                    for (j = 0; j < 2; j++) {
+                    for (j = 0; j < sizeof ab / sizeof ab[0]; j++) {
                         double err;
                         memcpy(y, y0, sizeof(double) * (size_t)A->nrows);
                         st = spmv_ds_any_mv(&M, ab[j][0], x, ab[j][1], y);
@@ -141,21 +142,21 @@ static void ops(const char *name, const spmv_ds_csr *A) {
         const int64_t ldx = lay ? (m > 0 ? m : 1) : K, ldy = lay ? (n > 0 ? n : 1) : K;
         spmv_status st;
         memset(Y, 0, sizeof(double) * (size_t)(n * K + 1));
-        st = spmv_ds_csr_mm(A, K, 1.0, X, ldx, 0.0, Y, ldy, L);
+        st = spmv_ds_csr_mm(A, K, AL, X, ldx, 0.0, Y, ldy, L);
         CHECK(st == SPMV_OK, "%s: ds csr_mm layout %d: %s", name, lay, spmv_status_str(st));
         for (b = 0; b < K && st == SPMV_OK; b++) {
             double e;
             for (i = 0; i < m; i++) xv[i] = lay ? X[(int64_t)b * m + i] : X[(int64_t)i * K + b];
             for (i = 0; i < n; i++) yv[i] = lay ? Y[(int64_t)b * n + i] : Y[(int64_t)i * K + b];
-            e = err_of(A, 1.0, xv, 0.0, NULL, yv);
+            e = err_of(A, AL, xv, 0.0, NULL, yv);
             CHECK(e <= ((double)longest(A) + 4) * UD, "%s: ds csr_mm layout %d vector %d: error %.3g", name, lay, b, e);
         }
     }
     if (spmv_ds_csr_transpose(&T, A) == SPMV_OK) {
         double e;
         for (i = 0; i < n; i++) xv[i] = 1 + th_rval() * 0.25;
-        CHECK(spmv_ds_csr_mvt(A, 1.0, xv, 0.0, yv) == SPMV_OK, "%s: ds csr_mvt", name);
-        e = err_of(&T, 1.0, xv, 0.0, NULL, yv);
+        CHECK(spmv_ds_csr_mvt(A, AL, xv, 0.0, yv) == SPMV_OK, "%s: ds csr_mvt", name);
+        e = err_of(&T, AL, xv, 0.0, NULL, yv);
         CHECK(e <= ((double)longest(&T) + 4) * UD, "%s: ds csr_mvt: error %.3g", name, e);
         spmv_ds_csr_free(&T);
     } else {
@@ -243,7 +244,7 @@ static void csrdu_bits(const char *name, const spmv_ds_csr *A) {
         o.format = SPMV_FMT_CSRDU;
         ok = spmv_ds_any_from_csr(&U, A, &o, NULL) == SPMV_OK && ok;
         for (i = 0; i < A->nrows; i++) y1[i] = y2[i] = (double)i;
-        ok = ok && spmv_ds_any_mv(&C, -0.75, x, 2.0, y1) == SPMV_OK && spmv_ds_any_mv(&U, -0.75, x, 2.0, y2) == SPMV_OK;
+        ok = ok && spmv_ds_any_mv(&C, AL, x, 2.0000000003, y1) == SPMV_OK && spmv_ds_any_mv(&U, AL, x, 2.0000000003, y2) == SPMV_OK;
         CHECK(ok && !memcmp(y1, y2, sizeof(double) * (size_t)A->nrows), "%s: ds csrdu isa %d: csr's bits", name,
               (int)isas[ii]);
         spmv_ds_any_free(&C);

@@ -46,13 +46,13 @@ static double worst(const spmv_ds_csr *A, int trans, int64_t r0, int64_t n, doub
 }
 
 static void check(spmv_ds_dist *D, const spmv_ds_csr *A, const char *what) {
-    static const double ab[][2] = {{1, 0}, {-0.75, 2}};
+    static const double ab[][2] = {{1, 0}, {-0.75, 2}, {-0.7000000001, 2.0000000003}}; /* the last not floats */
     double *x = malloc(sizeof(double) * (size_t)(D->ncloc + D->nloc + 1)), *y = malloc(sizeof(double) * (size_t)(D->nloc + D->ncloc + 1));
     double *y0 = malloc(sizeof(double) * (size_t)(D->nloc + D->ncloc + 1));
     int64_t i;
     size_t j;
     if (!x || !y || !y0) abort();
-    for (j = 0; j < 2; j++) {
+    for (j = 0; j < sizeof ab / sizeof ab[0]; j++) {
         spmv_status st;
         double w;
         for (i = 0; i < D->ncloc; i++) x[i] = xval(D->col0 + i);
