@@ -21,7 +21,7 @@
  *   #define SPMV_VAL double
  *   #define SPMV_IDX int64_t
  *   #include "spmv.h"                                // spmv_dl_csr, spmv_dl_csr_mv, ...
- * A float matrix with double vectors and sums (coo and csr so far): SPMV_VEC double beside
+ * A float matrix with double vectors and sums (every host format but AXT): SPMV_VEC double beside
  * SPMV_VAL float, or SPMV_ENABLE_DS before the first include for tag ds (spmv_ds_csr_mv).
  *
  * Build: gcc -std=c11 -O3 -fopenmp [-DSPMV_HAVE_ZLIB ... -lz] file.c -lm ; OpenMP optional.
@@ -92,7 +92,7 @@
 #define SPMV_IDX int32_t
 #include "formats/instance.h"
 
-#ifdef SPMV_ENABLE_DS /* a float matrix with double vectors (coo and csr) */
+#ifdef SPMV_ENABLE_DS /* a float matrix with double vectors (docs/USAGE.md, "Precision") */
 #define SPMV_TAG ds
 #define SPMV_VAL float
 #define SPMV_VEC double

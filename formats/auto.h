@@ -107,6 +107,7 @@ typedef struct spmv_auto_features {
     double csr_bytes;        /* CSR + x + y */
     double llc_bytes;        /* last-level cache a core sees (cpuid, else sysconf, else 32 MiB) */
     int value_bytes, index_bytes;
+    int vector_bytes; /* an entry of x or y: value_bytes, unless the tag has its own vector type (0: value_bytes) */
     int symmetric; /* 1: square, and the sampled rows' entries match their mirrors (values
                       included); the symmetric formats' converters check every entry */
 } spmv_auto_features;
@@ -448,6 +449,7 @@ SPMV_API spmv_status SPMV_NAME(auto_features)(const SPMV_NAME(csr) *A, spmv_auto
     F->ncols = n;
     F->nnz = A->nnz;
     F->value_bytes = (int)sizeof(SPMV_T);
+    F->vector_bytes = (int)sizeof(SPMV_Y);
     F->index_bytes = (int)sizeof(SPMV_I);
     F->csr_bytes = (double)A->nnz * (double)(sizeof(SPMV_T) + sizeof(SPMV_I)) + (double)(m + 1) * sizeof(SPMV_I) +
                    (double)(m + n) * sizeof(SPMV_Y);
@@ -850,6 +852,7 @@ static inline void SPMV_NAME(auto__sizes_only)(spmv_auto_report *R, const SPMV_N
     F->nnz = A->nnz;
     F->row_mean = A->nrows ? (double)A->nnz / (double)A->nrows : 0;
     F->value_bytes = (int)sizeof(SPMV_T);
+    F->vector_bytes = (int)sizeof(SPMV_Y);
     F->index_bytes = (int)sizeof(SPMV_I);
     F->csr_bytes = (double)A->nnz * (double)(sizeof(SPMV_T) + sizeof(SPMV_I)) +
                    (double)(A->nrows + 1) * sizeof(SPMV_I) + (double)(A->nrows + A->ncols) * sizeof(SPMV_Y);

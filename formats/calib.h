@@ -650,6 +650,18 @@ static inline spmv_status SPMV_NAME(cal__isas)(spmv_isa_table *t, spmv_format f,
  * per entry, a band of twice the last-level cache (at least 64 MiB) the bandwidth and the cost
  * of fresh pages, the inspection on it the selection's cost per row. About 0.1-0.3 s. On
  * failure (SPMV_ERR_ALLOC, or an ISA this CPU lacks) c holds the built-in values. */
+/* A tag with its own vector type (SPMV_VEC) shares its value type's cache key (value and index
+ * bytes): its measurements would replace that tag's line, so it is not calibrated (yet); its
+ * builds take the value type's picks and built-in costs. */
+#if SPMV__MIXED
+#define SPMV__CAL_MIXED(e)                                                                                      \
+    do {                                                                                                        \
+        SPMV__ERR(e, "calibration of a tag whose vectors' type differs from its values' is not supported yet"); \
+        return SPMV_ERR_UNSUPPORTED;                                                                            \
+    } while (0)
+#else
+#define SPMV__CAL_MIXED(e) ((void)0)
+#endif
 SPMV_API spmv_status SPMV_NAME(calibrate)(spmv_calibration *c, int threads, spmv_isa isa, spmv_error *e) {
     const double t_start = spmv_wtime();
     SPMV_NAME(csr) A;
@@ -661,6 +673,7 @@ SPMV_API spmv_status SPMV_NAME(calibrate)(spmv_calibration *c, int threads, spmv
     int64_t n3, q;
     spmv_auto_features F;
     if (e) e->line = 0, e->msg[0] = 0;
+    SPMV__CAL_MIXED(e);
     if (!c || threads < 0 || threads > 4096) {
         SPMV__ERR(e, "calibrate: no calibration, or threads out of 0..4096");
         return SPMV_ERR_ARG;
@@ -782,6 +795,7 @@ SPMV_API spmv_status SPMV_NAME(calibrate_isa)(spmv_isa_table *t, int threads, co
     spmv_status st = SPMV_OK;
     double bytes = 1.5 * (double)spmv_machine_get()->llc_bytes;
     if (e) e->line = 0, e->msg[0] = 0;
+    SPMV__CAL_MIXED(e);
     if (!t || threads < 0 || threads > 4096) {
         SPMV__ERR(e, "calibrate_isa: no table, or threads out of 0..4096");
         return SPMV_ERR_ARG;
@@ -823,4 +837,5 @@ SPMV_API spmv_status SPMV_NAME(calibrate_isa)(spmv_isa_table *t, int threads, co
     t->measure_s = spmv_wtime() - t0;
     return st;
 }
+#undef SPMV__CAL_MIXED
 #endif /* SPMV_PART_DEFS */

@@ -205,7 +205,7 @@ static inline void SPMV_NAME(csr__plan)(SPMV_NAME(csr) *A) {
             was = m >= SPMV_CSR_LONG;
         }
         if (lng > 0 && lng * SPMV_CSR_LONG_SHARE >= (int64_t)A->nnz &&
-            !(flips * SPMV_CSR_FLIPS > (int64_t)A->nrows && (int64_t)A->ncols * (int64_t)sizeof(SPMV_T) > SPMV_CSR_FLIPS_X))
+            !(flips * SPMV_CSR_FLIPS > (int64_t)A->nrows && (int64_t)A->ncols * (int64_t)sizeof(SPMV_Y) > SPMV_CSR_FLIPS_X))
             A->rows_kind = SPMV_CSR_RK_SPLIT;
     }
     A->part_nt = 0;

@@ -552,7 +552,8 @@ static inline double spmv_csrdu__bytes(const spmv_auto_features *F) {
     return F->du_bytes_ratio * ((double)F->nnz * (F->value_bytes + F->index_bytes) + (double)F->nrows * F->index_bytes);
 }
 static inline double spmv_csrdu__rule_host(const spmv_auto_features *F, const spmv_opts *o, const char **why) {
-    const double xy = (double)(F->nrows + F->ncols) * F->value_bytes, du = spmv_csrdu__bytes(F) + xy;
+    const double xy = (double)(F->nrows + F->ncols) * (F->vector_bytes ? F->vector_bytes : F->value_bytes),
+                 du = spmv_csrdu__bytes(F) + xy;
     double p;
     if (o->mm_k > 1) return *why = "SpMM: x's rows, not the index bytes, are most of what it reads", 0.0;
     if (o->deterministic) return *why = "its gain depends on the CPU's decode speed: chosen by a trial only", 0.0;

@@ -35,7 +35,7 @@
 #define SPMV__MIXED 1
 #pragma push_macro("SPMV__USE")
 #undef SPMV__USE
-#define SPMV__USE(family) (SPMV_CAT(SPMV__MIXED_, family) + 0)
+#define SPMV__USE(family) ((SPMV__ALL_FORMATS || SPMV_CAT(SPMV_WITH_, family) + 0) && SPMV_CAT(SPMV__MIXED_, family) + 0)
 #else
 #define SPMV_Y SPMV_VAL
 #define SPMV__MIXED 0
@@ -72,7 +72,7 @@
             SPMV__CASE512(kern, args)                                                                           \
             SPMV__CASE2(kern, args)                                                                             \
         case SPMV_ISA_GENERIC:                                                                                  \
-            switch ((width) ? (width) : (sizeof(SPMV_T) == 8 ? 8 : 16)) {                                       \
+            switch ((width) ? (width) : (sizeof(SPMV_Y) == 8 ? 8 : 16)) {                                       \
             case 4: SPMV_CAT(kern, _g4) args; break;                                                            \
             case 8: SPMV_CAT(kern, _g8) args; break;                                                            \
             case 16: SPMV_CAT(kern, _g16) args; break;                                                          \

@@ -90,6 +90,16 @@ static void products(const char *name, const spmv_ds_csr *A, int big) {
                     }
                 }
                 set_threads(2);
+                if (A->ncols > 0) { /* an infinity in x: the formats' exact paths for sums that are not finite */
+                    const double keep = x[A->ncols / 2];
+                    double err;
+                    x[A->ncols / 2] = INFINITY;
+                    st = spmv_ds_any_mv(&M, AL, x, 0.0, y);
+                    err = err_of(A, AL, x, 0.0, NULL, y);
+                    CHECK(st == SPMV_OK && err <= bound, "%s: ds %s%s isa %d, an infinity in x: error %.3g > %.3g", name,
+                          spmv_format_name((spmv_format)f), kv ? " (gather)" : "", (int)isas[ii], err, bound);
+                    x[A->ncols / 2] = keep;
+                }
                 spmv_ds_any_free(&M);
             }
     }
@@ -184,6 +194,11 @@ static void handle(const char *name, const spmv_ds_csr *A) {
         if (!(spmv_format_flags((spmv_format)f) & SPMV_FF_HOST)) continue;
         o.format = (spmv_format)f;
         st = spmv_ds_any_from_csr(&M, A, &o, &e);
+        if (!spmv_format_compiled((spmv_format)f)) { /* SPMV_FORMATS_ONLY: not in this unit at all */
+            CHECK(st == SPMV_ERR_ARG && strstr(e.msg, "not compiled in"), "%s: ds any %s: not compiled in (%s)", name,
+                  spmv_format_name((spmv_format)f), spmv_status_str(st));
+            continue;
+        }
         if (!spmv_ds_any_has((spmv_format)f)) {
             CHECK(st == SPMV_ERR_UNSUPPORTED && strstr(e.msg, "not instantiated") && th_all_zero(&M, sizeof M),
                   "%s: ds any %s: refused (%s: %s)", name, spmv_format_name((spmv_format)f), spmv_status_str(st), e.msg);
@@ -196,6 +211,30 @@ static void handle(const char *name, const spmv_ds_csr *A) {
         st = spmv_ds_any_mv(&M, 1.0, x, 0.0, y);
         CHECK(st == SPMV_OK && err_of(A, 1.0, x, 0.0, NULL, y) <= bound, "%s: ds any %s mv", name,
               spmv_format_name((spmv_format)f));
+        { /* k vectors (native SpMM or one product per vector), both layouts */
+            enum { K = 3 };
+            const int32_t n = A->nrows, m = A->ncols;
+            double *X = malloc(sizeof(double) * (size_t)(m * K + 1)), *Y = malloc(sizeof(double) * (size_t)(n * K + 1));
+            double *xv = malloc(sizeof(double) * (size_t)(m + 1)), *yv = malloc(sizeof(double) * (size_t)(n + 1));
+            int lay, b, q;
+            if (!X || !Y || !xv || !yv) abort();
+            for (q = 0; q < m * K; q++) X[q] = 1 + th_rval() * 0.25;
+            for (lay = 0; lay < 2; lay++) {
+                const int64_t ldx = lay ? (m > 0 ? m : 1) : K, ldy = lay ? (n > 0 ? n : 1) : K;
+                const spmv_status sm = spmv_ds_any_mm(&M, K, AL, X, ldx, 0.0, Y, ldy, lay ? SPMV_COL_MAJOR : SPMV_ROW_MAJOR);
+                double worst = 0;
+                for (b = 0; b < K && sm == SPMV_OK; b++) {
+                    double err;
+                    for (q = 0; q < m; q++) xv[q] = lay ? X[(int64_t)b * m + q] : X[(int64_t)q * K + b];
+                    for (q = 0; q < n; q++) yv[q] = lay ? Y[(int64_t)b * n + q] : Y[(int64_t)q * K + b];
+                    err = err_of(A, AL, xv, 0.0, NULL, yv);
+                    worst = err > worst || err != err ? err : worst;
+                }
+                CHECK(sm == SPMV_OK && worst <= bound, "%s: ds any %s mm layout %d: %s, error %.3g", name,
+                      spmv_format_name((spmv_format)f), lay, spmv_status_str(sm), worst);
+            }
+            free(X), free(Y), free(xv), free(yv);
+        }
         st = spmv_ds_any_update_values(&M, A);
         CHECK(st == SPMV_OK, "%s: ds any %s update_values: %s", name, spmv_format_name((spmv_format)f), spmv_status_str(st));
         if (st == SPMV_OK) {
@@ -306,6 +345,10 @@ static void conversion_cases(void) {
 
 /* the argument checks count doubles: x and y next to each other pass, overlapping fail */
 static void argument_cases(void) {
+    spmv_calibration cal;
+    spmv_error ce;
+    CHECK(spmv_ds_calibrate(&cal, 1, SPMV_ISA_AUTO, &ce) == SPMV_ERR_UNSUPPORTED && ce.msg[0],
+          "ds is not calibrated (it would share s's cache key): %s", ce.msg);
     spmv_triplets t;
     spmv_ds_csr A;
     double buf[20];
