@@ -9,56 +9,37 @@ if ! command -v mpirun > /dev/null 2>&1 || [ ! -x "$prog" ]; then
     echo "SKIP: Open MPI (mpirun) or $prog missing: the distributed layer not tested"
     echo "RESULT mpi_check passed=0 failed=0 skipped=1"; exit 0
 fi
-for np in 1 2 3 4; do
-    out=build/logs/mpi.np$np.out
+# one test program under mpirun -np N: its RESULT line added up; no RESULT (a crash, or the
+# timeout: a hang) or a failing exit with no failed check is a failure
+run_np() { # label, program, ranks, log, extra environment
+    label=$1; p_=$2; np=$3; out=$4; shift 4
     OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
         timeout -k 10 240 mpirun --oversubscribe --allow-run-as-root --bind-to none -np $np \
-        env OMP_NUM_THREADS=1 OMP_WAIT_POLICY=passive "$prog" > "$out" 2>&1
+        env OMP_NUM_THREADS=1 "$@" "$p_" > "$out" 2>&1
     rc=$?
     res=$(grep '^RESULT' "$out" | tail -1)
     grep '^FAIL' "$out" | head -20
     if [ -z "$res" ]; then
-        fail=$((fail + 1)); echo "FAIL: mpirun -np $np: no result (exit $rc$( [ $rc = 124 ] && echo ', timed out: a hang'))"; tail -5 "$out"
-        continue
+        fail=$((fail + 1)); echo "FAIL: ${label}mpirun -np $np: no result (exit $rc$( [ $rc = 124 ] && echo ', timed out: a hang'))"; tail -5 "$out"
+        return
     fi
     p=$(echo "$res" | sed 's/.*passed=\([0-9]*\).*/\1/'); f=$(echo "$res" | sed 's/.*failed=\([0-9]*\).*/\1/')
     s=$(echo "$res" | sed 's/.*skipped=\([0-9]*\).*/\1/')
-    [ "$rc" != 0 ] && [ "$f" = 0 ] && { f=1; echo "FAIL: mpirun -np $np exited $rc"; }
+    [ "$rc" != 0 ] && [ "$f" = 0 ] && { f=1; echo "FAIL: ${label}mpirun -np $np exited $rc"; }
     pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
-    echo "np $np: $res"
-done
+    echo "${label}np $np: $res"
+}
+for np in 1 2 3 4; do run_np "" "$prog" $np build/logs/mpi.np$np.out OMP_WAIT_POLICY=passive; done
 # a float matrix with double vectors (tests/mpi/test_mpi_ds.c) on 1-3 ranks
-for np in 1 2 3; do
-    [ -x build/tests/test_mpi_ds ] || { fail=$((fail + 1)); echo "FAIL: build/tests/test_mpi_ds missing"; break; }
-    out=build/logs/mpi.ds.np$np.out
-    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout -k 10 240 mpirun --oversubscribe \
-        --allow-run-as-root --bind-to none -np $np env OMP_NUM_THREADS=1 OMP_WAIT_POLICY=passive build/tests/test_mpi_ds > "$out" 2>&1
-    rc=$?
-    res=$(grep '^RESULT' "$out" | tail -1)
-    grep '^FAIL' "$out" | head -20
-    if [ -z "$res" ]; then fail=$((fail + 1)); echo "FAIL: ds, mpirun -np $np: no result (exit $rc)"; tail -5 "$out"; continue; fi
-    p=$(echo "$res" | sed 's/.*passed=\([0-9]*\).*/\1/'); f=$(echo "$res" | sed 's/.*failed=\([0-9]*\).*/\1/')
-    s=$(echo "$res" | sed 's/.*skipped=\([0-9]*\).*/\1/')
-    [ "$rc" != 0 ] && [ "$f" = 0 ] && { f=1; echo "FAIL: ds, mpirun -np $np exited $rc"; }
-    pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
-    echo "ds, np $np: $res"
-done
+if [ -x build/tests/test_mpi_ds ]; then
+    for np in 1 2 3; do run_np "ds, " build/tests/test_mpi_ds $np build/logs/mpi.ds.np$np.out OMP_WAIT_POLICY=passive; done
+else
+    fail=$((fail + 1)); echo "FAIL: build/tests/test_mpi_ds missing"
+fi
 # the device side in the CUDA emulation (tests/mpi/test_mpi_cuda.cu) on 1-3 ranks
-for np in 1 2 3; do
-    [ -x build/tests-cuemu/test_mpi_cuda ] || break
-    out=build/logs/mpi.cuda.np$np.out
-    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout -k 10 240 mpirun --oversubscribe \
-        --allow-run-as-root --bind-to none -np $np env OMP_NUM_THREADS=1 build/tests-cuemu/test_mpi_cuda > "$out" 2>&1
-    rc=$?
-    res=$(grep '^RESULT' "$out" | tail -1)
-    grep '^FAIL' "$out" | head -20
-    if [ -z "$res" ]; then fail=$((fail + 1)); echo "FAIL: device side, mpirun -np $np: no result (exit $rc)"; tail -5 "$out"; continue; fi
-    p=$(echo "$res" | sed 's/.*passed=\([0-9]*\).*/\1/'); f=$(echo "$res" | sed 's/.*failed=\([0-9]*\).*/\1/')
-    s=$(echo "$res" | sed 's/.*skipped=\([0-9]*\).*/\1/')
-    [ "$rc" != 0 ] && [ "$f" = 0 ] && { f=1; echo "FAIL: device side, mpirun -np $np exited $rc"; }
-    pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
-    echo "device side, np $np: $res"
-done
+if [ -x build/tests-cuemu/test_mpi_cuda ]; then
+    for np in 1 2 3; do run_np "device side, " build/tests-cuemu/test_mpi_cuda $np build/logs/mpi.cuda.np$np.out; done
+fi
 # the distributed CG example: its true residual checked on 3 ranks, 2 threads each
 if [ -x build/examples/cg_mpi ]; then
     if OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout -k 10 240 mpirun --oversubscribe \
