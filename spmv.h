@@ -22,7 +22,9 @@
  *   #define SPMV_IDX int64_t
  *   #include "spmv.h"                                // spmv_dl_csr, spmv_dl_csr_mv, ...
  * A float matrix with double vectors and sums (every host format but AXT): SPMV_VEC double beside
- * SPMV_VAL float, or SPMV_ENABLE_DS before the first include for tag ds (spmv_ds_csr_mv).
+ * SPMV_VAL float, or SPMV_ENABLE_DS before the first include for tag ds (spmv_ds_csr_mv); 16-bit
+ * values with float vectors and sums: SPMV_ENABLE_H (binary16, spmv_half: tag h), SPMV_ENABLE_B
+ * (bfloat16, spmv_bfloat16: tag b); SPMV_ENABLE_ALL_TYPES for all three.
  *
  * Build: gcc -std=c11 -O3 -fopenmp [-DSPMV_HAVE_ZLIB ... -lz] file.c -lm ; OpenMP optional.
  *
@@ -92,10 +94,36 @@
 #define SPMV_IDX int32_t
 #include "formats/instance.h"
 
+#ifdef SPMV_ENABLE_ALL_TYPES /* every optional tag below */
+#ifndef SPMV_ENABLE_DS
+#define SPMV_ENABLE_DS
+#endif
+#ifndef SPMV_ENABLE_H
+#define SPMV_ENABLE_H
+#endif
+#ifndef SPMV_ENABLE_B
+#define SPMV_ENABLE_B
+#endif
+#endif
 #ifdef SPMV_ENABLE_DS /* a float matrix with double vectors (docs/USAGE.md, "Precision") */
 #define SPMV_TAG ds
 #define SPMV_VAL float
 #define SPMV_VEC double
+#define SPMV_IDX int32_t
+#include "formats/instance.h"
+#endif
+
+#ifdef SPMV_ENABLE_H /* binary16 values, float vectors and sums */
+#define SPMV_TAG h
+#define SPMV_VAL spmv_half
+#define SPMV_VEC float
+#define SPMV_IDX int32_t
+#include "formats/instance.h"
+#endif
+#ifdef SPMV_ENABLE_B /* bfloat16 values, float vectors and sums */
+#define SPMV_TAG b
+#define SPMV_VAL spmv_bfloat16
+#define SPMV_VEC float
 #define SPMV_IDX int32_t
 #include "formats/instance.h"
 #endif

@@ -678,15 +678,22 @@ static inline spmv_status SPMV_NAME(any__dups)(const SPMV_NAME(csr) *A, SPMV_I *
  * ISA, transpose) from A's pattern with each entry's position + 1 as its value (only the
  * entries with keep[p] == want when keep is given; the others 0), read back from its value
  * arrays into map[a] (-1: nothing stamped there). Positions above the value type's exact
- * integers (2^24 for float) are found in two builds, low and high bits. */
+ * integers (2^24 for float, 2048 for binary16, 256 for bfloat16) are found in several builds,
+ * one digit of B bits each, the last one holding the rest. */
 static inline spmv_status SPMV_NAME(any__vmap_pass)(SPMV_NAME(any) *M, const SPMV_NAME(csr) *A, const unsigned char *keep,
                                                     int want, int na, const int64_t *mn, SPMV_I **map) {
-#ifdef SPMV_VMAP_EXACT /* tests: the two-build path on small matrices */
+#ifdef SPMV_VMAP_EXACT /* tests: the several-build path on small matrices */
     const int64_t exact = SPMV_VMAP_EXACT;
 #else
-    const int64_t exact = sizeof(SPMV_T) == 4 ? ((int64_t)1 << 24) - 1 : ((int64_t)1 << 52);
+    const int64_t exact = sizeof(SPMV_T) == 8 ? ((int64_t)1 << 52)
+                          : sizeof(SPMV_T) == 4 ? ((int64_t)1 << 24) - 1
+                                                : (int64_t)SPMV_TV(SPMV_VT(257)) == 257 ? 2048 : 256;
 #endif
-    const int two = (int64_t)A->nnz >= exact, sh = 12;
+    int sh = 12, np = 1; /* digit bits and builds */
+    if ((int64_t)A->nnz >= exact) {
+        while (((int64_t)2 << sh) > exact) sh--; /* a digit + 1 stays exact */
+        for (np = 2; (((int64_t)A->nnz - 1) >> (sh * (np - 1))) + 1 > exact;) np++;
+    }
     SPMV_NAME(csr) Tg;
     SPMV_NAME(any) T;
     SPMV_T *tv[2] = {NULL, NULL};
@@ -711,19 +718,20 @@ static inline spmv_status SPMV_NAME(any__vmap_pass)(SPMV_NAME(any) *M, const SPM
     o.params = prm;
     o.transpose = M->transposed;
     SPMV_NAME(csr__plan)(&Tg);
-    for (pass = 0; pass < 1 + two && st == SPMV_OK; pass++) {
-        for (k = 0; k < A->nnz; k++)
-            Tg.val[k] = keep && keep[k] != want ? (SPMV_T)0
-                                                : (SPMV_T)(two ? (pass ? (k >> sh) + 1 : (k & ((1 << sh) - 1)) + 1) : k + 1);
+    for (pass = 0; pass < np && st == SPMV_OK; pass++) {
+        for (k = 0; k < A->nnz; k++) {
+            const int64_t d = pass == np - 1 ? k >> (sh * pass) : (k >> (sh * pass)) & (((int64_t)1 << sh) - 1);
+            Tg.val[k] = SPMV_VT(keep && keep[k] != want ? 0 : d + 1);
+        }
         if ((st = SPMV_NAME(any_from_csr)(&T, &Tg, &o, NULL)) != SPMV_OK) break;
         if (SPMV_NAME(any__values)(&T, tv, tn) != na || tn[0] != mn[0] || (na > 1 && tn[1] != mn[1])) {
             st = SPMV_ERR_ARG; /* not the layout of M: A is not the matrix M was built from */
         } else {
             for (a = 0; a < na; a++)
                 for (s = 0; s < mn[a]; s++) {
-                    const int64_t v = (int64_t)tv[a][s];
-                    if (!two || !pass) map[a][s] = (SPMV_I)(v - 1);
-                    else if (v > 0 && map[a][s] >= 0) map[a][s] = (SPMV_I)(map[a][s] | ((v - 1) << sh));
+                    const int64_t v = (int64_t)SPMV_TV(tv[a][s]);
+                    if (!pass) map[a][s] = (SPMV_I)(v - 1);
+                    else if (v > 0 && map[a][s] >= 0) map[a][s] = (SPMV_I)(map[a][s] | ((v - 1) << (sh * pass)));
                     else map[a][s] = -1;
                 }
         }
@@ -883,8 +891,10 @@ static inline spmv_status SPMV_NAME(any__update)(SPMV_NAME(any) *M, const SPMV_N
         int bad = 0;
         if (A->nnz != M->vmap_n[1]) return SPMV_ERR_ARG;
 SPMV_OMP(parallel for schedule(static) reduction(| : bad) if (A->nnz >= SPMV_PAR_MIN_NNZ))
-        for (s = 0; s < (int64_t)A->nnz; s++)
-            bad |= !(src[s] == src[mir[s]] || (src[s] != src[s] && src[mir[s]] != src[mir[s]]));
+        for (s = 0; s < (int64_t)A->nnz; s++) {
+            const SPMV_Y u = SPMV_TV(src[s]), w = SPMV_TV(src[mir[s]]);
+            bad |= !(u == w || (u != u && w != w));
+        }
         if (bad) return SPMV_ERR_ARG;
     }
     na = SPMV_NAME(any__values)(M, v, n);
@@ -896,10 +906,10 @@ SPMV_OMP(parallel for schedule(static) if (n[a] >= SPMV_PAR_MIN_NNZ))
         for (s = 0; s < n[a]; s++)
             if (mp[s] >= 0) dst[s] = src[mp[s]];
             else if (mp[s] <= -2 && nx) { /* a summed group of repeats: the sum in A's order */
-                SPMV_T x = src[-2 - mp[s]];
+                SPMV_Y x = SPMV_TV(src[-2 - mp[s]]);
                 SPMV_I q;
-                for (q = nx[-2 - mp[s]]; q >= 0; q = nx[q]) x += src[q];
-                dst[s] = x;
+                for (q = nx[-2 - mp[s]]; q >= 0; q = nx[q]) x = SPMV_TV(SPMV_VT(x + SPMV_TV(src[q])));
+                dst[s] = SPMV_VT(x);
             }
     }
     return SPMV_OK;

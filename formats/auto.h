@@ -554,7 +554,11 @@ SPMV_API spmv_status SPMV_NAME(auto_features)(const SPMV_NAME(csr) *A, spmv_auto
             for (k = A->row_ptr[r]; k < A->row_ptr[r + 1] && ok; k++) {
                 const SPMV_I c = A->col_idx[k];
                 const SPMV_I q = c == (SPMV_I)r ? (SPMV_I)k : SPMV_NAME(csr__find)(A->row_ptr, A->col_idx, c, (SPMV_I)r);
-                ok = q >= 0 && (A->val[q] == A->val[k] || (A->val[q] != A->val[q] && A->val[k] != A->val[k]));
+                ok = q >= 0;
+                if (ok) {
+                    const SPMV_Y u = SPMV_TV(A->val[q]), w = SPMV_TV(A->val[k]);
+                    ok = u == w || (u != u && w != w);
+                }
             }
         F->symmetric = ok;
     }

@@ -367,7 +367,7 @@ static inline spmv_status SPMV_NAME(bcsr__build)(SPMV_NAME(bcsr) *A, const SPMV_
                     const int64_t pos = (col - bc * bs) * bs + (r - q * bs), w = b * mw + pos / 64;
                     const uint64_t bit = (uint64_t)1 << (pos % 64);
                     if (A->bits[w] & bit) {
-                        A->val[b * b2 + pos] += B->val[k]; /* a duplicate column */
+                        A->val[b * b2 + pos] = SPMV_VT(SPMV_TV(A->val[b * b2 + pos]) + SPMV_TV(B->val[k])); /* a duplicate column */
                     } else {
                         A->val[b * b2 + pos] = B->val[k];
                         A->bits[w] |= bit;
@@ -453,7 +453,7 @@ static inline void SPMV_NAME(bcsr__row_exact)(const SPMV_NAME(bcsr) *A, const SP
         for (c = 0; c < bs && xb + c < A->ncols; c++)
             for (r = 0; r < bs; r++) {
                 const int64_t p = c * bs + r;
-                if ((A->bits[b * mw + p / 64] >> (p % 64)) & 1u) s[r] += A->val[b * b2 + p] * x[xb + c];
+                if ((A->bits[b * mw + p / 64] >> (p % 64)) & 1u) s[r] += SPMV_TV(A->val[b * b2 + p]) * x[xb + c];
             }
     }
 }
@@ -599,7 +599,7 @@ SPMV_KTARGET static inline void SPMV_K(bcsr__mm_exact)(const SPMV_NAME(bcsr) *A,
             for (c = 0; c < bs && xb + c < A->ncols; c++) {
                 const int64_t p = c * bs + ri;
                 if ((A->bits[(int64_t)k * mw + p / 64] >> (p % 64)) & 1u)
-                    sum += A->val[(int64_t)k * b2 + p] * X[(xb + c) * ldx + j0 + q];
+                    sum += V_tv(A->val[(int64_t)k * b2 + p]) * X[(xb + c) * ldx + j0 + q];
             }
         }
         yr[q] = beta == (SPMV_Y)0 ? alpha * sum : alpha * sum + beta * yr[q];
@@ -634,7 +634,7 @@ SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(bcsr__mm_bs)(const SPMV_NAME
                     for (b = 0; b + 1 < NV; b++) xv[b] = V_loadu(xr + b * SPMV_W);
                     xv[NV - 1] = V_mload(mlast, xr + (NV - 1) * SPMV_W);
                     for (ri = 0; ri < BS; ri++) { /* padded rows past nrows: zeros, never stored */
-                        const spmv_v vv = V_set1(pv[c * BS + ri]);
+                        const spmv_v vv = V_set1(V_tv(pv[c * BS + ri]));
                         for (b = 0; b < NV; b++) acc[ri * NV + b] = V_fma(vv, xv[b], acc[ri * NV + b]);
                     }
                 }
@@ -656,7 +656,7 @@ SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(bcsr__mm_bs)(const SPMV_NAME
                 const int64_t xb = (int64_t)ci[k] * BS, ncx = ncols - xb < BS ? ncols - xb : BS;
                 const SPMV_T *pv = val + (int64_t)k * b2 + ri;
                 int64_t c;
-                for (c = 0; c < ncx; c++) SPMV_K(mm__acc)(acc, pv[c * BS], X + (xb + c) * ldx + j0, NV, mlast);
+                for (c = 0; c < ncx; c++) SPMV_K(mm__acc)(acc, V_tv(pv[c * BS]), X + (xb + c) * ldx + j0, NV, mlast);
             }
             for (b = 0; b < NV; b++) V_storeu(lanes + b * SPMV_W, acc[b]);
             for (q = 0; q < wc; q++) fin &= lanes[q] - lanes[q] == 0;

@@ -526,7 +526,16 @@ SPMV_API spmv_status spmv_isa_for(spmv_format f, int value_bytes, int index_byte
         else w = p != SPMV_ISA_AUTO ? "built-in order (the calibrated ISA is not here)" : "built-in order";
     }
     if (why) *why = w;
-    return spmv_isa_resolve(req, out);
+    {
+        const spmv_isa asked = req;
+        spmv_status st = spmv_isa_resolve(req, out);
+        /* 16-bit values: the AVX2 kernels convert with F16C, the AVX-512 ones load with AVX-512BW */
+        if (st == SPMV_OK && value_bytes == 2 && !spmv__isa_converts16(*out)) {
+            if (asked != SPMV_ISA_AUTO || (env && *env)) return SPMV_ERR_ISA;
+            *out = spmv__isa_converts16(SPMV_ISA_AVX2) ? SPMV_ISA_AVX2 : SPMV_ISA_GENERIC;
+        }
+        return st;
+    }
 }
 #endif /* SPMV_CALIB_COMMON */
 
@@ -553,7 +562,7 @@ SPMV_OMP(parallel for schedule(static))
         A->row_ptr[r] = (SPMV_I)(r * w);
         for (k = 0; k < w; k++) {
             A->col_idx[r * w + k] = (SPMV_I)(s + k);
-            A->val[r * w + k] = (SPMV_T)1 + (SPMV_T)((r + k) % 5) / (SPMV_T)8;
+            A->val[r * w + k] = SPMV_VT(1 + (double)((r + k) % 5) / 8);
         }
     }
     A->row_ptr[n] = (SPMV_I)(n * w);

@@ -68,16 +68,20 @@ SPMV_API size_t SPMV_NAME(coo_bytes)(const SPMV_NAME(coo) *A) {
 }
 
 /* Sorts A's entries by (row, col) with two stable counting passes (column, then
- * row: O(nnz + nrows + ncols)) and sums duplicates. On failure A is unchanged. */
-static inline spmv_status SPMV_NAME(coo__sort_merge)(SPMV_NAME(coo) *A) {
+ * row: O(nnz + nrows + ncols)) and sums duplicates. With dval (the entries' values as doubles,
+ * from triplets) those are moved and summed instead of A->val, which the caller then fills by
+ * rounding each sum once; without, repeated entries are summed in the vectors' type and rounded
+ * to the values'. On failure A is unchanged. */
+static inline spmv_status SPMV_NAME(coo__sort_merge)(SPMV_NAME(coo) *A, double *dval) {
     SPMV_I n = A->nnz, k;
     SPMV_I nb = (A->nrows > A->ncols ? A->nrows : A->ncols) + 1;
     SPMV_I *cnt = SPMV_ALLOC_N(SPMV_I, (size_t)nb + 1);
     SPMV_I *r2 = SPMV_ALLOC_N(SPMV_I, n), *c2 = SPMV_ALLOC_N(SPMV_I, n);
-    SPMV_T *v2 = SPMV_ALLOC_N(SPMV_T, n);
+    SPMV_T *v2 = dval ? NULL : SPMV_ALLOC_N(SPMV_T, n);
+    double *w2 = dval ? SPMV_ALLOC_N(double, n) : NULL;
     SPMV_I pass;
-    if (!cnt || !r2 || !c2 || !v2) {
-        spmv__free(cnt); spmv__free(r2); spmv__free(c2); spmv__free(v2);
+    if (!cnt || !r2 || !c2 || (!v2 && !w2)) {
+        spmv__free(cnt); spmv__free(r2); spmv__free(c2); spmv__free(v2); spmv__free(w2);
         return SPMV_ERR_ALLOC;
     }
     for (pass = 0; pass < 2; pass++) {
@@ -85,6 +89,7 @@ static inline spmv_status SPMV_NAME(coo__sort_merge)(SPMV_NAME(coo) *A) {
         SPMV_I *sr = pass == 0 ? A->row : r2, *sc = pass == 0 ? A->col : c2;
         SPMV_I *dr = pass == 0 ? r2 : A->row, *dc = pass == 0 ? c2 : A->col;
         SPMV_T *sv = pass == 0 ? A->val : v2, *dv = pass == 0 ? v2 : A->val;
+        double *sw = pass == 0 ? dval : w2, *dw = pass == 0 ? w2 : dval;
         const SPMV_I *key = pass == 0 ? sc : sr;
         SPMV_I nk = pass == 0 ? A->ncols : A->nrows;
         memset(cnt, 0, ((size_t)nk + 1) * sizeof(SPMV_I));
@@ -94,7 +99,8 @@ static inline spmv_status SPMV_NAME(coo__sort_merge)(SPMV_NAME(coo) *A) {
             SPMV_I d = cnt[key[k]]++;
             dr[d] = sr[k];
             dc[d] = sc[k];
-            dv[d] = sv[k];
+            if (dval) dw[d] = sw[k];
+            else dv[d] = sv[k];
         }
     }
     /* merge duplicates in place */
@@ -102,17 +108,19 @@ static inline spmv_status SPMV_NAME(coo__sort_merge)(SPMV_NAME(coo) *A) {
         SPMV_I w = 0;
         for (k = 1; k < n; k++) {
             if (A->row[k] == A->row[w] && A->col[k] == A->col[w]) {
-                A->val[w] += A->val[k];
+                if (dval) dval[w] += dval[k];
+                else A->val[w] = SPMV_VT(SPMV_TV(A->val[w]) + SPMV_TV(A->val[k]));
             } else {
                 w++;
                 A->row[w] = A->row[k];
                 A->col[w] = A->col[k];
-                A->val[w] = A->val[k];
+                if (dval) dval[w] = dval[k];
+                else A->val[w] = A->val[k];
             }
         }
         A->nnz = w + 1;
     }
-    spmv__free(cnt); spmv__free(r2); spmv__free(c2); spmv__free(v2);
+    spmv__free(cnt); spmv__free(r2); spmv__free(c2); spmv__free(v2); spmv__free(w2);
     return SPMV_OK;
 }
 
@@ -123,6 +131,7 @@ static inline spmv_status SPMV_NAME(coo__from_triplets)(SPMV_NAME(coo) *A, const
     spmv_status st;
     int64_t k;
     spmv_isa isa;
+    double *dv;
     if (!A) return *why = "no object", SPMV_ERR_ARG;
     memset(A, 0, sizeof *A);
     if (!t || t->nrows < 0 || t->ncols < 0 || t->nnz < 0 || (t->nnz > 0 && (!t->row || !t->col || !t->val)))
@@ -133,18 +142,15 @@ static inline spmv_status SPMV_NAME(coo__from_triplets)(SPMV_NAME(coo) *A, const
     for (k = 0; k < t->nnz; k++)
         if (t->row[k] < 0 || t->row[k] >= t->nrows || t->col[k] < 0 || t->col[k] >= t->ncols)
             return *why = "an entry outside the matrix", SPMV_ERR_ARG;
-    /* a float matrix from double values: rounded to nearest; a finite value beyond float's range
-       would become an infinity: refused, not changed */
-    for (k = 0; sizeof(SPMV_T) < sizeof(double) && k < t->nnz; k++)
-        if (isfinite(t->val[k]) && isinf((SPMV_T)t->val[k]))
-            return *why = "a finite value beyond the value type's range (it would round to infinity)", SPMV_ERR_OVERFLOW;
     st = SPMV_ISA_FOR(SPMV_FMT_COO, p ? p->isa : SPMV_ISA_AUTO, &isa);
     if (st != SPMV_OK) return st;
     A->row = SPMV_ALLOC_N(SPMV_I, t->nnz);
     A->col = SPMV_ALLOC_N(SPMV_I, t->nnz);
     A->val = SPMV_ALLOC_N(SPMV_T, t->nnz);
-    if (!A->row || !A->col || !A->val) {
+    dv = SPMV_ALLOC_N(double, t->nnz);
+    if (!A->row || !A->col || !A->val || !dv) {
         SPMV_NAME(coo_free)(A);
+        spmv__free(dv);
         return SPMV_ERR_ALLOC;
     }
     A->nrows = (SPMV_I)t->nrows;
@@ -153,9 +159,17 @@ static inline spmv_status SPMV_NAME(coo__from_triplets)(SPMV_NAME(coo) *A, const
     for (k = 0; k < t->nnz; k++) {
         A->row[k] = (SPMV_I)t->row[k];
         A->col[k] = (SPMV_I)t->col[k];
-        A->val[k] = (SPMV_T)t->val[k];
+        dv[k] = t->val[k];
     }
-    st = SPMV_NAME(coo__sort_merge)(A);
+    st = SPMV_NAME(coo__sort_merge)(A, dv); /* repeated entries summed in double */
+    /* each sum rounded once to the values' type (to nearest); a finite one beyond its range would
+       become an infinity: refused, not changed */
+    for (k = 0; st == SPMV_OK && k < A->nnz; k++) {
+        A->val[k] = SPMV_VT(dv[k]);
+        if (isfinite(dv[k]) && isinf(SPMV_TV(A->val[k])))
+            *why = "a finite value beyond the value type's range (it would round to infinity)", st = SPMV_ERR_OVERFLOW;
+    }
+    spmv__free(dv);
     if (st != SPMV_OK) {
         SPMV_NAME(coo_free)(A);
         return st;
@@ -180,7 +194,7 @@ SPMV_API spmv_status SPMV_NAME(coo_to_triplets)(const SPMV_NAME(coo) *A, spmv_tr
     for (k = 0; k < A->nnz; k++) {
         t->row[k] = A->row[k];
         t->col[k] = A->col[k];
-        t->val[k] = A->val[k];
+        t->val[k] = SPMV_TV(A->val[k]);
     }
     return SPMV_OK;
 }
@@ -220,7 +234,7 @@ static inline spmv_status SPMV_NAME(coo__build)(SPMV_NAME(coo) *B, const SPMV_NA
         for (k = 1; k < B->nnz; k++)
             if (B->row[k] == B->row[k - 1] && B->col[k] <= B->col[k - 1]) break;
         if (k < B->nnz) {
-            st = SPMV_NAME(coo__sort_merge)(B);
+            st = SPMV_NAME(coo__sort_merge)(B, NULL);
             if (st != SPMV_OK) {
                 SPMV_NAME(coo_free)(B);
                 return st;

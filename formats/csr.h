@@ -358,7 +358,7 @@ SPMV_API spmv_status SPMV_NAME(csr_from_coo)(SPMV_NAME(csr) *A, const SPMV_NAME(
         memcpy(S.row, B->row, (size_t)B->nnz * sizeof(SPMV_I));
         memcpy(S.col, B->col, (size_t)B->nnz * sizeof(SPMV_I));
         memcpy(S.val, B->val, (size_t)B->nnz * sizeof(SPMV_T));
-        st = SPMV_NAME(coo__sort_merge)(&S);
+        st = SPMV_NAME(coo__sort_merge)(&S, NULL);
         if (st != SPMV_OK) {
             SPMV_NAME(coo_free)(&S);
             return st;
@@ -476,12 +476,12 @@ SPMV_API spmv_status SPMV_NAME(csr_merge_from_csr)(SPMV_NAME(csr) *A, const SPMV
 #undef SPMV__CSR_MAC
 #if SPMV_CAT(SPMV__ISAID_, SPMV_ISA_TOK) >= 2 && !(SPMV_CAT(SPMV__ISAID_, SPMV_ISA_TOK) == 3 && defined(SPMV_EMULATE_AVX512))
 #if SPMV_CAT(SPMV__VSZ_, SPMV_Y) == 8 /* the sums' type (double for a float matrix with double vectors) */
-#define SPMV__CSR_MAC(s, a, b) ((s) = __builtin_fma((a), (b), (s)))
+#define SPMV__CSR_MAC(s, a, b) ((s) = __builtin_fma(V_tv(a), (b), (s)))
 #else
-#define SPMV__CSR_MAC(s, a, b) ((s) = __builtin_fmaf((a), (b), (s)))
+#define SPMV__CSR_MAC(s, a, b) ((s) = __builtin_fmaf(V_tv(a), (b), (s)))
 #endif
 #else
-#define SPMV__CSR_MAC(s, a, b) ((s) += (a) * (b))
+#define SPMV__CSR_MAC(s, a, b) ((s) += V_tv(a) * (b))
 #endif
 /* Entries [k, e) of val/col: one accumulator (the plain loop's shape), or (SPLIT, rows of
  * SPMV_CSR_LONG or more) four first, scalar loads of x either way. Indices, not pointers
@@ -523,10 +523,10 @@ SPMV_KTARGET static inline SPMV_Y SPMV_K(csr__dotg)(const SPMV_T *SPMV_RESTRICT 
     if (n < SPMV_CSR_SHORT) {
         SPMV_Y s0 = 0, s1 = 0;
         for (; k + 1 < n; k += 2) {
-            s0 += val[k] * x[col[k]];
-            s1 += val[k + 1] * x[col[k + 1]];
+            s0 += V_tv(val[k]) * x[col[k]];
+            s1 += V_tv(val[k + 1]) * x[col[k + 1]];
         }
-        if (k < n) s0 += val[k] * x[col[k]];
+        if (k < n) s0 += V_tv(val[k]) * x[col[k]];
         return s0 + s1;
     }
     a0 = V_zero();

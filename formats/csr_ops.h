@@ -237,7 +237,7 @@ SPMV_OMP(single)
             if (b >= a) memset(bb, 0, sizeof(SPMV_Y) * (off[tid + 1] - off[tid]));
             for (r = r0; r < r1; r++) {
                 const SPMV_Y xr = x[r];
-                for (k = rp[r]; k < rp[r + 1]; k++) bb[ci[k] - a] += va[k] * xr;
+                for (k = rp[r]; k < rp[r + 1]; k++) bb[ci[k] - a] += SPMV_TV(va[k]) * xr;
             }
 SPMV_OMP(barrier)
             /* y[j] = alpha * (the threads' sums in thread order) + beta * y[j] */
@@ -284,7 +284,12 @@ SPMV_OMP(parallel for schedule(dynamic, 256) reduction(| : bad) reduction(+ : up
             if (c == r) continue;
             up++;
             m = SPMV_NAME(csr__find)(C->row_ptr, C->col_idx, c, r);
-            if (m < 0 || !(C->val[m] == C->val[k] || (C->val[m] != C->val[m] && C->val[k] != C->val[k]))) bad = 1;
+            if (m < 0) {
+                bad = 1;
+            } else {
+                const SPMV_Y u = SPMV_TV(C->val[m]), w = SPMV_TV(C->val[k]);
+                if (!(u == w || (u != u && w != w))) bad = 1;
+            }
         }
     }
     return !bad && up == low;
@@ -396,7 +401,7 @@ SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(csr__mm_rm)(const SPMV_NAME(
     for (r = r0; r < r1; r++) {
         spmv_v acc[4];
         for (b = 0; b < NV; b++) acc[b] = V_zero();
-        for (k = rp[r]; k < rp[r + 1]; k++) SPMV_K(mm__acc)(acc, va[k], X + (int64_t)ci[k] * ldx + j0, NV, mlast);
+        for (k = rp[r]; k < rp[r + 1]; k++) SPMV_K(mm__acc)(acc, V_tv(va[k]), X + (int64_t)ci[k] * ldx + j0, NV, mlast);
         SPMV_K(mm__put)(Y + (int64_t)r * ldy + j0, acc, NV, mlast, alpha, beta);
     }
 }
@@ -415,7 +420,7 @@ SPMV_KTARGET static inline void SPMV_K(csr__mm_cm)(const SPMV_NAME(csr) *A, SPMV
     for (r = r0; r < r1; r++) {
         SPMV_Y s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
         for (k = rp[r]; k < rp[r + 1]; k++) {
-            const SPMV_T v = va[k];
+            const SPMV_Y v = V_tv(va[k]);
             const SPMV_I c = ci[k];
             for (b = 0; b < nb; b++) s[b] += v * xc[b][c];
         }

@@ -484,9 +484,9 @@ SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(csrdu__mm_rm)(const SPMV_NAM
             uint64_t c = SPMV_NAME(csrdu__first)(&pd, w, prev);
             prev = (int64_t)c;
             for (k = A->row_ptr[r]; k < A->row_ptr[r + 1]; k++) {
-                const SPMV_T v = A->vmode == SPMV_CSRDU_PLAIN   ? A->val[k]
-                                 : A->vmode == SPMV_CSRDU_TABLE ? A->tab[A->vi[k]]
-                                                                : A->v1;
+                const SPMV_Y v = V_tv(A->vmode == SPMV_CSRDU_PLAIN   ? A->val[k]
+                                      : A->vmode == SPMV_CSRDU_TABLE ? A->tab[A->vi[k]]
+                                                                     : A->v1);
                 SPMV_K(mm__acc)(acc, v, X + (int64_t)(SPMV_I)c * ldx + j0, NV, mlast);
                 if (k + 1 < A->row_ptr[r + 1]) c += (uint64_t)SPMV_NAME(csrdu__get)(&pd, w);
             }

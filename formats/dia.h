@@ -247,7 +247,7 @@ SPMV_API spmv_status SPMV_NAME(dia__from_csr)(SPMV_NAME(dia) *A, const SPMV_NAME
                 const int64_t q = vb + dl2 * hr + i, w = (d0 + dl2) * mw + i / 64;
                 const uint64_t bit = (uint64_t)1 << (i % 64);
                 if (A->bits[w] & bit) {
-                    A->val[q] += B->val[k]; /* a duplicate column */
+                    A->val[q] = SPMV_VT(SPMV_TV(A->val[q]) + SPMV_TV(B->val[k])); /* a duplicate column */
                 } else {
                     A->val[q] = B->val[k];
                     A->bits[w] |= bit;

@@ -498,7 +498,7 @@ SPMV_OMP(parallel for schedule(dynamic, 16) if (padded >= SPMV_PAR_MIN_NNZ))
             for (j = 0; j < wd; j++) {
                 const SPMV_I q = off + j * h + li;
                 A->col[q] = j < len ? B->col_idx[b + j] : pad;
-                A->val[q] = j < len ? B->val[b + j] : (SPMV_T)0;
+                A->val[q] = j < len ? B->val[b + j] : SPMV_VT(0);
             }
         }
     }
@@ -602,7 +602,7 @@ static inline void SPMV_NAME(ell__tail)(const SPMV_NAME(ell) *A, SPMV_Y alpha, c
     while (k < k1) {
         const SPMV_I r = tr[k];
         SPMV_Y sum = 0;
-        for (; k < k1 && tr[k] == r; k++) sum += tv[k] * x[tc[k]];
+        for (; k < k1 && tr[k] == r; k++) sum += SPMV_TV(tv[k]) * x[tc[k]];
         y[r] += alpha * sum;
     }
 }
@@ -933,7 +933,7 @@ SPMV_KTARGET static SPMV__ALWAYS_INLINE void SPMV_K(ell__mm_rows)(const SPMV_NAM
         for (b = 0; b < NV; b++) acc[b] = V_zero();
         for (j = 0; j < len; j++) {
             const int64_t p = A->jd ? (int64_t)A->jd[j] + base : base + (int64_t)j * h;
-            SPMV_K(mm__acc)(acc, va[p], X + (int64_t)ci[p] * ldx + j0, NV, mlast);
+            SPMV_K(mm__acc)(acc, V_tv(va[p]), X + (int64_t)ci[p] * ldx + j0, NV, mlast);
         }
         SPMV_K(mm__put)(Y + (int64_t)(A->perm ? A->perm[r] : r) * ldy + j0, acc, NV, mlast, alpha, beta);
     }

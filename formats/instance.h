@@ -28,8 +28,9 @@
  * formats/core/core.h), their verbs, the run-time handle and the selection over them
  * (docs/USAGE.md, "Precision"). */
 #ifdef SPMV_VEC
-#if !(SPMV_CAT(SPMV__VSZ_, SPMV_VAL) == 4 && SPMV_CAT(SPMV__VSZ_, SPMV_VEC) == 8)
-#error "formats/instance.h: SPMV_VEC: only SPMV_VAL float with SPMV_VEC double (a ds tag) so far"
+#if !(SPMV_CAT(SPMV__VSZ_, SPMV_VAL) == 4 && SPMV_CAT(SPMV__VSZ_, SPMV_VEC) == 8) &&                               \
+    !(SPMV_CAT(SPMV__VSZ_, SPMV_VAL) == 2 && SPMV_CAT(SPMV__VSZ_, SPMV_VEC) == 4)
+#error "formats/instance.h: SPMV_VEC: SPMV_VAL float with SPMV_VEC double (tag ds), or SPMV_VAL spmv_half or spmv_bfloat16 with SPMV_VEC float (tags h, b)"
 #endif
 #define SPMV_Y SPMV_VEC
 #define SPMV__MIXED 1
@@ -40,6 +41,23 @@
 #define SPMV_Y SPMV_VAL
 #define SPMV__MIXED 0
 #endif
+#if SPMV_CAT(SPMV__VSZ_, SPMV_VAL) == 2
+#ifndef SPMV_VEC
+#error "formats/instance.h: a 16-bit SPMV_VAL needs SPMV_VEC float (its sums are float)"
+#endif
+#endif
+/* SPMV_TV(v): a stored value as the vectors' type (exact); SPMV_VT(x): a double or vector value
+ * rounded to the values' type (to nearest; a 16-bit type: formats/core/half.h) */
+#define SPMV__TV_float(v) ((SPMV_Y)(v))
+#define SPMV__TV_double(v) ((SPMV_Y)(v))
+#define SPMV__TV_spmv_half(v) spmv_half_to_float(v)
+#define SPMV__TV_spmv_bfloat16(v) spmv_bfloat16_to_float(v)
+#define SPMV__VT_float(x) ((float)(x))
+#define SPMV__VT_double(x) ((double)(x))
+#define SPMV__VT_spmv_half(x) spmv_half_from_double((double)(x))
+#define SPMV__VT_spmv_bfloat16(x) spmv_bfloat16_from_double((double)(x))
+#define SPMV_TV(v) SPMV_CAT(SPMV__TV_, SPMV_VAL)(v)
+#define SPMV_VT(x) SPMV_CAT(SPMV__VT_, SPMV_VAL)(x)
 /* spmv_<tag>_<x> */
 #define SPMV_NAME(x) SPMV_CAT(SPMV_CAT3(spmv_, SPMV_TAG, _), x)
 /* spmv_<tag>_<x>_<isa>: a kernel instantiated for the backend being emitted */
@@ -191,6 +209,8 @@
 #undef SPMV__CASE2
 #undef SPMV_DISPATCH
 #undef SPMV_IMAX
+#undef SPMV_TV
+#undef SPMV_VT
 #undef SPMV_K
 #undef SPMV_NAME
 #undef SPMV_T

@@ -315,17 +315,18 @@ SPMV_KTARGET static inline void SPMV_K(sss__part)(const SPMV_NAME(sss) *A, SPMV_
         SPMV_I s = rp[i], f = rp[i + 1];
         const SPMV_Y xi = x[i], axi = alpha * xi;
         SPMV_Y sum = 0;
-        if (f > s && col[f - 1] == i) sum = val[--f] * xi; /* the diagonal */
+        if (f > s && col[f - 1] == i) sum = V_tv(val[--f]) * xi; /* the diagonal */
         if (w)
             for (; s < f && col[s] < b; s++) { /* mirrored into an earlier part's rows */
-                sum += val[s] * x[col[s]];
-                w[col[s] - lo] += val[s] * xi;
+                const SPMV_Y v = V_tv(val[s]);
+                sum += v * x[col[s]];
+                w[col[s] - lo] += v * xi;
             }
         {
             SPMV_Y s0 = 0, s1 = 0, s2 = 0, s3 = 0;
             for (k = s; k + 4 <= f; k += 4) {
                 const SPMV_I c0 = col[k], c1 = col[k + 1], c2 = col[k + 2], c3 = col[k + 3];
-                const SPMV_T v0 = val[k], v1 = val[k + 1], v2 = val[k + 2], v3 = val[k + 3];
+                const SPMV_Y v0 = V_tv(val[k]), v1 = V_tv(val[k + 1]), v2 = V_tv(val[k + 2]), v3 = V_tv(val[k + 3]);
                 s0 += v0 * x[c0];
                 s1 += v1 * x[c1];
                 s2 += v2 * x[c2];
@@ -337,7 +338,7 @@ SPMV_KTARGET static inline void SPMV_K(sss__part)(const SPMV_NAME(sss) *A, SPMV_
             }
             for (; k < f; k++) {
                 const SPMV_I c = col[k];
-                const SPMV_T v = val[k];
+                const SPMV_Y v = V_tv(val[k]);
                 s0 += v * x[c];
                 y[c] += axi * v;
             }

@@ -540,6 +540,57 @@ SPMV_KTARGET static void TS_FN(_widen)(void) {
 }
 #endif
 
+#if SPMV_CAT(SPMV__VSZ_, SPMV_VAL) == 4
+/* loadh mloadh loadb mloadb (V_loadt of tags h and b): binary16 and bfloat16 as float lanes, as
+ * formats/core/half.h converts them; masked: off-lanes 0, their memory (past a guard page) not
+ * read. With the 16-bit tags' kernel target (F16C, AVX-512BW). */
+#if SPMV_CAT(SPMV__ISAID_, SPMV_ISA_TOK) == 2
+#define TS_KT16 SPMV_TARGET_AVX2_16
+#elif SPMV_CAT(SPMV__ISAID_, SPMV_ISA_TOK) == 3
+#define TS_KT16 SPMV_TARGET_AVX512_16
+#else
+#define TS_KT16
+#endif
+#define TS_CV16(kind, u) ((kind) ? (double)spmv_bfloat16_to_float((spmv_bfloat16){(u)}) : (double)spmv_half_to_float((spmv_half){(u)}))
+#define TS_LD16(kind, p) ((kind) ? SPMV_CAT(SPMV__UB, _loadb)((const spmv_bfloat16 *)(const void *)(p)) : SPMV_CAT(SPMV__UB, _loadh)((const spmv_half *)(const void *)(p)))
+#define TS_MLD16(kind, m, p) ((kind) ? SPMV_CAT(SPMV__UB, _mloadb)((m), (const spmv_bfloat16 *)(const void *)(p)) : SPMV_CAT(SPMV__UB, _mloadh)((m), (const spmv_half *)(const void *)(p)))
+TS_KT16 static void TS_FN(_widen16)(void) {
+    ts_guard g;
+    uint16_t *arr = (uint16_t *)ts_guard_alloc(&g, SPMV_W * sizeof(uint16_t));
+    const uint16_t *end = arr + SPMV_W;
+    double ref[SPMV_W];
+    int i, n, trial, kind;
+    for (kind = 0; kind < 2; kind++) {
+        const uint16_t ones = kind ? 0x7f80u : 0x7c00u; /* the exponent of Inf and NaN: left out (NaN != NaN) */
+        for (i = 0; i < SPMV_W; i++) {
+            arr[i] = (uint16_t)ts_u64();
+            if ((arr[i] & ones) == ones) arr[i] = (uint16_t)(arr[i] & ~0x4000u);
+            ref[i] = TS_CV16(kind, arr[i]);
+        }
+        ts_where = TS_NAME " loadh/loadb";
+        TS_IS(TS_LD16(kind, arr), ref, "%s load%c", TS_NAME, kind ? 'b' : 'h');
+        ts_where = TS_NAME " mloadh/mloadb, the last n values before a guard page";
+        for (n = 0; n <= SPMV_W; n++) {
+            const uint16_t *p = end - n;
+            for (i = 0; i < SPMV_W; i++) ref[i] = i < n ? TS_CV16(kind, p[i]) : 0.0;
+            TS_IS(TS_MLD16(kind, V_mask_first(n), p), ref, "%s mload%c(first %d) at end", TS_NAME, kind ? 'b' : 'h', n);
+        }
+        ts_where = TS_NAME " mloadh/mloadb, random masks";
+        for (trial = 0; trial < 20; trial++) {
+            unsigned m = (unsigned)ts_u64();
+            for (i = 0; i < SPMV_W; i++) ref[i] = ts_on(m, i) ? TS_CV16(kind, arr[i]) : 0.0;
+            TS_IS(TS_MLD16(kind, m, arr), ref, "%s mload%c(%#x)", TS_NAME, kind ? 'b' : 'h', m);
+        }
+    }
+    ts_where = "?";
+    ts_guard_free(&g);
+}
+#undef TS_KT16
+#undef TS_CV16
+#undef TS_LD16
+#undef TS_MLD16
+#endif
+
 SPMV_KTARGET static void TS_FN(_gathers)(void) {
     enum { NB = 1000 };
     ts_guard gb, g32, g64;
@@ -671,6 +722,8 @@ static void TS_FN(_run)(void) {
     TS_FN(_masked_mem)();
 #if SPMV_CAT(SPMV__VSZ_, SPMV_VAL) == 8
     TS_FN(_widen)();
+#else
+    TS_FN(_widen16)();
 #endif
     TS_FN(_gathers)();
     TS_FN(_map_i32)();

@@ -5,6 +5,7 @@
 #ifndef SPMV_CORE_H
 #define SPMV_CORE_H
 #include "version.h"
+#include "half.h"
 
 
 /* ---- build modes (spmv.h explains them) ------------------------------------
@@ -313,6 +314,7 @@ typedef enum spmv_isa {
     (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDA_ARCH__)
 #define SPMV_HAVE_AVX2 1
 #define SPMV_HAVE_AVX512 1
+#include <cpuid.h>
 #else
 #define SPMV_HAVE_AVX2 0
 #define SPMV_HAVE_AVX512 0
@@ -368,6 +370,22 @@ static inline int spmv_isa_supported(spmv_isa isa) {
 #endif
     default: return 0;
     }
+}
+
+/* Can the kernels of 16-bit values (tags h, b) run with this ISA here? AVX2 needs F16C, AVX-512
+ * needs AVX-512BW beside F (formats/simd/simd.h, SPMV_TARGET_AVX2_16 and SPMV_TARGET_AVX512_16). */
+static inline int spmv__isa_converts16(spmv_isa isa) {
+    if (!spmv_isa_supported(isa)) return 0;
+#if SPMV_HAVE_AVX2
+    if (isa == SPMV_ISA_AVX2) { /* cpuid 1, ecx bit 29 (GCC 12's __builtin_cpu_supports("f16c") says 0) */
+        unsigned a = 0, b = 0, c = 0, d = 0;
+        return __get_cpuid(1, &a, &b, &c, &d) && ((c >> 29) & 1u);
+    }
+#endif
+#if SPMV_HAVE_AVX512 && !defined(SPMV_EMULATE_AVX512)
+    if (isa == SPMV_ISA_AVX512) return __builtin_cpu_supports("avx512bw");
+#endif
+    return 1;
 }
 
 /* The ISA a kernel uses when asked for `req`: AUTO means the SPMV_ISA environment

@@ -17,7 +17,7 @@ SPMV_API void SPMV_NAME(csr_mv_ref)(const SPMV_NAME(csr) *A, SPMV_Y alpha, const
     for (r = 0; r < A->nrows; r++) {
         long double s = 0, a = 0;
         for (k = A->row_ptr[r]; k < A->row_ptr[r + 1]; k++) {
-            long double p = (long double)A->val[k] * (long double)x[A->col_idx[k]];
+            long double p = (long double)SPMV_TV(A->val[k]) * (long double)x[A->col_idx[k]];
             s += p;
             a += fabsl(p);
         }

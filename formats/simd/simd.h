@@ -71,6 +71,8 @@
 /* ---- token maps used by simd_use.h ------------------------------------------ */
 #define SPMV__VSZ_double 8
 #define SPMV__VSZ_float 4
+#define SPMV__VSZ_spmv_half 2
+#define SPMV__VSZ_spmv_bfloat16 2
 #define SPMV__ISZ_int32_t 4
 #define SPMV__ISZ_int64_t 8
 #define SPMV__ISAID_generic 1
@@ -139,6 +141,9 @@
 /* ---- AVX2 + FMA --------------------------------------------------------------- */
 #if SPMV_HAVE_AVX2
 #define SPMV_TARGET_AVX2 __attribute__((target("avx2,fma")))
+/* the kernels of the 16-bit tags (h, b) convert binary16 with F16C (every AVX2 CPU has it;
+ * spmv_isa_for checks it for 2-byte values) */
+#define SPMV_TARGET_AVX2_16 __attribute__((target("avx2,fma,f16c")))
 
 /* -- 4 doubles -- */
 typedef __m256d spmv__avx2dv;
@@ -252,6 +257,32 @@ static inline SPMV_TARGET_AVX2 __m256 spmv__avx2s_mload(unsigned m, const float 
     if ((m & 0xFFu) == 0xFFu) return _mm256_loadu_ps(p);
     return _mm256_maskload_ps(p, spmv__avx2s_mvec_(m));
 }
+/* eight 16-bit values as floats (V_loadt of tags h and b, whose kernels have SPMV_TARGET_AVX2_16):
+ * binary16 by F16C's vcvtph2ps, bfloat16 widened and shifted into float's upper half. AVX2 has
+ * no 16-bit masked load: a partial mask gathers its on-lanes one by one (off-lanes 0, their
+ * memory not read). */
+static inline SPMV_TARGET_AVX2 __m128i spmv__avx2_mload16_(unsigned m, const uint16_t *p) {
+    uint16_t t[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    int i;
+    if ((m & 0xFFu) == 0xFFu) return _mm_loadu_si128((const __m128i *)(const void *)p);
+    for (i = 0; i < 8; i++)
+        if ((m >> i) & 1u) t[i] = p[i];
+    return _mm_loadu_si128((const __m128i *)(const void *)t);
+}
+static inline SPMV_TARGET_AVX2_16 __m256 spmv__avx2s_loadh(const spmv_half *p) {
+    return _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)p));
+}
+static inline SPMV_TARGET_AVX2_16 __m256 spmv__avx2s_mloadh(unsigned m, const spmv_half *p) {
+    return _mm256_cvtph_ps(spmv__avx2_mload16_(m, (const uint16_t *)(const void *)p));
+}
+/* one binary16 value as a float (V_tv: a kernel's scalar paths) */
+static inline SPMV_TARGET_AVX2_16 float spmv__avx2_h2f(spmv_half h) { return _cvtsh_ss(h.bits); }
+static inline SPMV_TARGET_AVX2 __m256 spmv__avx2s_loadb(const spmv_bfloat16 *p) {
+    return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(const void *)p)), 16));
+}
+static inline SPMV_TARGET_AVX2 __m256 spmv__avx2s_mloadb(unsigned m, const spmv_bfloat16 *p) {
+    return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(spmv__avx2_mload16_(m, (const uint16_t *)(const void *)p)), 16));
+}
 static inline SPMV_TARGET_AVX2 void spmv__avx2s_mstore(float *p, unsigned m, __m256 a) {
     _mm256_maskstore_ps(p, spmv__avx2s_mvec_(m), a);
 }
@@ -327,6 +358,7 @@ static inline SPMV_TARGET_AVX2 __m256 spmv__avx2s_shift_up(__m256 a, float fill)
 
 #else
 #define SPMV_TARGET_AVX2
+#define SPMV_TARGET_AVX2_16
 #endif /* SPMV_HAVE_AVX2 */
 
 /* ---- AVX-512F (native, or SIMDe-emulated) --------------------------------------- */
@@ -349,9 +381,16 @@ static inline SPMV_TARGET_AVX2 __m256 spmv__avx2s_shift_up(__m256 a, float fill)
 #define SPMV_M256I simde__m256i
 #define SPMV_MMASK8 simde__mmask8
 #define SPMV_MMASK16 simde__mmask16
+#define SPMV_MMASK32 simde__mmask32
+#define SPMV_TARGET_AVX512_16
+#define SPMV__F512_16 SPMV__F512
 #else
 #define SPMV_TARGET_AVX512 __attribute__((target("avx512f")))
 #define SPMV__F512 SPMV_TARGET_AVX512
+/* the kernels of the 16-bit tags (h, b): AVX-512BW for the 16-bit masked load, F16C for one value */
+#define SPMV_TARGET_AVX512_16 __attribute__((target("avx512f,avx512bw,f16c")))
+#define SPMV__F512_16 SPMV_TARGET_AVX512_16
+#define SPMV_MMASK32 __mmask32
 #define SPMV_MM512(op) _mm512_##op
 #define SPMV_MM512X(op) _mm512_##op
 #define SPMV_MM256(op) _mm256_##op
@@ -472,6 +511,33 @@ static inline SPMV__F512 void spmv__avx512s_storeu(float *p, SPMV_M512 a) { SPMV
 static inline SPMV__F512 SPMV_M512 spmv__avx512s_mload(unsigned m, const float *p) {
     return SPMV_MM512X(maskz_loadu_ps)((SPMV_MMASK16)m, p);
 }
+/* sixteen 16-bit values as floats (V_loadt of tags h and b, whose kernels have
+ * SPMV_TARGET_AVX512_16: AVX-512BW for the 16-bit masked load; spmv_isa_for checks it for 2-byte
+ * values): binary16 by vcvtph2ps, bfloat16 widened and shifted into float's upper half */
+static inline SPMV__F512_16 SPMV_M256I spmv__avx512_mload16_(unsigned m, const void *p) {
+    return SPMV_MM512(castsi512_si256)(SPMV_MM512X(maskz_loadu_epi16)((SPMV_MMASK32)(m & 0xFFFFu), p));
+}
+static inline SPMV__F512 SPMV_M512 spmv__avx512s_loadh(const spmv_half *p) {
+    return SPMV_MM512X(cvtph_ps)(SPMV_MM256(loadu_si256)((const SPMV_M256I *)(const void *)p));
+}
+static inline SPMV__F512_16 SPMV_M512 spmv__avx512s_mloadh(unsigned m, const spmv_half *p) {
+    return SPMV_MM512X(cvtph_ps)(spmv__avx512_mload16_(m, p));
+}
+/* one binary16 value as a float (V_tv: a kernel's scalar paths; the software conversion when emulated) */
+static inline SPMV__F512_16 float spmv__avx512_h2f(spmv_half h) {
+#ifdef SPMV_EMULATE_AVX512
+    return spmv_half_to_float(h);
+#else
+    return _cvtsh_ss(h.bits);
+#endif
+}
+static inline SPMV__F512 SPMV_M512 spmv__avx512s_loadb(const spmv_bfloat16 *p) {
+    return SPMV_MM512(castsi512_ps)(
+        SPMV_MM512(slli_epi32)(SPMV_MM512X(cvtepu16_epi32)(SPMV_MM256(loadu_si256)((const SPMV_M256I *)(const void *)p)), 16));
+}
+static inline SPMV__F512_16 SPMV_M512 spmv__avx512s_mloadb(unsigned m, const spmv_bfloat16 *p) {
+    return SPMV_MM512(castsi512_ps)(SPMV_MM512(slli_epi32)(SPMV_MM512X(cvtepu16_epi32)(spmv__avx512_mload16_(m, p)), 16));
+}
 static inline SPMV__F512 void spmv__avx512s_mstore(float *p, unsigned m, SPMV_M512 a) {
     SPMV_MM512X(mask_storeu_ps)(p, (SPMV_MMASK16)m, a);
 }
@@ -547,6 +613,7 @@ static inline SPMV__F512 SPMV_M512 spmv__avx512s_shift_up(SPMV_M512 a, float fil
 
 #else
 #define SPMV_TARGET_AVX512
+#define SPMV_TARGET_AVX512_16
 #endif /* SPMV_HAVE_AVX512 */
 
 #ifdef SPMV__DIAG_POP

@@ -60,6 +60,33 @@ static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(mloadw)(unsigned m, const floa
     return r;
 }
 
+/* W 16-bit values as lanes (V_loadt of tags h and b): converted in software, lane by lane (the
+ * portable build has no conversion instruction: docs/USAGE.md, "Precision") */
+static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(loadh)(const spmv_half *p) {
+    SPMV__GV r;
+    int i;
+    for (i = 0; i < SPMV__GW; i++) r.v[i] = (SPMV__GT)spmv_half_to_float(p[i]);
+    return r;
+}
+static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(mloadh)(unsigned m, const spmv_half *p) {
+    SPMV__GV r;
+    int i;
+    for (i = 0; i < SPMV__GW; i++) r.v[i] = SPMV__GON(m, i) ? (SPMV__GT)spmv_half_to_float(p[i]) : (SPMV__GT)0;
+    return r;
+}
+static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(loadb)(const spmv_bfloat16 *p) {
+    SPMV__GV r;
+    int i;
+    for (i = 0; i < SPMV__GW; i++) r.v[i] = (SPMV__GT)spmv_bfloat16_to_float(p[i]);
+    return r;
+}
+static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(mloadb)(unsigned m, const spmv_bfloat16 *p) {
+    SPMV__GV r;
+    int i;
+    for (i = 0; i < SPMV__GW; i++) r.v[i] = SPMV__GON(m, i) ? (SPMV__GT)spmv_bfloat16_to_float(p[i]) : (SPMV__GT)0;
+    return r;
+}
+
 static inline SPMV_GENERIC_ATTR void SPMV__GF(storeu)(SPMV__GT *p, SPMV__GV a) {
     int i;
     for (i = 0; i < SPMV__GW; i++) p[i] = a.v[i];

@@ -36,4 +36,9 @@
 #undef V_gather
 #undef V_mgather
 #undef V_loadt
+#undef V_tv
+#undef SPMV__UISH_spmv_half
+#undef SPMV__ULD_float
+#undef SPMV__ULD_spmv_half
+#undef SPMV__ULD_spmv_bfloat16
 #undef V_mloadt

@@ -4,7 +4,8 @@
  *
  * Parameters (defined by the includer, left defined afterwards):
  *   SPMV_VAL      double | float        (a single token)
- *   SPMV_VEC      optional: double with SPMV_VAL float (the lanes' type; default SPMV_VAL)
+ *   SPMV_VEC      optional: double with SPMV_VAL float, float with SPMV_VAL spmv_half or
+ *                 spmv_bfloat16 (the lanes' type; default SPMV_VAL)
  *   SPMV_IDX      int32_t | int64_t     (a single token)
  *   SPMV_ISA_TOK  generic | avx2 | avx512
  *   SPMV_GW       generic only, optional: a literal 4, 8, 16 or 32
@@ -20,7 +21,8 @@
  *   V_gather(base, idx), V_mgather(m, base, idx)   idx is a const SPMV_IDX *
  *   V_gather_i32 V_gather_i64 V_mgather_i32 V_mgather_i64   explicit index width
  *   SPMV_KTARGET       attribute to put on kernels of this ISA (target("avx2,fma"),
- *                      target("avx512f"), or nothing: generic, emulated AVX-512)
+ *                      target("avx512f"), or nothing: generic, emulated AVX-512; with
+ *                      16-bit values also f16c, avx512bw)
  *   SPMV_ISA_ENUM      SPMV_ISA_GENERIC | SPMV_ISA_AVX2 | SPMV_ISA_AVX512
  *   SPMV_ISA_SUFFIX    name token: g4 g8 g16 g32 (generic, by width) | avx2 | avx512
  *   SPMV_ISA_COMPILED  1 if the backend is compiled in (SPMV_HAVE_AVX2/512), else 0:
@@ -95,7 +97,11 @@
 #define SPMV__UKEY SPMV_CAT(avx2, SPMV__UVK)
 #define SPMV_ISA_SUFFIX avx2
 #define SPMV_ISA_ENUM SPMV_ISA_AVX2
+#if SPMV_CAT(SPMV__VSZ_, SPMV_VAL) == 2
+#define SPMV_KTARGET SPMV_TARGET_AVX2_16
+#else
 #define SPMV_KTARGET SPMV_TARGET_AVX2
+#endif
 #if SPMV_HAVE_AVX2
 #define SPMV_ISA_COMPILED 1
 #else
@@ -111,7 +117,11 @@
 #define SPMV__UKEY SPMV_CAT(avx512, SPMV__UVK)
 #define SPMV_ISA_SUFFIX avx512
 #define SPMV_ISA_ENUM SPMV_ISA_AVX512
+#if SPMV_CAT(SPMV__VSZ_, SPMV_VAL) == 2
+#define SPMV_KTARGET SPMV_TARGET_AVX512_16
+#else
 #define SPMV_KTARGET SPMV_TARGET_AVX512
+#endif
 #if SPMV_HAVE_AVX512
 #define SPMV_ISA_COMPILED 1
 #else
@@ -147,11 +157,25 @@
 #define V_mgather_i64 SPMV_CAT(SPMV__UB, _mgather_i64)
 #define V_gather SPMV_CAT3(SPMV__UB, _gather_, SPMV__UIK)
 #define V_mgather SPMV_CAT3(SPMV__UB, _mgather_, SPMV__UIK)
-/* W of the matrix's values (SPMV_VAL) as lanes: V_loadu / V_mload, or with SPMV_VEC widened */
+/* W of the matrix's values (SPMV_VAL) as lanes: V_loadu / V_mload, or with SPMV_VEC widened
+ * (float to double: _loadw; binary16, bfloat16 to float: _loadh, _loadb) */
 #ifdef SPMV_VEC
-#define V_loadt SPMV_CAT(SPMV__UB, _loadw)
-#define V_mloadt SPMV_CAT(SPMV__UB, _mloadw)
+#define SPMV__ULD_float w
+#define SPMV__ULD_spmv_half h
+#define SPMV__ULD_spmv_bfloat16 b
+#define V_loadt SPMV_CAT3(SPMV__UB, _load, SPMV_CAT(SPMV__ULD_, SPMV_VAL))
+#define V_mloadt SPMV_CAT3(SPMV__UB, _mload, SPMV_CAT(SPMV__ULD_, SPMV_VAL))
 #else
 #define V_loadt V_loadu
 #define V_mloadt V_mload
+#endif
+/* V_tv(v): one stored value as a lane (a kernel's scalar paths): SPMV_TV (formats/instance.h), or
+ * binary16 on AVX2 and AVX-512 by F16C's scalar conversion */
+#define SPMV__UISH_spmv_half 1
+#if SPMV_CAT(SPMV__UISH_, SPMV_VAL) + 0 == 1 && SPMV_CAT(SPMV__ISAID_, SPMV_ISA_TOK) == 2
+#define V_tv(v) spmv__avx2_h2f(v)
+#elif SPMV_CAT(SPMV__UISH_, SPMV_VAL) + 0 == 1 && SPMV_CAT(SPMV__ISAID_, SPMV_ISA_TOK) == 3
+#define V_tv(v) spmv__avx512_h2f(v)
+#else
+#define V_tv(v) SPMV_TV(v)
 #endif

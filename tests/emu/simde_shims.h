@@ -12,6 +12,7 @@
  *   mask_storeu_pd  mask_storeu_ps
  *   reduce_add_pd   reduce_add_ps
  *   cvtps_pd (eight floats to doubles: a float matrix's values as double lanes)
+ *   cvtph_ps cvtepu16_epi32 maskz_loadu_epi16 (16-bit values as float lanes: tags h and b)
  *   mask_i32gather_pd  mask_i32gather_ps  mask_i64gather_pd  mask_i64gather_ps
  * (also missing but not used by the library, so not shimmed: the unmasked
  * i32gather/i64gather (simd.h builds unmasked gathers from scalar loads, or with
@@ -24,6 +25,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <simde/x86/avx512.h>
+#include "../../formats/core/half.h"
 
 /* always inlined, like SIMDe's own functions: 512-bit vectors passed by value out of
  * line, without -mavx512f, draw GCC -Wpsabi ABI warnings */
@@ -41,7 +43,35 @@ SPMV__EMU_FN simde__m512d spmv_emu_mm512_cvtps_pd(simde__m256 a) {
     return simde_mm512_loadu_pd(t);
 }
 
+/* sixteen binary16 values to floats, exactly (formats/core/half.h's conversion) */
+SPMV__EMU_FN simde__m512 spmv_emu_mm512_cvtph_ps(simde__m256i a) {
+    spmv_half h[16];
+    float t[16];
+    int i;
+    simde_mm256_storeu_si256((simde__m256i *)(void *)h, a);
+    for (i = 0; i < 16; i++) t[i] = spmv_half_to_float(h[i]);
+    return simde_mm512_loadu_ps(t);
+}
+/* sixteen unsigned 16-bit integers zero-extended to 32 bits */
+SPMV__EMU_FN simde__m512i spmv_emu_mm512_cvtepu16_epi32(simde__m256i a) {
+    uint16_t h[16];
+    uint32_t t[16];
+    int i;
+    simde_mm256_storeu_si256((simde__m256i *)(void *)h, a);
+    for (i = 0; i < 16; i++) t[i] = h[i];
+    return simde_mm512_loadu_si512((const void *)t);
+}
+
 /* ---- masked loads (off lanes 0, their memory not read) ---- */
+SPMV__EMU_FN simde__m512i spmv_emu_mm512_maskz_loadu_epi16(simde__mmask32 k, const void *p) {
+    uint16_t t[32];
+    int i;
+    for (i = 0; i < 32; i++) {
+        t[i] = 0;
+        if (SPMV__EMU_ON(k, i)) memcpy(&t[i], SPMV__EMU_AT(p, 2 * i), 2);
+    }
+    return simde_mm512_loadu_si512((const void *)t);
+}
 SPMV__EMU_FN simde__m512d spmv_emu_mm512_maskz_loadu_pd(simde__mmask8 k, const void *p) {
     double t[8];
     int i;
