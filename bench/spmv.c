@@ -1271,6 +1271,25 @@ static int cmd_stream(int argc, char **argv) {
     return r > 0 ? 0 : 1;
 }
 
+/* `spmv formats`' last part: the value types a program can instantiate and how this CPU converts
+ * the stored values of each (docs/USAGE.md, "Precision"); the tool itself multiplies s and d */
+static void print_value_types(void) {
+    const int a2 = spmv_isa_supported(SPMV_ISA_AVX2), a5 = spmv_isa_supported(SPMV_ISA_AVX512);
+    const int h2 = spmv__isa_converts16(SPMV_ISA_AVX2), h5 = spmv__isa_converts16(SPMV_ISA_AVX512);
+    printf("value types (tag: values/vectors and sums, the macro before including spmv.h; how this CPU reads "
+           "the values):\n");
+    printf("  s   float/float        (always)\n  d   double/double      (always)\n");
+    printf("  ds  float/double       SPMV_ENABLE_DS  widened in the vector registers (vcvtps2pd)%s\n",
+           a2 || a5 ? "" : "; no AVX2 here: the portable kernels' C conversion");
+    printf("  h   binary16/float     SPMV_ENABLE_H   %s%s; the portable ISA converts in software, lane by lane "
+           "(several instructions a value)\n",
+           h5 ? "AVX-512 vcvtph2ps (with AVX-512BW for the masked loads)"
+              : a5 ? "AVX-512 kernels not used (no AVX-512BW here)" : "",
+           h2 ? (h5 ? ", AVX2 with F16C" : "AVX2 with F16C") : (h5 ? "" : "no conversion instruction here"));
+    printf("  b   bfloat16/float     SPMV_ENABLE_B   shifted into float's upper half (an integer shift, every ISA)\n");
+    printf("  SPMV_ENABLE_ALL_TYPES instantiates ds, h and b; a 16-bit tag has every host format but the AXT family\n");
+}
+
 int main(int argc, char **argv) {
     int rc;
     if (argc < 2 || !strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
@@ -1315,6 +1334,7 @@ int main(int argc, char **argv) {
                    fl & SPMV_FF_CUDA ? ",cuda" : "", fl & SPMV_FF_EMBEDS_X ? ",embeds-x" : "",
                    fl & SPMV_FF_TUNABLE ? ",tunable" : "", fl & SPMV_FF_WIDTH ? ",width" : "", desc);
         }
+        print_value_types();
         return 0;
     }
     fprintf(stderr, "spmv: unknown command '%s' (commands: ", argv[1]);

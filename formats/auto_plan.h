@@ -112,13 +112,13 @@ SPMV_API spmv_status SPMV_NAME(auto_plan_save)(const SPMV_NAME(auto) *M, const S
     spmv__mm_wprintf(&w, "%s 2\nfingerprint %016llx\nsize %lld %lld %lld\nformat %s\nparams %s\nisa %s\nop %s\nprecision %s\n",
                      SPMV__PLAN_HEADER, (unsigned long long)SPMV_NAME(csr_fingerprint)(A), (long long)A->nrows, (long long)A->ncols,
                      (long long)A->nnz, spmv_format_name(M->h.fmt), prm, spmv_isa_name(SPMV_NAME(any_isa)(&M->h)), op,
-                     SPMV__MIXED ? "float-double" : sizeof(SPMV_T) == 4 ? "float" : "double");
+                     SPMV__PRECISION_NAME);
     return spmv__mm_wclose(&w, path, e);
 }
 SPMV_API spmv_status SPMV_NAME(auto_from_plan)(SPMV_NAME(auto) *M, const SPMV_NAME(csr) *A, const char *path,
                                                     spmv_error *e) {
     const double t0 = spmv_wtime();
-    const char *here = SPMV__MIXED ? "float-double" : sizeof(SPMV_T) == 4 ? "float" : "double"; /* as saved */
+    const char *here = SPMV__PRECISION_NAME; /* as saved */
     spmv_opts o = spmv_opts_default();
     spmv__plan P;
     spmv_status st;

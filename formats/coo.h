@@ -72,13 +72,13 @@ SPMV_API size_t SPMV_NAME(coo_bytes)(const SPMV_NAME(coo) *A) {
  * from triplets) those are moved and summed instead of A->val, which the caller then fills by
  * rounding each sum once; without, repeated entries are summed in the vectors' type and rounded
  * to the values'. On failure A is unchanged. */
-static inline spmv_status SPMV_NAME(coo__sort_merge)(SPMV_NAME(coo) *A, double *dval) {
+static inline spmv_status SPMV_NAME(coo__sort_merge)(SPMV_NAME(coo) *A, SPMV__WIDE *dval) {
     SPMV_I n = A->nnz, k;
     SPMV_I nb = (A->nrows > A->ncols ? A->nrows : A->ncols) + 1;
     SPMV_I *cnt = SPMV_ALLOC_N(SPMV_I, (size_t)nb + 1);
     SPMV_I *r2 = SPMV_ALLOC_N(SPMV_I, n), *c2 = SPMV_ALLOC_N(SPMV_I, n);
     SPMV_T *v2 = dval ? NULL : SPMV_ALLOC_N(SPMV_T, n);
-    double *w2 = dval ? SPMV_ALLOC_N(double, n) : NULL;
+    SPMV__WIDE *w2 = dval ? SPMV_ALLOC_N(SPMV__WIDE, n) : NULL;
     SPMV_I pass;
     if (!cnt || !r2 || !c2 || (!v2 && !w2)) {
         spmv__free(cnt); spmv__free(r2); spmv__free(c2); spmv__free(v2); spmv__free(w2);
@@ -89,7 +89,7 @@ static inline spmv_status SPMV_NAME(coo__sort_merge)(SPMV_NAME(coo) *A, double *
         SPMV_I *sr = pass == 0 ? A->row : r2, *sc = pass == 0 ? A->col : c2;
         SPMV_I *dr = pass == 0 ? r2 : A->row, *dc = pass == 0 ? c2 : A->col;
         SPMV_T *sv = pass == 0 ? A->val : v2, *dv = pass == 0 ? v2 : A->val;
-        double *sw = pass == 0 ? dval : w2, *dw = pass == 0 ? w2 : dval;
+        SPMV__WIDE *sw = pass == 0 ? dval : w2, *dw = pass == 0 ? w2 : dval;
         const SPMV_I *key = pass == 0 ? sc : sr;
         SPMV_I nk = pass == 0 ? A->ncols : A->nrows;
         memset(cnt, 0, ((size_t)nk + 1) * sizeof(SPMV_I));
@@ -125,17 +125,20 @@ static inline spmv_status SPMV_NAME(coo__sort_merge)(SPMV_NAME(coo) *A, double *
 }
 
 /* From the type-independent triplets (reader, generators): checks that sizes fit
- * the index type, sorts, sums duplicates. */
+ * the index type, sorts, sums duplicates. Imaginary parts (t->vim) are a complex tag's; a real
+ * tag refuses them. */
 static inline spmv_status SPMV_NAME(coo__from_triplets)(SPMV_NAME(coo) *A, const spmv_triplets *t,
                                                         const spmv_coo_params *p, const char **why) {
     spmv_status st;
     int64_t k;
     spmv_isa isa;
-    double *dv;
+    SPMV__WIDE *dv;
     if (!A) return *why = "no object", SPMV_ERR_ARG;
     memset(A, 0, sizeof *A);
     if (!t || t->nrows < 0 || t->ncols < 0 || t->nnz < 0 || (t->nnz > 0 && (!t->row || !t->col || !t->val)))
         return *why = "negative sizes, or NULL arrays with entries", SPMV_ERR_ARG;
+    if (t->vim && !SPMV__COMPLEX)
+        return *why = "complex values (imaginary parts given): a complex tag (c, z) takes them", SPMV_ERR_ARG;
     /* nrows+1 and ncols+1 are used as counts, so keep one below the maximum */
     if (t->nrows >= SPMV_IMAX || t->ncols >= SPMV_IMAX || t->nnz > SPMV_IMAX)
         return *why = "sizes beyond the index type", SPMV_ERR_OVERFLOW;
@@ -147,7 +150,7 @@ static inline spmv_status SPMV_NAME(coo__from_triplets)(SPMV_NAME(coo) *A, const
     A->row = SPMV_ALLOC_N(SPMV_I, t->nnz);
     A->col = SPMV_ALLOC_N(SPMV_I, t->nnz);
     A->val = SPMV_ALLOC_N(SPMV_T, t->nnz);
-    dv = SPMV_ALLOC_N(double, t->nnz);
+    dv = SPMV_ALLOC_N(SPMV__WIDE, t->nnz);
     if (!A->row || !A->col || !A->val || !dv) {
         SPMV_NAME(coo_free)(A);
         spmv__free(dv);
@@ -159,14 +162,14 @@ static inline spmv_status SPMV_NAME(coo__from_triplets)(SPMV_NAME(coo) *A, const
     for (k = 0; k < t->nnz; k++) {
         A->row[k] = (SPMV_I)t->row[k];
         A->col[k] = (SPMV_I)t->col[k];
-        dv[k] = t->val[k];
+        dv[k] = SPMV__TRIP(t, k);
     }
     st = SPMV_NAME(coo__sort_merge)(A, dv); /* repeated entries summed in double */
     /* each sum rounded once to the values' type (to nearest); a finite one beyond its range would
        become an infinity: refused, not changed */
     for (k = 0; st == SPMV_OK && k < A->nnz; k++) {
         A->val[k] = SPMV_VT(dv[k]);
-        if (isfinite(dv[k]) && isinf(SPMV_TV(A->val[k])))
+        if (SPMV__TO_INF(dv[k], A->val[k]))
             *why = "a finite value beyond the value type's range (it would round to infinity)", st = SPMV_ERR_OVERFLOW;
     }
     spmv__free(dv);
@@ -191,10 +194,18 @@ SPMV_API spmv_status SPMV_NAME(coo_to_triplets)(const SPMV_NAME(coo) *A, spmv_tr
     if (!A || !t) return SPMV_ERR_ARG;
     st = spmv_triplets_alloc(t, A->nrows, A->ncols, A->nnz);
     if (st != SPMV_OK) return st;
+#if SPMV__COMPLEX
+    if (!(t->vim = SPMV_ALLOC_N(double, A->nnz > 0 ? A->nnz : 1))) {
+        spmv_triplets_free(t);
+        return SPMV_ERR_ALLOC;
+    }
+    for (k = 0; k < A->nnz; k++) t->vim[k] = __builtin_cimag(A->val[k]), t->val[k] = __builtin_creal(A->val[k]);
+#else
+    for (k = 0; k < A->nnz; k++) t->val[k] = SPMV_TV(A->val[k]);
+#endif
     for (k = 0; k < A->nnz; k++) {
         t->row[k] = A->row[k];
         t->col[k] = A->col[k];
-        t->val[k] = SPMV_TV(A->val[k]);
     }
     return SPMV_OK;
 }

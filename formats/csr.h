@@ -464,12 +464,13 @@ SPMV_API spmv_status SPMV_NAME(csr_merge_from_csr)(SPMV_NAME(csr) *A, const SPMV
 #endif
 /* Keeps GCC from vectorising a scalar sum (with -ffast-math it would use gathers, the thing
  * SPMV_CSR_DOT_SCALAR avoids): an empty asm that claims to change the accumulator. */
-#ifndef SPMV__CSR_NOVEC
-#if defined(__GNUC__) && defined(__x86_64__)
+#undef SPMV__CSR_NOVEC
+#if defined(__GNUC__) && defined(__x86_64__) && SPMV__COMPLEX /* each part in a register */
+#define SPMV__CSR_NOVEC(s) __asm__("" : "+x"(__real__(s)), "+x"(__imag__(s)))
+#elif defined(__GNUC__) && defined(__x86_64__)
 #define SPMV__CSR_NOVEC(s) __asm__("" : "+x"(s))
 #else
 #define SPMV__CSR_NOVEC(s) ((void)0)
-#endif
 #endif
 /* s += a*b, fused where the ISA has FMA (one instruction: the plain loop's shape when it is
  * built with -march=native, which contracts a*b + s; ISO C modes do not) */

@@ -65,6 +65,10 @@ SPMV_API uint64_t SPMV_NAME(csr_fingerprint)(const SPMV_NAME(csr) *A);
 SPMV_API spmv_status SPMV_NAME(csr_transpose)(SPMV_NAME(csr) *T, const SPMV_NAME(csr) *A);
 SPMV_API spmv_status SPMV_NAME(csr_mvt)(const SPMV_NAME(csr) *A, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta,
         SPMV_Y *y);
+/* y = alpha A^H x + beta y, the conjugate transpose (for a real tag, A^T: csr_mvt), and A^H as a CSR */
+SPMV_API spmv_status SPMV_NAME(csr_mvh)(const SPMV_NAME(csr) *A, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta,
+        SPMV_Y *y);
+SPMV_API spmv_status SPMV_NAME(csr_adjoint)(SPMV_NAME(csr) *T, const SPMV_NAME(csr) *A);
 SPMV_API int SPMV_NAME(csr_is_symmetric)(const SPMV_NAME(csr) *A);
 SPMV_API spmv_status SPMV_NAME(csr_mm)(const SPMV_NAME(csr) *A, int64_t k, SPMV_Y alpha, const SPMV_Y *X, int64_t ldx,
         SPMV_Y beta, SPMV_Y *Y, int64_t ldy, spmv_layout lay);
@@ -181,8 +185,9 @@ SPMV_OMP(single)
 }
 
 /* y = alpha*A^T*x + beta*y: x has nrows values, y ncols (see the top of the file) */
-SPMV_API spmv_status SPMV_NAME(csr_mvt)(const SPMV_NAME(csr) *A, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta,
-                                             SPMV_Y *y) {
+/* A^T x, or with cj A^H x (each value conjugated) */
+static inline spmv_status SPMV_NAME(csr__mvt_op)(const SPMV_NAME(csr) *A, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta,
+                                                 SPMV_Y *y, int cj) {
     enum { MAXT = 1024 };
     SPMV_I lo[MAXT], hi[MAXT];
     size_t off[MAXT + 1];
@@ -237,7 +242,10 @@ SPMV_OMP(single)
             if (b >= a) memset(bb, 0, sizeof(SPMV_Y) * (off[tid + 1] - off[tid]));
             for (r = r0; r < r1; r++) {
                 const SPMV_Y xr = x[r];
-                for (k = rp[r]; k < rp[r + 1]; k++) bb[ci[k] - a] += SPMV_TV(va[k]) * xr;
+                if (SPMV__COMPLEX && cj)
+                    for (k = rp[r]; k < rp[r + 1]; k++) bb[ci[k] - a] += SPMV__CONJ(SPMV_TV(va[k])) * xr;
+                else
+                    for (k = rp[r]; k < rp[r + 1]; k++) bb[ci[k] - a] += SPMV_TV(va[k]) * xr;
             }
 SPMV_OMP(barrier)
             /* y[j] = alpha * (the threads' sums in thread order) + beta * y[j] */
@@ -253,6 +261,20 @@ SPMV_OMP(for schedule(static))
     }
     spmv__free(buf);
     return fail ? SPMV_ERR_ALLOC : SPMV_OK;
+}
+SPMV_API spmv_status SPMV_NAME(csr_mvt)(const SPMV_NAME(csr) *A, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta,
+                                             SPMV_Y *y) {
+    return SPMV_NAME(csr__mvt_op)(A, alpha, x, beta, y, 0);
+}
+SPMV_API spmv_status SPMV_NAME(csr_mvh)(const SPMV_NAME(csr) *A, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta,
+                                             SPMV_Y *y) {
+    return SPMV_NAME(csr__mvt_op)(A, alpha, x, beta, y, 1);
+}
+SPMV_API spmv_status SPMV_NAME(csr_adjoint)(SPMV_NAME(csr) *T, const SPMV_NAME(csr) *A) {
+    const spmv_status st = SPMV_NAME(csr_transpose)(T, A);
+    int64_t k;
+    for (k = 0; SPMV__COMPLEX && st == SPMV_OK && k < (int64_t)T->nnz; k++) T->val[k] = SPMV__CONJ(T->val[k]);
+    return st;
 }
 /* position of column c in row r of a CSR with ascending columns, -1 when absent */
 static inline SPMV_I SPMV_NAME(csr__find)(const SPMV_I *rp, const SPMV_I *ci, SPMV_I r, SPMV_I c) {

@@ -172,10 +172,10 @@ static inline int SPMV_NAME(csrdu__distinct)(const SPMV_T *v, int64_t n, SPMV_T 
     int64_t k;
     memset(slot, -1, sizeof slot);
     for (k = 0; k < n; k++) {
-        uint64_t h = 0;
+        uint64_t w[2] = {0, 0}, h; /* the value's bits: 2 to 16 bytes (a double complex) */
         unsigned i;
-        memcpy(&h, &v[k], sizeof v[k]);
-        h *= 0x9E3779B97F4A7C15ull;
+        memcpy(w, &v[k], sizeof v[k]);
+        h = (w[0] ^ (w[1] * 0xC2B2AE3D27D4EB4Full)) * 0x9E3779B97F4A7C15ull;
         for (i = (unsigned)(h >> 55);; i = (i + 1) & 511u) {
             if (slot[i] < 0) {
                 if (cnt == 256) return 257;

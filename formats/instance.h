@@ -27,6 +27,22 @@
  * given). Such a "mixed" tag instantiates the families that support it (SPMV__MIXED_<family>,
  * formats/core/core.h), their verbs, the run-time handle and the selection over them
  * (docs/USAGE.md, "Precision"). */
+/* a complex tag (SPMV_VAL spmv_cfloat or spmv_cdouble: tags c, z): C units, the portable kernels,
+ * the families with SPMV__CPLX_<family> (formats/core/core.h) */
+#if SPMV_CAT(SPMV__VCX_, SPMV_VAL) + 0 > 0
+#if defined(__cplusplus)
+#error "formats/instance.h: the complex tags (c, z) are for C units (C99 _Complex) so far"
+#endif
+#ifdef SPMV_VEC
+#error "formats/instance.h: a complex tag's vectors have its values' type (no SPMV_VEC)"
+#endif
+#define SPMV__COMPLEX 1
+#pragma push_macro("SPMV__USE")
+#undef SPMV__USE
+#define SPMV__USE(family) ((SPMV__ALL_FORMATS || SPMV_CAT(SPMV_WITH_, family) + 0) && SPMV_CAT(SPMV__CPLX_, family) + 0)
+#else
+#define SPMV__COMPLEX 0
+#endif
 #ifdef SPMV_VEC
 #if !(SPMV_CAT(SPMV__VSZ_, SPMV_VAL) == 4 && SPMV_CAT(SPMV__VSZ_, SPMV_VEC) == 8) &&                               \
     !(SPMV_CAT(SPMV__VSZ_, SPMV_VAL) == 2 && SPMV_CAT(SPMV__VSZ_, SPMV_VEC) == 4)
@@ -48,6 +64,12 @@
 #endif
 /* SPMV_TV(v): a stored value as the vectors' type (exact); SPMV_VT(x): a double or vector value
  * rounded to the values' type (to nearest; a 16-bit type: formats/core/half.h) */
+#define SPMV__TV_spmv_cfloat(v) ((SPMV_Y)(v))
+#define SPMV__TV_spmv_cdouble(v) ((SPMV_Y)(v))
+#define SPMV__VT_spmv_cfloat(x) ((spmv_cfloat)(x))
+#define SPMV__VT_spmv_cdouble(x) ((spmv_cdouble)(x))
+#define SPMV__PREC_spmv_cfloat "complex-float"
+#define SPMV__PREC_spmv_cdouble "complex-double"
 #define SPMV__TV_float(v) ((SPMV_Y)(v))
 #define SPMV__TV_double(v) ((SPMV_Y)(v))
 #define SPMV__TV_spmv_half(v) spmv_half_to_float(v)
@@ -56,6 +78,37 @@
 #define SPMV__VT_double(x) ((double)(x))
 #define SPMV__VT_spmv_half(x) spmv_half_from_double((double)(x))
 #define SPMV__VT_spmv_bfloat16(x) spmv_bfloat16_from_double((double)(x))
+/* the precision a saved plan records: the values' type, then the vectors' where they differ */
+#define SPMV__PREC_float "float"
+#define SPMV__PREC_double "double"
+#define SPMV__PREC_spmv_half "half"
+#define SPMV__PREC_spmv_bfloat16 "bfloat16"
+#if SPMV__MIXED
+#define SPMV__PRECISION_NAME SPMV_CAT(SPMV__PREC_, SPMV_VAL) "-" SPMV_CAT(SPMV__PREC_, SPMV_VEC)
+#else
+#define SPMV__PRECISION_NAME SPMV_CAT(SPMV__PREC_, SPMV_VAL)
+#endif
+/* SPMV__WIDE: the type a conversion from triplets sums repeated entries in (double, or double
+ * complex for a complex tag); SPMV__TRIP(t, k): entry k of triplets t as that type;
+ * SPMV__TO_INF(w, v): w finite (each part) and v, w rounded to the values' type, infinite */
+#if SPMV__COMPLEX
+#define SPMV__WIDE spmv_cdouble
+#define SPMV__TRIP(t, k) spmv_cdouble_make((t)->val[k], (t)->vim ? (t)->vim[k] : 0.0)
+#define SPMV__TO_INF(w, v)                                                                                   \
+    ((isfinite(__builtin_creal(w)) && isinf(__builtin_creal(v))) || (isfinite(__builtin_cimag(w)) && isinf(__builtin_cimag(v))))
+#else
+#define SPMV__WIDE double
+#define SPMV__TRIP(t, k) ((t)->val[k])
+#define SPMV__TO_INF(w, v) (isfinite(w) && isinf(SPMV_TV(v)))
+#endif
+/* SPMV__CONJ(v): the complex conjugate (a real value unchanged) */
+#define SPMV__CONJ_spmv_cdouble(v) __builtin_conj(v)
+#define SPMV__CONJ_spmv_cfloat(v) __builtin_conjf(v)
+#if SPMV__COMPLEX
+#define SPMV__CONJ(v) SPMV_CAT(SPMV__CONJ_, SPMV_VAL)(v)
+#else
+#define SPMV__CONJ(v) (v)
+#endif
 #define SPMV_TV(v) SPMV_CAT(SPMV__TV_, SPMV_VAL)(v)
 #define SPMV_VT(x) SPMV_CAT(SPMV__VT_, SPMV_VAL)(x)
 /* spmv_<tag>_<x> */
@@ -64,7 +117,11 @@
 #define SPMV_K(x) SPMV_NAME(SPMV_CAT3(x, _, SPMV_ISA_SUFFIX))
 /* The ISA a build of a row uses (SPMV_ISA_AUTO: $SPMV_ISA, the calibrated pick, the widest;
  * formats/calib.h, spmv_isa_for) */
+#if SPMV__COMPLEX /* the portable kernels only: AUTO is generic, an explicit AVX2 or AVX-512 SPMV_ERR_ISA */
+#define SPMV_ISA_FOR(fmt, req, out) spmv__isa_generic_only((req), (out))
+#else
 #define SPMV_ISA_FOR(fmt, req, out) spmv_isa_for((fmt), (int)sizeof(SPMV_T), (int)sizeof(SPMV_I), (req), (out), NULL)
+#endif
 /* Largest value of the index type (signed integer types only). */
 #define SPMV_IMAX ((int64_t)(sizeof(SPMV_I) == 4 ? INT32_MAX : INT64_MAX))
 
@@ -73,12 +130,12 @@
  * `width` lanes (4, 8, 16 or 32; 0 = the type's default, 8 double / 16 float). The one
  * fallback: any other (isa, width) calls nothing and sets st = SPMV_ERR_ISA (converters
  * validate both, so a built object never gets there). st = SPMV_OK otherwise. */
-#if SPMV_HAVE_AVX512
+#if SPMV_HAVE_AVX512 && !SPMV__COMPLEX
 #define SPMV__CASE512(kern, args) case SPMV_ISA_AVX512: SPMV_CAT(kern, _avx512) args; break;
 #else
 #define SPMV__CASE512(kern, args)
 #endif
-#if SPMV_HAVE_AVX2
+#if SPMV_HAVE_AVX2 && !SPMV__COMPLEX
 #define SPMV__CASE2(kern, args) case SPMV_ISA_AVX2: SPMV_CAT(kern, _avx2) args; break;
 #else
 #define SPMV__CASE2(kern, args)
@@ -90,7 +147,7 @@
             SPMV__CASE512(kern, args)                                                                           \
             SPMV__CASE2(kern, args)                                                                             \
         case SPMV_ISA_GENERIC:                                                                                  \
-            switch ((width) ? (width) : (sizeof(SPMV_Y) == 8 ? 8 : 16)) {                                       \
+            switch ((width) ? (width) : (sizeof(SPMV_Y) >= 8 ? 8 : 16)) {                                       \
             case 4: SPMV_CAT(kern, _g4) args; break;                                                            \
             case 8: SPMV_CAT(kern, _g8) args; break;                                                            \
             case 16: SPMV_CAT(kern, _g16) args; break;                                                          \
@@ -168,14 +225,14 @@
 #include "simd/simd_unuse.h"
 #undef SPMV_GW
 #undef SPMV_ISA_TOK
-#if SPMV_HAVE_AVX2
+#if SPMV_HAVE_AVX2 && !SPMV__COMPLEX
 #define SPMV_ISA_TOK avx2
 #include "simd/simd_use.h"
 #include "registry.h"
 #include "simd/simd_unuse.h"
 #undef SPMV_ISA_TOK
 #endif
-#if SPMV_HAVE_AVX512
+#if SPMV_HAVE_AVX512 && !SPMV__COMPLEX
 #define SPMV_ISA_TOK avx512
 #include "simd/simd_use.h"
 #include "registry.h"
@@ -210,16 +267,23 @@
 #undef SPMV_DISPATCH
 #undef SPMV_IMAX
 #undef SPMV_TV
+#undef SPMV__CONJ
+#undef SPMV_ISA_FOR
+#undef SPMV__WIDE
+#undef SPMV__TRIP
+#undef SPMV__TO_INF
+#undef SPMV__PRECISION_NAME
 #undef SPMV_VT
 #undef SPMV_K
 #undef SPMV_NAME
 #undef SPMV_T
 #undef SPMV_I
 #undef SPMV_Y
-#if SPMV__MIXED
+#if SPMV__MIXED || SPMV__COMPLEX
 #pragma pop_macro("SPMV__USE")
 #endif
 #undef SPMV__MIXED
+#undef SPMV__COMPLEX
 #undef SPMV_TAG
 #undef SPMV_VAL
 #undef SPMV_VEC

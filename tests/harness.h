@@ -191,7 +191,12 @@ static inline void th_make_rows_fn(spmv_triplets *t, int64_t nr, int64_t nc, int
  * SPMV_TEST_ONLY=substring keeps the matching names. Returns how many ran; a missing
  * folder is one skip with a notice. ---- */
 typedef void (*th_matrix_fn)(const char *name, const spmv_triplets *t, void *ctx);
-static inline int th_real_matrices(th_matrix_fn fn, void *ctx, long long cap) {
+/* cplx: 0 the real, integer and pattern files (each complex one checked to be refused without
+ * SPMV_MM_COMPLEX), 1 the complex files only, read with SPMV_MM_COMPLEX (th_complex_matrices) */
+static inline int th_matrices_(th_matrix_fn fn, void *ctx, long long cap, int cplx);
+static inline int th_real_matrices(th_matrix_fn fn, void *ctx, long long cap) { return th_matrices_(fn, ctx, cap, 0); }
+static inline int th_complex_matrices(th_matrix_fn fn, void *ctx, long long cap) { return th_matrices_(fn, ctx, cap, 1); }
+static inline int th_matrices_(th_matrix_fn fn, void *ctx, long long cap, int cplx) {
     const char *dir = getenv("SPMV_MATRICES");
     const char *maxs = getenv("SPMV_TEST_MAX_NNZ"), *only = getenv("SPMV_TEST_ONLY");
     long long maxnnz = maxs ? atoll(maxs) : cap;
@@ -227,13 +232,14 @@ static inline int th_real_matrices(th_matrix_fn fn, void *ctx, long long cap) {
         }
         if (!name[0]) continue;
         if (only && *only && !strstr(name, only)) continue;
+        if (cplx && strcmp(field, "complex")) continue;
         if (maxnnz >= 0 && nnzx > maxnnz) {
             over++;
             continue;
         }
         snprintf(path, sizeof path, "%.3000s/%.600s.mtx.gz", dir, name);
-        st = spmv_mm_read(path, &t, &e);
-        if (!strcmp(field, "complex")) {
+        st = cplx ? spmv_mm_read_opts(path, &t, SPMV_MM_COMPLEX, NULL, &e) : spmv_mm_read(path, &t, &e);
+        if (!cplx && !strcmp(field, "complex")) {
             CHECK(st == SPMV_ERR_UNSUPPORTED, "%s: complex matrix should be unsupported, got %s", name,
                   spmv_status_str(st));
             if (st == SPMV_OK) spmv_triplets_free(&t);
@@ -246,7 +252,7 @@ static inline int th_real_matrices(th_matrix_fn fn, void *ctx, long long cap) {
         count++;
     }
     fclose(idx);
-    printf("real matrices: %d run\n", count);
+    printf("%s matrices: %d run\n", cplx ? "complex" : "real", count);
     if (over)
         check_skip("real matrices: %d with more than %lld nonzeros not run in this build (SPMV_TEST_MAX_NNZ)", over,
                    maxnnz);

@@ -6,6 +6,7 @@
 #define SPMV_CORE_H
 #include "version.h"
 #include "half.h"
+#include "cplx.h"
 
 
 /* ---- build modes (spmv.h explains them) ------------------------------------
@@ -129,6 +130,15 @@
 #define SPMV__MIXED_sss 1
 #define SPMV__MIXED_csrdu 1
 #define SPMV__MIXED_csr5 1
+/* the families a complex tag (c, z: formats/instance.h) instantiates */
+#define SPMV__CPLX_coo 1
+#define SPMV__CPLX_csr 1
+#define SPMV__CPLX_dia 1
+#define SPMV__CPLX_bcsr 1
+#define SPMV__CPLX_ell 1
+#define SPMV__CPLX_sss 1
+#define SPMV__CPLX_csrdu 1
+#define SPMV__CPLX_csr5 1
 
 /* ---- status ------------------------------------------------------------ */
 typedef enum spmv_status {
@@ -388,6 +398,14 @@ static inline int spmv__isa_converts16(spmv_isa isa) {
     return 1;
 }
 
+/* The complex tags' ISA: their kernels are the portable ones (AUTO: generic; an explicit AVX2 or
+ * AVX-512: SPMV_ERR_ISA; $SPMV_ISA is not consulted) */
+static inline spmv_status spmv__isa_generic_only(spmv_isa req, spmv_isa *out) {
+    if (req != SPMV_ISA_AUTO && req != SPMV_ISA_GENERIC) return SPMV_ERR_ISA;
+    *out = SPMV_ISA_GENERIC;
+    return SPMV_OK;
+}
+
 /* The ISA a kernel uses when asked for `req`: AUTO means the SPMV_ISA environment
  * variable if set (auto|generic|avx2|avx512; another value is SPMV_ERR_ARG), else the best
  * supported. SPMV_ERR_ISA: the ISA is not compiled in or not on this CPU. */
@@ -414,6 +432,8 @@ typedef struct spmv_triplets {
     int64_t nrows, ncols, nnz;
     int64_t *row, *col;
     double *val;
+    double *vim; /* imaginary parts (a complex file read with SPMV_MM_COMPLEX), NULL for real values:
+                    a struct filled by hand starts zeroed (= {0}, memset) */
 } spmv_triplets;
 
 static inline void spmv_triplets_free(spmv_triplets *t) {
@@ -421,6 +441,7 @@ static inline void spmv_triplets_free(spmv_triplets *t) {
     spmv__free(t->row);
     spmv__free(t->col);
     spmv__free(t->val);
+    spmv__free(t->vim);
     memset(t, 0, sizeof *t);
 }
 

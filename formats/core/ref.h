@@ -1,10 +1,37 @@
 /* The reference every test and the bench's error column use: the product in long double
- * and the error measure. Template header (no include guard), instantiated per tag by
- * formats/instance.h after the formats' types. */
+ * (long double complex for a complex tag: SPMV__REFT) and the error measure. Template header (no
+ * include guard), instantiated per tag by formats/instance.h after the formats' types.
+ * A complex product here is C's (its Annex G: an infinity kept where the textbook formula gives
+ * NaN in both parts), as the kernels' is; the magnitude |z| = hypot(re, im). */
+#if SPMV__COMPLEX
+#define SPMV__REFT long double _Complex
+#define SPMV__REFMUL(a, b) ((a) * (b))
+#define SPMV__REFABS(z) hypotl(__builtin_creall(z), __builtin_cimagl(z))
+#define SPMV__REFFIN(z) (isfinite(__builtin_creall(z)) && isfinite(__builtin_cimagl(z)))
+#define SPMV__REFSAME(y, r) spmv__ref_csame((long double _Complex)(y), (r))
+#ifndef SPMV__REF_CPLX_HELPERS
+#define SPMV__REF_CPLX_HELPERS 1
+/* each part: NaN matched by NaN, an infinity by the same infinity, a finite part by a finite one */
+static inline int spmv__ref_csame1(long double y, long double r) {
+    if (isnan(r)) return isnan(y);
+    if (isinf(r)) return y == r;
+    return isfinite(y);
+}
+static inline int spmv__ref_csame(long double _Complex y, long double _Complex r) {
+    return spmv__ref_csame1(__builtin_creall(y), __builtin_creall(r)) && spmv__ref_csame1(__builtin_cimagl(y), __builtin_cimagl(r));
+}
+#endif
+#else
+#define SPMV__REFT long double
+#define SPMV__REFMUL(a, b) ((a) * (b))
+#define SPMV__REFABS(x) fabsl(x)
+#define SPMV__REFFIN(x) (!isnan(x) && !isinf(x))
+#define SPMV__REFSAME(y, r) (isnan(r) ? isnan(y) : (long double)(y) == (r))
+#endif
 #if defined(SPMV_PART_DECLS)
 SPMV_API void SPMV_NAME(csr_mv_ref)(const SPMV_NAME(csr) *A, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta,
-        const SPMV_Y *y0, long double *ref, long double *scale);
-SPMV_API double SPMV_NAME(max_rel_err)(SPMV_I n, const SPMV_Y *y, const long double *ref, const long double *scale);
+        const SPMV_Y *y0, SPMV__REFT *ref, long double *scale);
+SPMV_API double SPMV_NAME(max_rel_err)(SPMV_I n, const SPMV_Y *y, const SPMV__REFT *ref, const long double *scale);
 #endif /* SPMV_PART_DECLS */
 
 #if defined(SPMV_PART_DEFS)
@@ -12,20 +39,21 @@ SPMV_API double SPMV_NAME(max_rel_err)(SPMV_I n, const SPMV_Y *y, const long dou
  * ref[r] = alpha*sum a_rj x_j + beta*y0[r] and scale[r] = |alpha| sum |a_rj||x_j| + |beta||y0[r]|
  * (y0 not read when beta == 0). */
 SPMV_API void SPMV_NAME(csr_mv_ref)(const SPMV_NAME(csr) *A, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta,
-                                         const SPMV_Y *y0, long double *ref, long double *scale) {
+                                         const SPMV_Y *y0, SPMV__REFT *ref, long double *scale) {
     SPMV_I r, k;
     for (r = 0; r < A->nrows; r++) {
-        long double s = 0, a = 0;
+        SPMV__REFT s = 0;
+        long double a = 0;
         for (k = A->row_ptr[r]; k < A->row_ptr[r + 1]; k++) {
-            long double p = (long double)SPMV_TV(A->val[k]) * (long double)x[A->col_idx[k]];
+            SPMV__REFT p = SPMV__REFMUL((SPMV__REFT)SPMV_TV(A->val[k]), (SPMV__REFT)x[A->col_idx[k]]);
             s += p;
-            a += fabsl(p);
+            a += SPMV__REFABS(p);
         }
-        ref[r] = (long double)alpha * s;
-        scale[r] = fabsl((long double)alpha) * a;
+        ref[r] = SPMV__REFMUL((SPMV__REFT)alpha, s);
+        scale[r] = SPMV__REFABS((SPMV__REFT)alpha) * a;
         if (beta != (SPMV_Y)0) {
-            ref[r] += (long double)beta * (long double)y0[r];
-            scale[r] += fabsl((long double)beta * (long double)y0[r]);
+            ref[r] += SPMV__REFMUL((SPMV__REFT)beta, (SPMV__REFT)y0[r]);
+            scale[r] += SPMV__REFABS(SPMV__REFMUL((SPMV__REFT)beta, (SPMV__REFT)y0[r]));
         }
     }
 }
@@ -33,22 +61,26 @@ SPMV_API void SPMV_NAME(csr_mv_ref)(const SPMV_NAME(csr) *A, SPMV_Y alpha, const
 /* Max over rows of |y - ref| / scale (see csr_mv_ref). A NaN reference must be
  * matched by NaN, an infinite one by the same infinity; otherwise the row counts
  * as error +inf. Rows with scale 0 compare absolutely. */
-SPMV_API double SPMV_NAME(max_rel_err)(SPMV_I n, const SPMV_Y *y, const long double *ref,
+SPMV_API double SPMV_NAME(max_rel_err)(SPMV_I n, const SPMV_Y *y, const SPMV__REFT *ref,
                                             const long double *scale) {
     double worst = 0;
     SPMV_I r;
     for (r = 0; r < n; r++) {
         long double e;
-        if (isnan(ref[r]) || isinf(ref[r])) {
-            int same = isnan(ref[r]) ? isnan(y[r]) : (long double)y[r] == ref[r];
-            if (!same) return INFINITY;
+        if (!SPMV__REFFIN(ref[r])) {
+            if (!SPMV__REFSAME(y[r], ref[r])) return INFINITY;
             continue;
         }
-        if (isnan(y[r]) || isinf(y[r])) return INFINITY;
-        e = fabsl((long double)y[r] - ref[r]);
+        if (!SPMV__REFFIN(y[r])) return INFINITY;
+        e = SPMV__REFABS((SPMV__REFT)y[r] - ref[r]);
         if (scale[r] > 0) e /= scale[r];
         if ((double)e > worst) worst = (double)e;
     }
     return worst;
 }
 #endif /* SPMV_PART_DEFS */
+#undef SPMV__REFT
+#undef SPMV__REFMUL
+#undef SPMV__REFABS
+#undef SPMV__REFFIN
+#undef SPMV__REFSAME

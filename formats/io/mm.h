@@ -5,14 +5,17 @@
  *       symmetric (mirrored: (j,i) added for i != j) | skew-symmetric (mirrored with the
  *       negated value; a diagonal entry is kept once, not mirrored, as scipy and
  *       fast_matrix_market read it). Duplicates are kept (the typed converters sum them).
- *       complex / hermitian -> SPMV_ERR_UNSUPPORTED. The result is 0-based; out->nnz is the
- *       expanded count.
+ *       complex -> SPMV_ERR_UNSUPPORTED (read with the flag below). The result is 0-based;
+ *       out->nnz is the expanded count; out->vim NULL.
  *   spmv_status spmv_mm_read_opts(const char *path, spmv_triplets *out, int flags, int *one_triangle,
  *                                 spmv_error *err);
  *       The same with flags: SPMV_MM_ONE_TRIANGLE keeps a `symmetric` file's entries as stored
  *       (one triangle, not mirrored: half the memory; build sss with sss_from_triangle) and
  *       sets *one_triangle (may be NULL) to 1 when it did so, 0 for any other file (read as
- *       spmv_mm_read reads it, skew-symmetric ones mirrored).
+ *       spmv_mm_read reads it, skew-symmetric ones mirrored). SPMV_MM_COMPLEX reads a `complex`
+ *       file (general, symmetric, skew-symmetric, hermitian: the mirrored entry the conjugate)
+ *       with the imaginary parts in out->vim (NULL for the other fields), for the complex
+ *       tags' converters; a real tag's converter refuses triplets with imaginary parts.
  *   spmv_status spmv_mm_read_dense(const char *path, int64_t *n, double **v, spmv_error *err);
  *       Array files (real | integer, general) holding an m x 1 or 1 x n vector, column-major.
  *       *v is allocated by the library; the caller frees it with spmv_free(*v).
@@ -22,8 +25,8 @@
  *                                   spmv_error *err);
  *       An m x n array, column-major, to path (beside it, renamed into place) or, path NULL, f.
  *   spmv_status spmv_mm_write(const char *path, const spmv_triplets *t, spmv_error *err);
- *       Coordinate real general, 1-based, values printed as "%.17g" would in the C locale
- *       (exact round trip).
+ *       Coordinate real general (complex general when t->vim is given), 1-based, values printed
+ *       as "%.17g" would in the C locale (exact round trip).
  *   spmv_status spmv_mm_write_dense(const char *path, int64_t n, const double *v, spmv_error *err);
  *       Array real general, n x 1, same number format.
  *   spmv_status spmv_mm_write_fp(FILE *f, const spmv_triplets *t, spmv_error *err);
@@ -80,7 +83,7 @@
  * and nothing is leaked.
  *   SPMV_ERR_PARSE       malformed banner/size line/entry, wrong entry count, bad index or
  *                        value, NUL byte, over-long line
- *   SPMV_ERR_UNSUPPORTED complex or hermitian; gzip input without zlib
+ *   SPMV_ERR_UNSUPPORTED complex without SPMV_MM_COMPLEX (complex arrays always); gzip input without zlib
  *   SPMV_ERR_OVERFLOW    a size does not fit int64 (or 2*nnz for symmetric expansion)
  *   SPMV_ERR_IO          cannot open, read or write the file; truncated or corrupt gzip stream
  *   SPMV_ERR_ALLOC       out of memory
@@ -795,10 +798,9 @@ static inline spmv_status spmv__mm_read_banner(spmv__mm_reader *r, spmv__mm_head
         return spmv__mm_err(err, r->line, SPMV_ERR_PARSE,
                             "unknown symmetry '%s' in banner (expected general, symmetric, skew-symmetric or hermitian)",
                             spmv__mm_tok(tok[4], tb, sizeof tb));
-    if (h->field == SPMV__MM_COMPLEX)
-        return spmv__mm_err(err, r->line, SPMV_ERR_UNSUPPORTED, "complex matrices are not supported (field 'complex')");
-    if (h->sym == SPMV__MM_HERMITIAN)
-        return spmv__mm_err(err, r->line, SPMV_ERR_UNSUPPORTED, "hermitian matrices are not supported");
+    if (h->sym == SPMV__MM_HERMITIAN && h->field != SPMV__MM_COMPLEX)
+        return spmv__mm_err(err, r->line, SPMV_ERR_UNSUPPORTED,
+                            "hermitian matrices with a real field are not supported (hermitian needs field 'complex')");
     if (h->field == SPMV__MM_PATTERN && h->array)
         return spmv__mm_err(err, r->line, SPMV_ERR_PARSE, "field 'pattern' is not valid with format 'array'");
     if (h->field == SPMV__MM_PATTERN && h->sym == SPMV__MM_SKEW)
@@ -842,34 +844,39 @@ static inline spmv_status spmv__mm_read_size(spmv__mm_reader *r, int want, int64
 /* ---- entry storage ----------------------------------------------------------- */
 /* Makes room for `need` entries (need <= limit) in the three arrays holding `used` entries:
  * doubles the allocation (at least 4096, at most limit). */
-static inline spmv_status spmv__mm_reserve(int64_t **ri, int64_t **ci, double **vv, int64_t used, int64_t *alloc,
-                                           int64_t need, int64_t limit) {
+static inline spmv_status spmv__mm_reserve(int64_t **ri, int64_t **ci, double **vv, double **vi, int64_t used,
+                                           int64_t *alloc, int64_t need, int64_t limit) {
     int64_t n = *alloc < 2048 ? 4096 : *alloc * 2;
     int64_t *r2, *c2;
-    double *v2;
+    double *v2, *i2 = NULL;
     if (n > limit) n = limit;
     if (n < need) n = need;
     if ((uint64_t)n > (uint64_t)(SIZE_MAX / sizeof(int64_t) / 2)) return SPMV_ERR_OVERFLOW;
     r2 = SPMV_ALLOC_N(int64_t, n);
     c2 = SPMV_ALLOC_N(int64_t, n);
     v2 = SPMV_ALLOC_N(double, n);
-    if (!r2 || !c2 || !v2) {
+    if (*vi) i2 = SPMV_ALLOC_N(double, n);
+    if (!r2 || !c2 || !v2 || (*vi && !i2)) {
         spmv__free(r2);
         spmv__free(c2);
         spmv__free(v2);
+        spmv__free(i2);
         return SPMV_ERR_ALLOC;
     }
     if (used > 0) {
         memcpy(r2, *ri, sizeof(int64_t) * (size_t)used);
         memcpy(c2, *ci, sizeof(int64_t) * (size_t)used);
         memcpy(v2, *vv, sizeof(double) * (size_t)used);
+        if (i2) memcpy(i2, *vi, sizeof(double) * (size_t)used);
     }
     spmv__free(*ri);
     spmv__free(*ci);
     spmv__free(*vv);
+    spmv__free(*vi);
     *ri = r2;
     *ci = c2;
     *vv = v2;
+    *vi = i2;
     *alloc = n;
     return SPMV_OK;
 }
@@ -903,6 +910,8 @@ static inline int spmv__mm_parse_value(const char **pp, int field, double *x, ch
 /* ---- coordinate reader ------------------------------------------------------ */
 /* flags of spmv_mm_read_opts */
 #define SPMV_MM_ONE_TRIANGLE 1 /* a symmetric file's triangle as stored, not mirrored */
+#define SPMV_MM_COMPLEX 2      /* complex files read (imaginary parts in out->vim; hermitian mirrored
+                                  with the conjugate), not refused */
 static inline spmv_status spmv_mm_read_opts(const char *path, spmv_triplets *out, int flags, int *one_triangle,
                                             spmv_error *err) {
     spmv__mm_reader rd;
@@ -910,7 +919,7 @@ static inline spmv_status spmv_mm_read_opts(const char *path, spmv_triplets *out
     spmv_status st;
     int64_t sz[3], cap, alloc, k = 0, nread = 0, m, n, nnz;
     int64_t *ri = NULL, *ci = NULL;
-    double *vv = NULL;
+    double *vv = NULL, *vi = NULL;
     int nfield;
     const char *fieldhelp;
     char tb[48], vmsg[160];
@@ -926,6 +935,12 @@ static inline spmv_status spmv_mm_read_opts(const char *path, spmv_triplets *out
     if (st != SPMV_OK) return st;
     st = spmv__mm_read_banner(&rd, &h, err);
     if (st != SPMV_OK) goto fail;
+    if (h.field == SPMV__MM_COMPLEX && !(flags & SPMV_MM_COMPLEX)) {
+        st = spmv__mm_err(err, rd.line, SPMV_ERR_UNSUPPORTED,
+                          "complex matrices are not supported by spmv_mm_read (field 'complex'): read them with "
+                          "spmv_mm_read_opts(..., SPMV_MM_COMPLEX, ...) for a complex tag (c, z)");
+        goto fail;
+    }
     if (h.array) {
         st = spmv__mm_err(err, rd.line, SPMV_ERR_PARSE,
                           "dense 'array' format where a sparse 'coordinate' matrix was expected (use spmv_mm_read_dense for vectors)");
@@ -938,7 +953,8 @@ static inline spmv_status spmv_mm_read_opts(const char *path, spmv_triplets *out
     nnz = sz[2];
     if (h.sym != SPMV__MM_GENERAL && m != n) {
         st = spmv__mm_err(err, rd.line, SPMV_ERR_PARSE, "%s matrix must be square, size line says %lld x %lld",
-                          h.sym == SPMV__MM_SYMMETRIC ? "symmetric" : "skew-symmetric", (long long)m, (long long)n);
+                          h.sym == SPMV__MM_SYMMETRIC ? "symmetric" : h.sym == SPMV__MM_SKEW ? "skew-symmetric" : "hermitian",
+                          (long long)m, (long long)n);
         goto fail;
     }
     cap = nnz; /* entries after the symmetric expansion, at most */
@@ -967,18 +983,19 @@ static inline spmv_status spmv_mm_read_opts(const char *path, spmv_triplets *out
     ri = SPMV_ALLOC_N(int64_t, alloc);
     ci = SPMV_ALLOC_N(int64_t, alloc);
     vv = SPMV_ALLOC_N(double, alloc);
-    if (!ri || !ci || !vv) {
+    if (h.field == SPMV__MM_COMPLEX) vi = SPMV_ALLOC_N(double, alloc > 0 ? alloc : 1);
+    if (!ri || !ci || !vv || (h.field == SPMV__MM_COMPLEX && !vi)) {
         st = spmv__mm_err(err, rd.line, SPMV_ERR_ALLOC, "out of memory for %lld nonzeros", (long long)alloc);
         goto fail;
     }
-    nfield = h.field == SPMV__MM_PATTERN ? 2 : 3;
-    fieldhelp = nfield == 2 ? "(row col)" : "(row col value)";
+    nfield = h.field == SPMV__MM_PATTERN ? 2 : h.field == SPMV__MM_COMPLEX ? 4 : 3;
+    fieldhelp = nfield == 2 ? "(row col)" : nfield == 4 ? "(row col real imaginary)" : "(row col value)";
 
     while (nread < nnz) {
         const char *line = spmv__mm_next_data(&rd);
         const char *p = line, *tokstart;
         int64_t i = 0, j = 0;
-        double x = 1.0;
+        double x = 1.0, xi = 0.0;
         int rc;
         if (!line) {
             if (rd.fail) {
@@ -1022,13 +1039,24 @@ static inline spmv_status spmv_mm_read_opts(const char *path, spmv_triplets *out
             goto fail;
         }
         p = spmv__mm_skipws(p);
-        if (nfield == 3) {
+        if (nfield >= 3) {
             if (*p == '\0') {
-                st = spmv__mm_err(err, rd.line, SPMV_ERR_PARSE, "expected 3 fields (row col value), got 2: missing value");
+                st = spmv__mm_err(err, rd.line, SPMV_ERR_PARSE, "expected %d fields %s, got 2: missing value", nfield, fieldhelp);
                 goto fail;
             }
-            if (spmv__mm_parse_value(&p, h.field, &x, vmsg, sizeof vmsg) != 0) {
+            if (spmv__mm_parse_value(&p, h.field == SPMV__MM_COMPLEX ? SPMV__MM_REAL : h.field, &x, vmsg, sizeof vmsg) != 0) {
                 st = spmv__mm_err(err, rd.line, SPMV_ERR_PARSE, "%s", vmsg);
+                goto fail;
+            }
+            p = spmv__mm_skipws(p);
+        }
+        if (nfield == 4) { /* the imaginary part */
+            if (*p == '\0') {
+                st = spmv__mm_err(err, rd.line, SPMV_ERR_PARSE, "expected 4 fields %s, got 3: missing imaginary part", fieldhelp);
+                goto fail;
+            }
+            if (spmv__mm_parse_value(&p, SPMV__MM_REAL, &xi, vmsg, sizeof vmsg) != 0) {
+                st = spmv__mm_err(err, rd.line, SPMV_ERR_PARSE, "%s (imaginary part)", vmsg);
                 goto fail;
             }
             p = spmv__mm_skipws(p);
@@ -1041,7 +1069,7 @@ static inline spmv_status spmv_mm_read_opts(const char *path, spmv_triplets *out
         {
             int64_t need = k + (h.sym != SPMV__MM_GENERAL && i != j ? 2 : 1); /* <= cap: nread < nnz */
             if (need > alloc) {
-                st = spmv__mm_reserve(&ri, &ci, &vv, k, &alloc, need, cap);
+                st = spmv__mm_reserve(&ri, &ci, &vv, &vi, k, &alloc, need, cap);
                 if (st != SPMV_OK) {
                     st = spmv__mm_err(err, rd.line, st, "out of memory for %lld nonzeros", (long long)need);
                     goto fail;
@@ -1051,12 +1079,15 @@ static inline spmv_status spmv_mm_read_opts(const char *path, spmv_triplets *out
         ri[k] = i - 1;
         ci[k] = j - 1;
         vv[k] = x;
+        if (vi) vi[k] = xi;
         k++;
-        /* symmetric and skew-symmetric: (j,i) added; a diagonal entry is stored once */
+        /* symmetric and skew-symmetric: (j,i) added; a diagonal entry is stored once; hermitian:
+           the conjugate mirrored */
         if (h.sym != SPMV__MM_GENERAL && i != j && !(keep1 && h.sym == SPMV__MM_SYMMETRIC)) {
             ri[k] = j - 1;
             ci[k] = i - 1;
             vv[k] = h.sym == SPMV__MM_SKEW ? -x : x;
+            if (vi) vi[k] = h.sym == SPMV__MM_SKEW || h.sym == SPMV__MM_HERMITIAN ? -xi : xi;
             k++;
         }
         nread++;
@@ -1079,11 +1110,13 @@ static inline spmv_status spmv_mm_read_opts(const char *path, spmv_triplets *out
     out->row = ri;
     out->col = ci;
     out->val = vv;
+    out->vim = vi;
     return SPMV_OK;
 fail:
     spmv__free(ri);
     spmv__free(ci);
     spmv__free(vv);
+    spmv__free(vi);
     spmv__mm_close(&rd);
     return st;
 }
@@ -1114,6 +1147,8 @@ static inline spmv_status spmv__mm_read_arr(const char *path, int vector, int64_
     st = spmv__mm_open(&rd, path, err);
     if (st != SPMV_OK) return st;
     st = spmv__mm_read_banner(&rd, &h, err);
+    if (st == SPMV_OK && h.field == SPMV__MM_COMPLEX)
+        st = spmv__mm_err(err, rd.line, SPMV_ERR_UNSUPPORTED, "complex arrays are not supported (field 'complex')");
     if (st != SPMV_OK) goto fail;
     if (!h.array) {
         st = spmv__mm_err(err, rd.line, SPMV_ERR_PARSE,
@@ -1704,7 +1739,8 @@ static inline char *spmv__mm_fmt_f64(char *d, double x, size_t room) {
 }
 
 /* One "row col value\n" line; 1-based indices given. */
-static inline void spmv__mm_wentry(spmv__mm_writer *w, int64_t i, int64_t j, double x) {
+/* one entry: "i j x\n", or with an imaginary part (xi non-NULL) "i j x xi\n" */
+static inline void spmv__mm_wentry(spmv__mm_writer *w, int64_t i, int64_t j, double x, const double *xi) {
     char *d, *d0;
     if (w->cap - w->len < 256) spmv__mm_wflush(w);
     d0 = d = w->buf + w->len;
@@ -1713,6 +1749,10 @@ static inline void spmv__mm_wentry(spmv__mm_writer *w, int64_t i, int64_t j, dou
     d = spmv__mm_fmt_i64(d, j);
     *d++ = ' ';
     d = spmv__mm_fmt_f64(d, x, 64);
+    if (xi) {
+        *d++ = ' ';
+        d = spmv__mm_fmt_f64(d, *xi, 64);
+    }
     *d++ = '\n';
     w->len += (size_t)(d - d0);
 }
@@ -1740,9 +1780,10 @@ static inline spmv_status spmv__mm_check_triplets(const spmv_triplets *t, spmv_e
 
 static inline void spmv__mm_write_coo(spmv__mm_writer *w, const spmv_triplets *t) {
     int64_t k;
-    spmv__mm_wprintf(w, "%%%%MatrixMarket matrix coordinate real general\n%lld %lld %lld\n", (long long)t->nrows,
-                     (long long)t->ncols, (long long)t->nnz);
-    for (k = 0; k < t->nnz && !w->failed; k++) spmv__mm_wentry(w, t->row[k] + 1, t->col[k] + 1, t->val[k]);
+    spmv__mm_wprintf(w, "%%%%MatrixMarket matrix coordinate %s general\n%lld %lld %lld\n", t->vim ? "complex" : "real",
+                     (long long)t->nrows, (long long)t->ncols, (long long)t->nnz);
+    for (k = 0; k < t->nnz && !w->failed; k++)
+        spmv__mm_wentry(w, t->row[k] + 1, t->col[k] + 1, t->val[k], t->vim ? &t->vim[k] : NULL);
 }
 
 static inline void spmv__mm_write_vec(spmv__mm_writer *w, int64_t n, const double *v) {

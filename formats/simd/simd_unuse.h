@@ -36,6 +36,7 @@
 #undef V_gather
 #undef V_mgather
 #undef V_loadt
+#undef SPMV__UCX
 #undef V_tv
 #undef SPMV__UISH_spmv_half
 #undef SPMV__ULD_float

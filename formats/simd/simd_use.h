@@ -46,7 +46,13 @@
 #else
 #define SPMV__ULT SPMV_VAL
 #endif
-#if SPMV_CAT(SPMV__VSZ_, SPMV__ULT) == 8
+#if SPMV_CAT(SPMV__VCX_, SPMV__ULT) + 0 == 2
+#define SPMV__UVK z
+#define SPMV__UCX 1
+#elif SPMV_CAT(SPMV__VCX_, SPMV__ULT) + 0 == 1
+#define SPMV__UVK c
+#define SPMV__UCX 1
+#elif SPMV_CAT(SPMV__VSZ_, SPMV__ULT) == 8
 #define SPMV__UVK d
 #elif SPMV_CAT(SPMV__VSZ_, SPMV__ULT) == 4
 #define SPMV__UVK s
@@ -63,9 +69,12 @@
 #error "formats/simd/simd_use.h: SPMV_IDX must be the token int32_t or int64_t"
 #endif
 
+#if SPMV_CAT(SPMV__ISAID_, SPMV_ISA_TOK) != 1 && defined(SPMV__UCX)
+#error "formats/simd/simd_use.h: complex lanes have the portable sets only"
+#endif
 #if SPMV_CAT(SPMV__ISAID_, SPMV_ISA_TOK) == 1 /* ---- generic ---- */
 #if !defined(SPMV_GW)
-#if SPMV_CAT(SPMV__VSZ_, SPMV__ULT) == 8
+#if SPMV_CAT(SPMV__VSZ_, SPMV__ULT) == 8 || defined(SPMV__UCX)
 #define SPMV__UGW 8
 #else
 #define SPMV__UGW 16
