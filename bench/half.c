@@ -1,5 +1,5 @@
 /* 16-bit values with float vectors against the float matrix, side by side:
- *   ninja build/bench_half && build/bench_half [--reps N] [--csv FILE] [--format F] [--isa I] MATRIX...
+ *   ninja build/bench_half && build/bench_half [--reps N] [--csv FILE] [--format F] [--params P] [--isa I] MATRIX...
  * MATRIX: a Matrix Market file or gen:SPEC (formats/io/gen.h). For each, format F (default csr)
  * of tag s (float values and vectors), h (binary16 values) and b (bfloat16 values), the same float
  * x, products alternating s, h, b for N rounds (default 40) after a warm-up; the medians, GB/s of
@@ -134,6 +134,8 @@ int main(int argc, char **argv) {
                 fprintf(stderr, "bench_half: format %s: not one that tags h and b instantiate\n", argv[i]);
                 return 1;
             }
+        } else if (!strcmp(argv[i], "--params") && i + 1 < argc) {
+            o.params = argv[++i];
         } else if (!strcmp(argv[i], "--isa") && i + 1 < argc) {
             if (spmv_isa_parse(argv[++i], &o.isa) != SPMV_OK) {
                 fprintf(stderr, "bench_half: isa %s: auto, generic, avx2 or avx512\n", argv[i]);

@@ -475,15 +475,41 @@ SPMV_API spmv_status SPMV_NAME(csr_merge_from_csr)(SPMV_NAME(csr) *A, const SPMV
 /* s += a*b, fused where the ISA has FMA (one instruction: the plain loop's shape when it is
  * built with -march=native, which contracts a*b + s; ISO C modes do not) */
 #undef SPMV__CSR_MAC
+#undef SPMV__CSR_MACY
+#undef SPMV__CSR_FMA
+/* SPMV__CSR_MACY(s, a, b): a already the vectors' type; SPMV__CSR_MAC: a stored value */
 #if SPMV_CAT(SPMV__ISAID_, SPMV_ISA_TOK) >= 2 && !(SPMV_CAT(SPMV__ISAID_, SPMV_ISA_TOK) == 3 && defined(SPMV_EMULATE_AVX512))
+#define SPMV__CSR_FMA 1
+#else
+#define SPMV__CSR_FMA 0
+#endif
+#if SPMV__COMPLEX && SPMV__CSR_FMA /* the textbook complex product, fused: four FMAs */
+#define SPMV__CSR_FMA1_spmv_cdouble __builtin_fma
+#define SPMV__CSR_FMA1_spmv_cfloat __builtin_fmaf
+#define SPMV__CSR_FMA1 SPMV_CAT(SPMV__CSR_FMA1_, SPMV_VAL)
+#define SPMV__CSR_MACY(s, a, b)                                                                                 \
+    do {                                                                                                        \
+        const SPMV_Y a_ = (a), b_ = (b);                                                                        \
+        __real__(s) = SPMV__CSR_FMA1(__real__ a_, __real__ b_, SPMV__CSR_FMA1(-__imag__ a_, __imag__ b_, __real__(s))); \
+        __imag__(s) = SPMV__CSR_FMA1(__real__ a_, __imag__ b_, SPMV__CSR_FMA1(__imag__ a_, __real__ b_, __imag__(s)));  \
+    } while (0)
+#elif SPMV__CSR_FMA
 #if SPMV_CAT(SPMV__VSZ_, SPMV_Y) == 8 /* the sums' type (double for a float matrix with double vectors) */
-#define SPMV__CSR_MAC(s, a, b) ((s) = __builtin_fma(V_tv(a), (b), (s)))
+#define SPMV__CSR_MACY(s, a, b) ((s) = __builtin_fma((a), (b), (s)))
 #else
-#define SPMV__CSR_MAC(s, a, b) ((s) = __builtin_fmaf(V_tv(a), (b), (s)))
+#define SPMV__CSR_MACY(s, a, b) ((s) = __builtin_fmaf((a), (b), (s)))
 #endif
+#elif SPMV__COMPLEX /* the textbook complex product, as the vector sets' (simd_generic.h) */
+#define SPMV__CSR_MACY(s, a, b)                                                                                 \
+    do {                                                                                                        \
+        const SPMV_Y a_ = (a), b_ = (b);                                                                        \
+        __real__(s) += __real__ a_ * __real__ b_ - __imag__ a_ * __imag__ b_;                                   \
+        __imag__(s) += __real__ a_ * __imag__ b_ + __imag__ a_ * __real__ b_;                                   \
+    } while (0)
 #else
-#define SPMV__CSR_MAC(s, a, b) ((s) += V_tv(a) * (b))
+#define SPMV__CSR_MACY(s, a, b) ((s) += (a) * (b))
 #endif
+#define SPMV__CSR_MAC(s, a, b) SPMV__CSR_MACY(s, V_tv(a), b)
 /* Entries [k, e) of val/col: one accumulator (the plain loop's shape), or (SPLIT, rows of
  * SPMV_CSR_LONG or more) four first, scalar loads of x either way. Indices, not pointers
  * offset per row: GCC then emits the plain loop's ~15 instructions a row where the pointer

@@ -195,9 +195,7 @@ SPMV_API size_t SPMV_NAME(csr5_bytes)(const SPMV_NAME(csr5) *A) {
 
 /* The vector width of an AVX backend for this value type; 0 for generic (any width). */
 static inline int SPMV_NAME(csr5__native_omega)(spmv_isa isa) {
-    if (isa == SPMV_ISA_AVX2) return sizeof(SPMV_Y) == 8 ? 4 : 8;
-    if (isa == SPMV_ISA_AVX512) return sizeof(SPMV_Y) == 8 ? 8 : 16;
-    return 0;
+    return isa == SPMV_ISA_AVX2 || isa == SPMV_ISA_AVX512 ? (int)SPMV__NATIVE_W(isa) : 0;
 }
 
 /* Tile t: transposes its values/columns, writes its descriptor, sets the tile_ptr flag.
@@ -278,7 +276,7 @@ static inline spmv_status SPMV_NAME(csr5__build)(SPMV_NAME(csr5) *A, const SPMV_
     st = SPMV_ISA_FOR(SPMV_FMT_CSR5, prm.isa, &prm.isa);
     if (st != SPMV_OK) return st;
     nat = SPMV_NAME(csr5__native_omega)(prm.isa);
-    if (prm.omega == 0) prm.omega = nat ? nat : (sizeof(SPMV_Y) == 8 ? 8 : 16);
+    if (prm.omega == 0) prm.omega = nat ? nat : (int)SPMV__NATIVE_W(SPMV_ISA_GENERIC);
     if ((nat && prm.omega != nat) ||
         (prm.omega != 4 && prm.omega != 8 && prm.omega != 16 && prm.omega != 32))
         return SPMV_ERR_ARG;

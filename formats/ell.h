@@ -126,11 +126,6 @@ static const spmv_param_key spmv__hyb_keys[] = {
      "ELL width, the rest of each row in COO (0: a third of the rows reach it)"},
     SPMV__ELL_FILL_KEY,
     {NULL, 0, SPMV_PK_INT, 0, 0, NULL, NULL}};
-/* the vector width (values) of a backend: AVX2 4 d / 8 f, AVX-512 8 / 16, portable 8 / 16 */
-static inline int spmv__ell_native_c(spmv_isa isa, size_t tsize) {
-    if (isa == SPMV_ISA_AVX2) return tsize == 8 ? 4 : 8;
-    return tsize == 8 ? 8 : 16;
-}
 #endif
 
 typedef struct SPMV_NAME(ell) {
@@ -310,7 +305,7 @@ static inline spmv_status SPMV_NAME(ell__plan)(const SPMV_NAME(csr) *B, spmv_ell
         return SPMV_ERR_ARG;
     if (p->variant != SPMV_ELL_R && p->variant != SPMV_ELL_SELL) p->t = 0;
     if (p->variant <= SPMV_ELL_R || p->variant >= SPMV_ELL_JAD) p->c = 0, p->sigma = 1;
-    else if (p->c == 0) p->c = spmv__ell_native_c(p->isa, sizeof(SPMV_Y));
+    else if (p->c == 0) p->c = (int)SPMV__NATIVE_W(p->isa);
     if (p->variant == SPMV_ELL_HLL) p->sigma = 1;
     if (p->sigma == 0) { /* 32*C; 256*C on long, skewed rows */
         /* mean >= 10 and cv >= 1: a window of 32*C such rows mixes
@@ -1003,7 +998,7 @@ SPMV_API spmv_status SPMV_NAME(hll_tune)(const SPMV_NAME(csr) *A, spmv_ell_param
     st = SPMV_ISA_FOR(SPMV_FMT_HLL, b.isa, &b.isa);
     if (st != SPMV_OK) return st;
     b.variant = SPMV_ELL_HLL;
-    w = spmv__ell_native_c(b.isa, sizeof(SPMV_Y));
+    w = (int)SPMV__NATIVE_W(b.isa);
     cand[0] = w, cand[1] = 2 * w, cand[2] = 4 * w, cand[3] = 8 * w, cand[4] = 32 * w;
     *best = b;
     return SPMV_NAME(ell__tune)(A, best, cand, 5, 0, seconds_spent);
@@ -1018,7 +1013,7 @@ SPMV_API spmv_status SPMV_NAME(sell_tune)(const SPMV_NAME(csr) *A, spmv_ell_para
     st = SPMV_ISA_FOR(SPMV_FMT_SELL, b.isa, &b.isa);
     if (st != SPMV_OK) return st;
     b.variant = SPMV_ELL_SELL;
-    c = b.c ? b.c : spmv__ell_native_c(b.isa, sizeof(SPMV_Y));
+    c = b.c ? b.c : (int)SPMV__NATIVE_W(b.isa);
     b.c = c;
     cand[0] = 32 * c, cand[1] = 1, cand[2] = 4 * c, cand[3] = 256 * c,
     cand[4] = A->nrows > 1 ? (int)(A->nrows < (1 << 30) ? A->nrows : (1 << 30)) : 1;

@@ -27,8 +27,9 @@
  * given). Such a "mixed" tag instantiates the families that support it (SPMV__MIXED_<family>,
  * formats/core/core.h), their verbs, the run-time handle and the selection over them
  * (docs/USAGE.md, "Precision"). */
-/* a complex tag (SPMV_VAL spmv_cfloat or spmv_cdouble: tags c, z): C units, the portable kernels,
- * the families with SPMV__CPLX_<family> (formats/core/core.h) */
+/* a complex tag (SPMV_VAL spmv_cfloat or spmv_cdouble: tags c, z): C units, the families with
+ * SPMV__CPLX_<family> (formats/core/core.h); its AVX2 and AVX-512 kernels are the portable complex
+ * set compiled for those targets (formats/simd/simd_use.h) */
 #if SPMV_CAT(SPMV__VCX_, SPMV_VAL) + 0 > 0
 #if defined(__cplusplus)
 #error "formats/instance.h: the complex tags (c, z) are for C units (C99 _Complex) so far"
@@ -111,14 +112,22 @@
 #endif
 #define SPMV_TV(v) SPMV_CAT(SPMV__TV_, SPMV_VAL)(v)
 #define SPMV_VT(x) SPMV_CAT(SPMV__VT_, SPMV_VAL)(x)
+/* SPMV__NATIVE_W(isa): the lanes of this tag's kernels for an ISA (the layouts that follow the
+ * vector width: csr5's omega, ell's c): AVX2 4 d / 8 s, AVX-512 and portable 8 / 16; complex
+ * lanes (formats/simd/simd_use.h) AVX2 4 z / 8 c, AVX-512 8 / 16, portable 8 */
+#if SPMV__COMPLEX
+#define SPMV__NATIVE_W(isa) ((isa) == SPMV_ISA_AVX2 ? (sizeof(SPMV_Y) == 16 ? 4 : 8) : (isa) == SPMV_ISA_AVX512 ? (sizeof(SPMV_Y) == 16 ? 8 : 16) : 8)
+#else
+#define SPMV__NATIVE_W(isa) ((isa) == SPMV_ISA_AVX2 ? (sizeof(SPMV_Y) == 8 ? 4 : 8) : (sizeof(SPMV_Y) == 8 ? 8 : 16))
+#endif
 /* spmv_<tag>_<x> */
 #define SPMV_NAME(x) SPMV_CAT(SPMV_CAT3(spmv_, SPMV_TAG, _), x)
 /* spmv_<tag>_<x>_<isa>: a kernel instantiated for the backend being emitted */
 #define SPMV_K(x) SPMV_NAME(SPMV_CAT3(x, _, SPMV_ISA_SUFFIX))
 /* The ISA a build of a row uses (SPMV_ISA_AUTO: $SPMV_ISA, the calibrated pick, the widest;
  * formats/calib.h, spmv_isa_for) */
-#if SPMV__COMPLEX /* the portable kernels only: AUTO is generic, an explicit AVX2 or AVX-512 SPMV_ERR_ISA */
-#define SPMV_ISA_FOR(fmt, req, out) spmv__isa_generic_only((req), (out))
+#if SPMV__COMPLEX /* no calibration for complex values (their sizes are real types'): the widest ISA */
+#define SPMV_ISA_FOR(fmt, req, out) spmv_isa_resolve((req), (out))
 #else
 #define SPMV_ISA_FOR(fmt, req, out) spmv_isa_for((fmt), (int)sizeof(SPMV_T), (int)sizeof(SPMV_I), (req), (out), NULL)
 #endif
@@ -130,12 +139,12 @@
  * `width` lanes (4, 8, 16 or 32; 0 = the type's default, 8 double / 16 float). The one
  * fallback: any other (isa, width) calls nothing and sets st = SPMV_ERR_ISA (converters
  * validate both, so a built object never gets there). st = SPMV_OK otherwise. */
-#if SPMV_HAVE_AVX512 && !SPMV__COMPLEX
+#if SPMV_HAVE_AVX512
 #define SPMV__CASE512(kern, args) case SPMV_ISA_AVX512: SPMV_CAT(kern, _avx512) args; break;
 #else
 #define SPMV__CASE512(kern, args)
 #endif
-#if SPMV_HAVE_AVX2 && !SPMV__COMPLEX
+#if SPMV_HAVE_AVX2
 #define SPMV__CASE2(kern, args) case SPMV_ISA_AVX2: SPMV_CAT(kern, _avx2) args; break;
 #else
 #define SPMV__CASE2(kern, args)
@@ -225,14 +234,14 @@
 #include "simd/simd_unuse.h"
 #undef SPMV_GW
 #undef SPMV_ISA_TOK
-#if SPMV_HAVE_AVX2 && !SPMV__COMPLEX
+#if SPMV_HAVE_AVX2
 #define SPMV_ISA_TOK avx2
 #include "simd/simd_use.h"
 #include "registry.h"
 #include "simd/simd_unuse.h"
 #undef SPMV_ISA_TOK
 #endif
-#if SPMV_HAVE_AVX512 && !SPMV__COMPLEX
+#if SPMV_HAVE_AVX512
 #define SPMV_ISA_TOK avx512
 #include "simd/simd_use.h"
 #include "registry.h"
@@ -267,6 +276,7 @@
 #undef SPMV_DISPATCH
 #undef SPMV_IMAX
 #undef SPMV_TV
+#undef SPMV__NATIVE_W
 #undef SPMV__CONJ
 #undef SPMV_ISA_FOR
 #undef SPMV__WIDE

@@ -1,7 +1,7 @@
 /* Complex values and vectors: tags z (double complex, spmv_cdouble) and c (float complex,
  * spmv_cfloat), formats/core/cplx.h and formats/instance.h. For each tag: every format it
- * instantiates (spmv_<tag>_any_has), the portable kernels at every width (AVX2 and AVX-512 asked
- * for explicitly: SPMV_ERR_ISA), threads 1-3, complex alpha and beta, A^T x, A^H x (csr_mvh and a
+ * instantiates (spmv_<tag>_any_has), every ISA (the portable kernels at every width; AVX2 and
+ * AVX-512: the portable complex set compiled for them), threads 1-3, complex alpha and beta, A^T x, A^H x (csr_mvh and a
  * handle on csr_adjoint), SpMM in both layouts, the handle with new values and the selection, on
  * generated matrices with complex values and the collection's complex matrices (read with
  * SPMV_MM_COMPLEX; hermitian ones mirrored with the conjugate). The bound, against a long double
@@ -152,9 +152,10 @@ static int N(refused)(spmv_format f, const N(csr) * A, spmv_status st) {
 }
 static CV N(rnd)(double s) { return CMAKE((CR)(s * (1 + th_rval() * 0.5)), (CR)(s * th_rval())); }
 
-/* every format x width x threads x (alpha, beta), an infinity in x; AVX2 and AVX-512 refused */
+/* every format x ISA (the portable one at every width) x threads x (alpha, beta), an infinity in x */
 static void N(products)(const char *name, const N(csr) * A, int big) {
     static const int widths[] = {4, 8, 16, 32};
+    static const spmv_isa isas[] = {SPMV_ISA_GENERIC, SPMV_ISA_AVX2, SPMV_ISA_AVX512};
     const CV ab[][2] = {{CMAKE(1, 0), CMAKE(0, 0)}, {CMAKE(-0.75f, 0.5f), CMAKE(2, -1)}, {CMAKE(0.3f, -1.1f), CMAKE(0, 1)}};
     const double bound = N(bound)(A);
     CV *x = malloc(sizeof(CV) * (size_t)(A->ncols + 1)), *y0 = malloc(sizeof(CV) * (size_t)(A->nrows + 1));
@@ -171,20 +172,19 @@ static void N(products)(const char *name, const N(csr) * A, int big) {
         spmv_error e;
         spmv_status st;
         if (!(spmv_format_flags((spmv_format)f) & SPMV_FF_HOST) || !N(any_has)((spmv_format)f)) continue;
-        o.format = (spmv_format)f, o.isa = SPMV_ISA_AVX512;
-        st = N(any_from_csr)(&M, A, &o, &e);
-        CHECK((st == SPMV_ERR_ISA || N(refused)((spmv_format)f, A, st)) && th_all_zero(&M, sizeof M),
-              "%s: %s %s with AVX-512 refused: %s", name, TNAME, spmv_format_name((spmv_format)f), spmv_status_str(st));
-        for (ii = 0; ii < sizeof widths / sizeof widths[0]; ii++) {
+        o.format = (spmv_format)f;
+        for (ii = 0; ii < sizeof widths / sizeof widths[0] + 2; ii++) {
             char prm[32];
-            o.isa = SPMV_ISA_AUTO;
-            snprintf(prm, sizeof prm, "w=%d", widths[ii]);
-            o.params = (spmv_format_flags((spmv_format)f) & SPMV_FF_WIDTH) ? prm : NULL;
-            if (!o.params && ii > 0) break;
+            const size_t nw = sizeof widths / sizeof widths[0];
+            o.isa = isas[ii < nw ? 0 : ii - nw + 1];
+            if (!spmv_isa_supported(o.isa)) continue;
+            snprintf(prm, sizeof prm, "w=%d", ii < nw ? widths[ii] : 0);
+            o.params = ii < nw && (spmv_format_flags((spmv_format)f) & SPMV_FF_WIDTH) ? prm : NULL;
+            if (!o.params && ii > 0 && ii < nw) continue;
             st = N(any_from_csr)(&M, A, &o, &e);
             if (N(refused)((spmv_format)f, A, st)) break;
-            CHECK(st == SPMV_OK && N(any_isa)(&M) == SPMV_ISA_GENERIC, "%s: %s %s %s: %s (%s)", name, TNAME,
-                  spmv_format_name((spmv_format)f), o.params ? o.params : "", spmv_status_str(st), e.msg);
+            CHECK(st == SPMV_OK && N(any_isa)(&M) == o.isa, "%s: %s %s isa %d %s: %s (%s)", name, TNAME,
+                  spmv_format_name((spmv_format)f), (int)o.isa, o.params ? o.params : "", spmv_status_str(st), e.msg);
             if (st != SPMV_OK) continue;
             for (th = 1; th <= 3; th++) {
                 if (big && th != 2) continue;

@@ -398,14 +398,6 @@ static inline int spmv__isa_converts16(spmv_isa isa) {
     return 1;
 }
 
-/* The complex tags' ISA: their kernels are the portable ones (AUTO: generic; an explicit AVX2 or
- * AVX-512: SPMV_ERR_ISA; $SPMV_ISA is not consulted) */
-static inline spmv_status spmv__isa_generic_only(spmv_isa req, spmv_isa *out) {
-    if (req != SPMV_ISA_AUTO && req != SPMV_ISA_GENERIC) return SPMV_ERR_ISA;
-    *out = SPMV_ISA_GENERIC;
-    return SPMV_OK;
-}
-
 /* The ISA a kernel uses when asked for `req`: AUTO means the SPMV_ISA environment
  * variable if set (auto|generic|avx2|avx512; another value is SPMV_ERR_ARG), else the best
  * supported. SPMV_ERR_ISA: the ISA is not compiled in or not on this CPU. */

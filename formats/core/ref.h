@@ -1,20 +1,27 @@
 /* The reference every test and the bench's error column use: the product in long double
  * (long double complex for a complex tag: SPMV__REFT) and the error measure. Template header (no
  * include guard), instantiated per tag by formats/instance.h after the formats' types.
- * A complex product here is C's (its Annex G: an infinity kept where the textbook formula gives
- * NaN in both parts), as the kernels' is; the magnitude |z| = hypot(re, im). */
+ * A complex product here is the textbook one, (ar br - ai bi, ar bi + ai br), as the kernels'
+ * (formats/simd/simd_generic.h) and BLAS's; the magnitude |z| = hypot(re, im). */
 #if SPMV__COMPLEX
 #define SPMV__REFT long double _Complex
-#define SPMV__REFMUL(a, b) ((a) * (b))
+#define SPMV__REFMUL(a, b) spmv__ref_cmul((a), (b))
 #define SPMV__REFABS(z) hypotl(__builtin_creall(z), __builtin_cimagl(z))
 #define SPMV__REFFIN(z) (isfinite(__builtin_creall(z)) && isfinite(__builtin_cimagl(z)))
 #define SPMV__REFSAME(y, r) spmv__ref_csame((long double _Complex)(y), (r))
 #ifndef SPMV__REF_CPLX_HELPERS
 #define SPMV__REF_CPLX_HELPERS 1
-/* each part: NaN matched by NaN, an infinity by the same infinity, a finite part by a finite one */
+static inline long double _Complex spmv__ref_cmul(long double _Complex a, long double _Complex b) {
+    long double _Complex r;
+    __real__ r = __real__ a * __real__ b - __imag__ a * __imag__ b;
+    __imag__ r = __real__ a * __imag__ b + __imag__ a * __real__ b;
+    return r;
+}
+/* each part: a non-finite one matched by a non-finite one (NaN or an infinity: C's own complex
+ * product, which the scalar steps alpha*s and beta*y use, keeps infinities where the textbook
+ * formula gives NaN), a finite part by a finite one */
 static inline int spmv__ref_csame1(long double y, long double r) {
-    if (isnan(r)) return isnan(y);
-    if (isinf(r)) return y == r;
+    if (isnan(r) || isinf(r)) return isnan(y) || isinf(y);
     return isfinite(y);
 }
 static inline int spmv__ref_csame(long double _Complex y, long double _Complex r) {

@@ -117,34 +117,42 @@
 #include "simd_generic.h"
 #if !defined(__cplusplus) /* complex lanes (tags c, z): the portable sets only */
 #define SPMV__GT spmv_cdouble
+#define SPMV__GCX 1
 #define SPMV__GW 4
 #define SPMV__GP spmv__g4z
 #include "simd_generic.h"
 #define SPMV__GT spmv_cdouble
+#define SPMV__GCX 1
 #define SPMV__GW 8
 #define SPMV__GP spmv__g8z
 #include "simd_generic.h"
 #define SPMV__GT spmv_cdouble
+#define SPMV__GCX 1
 #define SPMV__GW 16
 #define SPMV__GP spmv__g16z
 #include "simd_generic.h"
 #define SPMV__GT spmv_cdouble
+#define SPMV__GCX 1
 #define SPMV__GW 32
 #define SPMV__GP spmv__g32z
 #include "simd_generic.h"
 #define SPMV__GT spmv_cfloat
+#define SPMV__GCX 1
 #define SPMV__GW 4
 #define SPMV__GP spmv__g4c
 #include "simd_generic.h"
 #define SPMV__GT spmv_cfloat
+#define SPMV__GCX 1
 #define SPMV__GW 8
 #define SPMV__GP spmv__g8c
 #include "simd_generic.h"
 #define SPMV__GT spmv_cfloat
+#define SPMV__GCX 1
 #define SPMV__GW 16
 #define SPMV__GP spmv__g16c
 #include "simd_generic.h"
 #define SPMV__GT spmv_cfloat
+#define SPMV__GCX 1
 #define SPMV__GW 32
 #define SPMV__GP spmv__g32c
 #include "simd_generic.h"
@@ -312,8 +320,15 @@ static inline SPMV_TARGET_AVX2_16 __m256 spmv__avx2s_loadh(const spmv_half *p) {
 static inline SPMV_TARGET_AVX2_16 __m256 spmv__avx2s_mloadh(unsigned m, const spmv_half *p) {
     return _mm256_cvtph_ps(spmv__avx2_mload16_(m, (const uint16_t *)(const void *)p));
 }
-/* one binary16 value as a float (V_tv: a kernel's scalar paths) */
-static inline SPMV_TARGET_AVX2_16 float spmv__avx2_h2f(spmv_half h) { return _cvtsh_ss(h.bits); }
+/* one binary16 or bfloat16 value as a float (V_tv: a kernel's scalar paths): the 16 bits inserted
+ * into a zeroed register (one vpinsrw, its load folded in), converted (binary16) or already
+ * float's upper half (bfloat16) */
+static inline SPMV_TARGET_AVX2_16 float spmv__avx2_h2f(spmv_half h) {
+    return _mm_cvtss_f32(_mm_cvtph_ps(_mm_insert_epi16(_mm_setzero_si128(), h.bits, 0)));
+}
+static inline SPMV_TARGET_AVX2 float spmv__avx2_b2f(spmv_bfloat16 b) {
+    return _mm_cvtss_f32(_mm_castsi128_ps(_mm_insert_epi16(_mm_setzero_si128(), b.bits, 1)));
+}
 static inline SPMV_TARGET_AVX2 __m256 spmv__avx2s_loadb(const spmv_bfloat16 *p) {
     return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(const void *)p)), 16));
 }
@@ -565,7 +580,14 @@ static inline SPMV__F512_16 float spmv__avx512_h2f(spmv_half h) {
 #ifdef SPMV_EMULATE_AVX512
     return spmv_half_to_float(h);
 #else
-    return _cvtsh_ss(h.bits);
+    return _mm_cvtss_f32(_mm_cvtph_ps(_mm_insert_epi16(_mm_setzero_si128(), h.bits, 0)));
+#endif
+}
+static inline SPMV__F512_16 float spmv__avx512_b2f(spmv_bfloat16 b) {
+#ifdef SPMV_EMULATE_AVX512
+    return spmv_bfloat16_to_float(b);
+#else
+    return _mm_cvtss_f32(_mm_castsi128_ps(_mm_insert_epi16(_mm_setzero_si128(), b.bits, 1)));
 #endif
 }
 static inline SPMV__F512 SPMV_M512 spmv__avx512s_loadb(const spmv_bfloat16 *p) {

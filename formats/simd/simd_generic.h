@@ -6,6 +6,7 @@
  *   SPMV__GW   width, a literal 4, 8, 16 or 32
  *   SPMV__GP   name base, e.g. spmv__g8d: functions are spmv__g8d_<op>, the vector
  *              type is spmv__g8dv
+ *   SPMV__GCX  defined for a complex SPMV__GT (its product written out: mul, fma)
  *
  * The vector is a struct holding W values; masks are unsigned bitmasks (bit i = lane
  * i, bits at or above W ignored). Every op is a fixed-trip-count loop over the lanes
@@ -112,6 +113,28 @@ static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(add)(SPMV__GV a, SPMV__GV b) {
     return r;
 }
 
+#ifdef SPMV__GCX
+/* complex lanes: the textbook product (ar br - ai bi, ar bi + ai br), as BLAS and oneMKL compute
+ * it (C's own product calls a library function when both parts come out NaN) */
+static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(mul)(SPMV__GV a, SPMV__GV b) {
+    SPMV__GV r;
+    int i;
+    for (i = 0; i < SPMV__GW; i++) {
+        __real__ r.v[i] = __real__ a.v[i] * __real__ b.v[i] - __imag__ a.v[i] * __imag__ b.v[i];
+        __imag__ r.v[i] = __real__ a.v[i] * __imag__ b.v[i] + __imag__ a.v[i] * __real__ b.v[i];
+    }
+    return r;
+}
+static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(fma)(SPMV__GV a, SPMV__GV b, SPMV__GV c) {
+    SPMV__GV r;
+    int i;
+    for (i = 0; i < SPMV__GW; i++) {
+        __real__ r.v[i] = (__real__ a.v[i] * __real__ b.v[i] - __imag__ a.v[i] * __imag__ b.v[i]) + __real__ c.v[i];
+        __imag__ r.v[i] = (__real__ a.v[i] * __imag__ b.v[i] + __imag__ a.v[i] * __real__ b.v[i]) + __imag__ c.v[i];
+    }
+    return r;
+}
+#else
 static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(mul)(SPMV__GV a, SPMV__GV b) {
     SPMV__GV r;
     int i;
@@ -125,6 +148,7 @@ static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(fma)(SPMV__GV a, SPMV__GV b, S
     for (i = 0; i < SPMV__GW; i++) r.v[i] = a.v[i] * b.v[i] + c.v[i];
     return r;
 }
+#endif
 
 /* Pairwise (tree) sum: lanes i and i+h for h = W/2, W/4, ..., 1. */
 static inline SPMV_GENERIC_ATTR SPMV__GT SPMV__GF(hsum)(SPMV__GV a) {
@@ -204,3 +228,4 @@ static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(shift_up)(SPMV__GV a, SPMV__GT
 #undef SPMV__GT
 #undef SPMV__GW
 #undef SPMV__GP
+#undef SPMV__GCX

@@ -39,6 +39,7 @@
 #undef SPMV__UCX
 #undef V_tv
 #undef SPMV__UISH_spmv_half
+#undef SPMV__UISH_spmv_bfloat16
 #undef SPMV__ULD_float
 #undef SPMV__ULD_spmv_half
 #undef SPMV__ULD_spmv_bfloat16

@@ -69,10 +69,34 @@
 #error "formats/simd/simd_use.h: SPMV_IDX must be the token int32_t or int64_t"
 #endif
 
-#if SPMV_CAT(SPMV__ISAID_, SPMV_ISA_TOK) != 1 && defined(SPMV__UCX)
-#error "formats/simd/simd_use.h: complex lanes have the portable sets only"
+#if SPMV_CAT(SPMV__ISAID_, SPMV_ISA_TOK) != 1 && defined(SPMV__UCX) /* ---- complex lanes, AVX2 / AVX-512 ----
+ * the portable complex set compiled for the ISA's target (GCC then emits its FMA and vector
+ * instructions): W complex values, 4 (z) or 8 (c) for AVX2 and twice that for AVX-512 */
+#if SPMV_CAT(SPMV__VCX_, SPMV__ULT) + 0 == 2 && SPMV_CAT(SPMV__ISAID_, SPMV_ISA_TOK) == 2
+#define SPMV_W 4
+#define SPMV__UKEY g4z
+#elif SPMV_CAT(SPMV__VCX_, SPMV__ULT) + 0 == 2
+#define SPMV_W 8
+#define SPMV__UKEY g8z
+#elif SPMV_CAT(SPMV__ISAID_, SPMV_ISA_TOK) == 2
+#define SPMV_W 8
+#define SPMV__UKEY g8c
+#else
+#define SPMV_W 16
+#define SPMV__UKEY g16c
 #endif
-#if SPMV_CAT(SPMV__ISAID_, SPMV_ISA_TOK) == 1 /* ---- generic ---- */
+#define SPMV_ISA_SUFFIX SPMV_ISA_TOK
+#if SPMV_CAT(SPMV__ISAID_, SPMV_ISA_TOK) == 2
+#define SPMV_ISA_ENUM SPMV_ISA_AVX2
+#define SPMV_KTARGET SPMV_TARGET_AVX2
+#define SPMV_ISA_COMPILED SPMV_HAVE_AVX2
+#else
+#define SPMV_ISA_ENUM SPMV_ISA_AVX512
+#define SPMV_KTARGET SPMV_TARGET_AVX512
+#define SPMV_ISA_COMPILED SPMV_HAVE_AVX512
+#endif
+
+#elif SPMV_CAT(SPMV__ISAID_, SPMV_ISA_TOK) == 1 /* ---- generic ---- */
 #if !defined(SPMV_GW)
 #if SPMV_CAT(SPMV__VSZ_, SPMV__ULT) == 8 || defined(SPMV__UCX)
 #define SPMV__UGW 8
@@ -179,12 +203,17 @@
 #define V_mloadt V_mload
 #endif
 /* V_tv(v): one stored value as a lane (a kernel's scalar paths): SPMV_TV (formats/instance.h), or
- * binary16 on AVX2 and AVX-512 by F16C's scalar conversion */
+ * binary16 and bfloat16 on AVX2 and AVX-512 by one vpinsrw (and F16C's conversion) */
 #define SPMV__UISH_spmv_half 1
+#define SPMV__UISH_spmv_bfloat16 2
 #if SPMV_CAT(SPMV__UISH_, SPMV_VAL) + 0 == 1 && SPMV_CAT(SPMV__ISAID_, SPMV_ISA_TOK) == 2
 #define V_tv(v) spmv__avx2_h2f(v)
 #elif SPMV_CAT(SPMV__UISH_, SPMV_VAL) + 0 == 1 && SPMV_CAT(SPMV__ISAID_, SPMV_ISA_TOK) == 3
 #define V_tv(v) spmv__avx512_h2f(v)
+#elif SPMV_CAT(SPMV__UISH_, SPMV_VAL) + 0 == 2 && SPMV_CAT(SPMV__ISAID_, SPMV_ISA_TOK) == 2
+#define V_tv(v) spmv__avx2_b2f(v)
+#elif SPMV_CAT(SPMV__UISH_, SPMV_VAL) + 0 == 2 && SPMV_CAT(SPMV__ISAID_, SPMV_ISA_TOK) == 3
+#define V_tv(v) spmv__avx512_b2f(v)
 #else
 #define V_tv(v) SPMV_TV(v)
 #endif
