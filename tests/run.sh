@@ -115,8 +115,9 @@ fi
 # examples, compiled strictly (C11 -pedantic -Werror) by ninja; they must run (cg and
 # pagerank check their own results: the true residual, a long-double PageRank reference; cgls
 # its normal equations' residual in long double and its two transpose products' agreement;
-# cg_mixed both solvers' true residuals in long double)
-for e in quickstart int64 cg pagerank cgls cg_mixed choose_format; do
+# cg_mixed both solvers' true residuals in long double; helmholtz its true residual in long double
+# complex and the adjoint identity of csr_mvh)
+for e in quickstart int64 cg pagerank cgls cg_mixed helmholtz choose_format; do
     if OMP_NUM_THREADS=2 build/examples/$e >build/logs/example.$e.log 2>&1; then passed=$((passed + 1)); else
         failed=$((failed + 1)); echo "FAIL: example $e"; tail -5 build/logs/example.$e.log; fi
 done
