@@ -11,6 +11,7 @@
 #define SPMV_ENABLE_Z
 #define SPMV_ENABLE_C
 #include "spmv.h"
+#include "side_by_side.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,20 +26,10 @@
 #include <mkl.h>
 #endif
 
-static int cmpd(const void *a, const void *b) {
-    const double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof *v, cmpd);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 static int load(const char *spec, spmv_triplets *t, spmv_error *e) {
     int64_t k;
     uint64_t s = 88172645463325252ull;
-    if (!strncmp(spec, "gen:", 4) ? spmv_gen(spec + 4, t, e) != SPMV_OK
-                                  : spmv_mm_read_opts(spec, t, SPMV_MM_COMPLEX, NULL, e) != SPMV_OK)
-        return 0;
+    if (!sbs_load(spec, t, SPMV_MM_COMPLEX, e)) return 0;
     if (!t->vim) { /* a real matrix: imaginary parts drawn in [-1, 1) */
         if (!(t->vim = SPMV_ALLOC_N(double, t->nnz > 0 ? t->nnz : 1))) return 0;
         for (k = 0; k < t->nnz; k++) s ^= s << 13, s ^= s >> 7, s ^= s << 17, t->vim[k] = (double)(s >> 11) / 4503599627370496.0 - 1;
@@ -119,7 +110,7 @@ static void run(const char *spec, spmv_opts o, int reps, FILE *csv) {
         }
     for (i = 0; i < NROW; i++) {
         const int zz = i == ZO || i == ZM || i == ZMI;
-        med[i] = have[i] ? median(tm[i], reps) : 0;
+        med[i] = have[i] ? sbs_median(tm[i], reps) : 0;
         bytes[i] = (double)(i == ZO ? spmv_z_any_bytes(&HZ) : zz ? spmv_z_csr_bytes(&Z) : spmv_c_csr_bytes(&C)) +
                    (zz ? 16.0 : 8.0) * (Z.nrows + Z.ncols);
     }

@@ -9,23 +9,12 @@
 #define SPMV_ENABLE_H
 #define SPMV_ENABLE_B
 #include "spmv.h"
+#include "side_by_side.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
 
-static int cmpd(const void *a, const void *b) {
-    const double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof *v, cmpd);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-static int load(const char *spec, spmv_triplets *t, spmv_error *e) {
-    if (!strncmp(spec, "gen:", 4)) return spmv_gen(spec + 4, t, e) == SPMV_OK;
-    return spmv_mm_read(spec, t, e) == SPMV_OK;
-}
 /* max over rows of |y - yd| / (|A||x|)_r */
 static double rel_err(const spmv_d_csr *D, const double *x, const double *yd, const float *y) {
     double w = 0;
@@ -65,7 +54,7 @@ static void run(const char *spec, spmv_opts o, int reps, FILE *csv) {
     float *xs, *ys, *yh, *yb;
     int32_t i;
     int r, sh;
-    if (!load(spec, &t, &e)) {
+    if (!sbs_load(spec, &t, 0, &e)) {
         fprintf(stderr, "bench_half: %s: %s\n", spec, e.msg);
         return;
     }
@@ -98,7 +87,7 @@ static void run(const char *spec, spmv_opts o, int reps, FILE *csv) {
         if (r >= 0) ts[r] = t1 - t0, th[r] = t2 - t1, tb[r] = t3 - t2;
     }
     {
-        const double ms = median(ts, reps), mh = median(th, reps), mb = median(tb, reps), v = 4.0 * (D.nrows + D.ncols);
+        const double ms = sbs_median(ts, reps), mh = sbs_median(th, reps), mb = sbs_median(tb, reps), v = 4.0 * (D.nrows + D.ncols);
         const double bs = (double)spmv_s_any_bytes(&HS) + v, bh = (double)spmv_h_any_bytes(&HH) + v;
         const double bb = (double)spmv_b_any_bytes(&HB) + v;
         const double es = rel_err(&D, x, yd, ys), eh = rel_err(&D, x, yd, yh), eb = rel_err(&D, x, yd, yb);

@@ -8,24 +8,13 @@
  * double product relative to |A||x| (ds: the values' one rounding, u_s; s: also float sums). */
 #define SPMV_ENABLE_DS
 #include "spmv.h"
+#include "side_by_side.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
 
-static int cmpd(const void *a, const void *b) {
-    const double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof *v, cmpd);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
-static int load(const char *spec, spmv_triplets *t, spmv_error *e) {
-    if (!strncmp(spec, "gen:", 4)) return spmv_gen(spec + 4, t, e) == SPMV_OK;
-    return spmv_mm_read(spec, t, e) == SPMV_OK;
-}
 
 /* max over rows of |y - yd| / (|A||x|)_r */
 static double rel_err(const spmv_d_csr *D, const double *x, const double *yd, const double *y, const float *ys) {
@@ -55,7 +44,7 @@ static void run(const char *spec, spmv_format fmt, int reps, FILE *csv) {
     int32_t i;
     int r;
     o.format = fmt;
-    if (!load(spec, &t, &e) || spmv_d_csr_from_triplets(&D, &t, NULL, &e) != SPMV_OK ||
+    if (!sbs_load(spec, &t, 0, &e) || spmv_d_csr_from_triplets(&D, &t, NULL, &e) != SPMV_OK ||
         spmv_ds_csr_from_triplets(&M0, &t, NULL, &e) != SPMV_OK || spmv_s_csr_from_triplets(&S0, &t, NULL, &e) != SPMV_OK ||
         spmv_d_any_from_csr(&HD, &D, &o, &e) != SPMV_OK || spmv_ds_any_from_csr(&HM, &M0, &o, &e) != SPMV_OK ||
         spmv_s_any_from_csr(&HS, &S0, &o, &e) != SPMV_OK) {
@@ -81,7 +70,7 @@ static void run(const char *spec, spmv_format fmt, int reps, FILE *csv) {
         if (r >= 0) td[r] = t1 - t0, tm[r] = t2 - t1, ts[r] = t3 - t2;
     }
     {
-        const double md = median(td, reps), mm = median(tm, reps), ms = median(ts, reps), f = 2.0 * (double)D.nnz;
+        const double md = sbs_median(td, reps), mm = sbs_median(tm, reps), ms = sbs_median(ts, reps), f = 2.0 * (double)D.nnz;
         const double bd = (double)spmv_d_any_bytes(&HD) + 8.0 * (D.nrows + D.ncols);
         const double bm = (double)spmv_ds_any_bytes(&HM) + 8.0 * (D.nrows + D.ncols);
         const double bs = (double)spmv_s_any_bytes(&HS) + 4.0 * (D.nrows + D.ncols);

@@ -3,8 +3,9 @@
  * complex symmetric matrices (its inner products unconjugated).
  *   gcc -std=c11 -O2 -fopenmp -I. examples/helmholtz.c -o helmholtz -lm
  *   ./helmholtz [n [k2 [eps]]]      defaults 40, 60, 30
- * The matrix is built in-process as complex triplets (imaginary parts in t.vim) and converted by
- * the selection (spmv_z_auto). Checked: the true residual, recomputed in long double complex, below
+ * The matrix is built in-process as complex triplets (imaginary parts in t.vim) into a CSR (the
+ * products: spmv_z_csr_mv; spmv_z_auto_from_csr would choose a format, at the cost of compiling
+ * every format in this unit). Checked: the true residual, recomputed in long double complex, below
  * 1e-8 of ||f||; and the adjoint identity <A x, y> = <x, A^H y> with csr_mvh (A^H y without
  * forming A^H) to 1e-12. Exit 0 on success, 1 on an error or a failed check. */
 #define SPMV_ENABLE_Z
@@ -73,15 +74,12 @@ int main(int argc, char **argv) {
     const cplx one = spmv_cdouble_make(1, 0), zero = spmv_cdouble_make(0, 0);
     spmv_triplets t;
     spmv_z_csr A;
-    spmv_z_auto M;
-    spmv_opts o = spmv_opts_default();
     spmv_error e;
     cplx *u, *r, *p, *q, *f, rho;
     int64_t N, i;
     int it, ok = 1;
     double t0, res, adj;
-    if (n < 2 || n > 400 || !helmholtz(n, k2, eps, &t) || spmv_z_csr_from_triplets(&A, &t, NULL, &e) != SPMV_OK ||
-        spmv_z_auto_from_csr(&M, &A, &o, &e) != SPMV_OK) {
+    if (n < 2 || n > 400 || !helmholtz(n, k2, eps, &t) || spmv_z_csr_from_triplets(&A, &t, NULL, &e) != SPMV_OK) {
         fprintf(stderr, "helmholtz: n in 2..400; building the operator: %s\n", e.msg);
         return 1;
     }
@@ -95,7 +93,7 @@ int main(int argc, char **argv) {
     t0 = spmv_wtime();
     for (it = 0; it < 5000 && nrm(N, r) > 1e-10 * nrm(N, f); it++) { /* COCG */
         cplx alpha, beta, rho1;
-        ok &= spmv_z_auto_mv(&M, one, p, zero, q) == SPMV_OK;
+        ok &= spmv_z_csr_mv(&A, one, p, zero, q) == SPMV_OK;
         alpha = rho / dotu(N, p, q, 0);
         for (i = 0; i < N; i++) u[i] += alpha * p[i], r[i] -= alpha * q[i];
         rho1 = dotu(N, r, r, 0);
@@ -104,10 +102,9 @@ int main(int argc, char **argv) {
         for (i = 0; i < N; i++) p[i] = r[i] + beta * p[i];
     }
     res = true_residual(&A, u, f);
-    printf("helmholtz: n=%lld (%lld unknowns, %lld entries), k^2=%g, eps=%g, format %s: COCG %d iterations, %.3f s, "
+    printf("helmholtz: n=%lld (%lld unknowns, %lld entries), k^2=%g, eps=%g, csr (%s): COCG %d iterations, %.3f s, "
            "true residual %.2e\n",
-           (long long)n, (long long)N, (long long)A.nnz, k2, eps, spmv_format_name(spmv_z_auto_format(&M)), it,
-           spmv_wtime() - t0, res);
+           (long long)n, (long long)N, (long long)A.nnz, k2, eps, spmv_isa_name(A.params.isa), it, spmv_wtime() - t0, res);
     /* <A x, y> = <x, A^H y>: x = u, y = f */
     ok &= spmv_z_csr_mv(&A, one, u, zero, q) == SPMV_OK && spmv_z_csr_mvh(&A, one, f, zero, p) == SPMV_OK;
     {
@@ -116,7 +113,7 @@ int main(int argc, char **argv) {
     }
     printf("helmholtz: adjoint identity |<Ax,y> - <x,A^H y>| / |<Ax,y>| = %.2e\n", adj);
     ok &= res < 1e-8 && adj < 1e-12;
-    spmv_z_auto_free(&M), spmv_z_csr_free(&A);
+    spmv_z_csr_free(&A);
     free(u), free(r), free(p), free(q), free(f);
     if (!ok) fprintf(stderr, "helmholtz: a check failed\n");
     return ok ? 0 : 1;

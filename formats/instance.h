@@ -38,6 +38,7 @@
 #error "formats/instance.h: a complex tag's vectors have its values' type (no SPMV_VEC)"
 #endif
 #define SPMV__COMPLEX 1
+#include "simd/simd_complex.h"
 #pragma push_macro("SPMV__USE")
 #undef SPMV__USE
 #define SPMV__USE(family) ((SPMV__ALL_FORMATS || SPMV_CAT(SPMV_WITH_, family) + 0) && SPMV_CAT(SPMV__CPLX_, family) + 0)

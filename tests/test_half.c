@@ -1,7 +1,8 @@
 /* 16-bit values with float vectors: tags h (binary16, spmv_half) and b (bfloat16, spmv_bfloat16),
  * formats/core/half.h and formats/instance.h. For each tag: every format it instantiates
  * (spmv_<tag>_any_has), every ISA, threads 1-3, csr's two row sums, transpose and SpMM, the
- * handle with new values and the selection, on edge cases, presets and the real matrices (a
+ * handle with new values and the selection, on edge cases, presets and the real matrices up to 80k
+ * entries (a
  * matrix beyond binary16's range, refused with SPMV_ERR_OVERFLOW, is checked for that and then
  * scaled by a power of two). Two bounds, against long-double references:
  *   - the stored values (exact in float) with the float x: float sums,
@@ -503,7 +504,7 @@ static void N(run)(void) {
     th_make_rows(&t, 12, 400, len);
     N(one)("rows 0..300", &t, NULL);
     spmv_triplets_free(&t);
-    th_real_matrices(N(one), NULL, 150000);
+    th_real_matrices(N(one), NULL, 80000);
 }
 #undef N
 #undef TNAME

@@ -115,48 +115,6 @@
 #define SPMV__GW 32
 #define SPMV__GP spmv__g32s
 #include "simd_generic.h"
-#if !defined(__cplusplus) /* complex lanes (tags c, z): the portable sets only */
-#define SPMV__GT spmv_cdouble
-#define SPMV__GCX 1
-#define SPMV__GW 4
-#define SPMV__GP spmv__g4z
-#include "simd_generic.h"
-#define SPMV__GT spmv_cdouble
-#define SPMV__GCX 1
-#define SPMV__GW 8
-#define SPMV__GP spmv__g8z
-#include "simd_generic.h"
-#define SPMV__GT spmv_cdouble
-#define SPMV__GCX 1
-#define SPMV__GW 16
-#define SPMV__GP spmv__g16z
-#include "simd_generic.h"
-#define SPMV__GT spmv_cdouble
-#define SPMV__GCX 1
-#define SPMV__GW 32
-#define SPMV__GP spmv__g32z
-#include "simd_generic.h"
-#define SPMV__GT spmv_cfloat
-#define SPMV__GCX 1
-#define SPMV__GW 4
-#define SPMV__GP spmv__g4c
-#include "simd_generic.h"
-#define SPMV__GT spmv_cfloat
-#define SPMV__GCX 1
-#define SPMV__GW 8
-#define SPMV__GP spmv__g8c
-#include "simd_generic.h"
-#define SPMV__GT spmv_cfloat
-#define SPMV__GCX 1
-#define SPMV__GW 16
-#define SPMV__GP spmv__g16c
-#include "simd_generic.h"
-#define SPMV__GT spmv_cfloat
-#define SPMV__GCX 1
-#define SPMV__GW 32
-#define SPMV__GP spmv__g32c
-#include "simd_generic.h"
-#endif
 
 #if SPMV_HAVE_AVX512 && defined(SPMV_EMULATE_AVX512)
 /* GCC and clang warn (-Wpsabi) at calls passing SIMDe's 256/512-bit vectors by value
