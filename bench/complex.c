@@ -141,16 +141,10 @@ int main(int argc, char **argv) {
     spmv_opts o = spmv_opts_default();
     FILE *csv = NULL;
     for (i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
-            reps = atoi(argv[++i]);
-            if (reps < 1) reps = 1;
-        } else if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
-            if (!(csv = fopen(argv[++i], "w"))) {
-                fprintf(stderr, "bench_complex: cannot write %s\n", argv[i]);
-                return 1;
-            }
-            fprintf(csv, "matrix,format,nnz,threads,row,median_s,bytes\n");
-        } else if (!strcmp(argv[i], "--format") && i + 1 < argc) {
+        const int c = sbs_common_arg(argc, argv, &i, &reps, &csv, "bench_complex", "matrix,format,nnz,threads,row,median_s,bytes");
+        if (c < 0) return 1;
+        if (c > 0) continue;
+        if (!strcmp(argv[i], "--format") && i + 1 < argc) {
             if (spmv_format_parse(argv[++i], &o.format) != SPMV_OK || !spmv_z_any_has(o.format)) {
                 fprintf(stderr, "bench_complex: format %s: not one that tag z instantiates\n", argv[i]);
                 return 1;

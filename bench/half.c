@@ -109,16 +109,10 @@ int main(int argc, char **argv) {
     spmv_opts o = spmv_opts_default();
     FILE *csv = NULL;
     for (i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
-            reps = atoi(argv[++i]);
-            if (reps < 1) reps = 1;
-        } else if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
-            if (!(csv = fopen(argv[++i], "w"))) {
-                fprintf(stderr, "bench_half: cannot write %s\n", argv[i]);
-                return 1;
-            }
-            fprintf(csv, "matrix,format,nnz,threads,scaled_by_2^-k,s_s,h_s,b_s,s_bytes,h_bytes,b_bytes,s_err,h_err,b_err\n");
-        } else if (!strcmp(argv[i], "--format") && i + 1 < argc) {
+        const int c = sbs_common_arg(argc, argv, &i, &reps, &csv, "bench_half", "matrix,format,nnz,threads,scaled_by_2^-k,s_s,h_s,b_s,s_bytes,h_bytes,b_bytes,s_err,h_err,b_err");
+        if (c < 0) return 1;
+        if (c > 0) continue;
+        if (!strcmp(argv[i], "--format") && i + 1 < argc) {
             if (spmv_format_parse(argv[++i], &o.format) != SPMV_OK || !spmv_h_any_has(o.format)) {
                 fprintf(stderr, "bench_half: format %s: not one that tags h and b instantiate\n", argv[i]);
                 return 1;

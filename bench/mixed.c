@@ -92,16 +92,10 @@ int main(int argc, char **argv) {
     spmv_format fmt = SPMV_FMT_CSR;
     FILE *csv = NULL;
     for (i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
-            reps = atoi(argv[++i]);
-            if (reps < 1) reps = 1;
-        } else if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
-            if (!(csv = fopen(argv[++i], "w"))) {
-                fprintf(stderr, "bench_mixed: cannot write %s\n", argv[i]);
-                return 1;
-            }
-            fprintf(csv, "matrix,format,nnz,threads,d_s,ds_s,s_s,d_bytes,ds_bytes,s_bytes,ds_err,s_err\n");
-        } else if (!strcmp(argv[i], "--format") && i + 1 < argc) {
+        const int c = sbs_common_arg(argc, argv, &i, &reps, &csv, "bench_mixed", "matrix,format,nnz,threads,d_s,ds_s,s_s,d_bytes,ds_bytes,s_bytes,ds_err,s_err");
+        if (c < 0) return 1;
+        if (c > 0) continue;
+        if (!strcmp(argv[i], "--format") && i + 1 < argc) {
             if (spmv_format_parse(argv[++i], &fmt) != SPMV_OK || !spmv_ds_any_has(fmt)) {
                 fprintf(stderr, "bench_mixed: format %s: not one that tag ds instantiates\n", argv[i]);
                 return 1;
