@@ -44,6 +44,12 @@
  *   #include "spmv_cuda.cuh"          // spmv_dl_csr ... and spmv_dl_csr_dev ...
  * (If you already instantiated the host side of that pair with spmv.h, define the three
  * macros again and include "formats/cuda/instance.cuh" instead.)
+ * Other precisions (docs/USAGE.md, "Precision"): define SPMV_ENABLE_DS (a float matrix with
+ * double vectors and sums: spmv_ds_any_dev_mv(&D, 1.0, x_dev, 0.0, y_dev, s) with double x and
+ * y), SPMV_ENABLE_H / SPMV_ENABLE_B (binary16 / bfloat16 values, float vectors and sums) or
+ * SPMV_ENABLE_ALL_TYPES before the first include: spmv.h's host side and the device side of
+ * the families that tag has (coo, csr, csr5, csrdu, the ELL and DIA families, bcsr, sss; not
+ * the AXT family nor suraa). The complex tags (c, z) are host-only so far (C units).
  *
  * Build: nvcc -O3 -std=c++17 -Xcompiler -fopenmp -gencode arch=compute_90,code=sm_90 ...
  *        file.cu  [-DSPMV_HAVE_ZLIB ... -lz]
@@ -60,9 +66,11 @@
 #pragma push_macro("SPMV_TAG")
 #pragma push_macro("SPMV_VAL")
 #pragma push_macro("SPMV_IDX")
+#pragma push_macro("SPMV_VEC")
 #undef SPMV_TAG
 #undef SPMV_VAL
 #undef SPMV_IDX
+#undef SPMV_VEC
 #define SPMV_CUDA__USER_PARAMS 1
 #endif
 
@@ -79,11 +87,36 @@
 #define SPMV_IDX int32_t
 #include "formats/cuda/instance.cuh"
 
+/* the optional tags spmv.h instantiated (SPMV_ENABLE_DS, _H, _B or SPMV_ENABLE_ALL_TYPES),
+ * their device side too */
+#ifdef SPMV_ENABLE_DS
+#define SPMV_TAG ds
+#define SPMV_VAL float
+#define SPMV_VEC double
+#define SPMV_IDX int32_t
+#include "formats/cuda/instance.cuh"
+#endif
+#ifdef SPMV_ENABLE_H
+#define SPMV_TAG h
+#define SPMV_VAL spmv_half
+#define SPMV_VEC float
+#define SPMV_IDX int32_t
+#include "formats/cuda/instance.cuh"
+#endif
+#ifdef SPMV_ENABLE_B
+#define SPMV_TAG b
+#define SPMV_VAL spmv_bfloat16
+#define SPMV_VEC float
+#define SPMV_IDX int32_t
+#include "formats/cuda/instance.cuh"
+#endif
+
 #ifdef SPMV_CUDA__USER_PARAMS
 #undef SPMV_CUDA__USER_PARAMS
 #pragma pop_macro("SPMV_TAG")
 #pragma pop_macro("SPMV_VAL")
 #pragma pop_macro("SPMV_IDX")
+#pragma pop_macro("SPMV_VEC")
 #endif
 #endif /* SPMV_CUDA_CUH_INCLUDED */
 
@@ -93,9 +126,11 @@
 #pragma push_macro("SPMV_TAG")
 #pragma push_macro("SPMV_VAL")
 #pragma push_macro("SPMV_IDX")
+#pragma push_macro("SPMV_VEC")
 #include "spmv.h"
 #pragma pop_macro("SPMV_TAG")
 #pragma pop_macro("SPMV_VAL")
 #pragma pop_macro("SPMV_IDX")
+#pragma pop_macro("SPMV_VEC")
 #include "formats/cuda/instance.cuh"
 #endif

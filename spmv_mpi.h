@@ -2,7 +2,8 @@
  * rows held as a diagonal and an off-diagonal block in any registry format, and the product
  * y = alpha*A*x + beta*y with the ghost exchange overlapped by the diagonal block's product.
  * Header-only; include after spmv.h and mpi.h. Tags s and d (and ds, a float matrix with
- * double vectors, with SPMV_ENABLE_DS: x's ghosts travel as doubles); another tag: define
+ * double vectors, with SPMV_ENABLE_DS: x's ghosts travel as doubles; h and b, 16-bit values with
+ * float vectors, with SPMV_ENABLE_H / _B: the values travel as 16-bit words); another tag: define
  * SPMV_TAG, SPMV_VAL, SPMV_IDX (SPMV_VEC) and include spmv.h, then define them again and include
  * spmv_mpi.h.
  *
@@ -65,6 +66,28 @@ static int spmv__dist_cmp64(const void *a, const void *b) {
 #define SPMV_Y double
 #define SPMV_I int32_t
 #define SPMV_NAME(x) SPMV_CAT(spmv_ds_, x)
+#include "formats/mpi/dist.h"
+#undef SPMV_NAME
+#undef SPMV_T
+#undef SPMV_Y
+#undef SPMV_I
+#endif
+#ifdef SPMV_ENABLE_H /* binary16 values (sent as 16-bit words), float vectors (host blocks) */
+#define SPMV_T spmv_half
+#define SPMV_Y float
+#define SPMV_I int32_t
+#define SPMV_NAME(x) SPMV_CAT(spmv_h_, x)
+#include "formats/mpi/dist.h"
+#undef SPMV_NAME
+#undef SPMV_T
+#undef SPMV_Y
+#undef SPMV_I
+#endif
+#ifdef SPMV_ENABLE_B /* bfloat16 values, float vectors (host blocks) */
+#define SPMV_T spmv_bfloat16
+#define SPMV_Y float
+#define SPMV_I int32_t
+#define SPMV_NAME(x) SPMV_CAT(spmv_b_, x)
 #include "formats/mpi/dist.h"
 #undef SPMV_NAME
 #undef SPMV_T

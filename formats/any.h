@@ -94,7 +94,9 @@ typedef struct spmv_opts {
     int deterministic;    /* 1: same bits every run: device formats adding with atomics are refused
                            * (any_dev) or left out (auto), auto's choice is made without timing */
     int transpose;        /* any_*: 1 builds the format from A^T (a parallel transpose, counted in
-                           * the build's time): the handle's products are then y = alpha*A^T*x + beta*y */
+                           * the build's time): the handle's products are then y = alpha*A^T*x + beta*y;
+                           * 2 from A^H (csr_adjoint: the conjugate transpose, y = alpha*A^H*x + beta*y;
+                           * the same as 1 for a real tag) */
     /* the automatic selection (auto_from_csr, auto_dev_from_csr) */
     double expected_calls; /* products the handle will run (>= 1) */
     double budget;         /* selection cost cap, in SpMVs of the fastest product timed (>= 0) */
@@ -128,7 +130,7 @@ static inline spmv_status spmv_opts_check(const spmv_opts *o, spmv_error *e) {
     else if ((int)o->isa < 0 || o->isa >= SPMV_ISA_COUNT_) bad = "isa out of range";
     else if (o->tune != 0 && o->tune != 1) bad = "tune must be 0 or 1";
     else if (o->deterministic != 0 && o->deterministic != 1) bad = "deterministic must be 0 or 1";
-    else if (o->transpose != 0 && o->transpose != 1) bad = "transpose must be 0 or 1";
+    else if (o->transpose < 0 || o->transpose > 2) bad = "transpose must be 0 (A), 1 (A^T) or 2 (A^H)";
     else if (!(o->expected_calls >= 1 && o->expected_calls < 1e18)) bad = "expected_calls must be a number >= 1";
     else if (!(o->budget >= 0 && o->budget < 1e18)) bad = "budget must be a number of SpMVs >= 0";
     else if (!(o->min_seconds >= 0 && o->min_seconds < 1e6)) bad = "min_seconds must be >= 0 (and finite)";
@@ -245,7 +247,7 @@ typedef struct SPMV_NAME(any) {
     spmv_format fmt;
     double tune_s;        /* seconds the build spent tuning (opts.tune) */
     int64_t nrows, ncols; /* of the matrix the handle holds (A^T's with opts.transpose) */
-    int transposed;       /* built with opts.transpose */
+    int transposed;       /* built with opts.transpose: 1 from A^T, 2 from A^H */
     /* any_update_values: for each slot of the format's value arrays the position of its
      * entry in A's CSR order (-1: padding), made at the first update; a sample of A's
      * pattern to refuse another matrix */
@@ -330,10 +332,10 @@ SPMV_API spmv_status SPMV_NAME(any_from_csr)(SPMV_NAME(any) *M, const SPMV_NAME(
     st = spmv_any_params_init(fmt, NULL, &p, e);
     if (st != SPMV_OK) return st;
     p.isa = opts.isa;
-    if (opts.transpose) { /* the format is built from A^T, which is then dropped */
+    if (opts.transpose) { /* the format is built from A^T (A^H: 2), which is then dropped */
         SPMV_NAME(csr) At;
         spmv_opts o2 = opts;
-        if ((st = SPMV_NAME(csr_transpose)(&At, A)) != SPMV_OK) {
+        if ((st = opts.transpose == 2 ? SPMV_NAME(csr_adjoint)(&At, A) : SPMV_NAME(csr_transpose)(&At, A)) != SPMV_OK) {
             SPMV__ERR(e, "transposing A: %s", spmv_status_str(st));
             return st;
         }
@@ -354,12 +356,12 @@ SPMV_API spmv_status SPMV_NAME(any_from_csr)(SPMV_NAME(any) *M, const SPMV_NAME(
             M->fmt = fmt;
             M->nrows = At.nrows;
             M->ncols = At.ncols;
-            M->transposed = 1;
+            M->transposed = opts.transpose;
             return SPMV_OK;
         }
         st = SPMV_NAME(any_from_csr)(M, &At, &o2, e);
         SPMV_NAME(csr_free)(&At);
-        if (st == SPMV_OK) M->transposed = 1;
+        if (st == SPMV_OK) M->transposed = opts.transpose;
         return st;
     }
     switch (fmt) {

@@ -1251,19 +1251,19 @@ SPMV_API spmv_status SPMV_NAME(auto_from_csr)(SPMV_NAME(auto) *M, const SPMV_NAM
         e->line = 0;
         e->msg[0] = 0;
     }
-    if (o && o->transpose == 1 && A && M) { /* choose for A^T, the matrix the handle will hold */
+    if (o && (o->transpose == 1 || o->transpose == 2) && A && M) { /* choose for A^T (A^H), the matrix the handle will hold */
         SPMV_NAME(csr) At;
         spmv_opts o2 = *o;
         o2.transpose = 0;
         o2.borrow = 0; /* A^T is dropped below: the handle must own its arrays */
-        if ((st = SPMV_NAME(csr_transpose)(&At, A)) != SPMV_OK) {
+        if ((st = o->transpose == 2 ? SPMV_NAME(csr_adjoint)(&At, A) : SPMV_NAME(csr_transpose)(&At, A)) != SPMV_OK) {
             memset(M, 0, sizeof *M);
             SPMV__ERR(e, "transposing A: %s", spmv_status_str(st));
             return st;
         }
         st = SPMV_NAME(auto__select)(M, &At, &o2);
         SPMV_NAME(csr_free)(&At);
-        if (st == SPMV_OK) M->h.transposed = 1;
+        if (st == SPMV_OK) M->h.transposed = o->transpose;
     } else {
         st = SPMV_NAME(auto__select)(M, A, o);
     }

@@ -37,7 +37,7 @@ typedef struct spmv__plan {
 } spmv__plan;
 /* the operation's word in a plan and in messages */
 static inline void spmv__plan_op(char *buf, size_t n, int transpose, int mm_k) {
-    if (transpose) snprintf(buf, n, "mvt");
+    if (transpose) snprintf(buf, n, transpose == 2 ? "mvh" : "mvt");
     else if (mm_k > 0) snprintf(buf, n, "mm:k=%d", mm_k);
     else snprintf(buf, n, "mv");
 }
@@ -55,7 +55,7 @@ static inline int spmv__plan_line(const char *line, int version, spmv__plan *P) 
     if (sscanf(line, "isa %31s", P->isa) == 1) return 32;
     if (version == 1 && sscanf(line, "transposed %d", &tr) == 1 && (tr == 0 || tr == 1)) return P->transpose = tr, 64;
     if (version >= 2 && sscanf(line, "op %31s", op) == 1) {
-        if (!strcmp(op, "mv") || !strcmp(op, "mvt")) return P->transpose = op[2] == 't', 64;
+        if (!strcmp(op, "mv") || !strcmp(op, "mvt") || !strcmp(op, "mvh")) return P->transpose = op[2] == 't' ? 1 : op[2] == 'h' ? 2 : 0, 64;
         if (!strncmp(op, "mm:k=", 5) && sscanf(op + 5, "%d", &P->mm_k) == 1 && P->mm_k >= 1 && P->mm_k <= 4096) return 64;
         return 0;
     }

@@ -37,7 +37,10 @@ def functions(path):
     for no, line in enumerate(L, 1):
         for ch in line:
             if ch == '{':
-                if depth == 0 and re.search(r'\)\s*(const\s*)?$', sig.strip()) and '=' not in sig.split('(')[0]:
+                # an '=' before the parameters is an initializer, not a function (a default
+                # template argument, template <typename A = T>, is neither)
+                head = re.sub(r'template\s*<[^>]*>', '', sig).split('(')[0]
+                if depth == 0 and re.search(r'\)\s*(const\s*)?$', sig.strip()) and '=' not in head:
                     start = (no, sig)
                 depth += 1
             elif ch == '}':

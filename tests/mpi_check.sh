@@ -36,6 +36,12 @@ if [ -x build/tests/test_mpi_ds ]; then
 else
     fail=$((fail + 1)); echo "FAIL: build/tests/test_mpi_ds missing"
 fi
+# 16-bit values with float vectors (the same test built with -DTM_HALF: tags h and b) on 1-3 ranks
+if [ -x build/tests/test_mpi_half ]; then
+    for np in 1 2 3; do run_np "h and b, " build/tests/test_mpi_half $np build/logs/mpi.half.np$np.out OMP_WAIT_POLICY=passive; done
+else
+    fail=$((fail + 1)); echo "FAIL: build/tests/test_mpi_half missing"
+fi
 # the device side in the CUDA emulation (tests/mpi/test_mpi_cuda.cu) on 1-3 ranks
 if [ -x build/tests-cuemu/test_mpi_cuda ]; then
     for np in 1 2 3; do run_np "device side, " build/tests-cuemu/test_mpi_cuda $np build/logs/mpi.cuda.np$np.out; done

@@ -516,6 +516,27 @@ static void plan_files(void) {
     st = spmv_s_auto_from_plan(&Ms, &As, p, &e);
     CHECK(st == SPMV_ERR_ARG && strstr(e.msg, "double") && strstr(e.msg, "float") && strstr(e.msg, p),
           "a double plan in the float API: %s (%s)", spmv_status_str(st), e.msg);
+    { /* a handle for A^H (opts.transpose = 2: the transpose for a real tag) records mvh */
+        spmv_d_auto H;
+        char hp[300], ht[4096];
+        spmv_opts oh = o;
+        oh.transpose = 2;
+        snprintf(hp, sizeof hp, "%s/H.plan", dir);
+        ht[0] = 0;
+        st = spmv_d_auto_from_csr(&H, &A, &oh, &e);
+        if (st == SPMV_OK && H.h.transposed == 2 && spmv_d_auto_plan_save(&H, &A, hp, &e) == SPMV_OK && (f = fopen(hp, "r"))) {
+            n = fread(ht, 1, sizeof ht - 1, f);
+            ht[n] = 0;
+            fclose(f);
+        }
+        if (st == SPMV_OK) spmv_d_auto_free(&H);
+        CHECK(strstr(ht, "\nop mvh\n") != NULL, "the plan of an A^H handle records mvh: %s (%s)", spmv_status_str(st), e.msg);
+        st = spmv_d_auto_from_plan(&M2, &A, hp, &e);
+        CHECK(st == SPMV_OK && M2.h.transposed == 2 && M2.rep.opts.transpose == 2 && strstr(M2.rep.why, "mvh"),
+              "a plan for mvh builds A^H and says so: %s", st == SPMV_OK ? M2.rep.why : e.msg);
+        if (st == SPMV_OK) spmv_d_auto_free(&M2);
+        unlink(hp);
+    }
     /* isa auto is this machine's best, not another machine's ISA */
     {
         char *i = strstr(txt, "\nisa "), *end = i ? strchr(i + 1, '\n') : NULL;

@@ -1,8 +1,9 @@
 /* Complex values and vectors: tags z (double complex, spmv_cdouble) and c (float complex,
  * spmv_cfloat), formats/core/cplx.h and formats/instance.h. For each tag: every format it
  * instantiates (spmv_<tag>_any_has), every ISA (the portable kernels at every width; AVX2 and
- * AVX-512: the portable complex set compiled for them), threads 1-3, complex alpha and beta, A^T x, A^H x (csr_mvh and a
- * handle on csr_adjoint), SpMM in both layouts, the handle with new values and the selection, on
+ * AVX-512: the portable complex set compiled for them), threads 1-3, complex alpha and beta, A^T x,
+ * A^H x (csr_mvh, handles built with opts.transpose = 2 and the selection with it), SpMM in both
+ * layouts, the handle with new values and the selection, on
  * generated matrices with complex values and the collection's complex matrices (read with
  * SPMV_MM_COMPLEX; hermitian ones mirrored with the conjugate). The bound, against a long double
  * complex reference with the stored values: |y - ref| <= (n + 8) u scale (n the longest row, scale
@@ -221,6 +222,36 @@ static void N(products)(const char *name, const N(csr) * A, int big) {
     free(x), free(y0), free(y);
 }
 
+/* handles built with opts.transpose = 2 (from A^H: csr, which takes A^H's arrays, coo, sell, and
+ * the selection) against the reference of H = A^H; xv holds A's nrows values */
+static void N(adjoint_handles)(const char *name, const N(csr) * A, const N(csr) * H, const CV *xv, CV *yv) {
+    static const spmv_format hf[] = {SPMV_FMT_CSR, SPMV_FMT_COO, SPMV_FMT_SELL};
+    const CV al = CMAKE(0.25f, -1.5f);
+    spmv_opts o = spmv_opts_default();
+    spmv_error e;
+    spmv_status st;
+    size_t j;
+    N(auto) Q;
+    o.transpose = 2;
+    for (j = 0; j < sizeof hf / sizeof hf[0]; j++) {
+        N(any) M;
+        o.format = hf[j];
+        st = N(any_from_csr)(&M, A, &o, &e);
+        if (N(refused)(hf[j], A, st)) continue;
+        CHECK(st == SPMV_OK && M.transposed == 2 && N(any_mv)(&M, al, xv, CMAKE(0, 0), yv) == SPMV_OK &&
+                  N(err_of)(H, al, xv, CMAKE(0, 0), NULL, yv) <= N(bound)(H),
+              "%s: %s any %s with transpose = 2 (A^H x): %s (%s)", name, TNAME, spmv_format_name(hf[j]), spmv_status_str(st),
+              e.msg);
+        if (st == SPMV_OK) N(any_free)(&M);
+    }
+    o.format = SPMV_FMT_CSR;
+    st = N(auto_from_csr)(&Q, A, &o, &e);
+    CHECK(st == SPMV_OK && N(auto_mv)(&Q, al, xv, CMAKE(0, 0), yv) == SPMV_OK &&
+              N(err_of)(H, al, xv, CMAKE(0, 0), NULL, yv) <= N(bound)(H),
+          "%s: %s auto with transpose = 2 (A^H x): %s (%s)", name, TNAME, spmv_status_str(st), e.msg);
+    if (st == SPMV_OK) N(auto_free)(&Q);
+}
+
 /* A^T x, A^H x (csr_mvh, and csr on csr_adjoint), SpMM both layouts, against the reference */
 static void N(ops)(const char *name, const N(csr) * A) {
     enum { K = 3 };
@@ -260,6 +291,7 @@ static void N(ops)(const char *name, const N(csr) * A) {
               "%s: %s csr_mvt", name, TNAME);
         CHECK(N(csr_mvh)(A, al, xv, CMAKE(0, 0), yv) == SPMV_OK && N(err_of)(&H, al, xv, CMAKE(0, 0), NULL, yv) <= N(bound)(&H),
               "%s: %s csr_mvh (A^H x)", name, TNAME);
+        N(adjoint_handles)(name, A, &H, xv, yv);
         N(csr_free)(&T);
         N(csr_free)(&H);
     }

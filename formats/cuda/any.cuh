@@ -70,6 +70,17 @@ typedef struct SPMV_NAME(any_dev) {
     } u;
 } SPMV_NAME(any_dev);
 
+/* 1 when this tag instantiates device format f (the rows with cuda = 1 of the families it has:
+ * every one for s and d, those of SPMV__MIXED_<family> for a tag with its own vector type) */
+static inline int SPMV_NAME(any_dev_has)(spmv_format f) {
+    switch (f) {
+#define SPMV_FORMAT(n, ID, fam, host, cuda, ...) SPMV__IF(cuda)(case SPMV_CAT(SPMV_FMT_, ID) : return 1;)
+#include "../registry.h"
+#undef SPMV_FORMAT
+    default: return 0;
+    }
+}
+
 static inline spmv_status SPMV_NAME(any_dev_free)(SPMV_NAME(any_dev) *D) {
     spmv_status st = SPMV_OK;
     if (!D) return SPMV_OK;
@@ -118,7 +129,7 @@ static inline int SPMV_NAME(any_dev_embeds_x)(const SPMV_NAME(any_dev) *D) {
 }
 
 /* embeds-x formats: scatter x into the device copy; other formats: nothing (SPMV_OK). */
-static inline spmv_status SPMV_NAME(any_dev_update_x)(const SPMV_NAME(any_dev) *D, const SPMV_T *x,
+static inline spmv_status SPMV_NAME(any_dev_update_x)(const SPMV_NAME(any_dev) *D, const SPMV_Y *x,
                                                       cudaStream_t s = 0) {
     (void)x;
     (void)s;
@@ -135,8 +146,8 @@ static inline spmv_status SPMV_NAME(any_dev_update_x)(const SPMV_NAME(any_dev) *
 
 /* The product alone: embeds-x formats use the x of the last update (x may be NULL); the
  * others read x (same as _any_dev_mv). */
-static inline spmv_status SPMV_NAME(any_dev_mv_kernel)(const SPMV_NAME(any_dev) *D, SPMV_T alpha, const SPMV_T *x,
-                                                       SPMV_T beta, SPMV_T *y, cudaStream_t s = 0) {
+static inline spmv_status SPMV_NAME(any_dev_mv_kernel)(const SPMV_NAME(any_dev) *D, SPMV_Y alpha, const SPMV_Y *x,
+                                                       SPMV_Y beta, SPMV_Y *y, cudaStream_t s = 0) {
     if (!D) return SPMV_ERR_ARG;
     switch (D->fmt) {
 #define SPMV_FORMAT(n, ID, fam, host, cuda, ex, ...)                                                            \
@@ -150,8 +161,8 @@ static inline spmv_status SPMV_NAME(any_dev_mv_kernel)(const SPMV_NAME(any_dev) 
 }
 
 /* What a solver pays per product: embeds-x formats scatter x first. */
-static inline spmv_status SPMV_NAME(any_dev_mv)(const SPMV_NAME(any_dev) *D, SPMV_T alpha, const SPMV_T *x,
-                                                SPMV_T beta, SPMV_T *y, cudaStream_t s = 0) {
+static inline spmv_status SPMV_NAME(any_dev_mv)(const SPMV_NAME(any_dev) *D, SPMV_Y alpha, const SPMV_Y *x,
+                                                SPMV_Y beta, SPMV_Y *y, cudaStream_t s = 0) {
     if (!D) return SPMV_ERR_ARG;
     switch (D->fmt) {
 #define SPMV_FORMAT(n, ID, fam, host, cuda, ...)                                                                \
@@ -166,8 +177,8 @@ static inline spmv_status SPMV_NAME(any_dev_mv)(const SPMV_NAME(any_dev) *D, SPM
  * the last bits may vary from run to run), the symmetric-only rows (sss) by their forward
  * product (B^T = B); the others SPMV_ERR_UNSUPPORTED (build them with opts.transpose).
  * x: B's nrows values, y: its ncols. */
-static inline spmv_status SPMV_NAME(any_dev_mvt)(const SPMV_NAME(any_dev) *D, SPMV_T alpha, const SPMV_T *x,
-                                                 SPMV_T beta, SPMV_T *y, cudaStream_t s = 0) {
+static inline spmv_status SPMV_NAME(any_dev_mvt)(const SPMV_NAME(any_dev) *D, SPMV_Y alpha, const SPMV_Y *x,
+                                                 SPMV_Y beta, SPMV_Y *y, cudaStream_t s = 0) {
     if (!D) return SPMV_ERR_ARG;
     if (D->fmt == SPMV_FMT_CSR || D->fmt == SPMV_FMT_CSR_MERGE || D->fmt == SPMV_FMT_CSR_SCALAR ||
         D->fmt == SPMV_FMT_CSR_VECTOR)
@@ -184,8 +195,8 @@ static inline spmv_status SPMV_NAME(any_dev_mvt)(const SPMV_NAME(any_dev) *D, SP
  * each row decoded once per 32 vectors, no atomics); the other formats (sss too) one
  * product per vector, column-major only (row-major gives SPMV_ERR_UNSUPPORTED: no device
  * transposes here). */
-static inline spmv_status SPMV_NAME(any_dev_mm)(const SPMV_NAME(any_dev) *D, int64_t k, SPMV_T alpha, const SPMV_T *X,
-                                                int64_t ldx, SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay,
+static inline spmv_status SPMV_NAME(any_dev_mm)(const SPMV_NAME(any_dev) *D, int64_t k, SPMV_Y alpha, const SPMV_Y *X,
+                                                int64_t ldx, SPMV_Y beta, SPMV_Y *Y, int64_t ldy, spmv_layout lay,
                                                 cudaStream_t s = 0) {
     spmv_status st = SPMV_OK;
     if (!D || (int)D->fmt < 0 || D->fmt >= SPMV_FMT_COUNT_ || k < 1) return SPMV_ERR_ARG;
@@ -252,7 +263,7 @@ static inline void SPMV_NAME(any_dev_params_str)(const SPMV_NAME(any_dev) *D, ch
 
 /* Median device time (CUDA events, seconds) of the product alone on D: one warm-up, then
  * 5 samples of reps products each. */
-static inline spmv_status SPMV_NAME(any_dev__time)(const SPMV_NAME(any_dev) *D, const SPMV_T *x, SPMV_T *y, int reps,
+static inline spmv_status SPMV_NAME(any_dev__time)(const SPMV_NAME(any_dev) *D, const SPMV_Y *x, SPMV_Y *y, int reps,
                                                    cudaStream_t s, double *sec) {
     cudaEvent_t e0, e1;
     double smp[5];
@@ -264,11 +275,11 @@ static inline spmv_status SPMV_NAME(any_dev__time)(const SPMV_NAME(any_dev) *D, 
         return st;
     }
     st = SPMV_NAME(any_dev_update_x)(D, x, s);
-    if (st == SPMV_OK) st = SPMV_NAME(any_dev_mv_kernel)(D, (SPMV_T)1, x, (SPMV_T)0, y, s);
+    if (st == SPMV_OK) st = SPMV_NAME(any_dev_mv_kernel)(D, (SPMV_Y)1, x, (SPMV_Y)0, y, s);
     for (i = 0; i < 5 && st == SPMV_OK; i++) {
         float ms = 0;
         st = spmv_cuda_status(cudaEventRecord(e0, s));
-        for (r = 0; r < reps && st == SPMV_OK; r++) st = SPMV_NAME(any_dev_mv_kernel)(D, (SPMV_T)1, x, (SPMV_T)0, y, s);
+        for (r = 0; r < reps && st == SPMV_OK; r++) st = SPMV_NAME(any_dev_mv_kernel)(D, (SPMV_Y)1, x, (SPMV_Y)0, y, s);
         if (st == SPMV_OK) st = spmv_cuda_status(cudaEventRecord(e1, s));
         if (st == SPMV_OK) st = spmv_cuda_status(cudaEventSynchronize(e1));
         if (st == SPMV_OK) st = spmv_cuda_status(cudaEventElapsedTime(&ms, e0, e1));
@@ -294,7 +305,7 @@ static inline spmv_status SPMV_NAME(any_dev__tune)(const SPMV_NAME(csr) *A, spmv
                                                   int reps, cudaStream_t s, double *seconds) {
     const double t0 = spmv_wtime();
     spmv_any_params base, cand;
-    SPMV_T *x = NULL, *y = NULL, *hx = NULL;
+    SPMV_Y *x = NULL, *y = NULL, *hx = NULL;
     double best_t = -1;
     spmv_status st = SPMV_OK;
     int i;
@@ -302,9 +313,9 @@ static inline spmv_status SPMV_NAME(any_dev__tune)(const SPMV_NAME(csr) *A, spmv
     if (!A || !p) return SPMV_ERR_ARG;
     base = *p;
     if (!spmv_any_dev_candidate(f, 0, &base, &cand)) return SPMV_OK; /* nothing to search */
-    hx = (SPMV_T *)malloc(sizeof(SPMV_T) * ((size_t)A->ncols + 1));
+    hx = (SPMV_Y *)malloc(sizeof(SPMV_Y) * ((size_t)A->ncols + 1));
     if (!hx) return SPMV_ERR_ALLOC;
-    for (i = 0; i < A->ncols; i++) hx[i] = (SPMV_T)1 + (SPMV_T)(i % 7) / (SPMV_T)8;
+    for (i = 0; i < A->ncols; i++) hx[i] = (SPMV_Y)1 + (SPMV_Y)(i % 7) / (SPMV_Y)8;
     st = spmv_cuda_upload(&x, hx, (size_t)A->ncols, s);
     if (st == SPMV_OK) st = spmv_cuda_alloc(&y, (size_t)A->nrows);
     if (st == SPMV_OK) st = spmv_cuda_status(cudaStreamSynchronize(s));
@@ -367,11 +378,11 @@ static inline spmv_status SPMV_NAME(any_dev_from_csr)(SPMV_NAME(any_dev) *D, con
                   opts.format == SPMV_FMT_CSR || opts.format == SPMV_FMT_CSR_MERGE ? "; csr_vector is deterministic" : "");
         return SPMV_ERR_ARG;
     }
-    if (opts.transpose) { /* the format is built from A^T (transposed on the host) */
+    if (opts.transpose) { /* the format is built from A^T (A^H: 2; transposed on the host) */
         SPMV_NAME(csr) At;
         spmv_opts o2 = opts;
         o2.transpose = 0;
-        if ((st = SPMV_NAME(csr_transpose)(&At, A)) != SPMV_OK) {
+        if ((st = opts.transpose == 2 ? SPMV_NAME(csr_adjoint)(&At, A) : SPMV_NAME(csr_transpose)(&At, A)) != SPMV_OK) {
             SPMV__ERR(e, "transposing A: %s", spmv_status_str(st));
             return st;
         }

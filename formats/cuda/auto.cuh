@@ -80,23 +80,23 @@ static inline spmv_status SPMV_NAME(auto_dev_free)(SPMV_NAME(auto_dev) *D) {
 }
 
 /* The product on the chosen format (what a solver pays: embeds-x formats scatter x). */
-static inline spmv_status SPMV_NAME(auto_dev_mv)(const SPMV_NAME(auto_dev) *D, SPMV_T alpha, const SPMV_T *x_dev,
-                                                 SPMV_T beta, SPMV_T *y_dev, cudaStream_t s = 0) {
+static inline spmv_status SPMV_NAME(auto_dev_mv)(const SPMV_NAME(auto_dev) *D, SPMV_Y alpha, const SPMV_Y *x_dev,
+                                                 SPMV_Y beta, SPMV_Y *y_dev, cudaStream_t s = 0) {
     if (SPMV_NAME(auto_dev_format)(D) == SPMV_FMT_COUNT_) return SPMV_ERR_ARG;
     return SPMV_NAME(any_dev_mv)(&D->h, alpha, x_dev, beta, y_dev, s);
 }
 
 /* Trial time of one product on H (seconds per product in *sec): two warm-up products,
  * then reps samples of nb products between e0 and e1; the minimum. */
-static inline spmv_status SPMV_NAME(auto_dev__time)(const SPMV_NAME(any_dev) *H, const SPMV_T *x, SPMV_T *y,
+static inline spmv_status SPMV_NAME(auto_dev__time)(const SPMV_NAME(any_dev) *H, const SPMV_Y *x, SPMV_Y *y,
                                                     int x_changes, int reps, int nb, cudaEvent_t e0, cudaEvent_t e1,
                                                     cudaStream_t s, double *sec) {
     spmv_status st = SPMV_OK;
     double best = -1;
     int i, k;
 #define SPMV__AUTO_DEV_ONE()                                                                                     \
-    (x_changes ? SPMV_NAME(any_dev_mv)(H, (SPMV_T)1, x, (SPMV_T)0, y, s)                                         \
-               : SPMV_NAME(any_dev_mv_kernel)(H, (SPMV_T)1, x, (SPMV_T)0, y, s))
+    (x_changes ? SPMV_NAME(any_dev_mv)(H, (SPMV_Y)1, x, (SPMV_Y)0, y, s)                                         \
+               : SPMV_NAME(any_dev_mv_kernel)(H, (SPMV_Y)1, x, (SPMV_Y)0, y, s))
     *sec = 0;
     if (!x_changes) st = SPMV_NAME(any_dev_update_x)(H, x, s);
     for (i = 0; i < 2 && st == SPMV_OK; i++) st = SPMV__AUTO_DEV_ONE();
@@ -137,7 +137,7 @@ typedef struct SPMV_NAME(auto_dev__run) {
     spmv_auto_report *R;
     cudaStream_t s;
     cudaEvent_t e0, e1;
-    SPMV_T *x, *y;          /* device trial vectors */
+    SPMV_Y *x, *y;          /* device trial vectors */
     SPMV_NAME(any_dev) best; /* the best so far */
     SPMV_NAME(any_dev) cand; /* the candidate being tried */
     int best_i, reps, nb;
@@ -290,7 +290,7 @@ static inline spmv_status SPMV_NAME(auto_dev__untimed)(SPMV_NAME(auto_dev) *D, S
 static inline spmv_status SPMV_NAME(auto_dev__setup)(SPMV_NAME(auto_dev__run) *W) {
     const SPMV_NAME(csr) *A = W->A;
     const double c0 = spmv_wtime();
-    SPMV_T *hx = SPMV_ALLOC_N(SPMV_T, (size_t)A->ncols + 1);
+    SPMV_Y *hx = SPMV_ALLOC_N(SPMV_Y, (size_t)A->ncols + 1);
     spmv_status st;
     double u0;
     int64_t i;
@@ -298,11 +298,11 @@ static inline spmv_status SPMV_NAME(auto_dev__setup)(SPMV_NAME(auto_dev__run) *W
         W->failed = "the host x of the trials";
         return SPMV_ERR_ALLOC;
     }
-    for (i = 0; i < A->ncols; i++) hx[i] = (SPMV_T)1 + (SPMV_T)(i % 7) / (SPMV_T)8;
+    for (i = 0; i < A->ncols; i++) hx[i] = (SPMV_Y)1 + (SPMV_Y)(i % 7) / (SPMV_Y)8;
     st = spmv_cuda_alloc(&W->x, (size_t)A->ncols + 1);
     if (st == SPMV_OK) st = spmv_cuda_alloc(&W->y, (size_t)A->nrows + 1);
     if (st == SPMV_OK && A->ncols > 0)
-        st = spmv_cuda_status(cudaMemcpyAsync(W->x, hx, sizeof(SPMV_T) * (size_t)A->ncols, cudaMemcpyHostToDevice, W->s));
+        st = spmv_cuda_status(cudaMemcpyAsync(W->x, hx, sizeof(SPMV_Y) * (size_t)A->ncols, cudaMemcpyHostToDevice, W->s));
     if (st == SPMV_OK) st = spmv_cuda_status(cudaStreamSynchronize(W->s));
     spmv__free(hx);
     if (st == SPMV_OK) st = spmv_cuda_status(cudaEventCreate(&W->e0));

@@ -39,9 +39,9 @@ template <typename T> __device__ __forceinline__ T spmv_cuda__bcsr_reduce(T v, i
     return v;
 }
 /* Row r of block row br, entry by entry (the exact path for a non-finite sum). */
-template <typename T, typename I>
+template <typename T, typename I, typename A>
 __device__ T spmv_cuda__bcsr_row_exact(int64_t br, int r, int bs, int64_t ncols, const I *__restrict__ rp,
-                                       const I *__restrict__ ci, const T *__restrict__ val,
+                                       const I *__restrict__ ci, const A *__restrict__ val,
                                        const uint64_t *__restrict__ bits, const T *__restrict__ x) {
     const int64_t b2 = (int64_t)bs * bs, mw = (b2 + 63) / 64;
     T s = T(0);
@@ -49,16 +49,16 @@ __device__ T spmv_cuda__bcsr_row_exact(int64_t br, int r, int bs, int64_t ncols,
         const int64_t xb = (int64_t)ci[b] * bs;
         for (int c = 0; c < bs && xb + c < ncols; c++) {
             const int64_t p = (int64_t)c * bs + r;
-            if ((bits[b * mw + p / 64] >> (p % 64)) & 1u) s += val[b * b2 + p] * x[xb + c];
+            if ((bits[b * mw + p / 64] >> (p % 64)) & 1u) s += spmv_cuda_tv<T>(val[b * b2 + p]) * x[xb + c];
         }
     }
     return s;
 }
 /* kern: 1 by block, 2 by column, 3 row per thread (resolved on the host) */
-template <typename T, typename I>
+template <typename T, typename I, typename A = T>
 __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
     spmv_cuda__bcsr(int kern, int64_t nrows, int64_t ncols, int64_t nbrows, int bs, const I *__restrict__ rp,
-                    const I *__restrict__ ci, const T *__restrict__ val, const uint64_t *__restrict__ bits, T alpha,
+                    const I *__restrict__ ci, const A *__restrict__ val, const uint64_t *__restrict__ bits, T alpha,
                     const T *__restrict__ x, T beta, T *__restrict__ y) {
     const int lane = spmv_cuda_lane();
     const int64_t b2 = (int64_t)bs * bs;
@@ -74,7 +74,7 @@ __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
             if (lane < nbw * (int)b2)
                 for (int64_t b = b0 + j; b < b1; b += nbw) {
                     const int64_t col = (int64_t)ci[b] * bs + c;
-                    if (col < ncols) v += val[b * b2 + p] * x[col];
+                    if (col < ncols) v += spmv_cuda_tv<T>(val[b * b2 + p]) * x[col];
                 }
             v = spmv_cuda__bcsr_reduce(v, bs, G);
         } else if (kern == 2) { /* whole columns */
@@ -83,7 +83,7 @@ __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
             if (g < G)
                 for (int64_t tc = b0 * bs + g; tc < b1 * bs; tc += G) {
                     const int64_t b = tc / bs, c = tc % bs, col = (int64_t)ci[b] * bs + c;
-                    if (col < ncols) v += val[b * b2 + c * bs + r] * x[col];
+                    if (col < ncols) v += spmv_cuda_tv<T>(val[b * b2 + c * bs + r]) * x[col];
                 }
             v = spmv_cuda__bcsr_reduce(v, bs, G);
         } else { /* a row per lane, the x block broadcast from the lane that loaded it */
@@ -92,15 +92,15 @@ __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
                 const int64_t xb = (int64_t)ci[b] * bs;
                 const int ncx = ncols - xb < bs ? (int)(ncols - xb) : bs;
                 const T xl = lane < ncx ? x[xb + lane] : T(0);
-                const T *pv = val + b * b2 + r;
+                const A *pv = val + b * b2 + r;
                 for (int c = 0; c < ncx; c++) {
                     const T xc = __shfl_sync(SPMV_CUDA_FULL_MASK, xl, c);
-                    if (r < bs) v += pv[(int64_t)c * bs] * xc;
+                    if (r < bs) v += spmv_cuda_tv<T>(pv[(int64_t)c * bs]) * xc;
                 }
             }
         }
         if (lane < bs && rb + lane < nrows) {
-            if (!(v - v == T(0))) v = spmv_cuda__bcsr_row_exact<T, I>(br, lane, bs, ncols, rp, ci, val, bits, x);
+            if (!(v - v == T(0))) v = spmv_cuda__bcsr_row_exact<T, I, A>(br, lane, bs, ncols, rp, ci, val, bits, x);
             spmv_cuda_axpby(y + rb + lane, alpha, v, beta);
         }
     }
@@ -189,12 +189,12 @@ static inline spmv_status SPMV_NAME(bcsr_dev_from_csr)(SPMV_NAME(bcsr_dev) *D, c
 }
 
 /* y = alpha*D*x + beta*y on the device, ordered on s (asynchronous); beta == 0: y not read. */
-static inline spmv_status SPMV_NAME(bcsr_dev_mv)(const SPMV_NAME(bcsr_dev) *D, SPMV_T alpha, const SPMV_T *x,
-                                                 SPMV_T beta, SPMV_T *y, cudaStream_t s = 0) {
+static inline spmv_status SPMV_NAME(bcsr_dev_mv)(const SPMV_NAME(bcsr_dev) *D, SPMV_Y alpha, const SPMV_Y *x,
+                                                 SPMV_Y beta, SPMV_Y *y, cudaStream_t s = 0) {
     if (!D || (D->nrows > 0 && (!y || !D->row_ptr)) || (D->nnz > 0 && !x)) return SPMV_ERR_ARG;
     if (D->nrows == 0) return SPMV_OK;
     SPMV_CUDA_LAUNCH(spmv_cuda_grid((int64_t)D->nbrows * 32, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s,
-                     spmv_cuda__bcsr<SPMV_T, SPMV_I>)(spmv__bcsr_dev_kernel(D->params.kern, (int)D->bs),
+                     spmv_cuda__bcsr<SPMV_Y, SPMV_I, SPMV_T>)(spmv__bcsr_dev_kernel(D->params.kern, (int)D->bs),
                                                       (int64_t)D->nrows, (int64_t)D->ncols, (int64_t)D->nbrows,
                                                       (int)D->bs, D->row_ptr, D->col_idx, D->val, D->bits, alpha, x,
                                                       beta, y);

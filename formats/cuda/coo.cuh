@@ -17,9 +17,9 @@
 #define SPMV_CUDA_COO_STEPS 8 /* chunks of 32 entries per warp: 256 entries */
 #endif
 
-template <typename T, typename I>
+template <typename T, typename I, typename A = T>
 __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
-    spmv_cuda__coo(int64_t nnz, const I *__restrict__ row, const I *__restrict__ col, const T *__restrict__ val,
+    spmv_cuda__coo(int64_t nnz, const I *__restrict__ row, const I *__restrict__ col, const A *__restrict__ val,
                    T alpha, const T *__restrict__ x, T *__restrict__ y) {
     const int lane = spmv_cuda_lane();
     const int64_t per_warp = 32 * SPMV_CUDA_COO_STEPS;
@@ -34,7 +34,7 @@ __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
             T v = T(0);
             if (k < end) {
                 key = (int64_t)row[k];
-                v = val[k] * x[col[k]];
+                v = spmv_cuda_tv<T>(val[k]) * x[col[k]];
             }
             spmv_cuda_warp_seg_step(key, v, ckey, cval, alpha, y);
         }
@@ -97,13 +97,13 @@ static inline spmv_status SPMV_NAME(coo_to_device)(SPMV_NAME(coo_dev) *D, const 
 
 /* y = alpha*D*x + beta*y on the device, ordered on stream s (asynchronous). x, y are
  * device pointers; beta == 0: y is not read. SPMV_ERR_ARG for NULL pointers. */
-static inline spmv_status SPMV_NAME(coo_dev_mv)(const SPMV_NAME(coo_dev) *D, SPMV_T alpha, const SPMV_T *x,
-                                                SPMV_T beta, SPMV_T *y, cudaStream_t s = 0) {
+static inline spmv_status SPMV_NAME(coo_dev_mv)(const SPMV_NAME(coo_dev) *D, SPMV_Y alpha, const SPMV_Y *x,
+                                                SPMV_Y beta, SPMV_Y *y, cudaStream_t s = 0) {
     spmv_status st;
     if (!D || (D->nrows > 0 && !y) || (D->nnz > 0 && (!x || !D->row || !D->col || !D->val))) return SPMV_ERR_ARG;
-    st = spmv_cuda_scale<SPMV_T>((int64_t)D->nrows, beta, y, s);
+    st = spmv_cuda_scale<SPMV_Y>((int64_t)D->nrows, beta, y, s);
     if (st != SPMV_OK || D->nnz == 0) return st;
-    SPMV_CUDA_LAUNCH(spmv_cuda_grid((int64_t)D->nnz / SPMV_CUDA_COO_STEPS + 32, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s, spmv_cuda__coo<SPMV_T, SPMV_I>)(
+    SPMV_CUDA_LAUNCH(spmv_cuda_grid((int64_t)D->nnz / SPMV_CUDA_COO_STEPS + 32, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s, spmv_cuda__coo<SPMV_Y, SPMV_I, SPMV_T>)(
             (int64_t)D->nnz, D->row, D->col, D->val, alpha, x, y);
     return spmv_cuda_status(cudaGetLastError());
 }

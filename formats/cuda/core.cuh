@@ -146,6 +146,33 @@ __device__ __forceinline__ int64_t spmv_cuda_gtid(void) {
 }
 __device__ __forceinline__ int64_t spmv_cuda_gsize(void) { return (int64_t)gridDim.x * blockDim.x; }
 
+/* ---- stored values as the vectors' type ---------------------------------------- *
+ * spmv_cuda_tv<V>(a): a matrix value a (the tag's SPMV_VAL: float, double, spmv_half,
+ * spmv_bfloat16) as the vectors' and sums' type V, exactly (float to double, a 16-bit value to
+ * float). Kernels take the values' type A beside the vectors' T and read every value through
+ * it, so a float matrix multiplies double vectors with double sums (tag ds) and a 16-bit one
+ * float vectors (tags h, b). binary16 widens with the hardware conversion (cvt.f32.f16, every
+ * target from sm_53); bfloat16 is float's upper half, a shift. */
+__device__ __forceinline__ float spmv_cuda__widen(float v) { return v; }
+__device__ __forceinline__ double spmv_cuda__widen(double v) { return v; }
+__device__ __forceinline__ float spmv_cuda__widen(spmv_half h) {
+#if defined(SPMV_CUDA_EMULATE)
+    return spmv_half_to_float(h);
+#else
+    float f;
+    asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h.bits));
+    return f;
+#endif
+}
+__device__ __forceinline__ float spmv_cuda__widen(spmv_bfloat16 b) {
+#if defined(SPMV_CUDA_EMULATE)
+    return spmv_bfloat16_to_float(b);
+#else
+    return __uint_as_float((unsigned)b.bits << 16);
+#endif
+}
+template <typename V, typename A> __device__ __forceinline__ V spmv_cuda_tv(A a) { return (V)spmv_cuda__widen(a); }
+
 /* y_r = alpha*s + beta*y_r, y_r not read when beta == 0 (so NaN/garbage in y is ignored). */
 template <typename T> __device__ __forceinline__ void spmv_cuda_axpby(T *y, T alpha, T s, T beta) {
     if (beta == T(0)) *y = alpha * s;

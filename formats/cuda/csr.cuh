@@ -81,24 +81,24 @@ static inline int spmv_csr_dev_auto_tpr(int64_t nrows, int64_t nnz) {
 static inline int spmv_csr_dev__tpr_ok(int t) { return t == 2 || t == 4 || t == 8 || t == 16 || t == 32; }
 
 /* thread per row */
-template <typename T, typename I>
+template <typename T, typename I, typename A = T>
 __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
     spmv_cuda__csr_scalar(int64_t nrows, const I *__restrict__ rp, const I *__restrict__ ci,
-                          const T *__restrict__ val, T alpha, const T *__restrict__ x, T beta, T *__restrict__ y) {
+                          const A *__restrict__ val, T alpha, const T *__restrict__ x, T beta, T *__restrict__ y) {
     for (int64_t r = spmv_cuda_gtid(); r < nrows; r += spmv_cuda_gsize()) {
         const int64_t k1 = (int64_t)rp[r + 1];
         T s = T(0);
-        for (int64_t k = (int64_t)rp[r]; k < k1; k++) s += val[k] * x[ci[k]];
+        for (int64_t k = (int64_t)rp[r]; k < k1; k++) s += spmv_cuda_tv<T>(val[k]) * x[ci[k]];
         spmv_cuda_axpby(y + r, alpha, s, beta);
     }
 }
 
 /* TPR lanes per row, 32/TPR rows per warp per step. The row loop depends only on the
  * warp index, so all 32 lanes reach the shuffles together (full mask is correct). */
-template <typename T, typename I, int TPR>
+template <typename T, typename I, int TPR, typename A = T>
 __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
     spmv_cuda__csr_vector(int64_t nrows, const I *__restrict__ rp, const I *__restrict__ ci,
-                          const T *__restrict__ val, T alpha, const T *__restrict__ x, T beta, T *__restrict__ y,
+                          const A *__restrict__ val, T alpha, const T *__restrict__ x, T beta, T *__restrict__ y,
                           int64_t long_len) {
     const int lane = spmv_cuda_lane();
     const int sub = lane & (TPR - 1);
@@ -114,7 +114,7 @@ __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
             /* unrolled: several independent col->x load pairs in flight per lane (the kernel
                is latency-bound on short rows otherwise) */
 #pragma unroll 4
-            for (int64_t k = (int64_t)rp[r] + sub; k < k1; k += TPR) s += val[k] * x[ci[k]];
+            for (int64_t k = (int64_t)rp[r] + sub; k < k1; k += TPR) s += spmv_cuda_tv<T>(val[k]) * x[ci[k]];
         }
         s = spmv_cuda_warp_sum<TPR>(s);
         if (sub == 0 && r < nrows && !skip) spmv_cuda_axpby(y + r, alpha, s, beta);
@@ -140,10 +140,10 @@ __device__ __forceinline__ int64_t spmv_cuda__merge_search(int64_t d, const I *r
 
 /* One block per tile of SPMV_CUDA_MERGE_TILE merge items (see the header comment),
  * grid-strided over the tiles. */
-template <typename T, typename I>
+template <typename T, typename I, typename A = T>
 __global__ void __launch_bounds__(SPMV_CUDA_MERGE_THREADS)
     spmv_cuda__csr_merge(int64_t nrows, int64_t nnz, const I *__restrict__ rp, const I *__restrict__ ci,
-                         const T *__restrict__ val, T alpha, const T *__restrict__ x, T beta, T *__restrict__ y,
+                         const A *__restrict__ val, T alpha, const T *__restrict__ x, T beta, T *__restrict__ y,
                          int64_t *__restrict__ carry_row, T *__restrict__ carry_val,
                          const int64_t *__restrict__ tile_row) {
     constexpr int NT = SPMV_CUDA_MERGE_THREADS, IPT = SPMV_CUDA_MERGE_IPT, TILE = NT * IPT, NW = NT / 32;
@@ -166,7 +166,7 @@ __global__ void __launch_bounds__(SPMV_CUDA_MERGE_THREADS)
         __syncthreads();
         const int64_t r0 = s_pt[0], k0 = s_pt[1], r1 = s_pt[2], k1 = s_pt[3];
         const int nr = (int)(r1 - r0), nk = (int)(k1 - k0);
-        for (int k = tid; k < nk; k += NT) s_p[k] = val[k0 + k] * x[ci[k0 + k]];
+        for (int k = tid; k < nk; k += NT) s_p[k] = spmv_cuda_tv<T>(val[k0 + k]) * x[ci[k0 + k]];
         for (int i = tid; i < nr; i += NT) s_re[i] = rp[r0 + i + 1];
         __syncthreads();
 
@@ -244,11 +244,11 @@ __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
         if (carry_row[t] >= 0) atomicAdd(y + carry_row[t], alpha * carry_val[t]);
 }
 
-template <typename T, typename I, int TPR>
-static inline void spmv_cuda__csr_vector_launch(int64_t nrows, const I *rp, const I *ci, const T *val, T alpha,
+template <typename T, typename I, int TPR, typename A>
+static inline void spmv_cuda__csr_vector_launch(int64_t nrows, const I *rp, const I *ci, const A *val, T alpha,
                                                 const T *x, T beta, T *y, cudaStream_t s, int64_t long_len = 0) {
     const unsigned grid = spmv_cuda_grid(nrows * TPR, SPMV_CUDA_BLOCK);
-    SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, spmv_cuda__csr_vector<T, I, TPR>)(nrows, rp, ci, val, alpha, x, beta, y,
+    SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, spmv_cuda__csr_vector<T, I, TPR, A>)(nrows, rp, ci, val, alpha, x, beta, y,
                                                                                   long_len);
 }
 
@@ -289,17 +289,17 @@ template <typename T> __device__ __forceinline__ T spmv_cuda__block_sum(T s, T *
     return t;
 }
 /* split: the block sum of each chunk of the long rows into part[c] (no alpha) */
-template <typename T, typename I>
+template <typename T, typename I, typename A = T>
 __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
     spmv_cuda__csr_long_part(int64_t nchunks, const int64_t *__restrict__ lrow, const int64_t *__restrict__ lch,
                              int64_t nlong, const I *__restrict__ rp, const I *__restrict__ ci,
-                             const T *__restrict__ val, const T *__restrict__ x, T *__restrict__ part) {
+                             const A *__restrict__ val, const T *__restrict__ x, T *__restrict__ part) {
     __shared__ T s_w[SPMV_CUDA_BLOCK / 32];
     for (int64_t c = blockIdx.x; c < nchunks; c += gridDim.x) { /* block-uniform */
         int64_t b, e;
         (void)spmv_cuda__long_chunk<I>(c, lrow, lch, nlong, rp, &b, &e);
         T s = 0;
-        for (int64_t q = b + threadIdx.x; q < e; q += blockDim.x) s += val[q] * x[ci[q]];
+        for (int64_t q = b + threadIdx.x; q < e; q += blockDim.x) s += spmv_cuda_tv<T>(val[q]) * x[ci[q]];
         s = spmv_cuda__block_sum<T>(s, s_w);
         if (threadIdx.x == 0) part[c] = s;
     }
@@ -316,8 +316,8 @@ __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
     }
 }
 /* Checks the arguments, launches the selected kernel, checks the launch. */
-template <typename T, typename I>
-static inline spmv_status spmv_cuda__csr_mv(int64_t nrows, int64_t nnz, const I *rp, const I *ci, const T *val,
+template <typename T, typename I, typename A>
+static inline spmv_status spmv_cuda__csr_mv(int64_t nrows, int64_t nnz, const I *rp, const I *ci, const A *val,
                                             int algo, int tpr, int64_t *carry_row, T *carry_val,
                                             const int64_t *tile_row, const spmv_cuda__long_rows<T> &lg, T alpha,
                                             const T *x, T beta, T *y, cudaStream_t s) {
@@ -335,7 +335,7 @@ static inline spmv_status spmv_cuda__csr_mv(int64_t nrows, int64_t nnz, const I 
     if (algo == SPMV_CSR_DEV_MERGE && nrows > 0) {
         const int64_t nt = spmv_csr_dev_merge_tiles(nrows, nnz);
         if (!carry_row || !carry_val) return SPMV_ERR_ARG;
-        SPMV_CUDA_LAUNCH((unsigned)(nt < SPMV_CUDA_MAX_GRID ? nt : SPMV_CUDA_MAX_GRID), SPMV_CUDA_MERGE_THREADS, s, spmv_cuda__csr_merge<T, I>)(
+        SPMV_CUDA_LAUNCH((unsigned)(nt < SPMV_CUDA_MAX_GRID ? nt : SPMV_CUDA_MAX_GRID), SPMV_CUDA_MERGE_THREADS, s, spmv_cuda__csr_merge<T, I, A>)(
             nrows, nnz, rp, ci, val, alpha, x, beta, y, carry_row, carry_val, tile_row);
         spmv_status st = spmv_cuda_status(cudaGetLastError());
         if (st != SPMV_OK || nt == 1) return st;
@@ -345,21 +345,21 @@ static inline spmv_status spmv_cuda__csr_mv(int64_t nrows, int64_t nnz, const I 
     }
     if (nrows == 0) return SPMV_OK; /* nothing to do, nothing launched */
     if (algo == SPMV_CSR_DEV_SCALAR) {
-        SPMV_CUDA_LAUNCH(spmv_cuda_grid(nrows, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s, spmv_cuda__csr_scalar<T, I>)(
+        SPMV_CUDA_LAUNCH(spmv_cuda_grid(nrows, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s, spmv_cuda__csr_scalar<T, I, A>)(
             nrows, rp, ci, val, alpha, x, beta, y);
     } else { /* vector; split: the vector kernel skips the long rows, then their chunks */
         const int64_t ll = split ? lg.len : 0;
         spmv_status st;
         switch (tpr) {
-        case 2: spmv_cuda__csr_vector_launch<T, I, 2>(nrows, rp, ci, val, alpha, x, beta, y, s, ll); break;
-        case 4: spmv_cuda__csr_vector_launch<T, I, 4>(nrows, rp, ci, val, alpha, x, beta, y, s, ll); break;
-        case 8: spmv_cuda__csr_vector_launch<T, I, 8>(nrows, rp, ci, val, alpha, x, beta, y, s, ll); break;
-        case 16: spmv_cuda__csr_vector_launch<T, I, 16>(nrows, rp, ci, val, alpha, x, beta, y, s, ll); break;
-        default: spmv_cuda__csr_vector_launch<T, I, 32>(nrows, rp, ci, val, alpha, x, beta, y, s, ll); break;
+        case 2: spmv_cuda__csr_vector_launch<T, I, 2, A>(nrows, rp, ci, val, alpha, x, beta, y, s, ll); break;
+        case 4: spmv_cuda__csr_vector_launch<T, I, 4, A>(nrows, rp, ci, val, alpha, x, beta, y, s, ll); break;
+        case 8: spmv_cuda__csr_vector_launch<T, I, 8, A>(nrows, rp, ci, val, alpha, x, beta, y, s, ll); break;
+        case 16: spmv_cuda__csr_vector_launch<T, I, 16, A>(nrows, rp, ci, val, alpha, x, beta, y, s, ll); break;
+        default: spmv_cuda__csr_vector_launch<T, I, 32, A>(nrows, rp, ci, val, alpha, x, beta, y, s, ll); break;
         }
         if ((st = spmv_cuda_status(cudaGetLastError())) != SPMV_OK || !split) return st;
         SPMV_CUDA_LAUNCH(spmv_cuda_grid(lg.nchunks * SPMV_CUDA_BLOCK, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s,
-                         (spmv_cuda__csr_long_part<T, I>))(lg.nchunks, lg.rows, lg.chunk, lg.nlong, rp, ci, val, x,
+                         (spmv_cuda__csr_long_part<T, I, A>))(lg.nchunks, lg.rows, lg.chunk, lg.nlong, rp, ci, val, x,
                                                            lg.part);
         if ((st = spmv_cuda_status(cudaGetLastError())) != SPMV_OK) return st;
         SPMV_CUDA_LAUNCH(spmv_cuda_grid(lg.nlong, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s,
@@ -376,7 +376,7 @@ typedef struct SPMV_NAME(csr_dev) {
     spmv_csr_dev_algo algo;    /* SPMV_CSR_DEV_VECTOR (default), _SCALAR or _MERGE */
     int threads_per_row;       /* vector kernel: 2, 4, 8, 16 or 32; 0 = from the average row length */
     int64_t *carry_row;        /* merge kernel scratch: one (row, partial sum) per tile */
-    SPMV_T *carry_val;
+    SPMV_Y *carry_val;
     int64_t *tile_row;         /* merge kernel: row where tile t starts on the merge path (ntiles+1),
                                   computed on the host at upload: no search at each tile's start */
     int64_t long_len;          /* rows longer than this (8 x the mean + 100) are long: the merge kernel's
@@ -384,7 +384,7 @@ typedef struct SPMV_NAME(csr_dev) {
     int64_t nlong, nlong_chunks; /* long rows, and their chunks of SPMV_CUDA_LONG_CHUNK entries */
     int64_t *long_rows;        /* device: the long rows, ascending (nlong; NULL when none) */
     int64_t *long_chunk;       /* device: first chunk of each long row (nlong + 1) */
-    SPMV_T *long_part;         /* device: split kernel's chunk sums (nlong_chunks) */
+    SPMV_Y *long_part;         /* device: split kernel's chunk sums (nlong_chunks) */
 } SPMV_NAME(csr_dev);
 
 /* Frees the device arrays (cudaFree) and zeroes *D. Safe on a zeroed or freed D (then
@@ -414,7 +414,7 @@ static inline size_t SPMV_NAME(csr_dev_bytes)(const SPMV_NAME(csr_dev) *D) {
 }
 static inline size_t SPMV_NAME(csr_dev_scratch_bytes)(const SPMV_NAME(csr_dev) *D) {
     if (!D || !D->carry_row) return 0;
-    return (size_t)spmv_csr_dev_merge_tiles((int64_t)D->nrows, (int64_t)D->nnz) * (2 * sizeof(int64_t) + sizeof(SPMV_T)) +
+    return (size_t)spmv_csr_dev_merge_tiles((int64_t)D->nrows, (int64_t)D->nnz) * (2 * sizeof(int64_t) + sizeof(SPMV_Y)) +
            sizeof(int64_t);
 }
 
@@ -504,8 +504,8 @@ static inline spmv_status SPMV_NAME(csr_to_device)(SPMV_NAME(csr_dev) *D, const 
 }
 
 /* D's long rows as the kernels take them */
-static inline spmv_cuda__long_rows<SPMV_T> SPMV_NAME(csr_dev__long)(const SPMV_NAME(csr_dev) *D) {
-    spmv_cuda__long_rows<SPMV_T> lg;
+static inline spmv_cuda__long_rows<SPMV_Y> SPMV_NAME(csr_dev__long)(const SPMV_NAME(csr_dev) *D) {
+    spmv_cuda__long_rows<SPMV_Y> lg;
     lg.len = D->long_len, lg.nlong = D->nlong, lg.nchunks = D->nlong_chunks;
     lg.rows = D->long_rows, lg.chunk = D->long_chunk, lg.part = D->long_part;
     return lg;
@@ -516,10 +516,10 @@ static inline spmv_cuda__long_rows<SPMV_T> SPMV_NAME(csr_dev__long)(const SPMV_N
  * y is not read. nrows == 0: returns SPMV_OK without launching. SPMV_ERR_ARG for NULL
  * pointers, an unknown algo or threads_per_row not in {0,2,4,8,16,32}; SPMV_ERR_CUDA if
  * the launch failed. Errors inside the kernel surface at the next synchronization. */
-static inline spmv_status SPMV_NAME(csr_dev_mv)(const SPMV_NAME(csr_dev) *D, SPMV_T alpha, const SPMV_T *x,
-                                                SPMV_T beta, SPMV_T *y, cudaStream_t s = 0) {
+static inline spmv_status SPMV_NAME(csr_dev_mv)(const SPMV_NAME(csr_dev) *D, SPMV_Y alpha, const SPMV_Y *x,
+                                                SPMV_Y beta, SPMV_Y *y, cudaStream_t s = 0) {
     if (!D) return SPMV_ERR_ARG;
-    return spmv_cuda__csr_mv<SPMV_T, SPMV_I>((int64_t)D->nrows, (int64_t)D->nnz, D->row_ptr, D->col_idx, D->val,
+    return spmv_cuda__csr_mv<SPMV_Y, SPMV_I, SPMV_T>((int64_t)D->nrows, (int64_t)D->nnz, D->row_ptr, D->col_idx, D->val,
                                              (int)D->algo, D->threads_per_row, D->carry_row, D->carry_val,
                                              D->tile_row, SPMV_NAME(csr_dev__long)(D), alpha, x, beta, y, s);
 }
@@ -538,10 +538,10 @@ static inline spmv_status SPMV_NAME(csr_dev_mv)(const SPMV_NAME(csr_dev) *D, SPM
  * Without long rows no atomics (the same bits every run); the long rows (csr_dev.long_len,
  * the rule that picks the merge kernel) are left scaled by beta and summed by _mm_long, one
  * block per chunk, with atomics like the merge kernel's carries. */
-template <typename T, typename I>
+template <typename T, typename I, typename A = T>
 __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
     spmv_cuda__csr_mm(int64_t nrows, int64_t k, const I *__restrict__ rp, const I *__restrict__ ci,
-                      const T *__restrict__ val, T alpha, const T *__restrict__ X, int64_t ldx, T beta,
+                      const A *__restrict__ val, T alpha, const T *__restrict__ X, int64_t ldx, T beta,
                       T *__restrict__ Y, int64_t ldy, int colmajor, int64_t long_len) {
     for (int64_t t = spmv_cuda_gtid(); t < nrows * k; t += spmv_cuda_gsize()) {
         const int64_t r = t / k, j = t - r * k;
@@ -551,18 +551,18 @@ __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
             continue;
         }
         T s = 0;
-        for (I e = rp[r]; e < rp[r + 1]; e++) s += val[e] * (colmajor ? X[j * ldx + ci[e]] : X[(int64_t)ci[e] * ldx + j]);
+        for (I e = rp[r]; e < rp[r + 1]; e++) s += spmv_cuda_tv<T>(val[e]) * (colmajor ? X[j * ldx + ci[e]] : X[(int64_t)ci[e] * ldx + j]);
         *yp = beta == T(0) ? alpha * s : alpha * s + beta * *yp;
     }
 }
 /* The long rows of Y = alpha*A*X (+ what _mm left there): one block per chunk, a block sum per
  * vector added with one atomic per chunk and vector (a row's chunks add in any order, like the
  * merge kernel's carries). */
-template <typename T, typename I>
+template <typename T, typename I, typename A = T>
 __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
     spmv_cuda__csr_mm_long(int64_t nchunks, const int64_t *__restrict__ lrow, const int64_t *__restrict__ lch,
                            int64_t nlong, const I *__restrict__ rp, const I *__restrict__ ci,
-                           const T *__restrict__ val, int64_t k, T alpha, const T *__restrict__ X, int64_t ldx,
+                           const A *__restrict__ val, int64_t k, T alpha, const T *__restrict__ X, int64_t ldx,
                            T *__restrict__ Y, int64_t ldy, int colmajor) {
     __shared__ T s_w[SPMV_CUDA_BLOCK / 32];
     for (int64_t c = blockIdx.x; c < nchunks; c += gridDim.x) { /* block-uniform */
@@ -571,40 +571,40 @@ __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
         for (int64_t j = 0; j < k; j++) {
             T s = 0;
             for (int64_t q = b + threadIdx.x; q < e; q += blockDim.x)
-                s += val[q] * (colmajor ? X[j * ldx + ci[q]] : X[(int64_t)ci[q] * ldx + j]);
+                s += spmv_cuda_tv<T>(val[q]) * (colmajor ? X[j * ldx + ci[q]] : X[(int64_t)ci[q] * ldx + j]);
             s = spmv_cuda__block_sum<T>(s, s_w);
             if (threadIdx.x == 0) atomicAdd(colmajor ? Y + j * ldy + r : Y + r * ldy + j, alpha * s);
         }
     }
 }
-template <typename T, typename I, int TPR>
+template <typename T, typename I, int TPR, typename A = T>
 __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
-    spmv_cuda__csr_mvt(int64_t nrows, const I *__restrict__ rp, const I *__restrict__ ci, const T *__restrict__ val,
+    spmv_cuda__csr_mvt(int64_t nrows, const I *__restrict__ rp, const I *__restrict__ ci, const A *__restrict__ val,
                        T alpha, const T *__restrict__ x, T *__restrict__ y, int64_t long_len) {
     const int64_t nthr = spmv_cuda_gsize() / TPR;
     const int lane = (int)(spmv_cuda_gtid() % TPR);
     for (int64_t r = spmv_cuda_gtid() / TPR; r < nrows; r += nthr) {
         if (long_len > 0 && (int64_t)(rp[r + 1] - rp[r]) > long_len) continue; /* _mvt_long's */
         const T xr = alpha * x[r];
-        for (I k = rp[r] + lane; k < rp[r + 1]; k += TPR) atomicAdd(y + ci[k], val[k] * xr);
+        for (I k = rp[r] + lane; k < rp[r + 1]; k += TPR) atomicAdd(y + ci[k], spmv_cuda_tv<T>(val[k]) * xr);
     }
 }
 /* The long rows of y += alpha*A^T*x: one block per chunk. */
-template <typename T, typename I>
+template <typename T, typename I, typename A = T>
 __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
     spmv_cuda__csr_mvt_long(int64_t nchunks, const int64_t *__restrict__ lrow, const int64_t *__restrict__ lch,
                             int64_t nlong, const I *__restrict__ rp, const I *__restrict__ ci,
-                            const T *__restrict__ val, T alpha, const T *__restrict__ x, T *__restrict__ y) {
+                            const A *__restrict__ val, T alpha, const T *__restrict__ x, T *__restrict__ y) {
     for (int64_t c = blockIdx.x; c < nchunks; c += gridDim.x) {
         int64_t b, e;
         const int64_t r = spmv_cuda__long_chunk<I>(c, lrow, lch, nlong, rp, &b, &e);
         const T xr = alpha * x[r];
-        for (int64_t q = b + threadIdx.x; q < e; q += blockDim.x) atomicAdd(y + ci[q], val[q] * xr);
+        for (int64_t q = b + threadIdx.x; q < e; q += blockDim.x) atomicAdd(y + ci[q], spmv_cuda_tv<T>(val[q]) * xr);
     }
 }
-template <typename T, typename I>
+template <typename T, typename I, typename A>
 static inline spmv_status spmv_cuda__csr_mvt_run(int64_t nrows, int64_t ncols, int64_t nnz, const I *rp, const I *ci,
-                                                 const T *val, T alpha, const T *x, T beta, T *y,
+                                                 const A *val, T alpha, const T *x, T beta, T *y,
                                                  const spmv_cuda__long_rows<T> &lg, cudaStream_t s) {
     const int64_t long_len = lg.len, nlong = lg.nlong, nchunks = lg.nchunks;
     const int64_t *lrow = lg.rows, *lch = lg.chunk;
@@ -616,40 +616,40 @@ static inline spmv_status spmv_cuda__csr_mvt_run(int64_t nrows, int64_t ncols, i
         const int tpr = spmv_csr_dev_auto_tpr(nrows, nnz);
         const unsigned grid = spmv_cuda_grid(nrows * tpr, SPMV_CUDA_BLOCK);
         switch (tpr) {
-        case 2: SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, (spmv_cuda__csr_mvt<T, I, 2>))(nrows, rp, ci, val, alpha, x, y, long_len); break;
-        case 4: SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, (spmv_cuda__csr_mvt<T, I, 4>))(nrows, rp, ci, val, alpha, x, y, long_len); break;
-        case 8: SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, (spmv_cuda__csr_mvt<T, I, 8>))(nrows, rp, ci, val, alpha, x, y, long_len); break;
-        case 16: SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, (spmv_cuda__csr_mvt<T, I, 16>))(nrows, rp, ci, val, alpha, x, y, long_len); break;
-        default: SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, (spmv_cuda__csr_mvt<T, I, 32>))(nrows, rp, ci, val, alpha, x, y, long_len); break;
+        case 2: SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, (spmv_cuda__csr_mvt<T, I, 2, A>))(nrows, rp, ci, val, alpha, x, y, long_len); break;
+        case 4: SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, (spmv_cuda__csr_mvt<T, I, 4, A>))(nrows, rp, ci, val, alpha, x, y, long_len); break;
+        case 8: SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, (spmv_cuda__csr_mvt<T, I, 8, A>))(nrows, rp, ci, val, alpha, x, y, long_len); break;
+        case 16: SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, (spmv_cuda__csr_mvt<T, I, 16, A>))(nrows, rp, ci, val, alpha, x, y, long_len); break;
+        default: SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, (spmv_cuda__csr_mvt<T, I, 32, A>))(nrows, rp, ci, val, alpha, x, y, long_len); break;
         }
     }
     if ((st = spmv_cuda_status(cudaGetLastError())) != SPMV_OK || long_len <= 0 || nchunks <= 0) return st;
     SPMV_CUDA_LAUNCH(spmv_cuda_grid(nchunks * SPMV_CUDA_BLOCK, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s,
-                     (spmv_cuda__csr_mvt_long<T, I>))(nchunks, lrow, lch, nlong, rp, ci, val, alpha, x, y);
+                     (spmv_cuda__csr_mvt_long<T, I, A>))(nchunks, lrow, lch, nlong, rp, ci, val, alpha, x, y);
     return spmv_cuda_status(cudaGetLastError());
 }
 #endif
-static inline spmv_status SPMV_NAME(csr_dev_mm)(const SPMV_NAME(csr_dev) *D, int64_t k, SPMV_T alpha, const SPMV_T *X,
-                                                int64_t ldx, SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay,
+static inline spmv_status SPMV_NAME(csr_dev_mm)(const SPMV_NAME(csr_dev) *D, int64_t k, SPMV_Y alpha, const SPMV_Y *X,
+                                                int64_t ldx, SPMV_Y beta, SPMV_Y *Y, int64_t ldy, spmv_layout lay,
                                                 cudaStream_t s = 0) {
-    if (!D || spmv__mm_args_bad(D->ncols, D->nrows, k, X, ldx, Y, ldy, lay, sizeof(SPMV_T))) return SPMV_ERR_ARG;
+    if (!D || spmv__mm_args_bad(D->ncols, D->nrows, k, X, ldx, Y, ldy, lay, sizeof(SPMV_Y))) return SPMV_ERR_ARG;
     if (D->nrows == 0) return SPMV_OK;
     SPMV_CUDA_LAUNCH(spmv_cuda_grid((int64_t)D->nrows * k, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s,
-                     (spmv_cuda__csr_mm<SPMV_T, SPMV_I>))((int64_t)D->nrows, k, D->row_ptr, D->col_idx, D->val, alpha, X,
+                     (spmv_cuda__csr_mm<SPMV_Y, SPMV_I, SPMV_T>))((int64_t)D->nrows, k, D->row_ptr, D->col_idx, D->val, alpha, X,
                                                           ldx, beta, Y, ldy, lay == SPMV_COL_MAJOR, D->long_len);
     spmv_status st = spmv_cuda_status(cudaGetLastError());
     if (st != SPMV_OK || D->long_len <= 0 || D->nlong_chunks <= 0) return st;
     SPMV_CUDA_LAUNCH(spmv_cuda_grid(D->nlong_chunks * SPMV_CUDA_BLOCK, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s,
-                     (spmv_cuda__csr_mm_long<SPMV_T, SPMV_I>))(D->nlong_chunks, D->long_rows, D->long_chunk, D->nlong,
+                     (spmv_cuda__csr_mm_long<SPMV_Y, SPMV_I, SPMV_T>))(D->nlong_chunks, D->long_rows, D->long_chunk, D->nlong,
                                                                D->row_ptr, D->col_idx, D->val, k, alpha, X, ldx, Y,
                                                                ldy, lay == SPMV_COL_MAJOR);
     return spmv_cuda_status(cudaGetLastError());
 }
 
-static inline spmv_status SPMV_NAME(csr_dev_mvt)(const SPMV_NAME(csr_dev) *D, SPMV_T alpha, const SPMV_T *x,
-                                                 SPMV_T beta, SPMV_T *y, cudaStream_t s = 0) {
+static inline spmv_status SPMV_NAME(csr_dev_mvt)(const SPMV_NAME(csr_dev) *D, SPMV_Y alpha, const SPMV_Y *x,
+                                                 SPMV_Y beta, SPMV_Y *y, cudaStream_t s = 0) {
     if (!D) return SPMV_ERR_ARG;
-    return spmv_cuda__csr_mvt_run<SPMV_T, SPMV_I>((int64_t)D->nrows, (int64_t)D->ncols, (int64_t)D->nnz, D->row_ptr,
+    return spmv_cuda__csr_mvt_run<SPMV_Y, SPMV_I, SPMV_T>((int64_t)D->nrows, (int64_t)D->ncols, (int64_t)D->nnz, D->row_ptr,
                                                   D->col_idx, D->val, alpha, x, beta, y, SPMV_NAME(csr_dev__long)(D), s);
 }
 

@@ -108,10 +108,10 @@ __device__ __forceinline__ void spmv_cuda__csr5_emit(int64_t r, T v, int cal, T 
 }
 
 /* Kernel 1: y preparation of the empty rows, then the tiles (see the header comment). */
-template <typename T, typename I, typename U>
+template <typename T, typename I, typename U, typename A = T>
 __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
     spmv_cuda__csr5_tiles(int64_t ntiles, int64_t tpw, int sigma, int ybits, int dw, const I *__restrict__ rp,
-                          const I *__restrict__ ci, const T *__restrict__ val, const U *__restrict__ tile_ptr,
+                          const I *__restrict__ ci, const A *__restrict__ val, const U *__restrict__ tile_ptr,
                           const uint32_t *__restrict__ desc, const I *__restrict__ eptr, const I *__restrict__ eoff,
                           int64_t nempty, const I *__restrict__ erows, T alpha, const T *__restrict__ x, T beta,
                           T *__restrict__ y, T *__restrict__ cal_val) {
@@ -136,14 +136,14 @@ __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
             const uint32_t *d = desc + t * (int64_t)dw;
             const unsigned slot = (d[sigma + (lane >> 1)] >> ((lane & 1) * 16)) & 0xFFFFu;
             const int yo = (int)(slot & ymask), so = (int)(slot >> ybits);
-            const T *tv = val + base + lane;
+            const A *tv = val + base + lane;
             const I *tc = ci + base + lane;
             int sid = yo - 1, cnt = 0;
             T sum = T(0), topv = T(0), v0 = T(0);
             /* the lane's column: a flag restarts the running sum */
 #pragma unroll 4
             for (int j = 0; j < sigma; j++) {
-                const T p = tv[(int64_t)j * 32] * x[tc[(int64_t)j * 32]];
+                const T p = spmv_cuda_tv<T>(tv[(int64_t)j * 32]) * x[tc[(int64_t)j * 32]];
                 if ((d[j] >> lane) & 1u) {
                     if (cnt == 0) topv = sum;   /* the lane's top: a row opened in an earlier lane */
                     else if (sid == 0) v0 = sum; /* the tile's first row (lane 0): through the carry */
@@ -205,11 +205,11 @@ __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
 
 /* Kernel 2: warps [0, ncw) add the calibrator slots (cal_row[c] += alpha*cal_val[cal_range[c]],
  * reduce-by-key per warp), warps [ncw, ncw + ntail) the tail rows tail_r0 + ... as CSR. */
-template <typename T, typename I>
+template <typename T, typename I, typename A = T>
 __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
     spmv_cuda__csr5_fix(int64_t ncal, const int64_t *__restrict__ cal_row, const int64_t *__restrict__ cal_range,
                         const T *__restrict__ cal_val, int64_t tail_r0, int64_t ntail, int64_t k0,
-                        const I *__restrict__ rp, const I *__restrict__ ci, const T *__restrict__ val, T alpha,
+                        const I *__restrict__ rp, const I *__restrict__ ci, const A *__restrict__ val, T alpha,
                         const T *__restrict__ x, T beta, T *__restrict__ y) {
     const int lane = spmv_cuda_lane();
     const int64_t per = 32 * SPMV_CUDA_CSR5_CAL_STEPS, ncw = (ncal + per - 1) / per;
@@ -233,7 +233,7 @@ __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
             const int64_t r = tail_r0 + (w - ncw), rb = (int64_t)rp[r], re = (int64_t)rp[r + 1];
             const int64_t b = rb > k0 ? rb : k0;
             T s = T(0);
-            for (int64_t k = b + lane; k < re; k += 32) s += val[k] * x[ci[k]];
+            for (int64_t k = b + lane; k < re; k += 32) s += spmv_cuda_tv<T>(val[k]) * x[ci[k]];
             s = spmv_cuda_warp_sum<32>(s);
             if (lane == 0 && b < re) {
                 if (rb < k0) atomicAdd(y + r, alpha * s); /* began in a tile: its '=' was kernel 1's */
@@ -257,7 +257,7 @@ typedef struct SPMV_NAME(csr5_dev) {
     uint32_t *tile_desc;
     SPMV_I *empty_ptr, *empty_offset, *empty_rows;
     int64_t *cal_row, *cal_range; /* ncal: the row and the range of each calibrator slot */
-    SPMV_T *cal_val;              /* nranges: written by the tile kernel (calibrating ranges only) */
+    SPMV_Y *cal_val;              /* nranges: written by the tile kernel (calibrating ranges only) */
     spmv_csr5_params params;      /* resolved: omega 32, sigma, tpw */
 } SPMV_NAME(csr5_dev);
 
@@ -286,7 +286,7 @@ static inline size_t SPMV_NAME(csr5_dev_bytes)(const SPMV_NAME(csr5_dev) *D) {
            ((size_t)D->ntiles + 1) * (sizeof(SPMV_NAME(csr5_uidx)) + sizeof(SPMV_I)) +
            (size_t)D->ntiles * (size_t)D->desc_words * sizeof(uint32_t) + (size_t)D->neo * sizeof(SPMV_I) +
            (size_t)D->nempty * sizeof(SPMV_I) +
-           (size_t)D->ncal * 2 * sizeof(int64_t) + (size_t)D->nranges * sizeof(SPMV_T);
+           (size_t)D->ncal * 2 * sizeof(int64_t) + (size_t)D->nranges * sizeof(SPMV_Y);
 }
 
 /* Host CSR A -> host CSR5 (omega 32, sigma from p or the rule) -> device; waits for the copies.
@@ -373,8 +373,8 @@ static inline spmv_status SPMV_NAME(csr5_dev_from_csr)(SPMV_NAME(csr5_dev) *D, c
 }
 
 /* y = alpha*D*x + beta*y on the device, ordered on s (asynchronous); beta == 0: y not read. */
-static inline spmv_status SPMV_NAME(csr5_dev_mv)(const SPMV_NAME(csr5_dev) *D, SPMV_T alpha, const SPMV_T *x,
-                                                 SPMV_T beta, SPMV_T *y, cudaStream_t s = 0) {
+static inline spmv_status SPMV_NAME(csr5_dev_mv)(const SPMV_NAME(csr5_dev) *D, SPMV_Y alpha, const SPMV_Y *x,
+                                                 SPMV_Y beta, SPMV_Y *y, cudaStream_t s = 0) {
     spmv_status st;
     if (!D || (D->nrows > 0 && (!y || !D->row_ptr)) || (D->nnz > 0 && (!x || !D->col_idx || !D->val)) ||
         (D->ntiles > 0 && (!D->tile_ptr || !D->tile_desc || !D->cal_val)) || (D->nempty > 0 && !D->empty_rows))
@@ -383,7 +383,7 @@ static inline spmv_status SPMV_NAME(csr5_dev_mv)(const SPMV_NAME(csr5_dev) *D, S
     if (D->ntiles > 0 || D->nempty > 0) {
         const int64_t work = D->nranges * 32 > (int64_t)D->nempty ? D->nranges * 32 : (int64_t)D->nempty;
         SPMV_CUDA_LAUNCH(spmv_cuda_grid(work, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s,
-                         spmv_cuda__csr5_tiles<SPMV_T, SPMV_I, SPMV_NAME(csr5_uidx)>)(
+                         spmv_cuda__csr5_tiles<SPMV_Y, SPMV_I, SPMV_NAME(csr5_uidx), SPMV_T>)(
             (int64_t)D->ntiles, D->tpw > 0 ? D->tpw : 1, D->sigma, D->ybits, D->desc_words, D->row_ptr, D->col_idx,
             D->val, D->tile_ptr, D->tile_desc, D->empty_ptr, D->empty_offset, (int64_t)D->nempty, D->empty_rows,
             alpha, x, beta, y, D->cal_val);
@@ -393,7 +393,7 @@ static inline spmv_status SPMV_NAME(csr5_dev_mv)(const SPMV_NAME(csr5_dev) *D, S
     if (D->ncal > 0 || D->ntail > 0) {
         const int64_t per = 32 * SPMV_CUDA_CSR5_CAL_STEPS, warps = (D->ncal + per - 1) / per + D->ntail;
         SPMV_CUDA_LAUNCH(spmv_cuda_grid(warps * 32, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s,
-                         spmv_cuda__csr5_fix<SPMV_T, SPMV_I>)(
+                         spmv_cuda__csr5_fix<SPMV_Y, SPMV_I, SPMV_T>)(
             D->ncal, D->cal_row, D->cal_range, D->cal_val, D->tail_r0, D->ntail,
             (int64_t)D->ntiles * 32 * (int64_t)D->sigma, D->row_ptr, D->col_idx, D->val, alpha, x, beta, y);
         st = spmv_cuda_status(cudaGetLastError());

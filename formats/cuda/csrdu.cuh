@@ -42,17 +42,17 @@ __device__ __forceinline__ U spmv_cuda__csrdu_col(const unsigned char *q, int64_
     return c + base;
 }
 /* the value of entry k by the value mode VM (formats/csrdu.h: 0 plain, 1 table, 2 one) */
-template <typename T, int VM>
-__device__ __forceinline__ T spmv_cuda__csrdu_val(int64_t k, const T *val, const unsigned char *vi, const T *tab,
-                                                  T v1) {
-    return VM == 0 ? val[k] : VM == 1 ? tab[vi[k]] : v1;
+template <typename T, int VM, typename A>
+__device__ __forceinline__ T spmv_cuda__csrdu_val(int64_t k, const A *val, const unsigned char *vi, const A *tab,
+                                                  A v1) {
+    return spmv_cuda_tv<T>(VM == 0 ? val[k] : VM == 1 ? tab[vi[k]] : v1);
 }
 /* U: the index type's unsigned twin (columns summed modulo its range, as the host decodes) */
-template <typename T, typename I, typename U, int VM>
+template <typename T, typename I, typename U, int VM, typename A = T>
 __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
     spmv_cuda__csrdu(int64_t nrows, const I *__restrict__ rp, const unsigned char *__restrict__ d,
-                     const int64_t *__restrict__ ck, const T *__restrict__ val, const unsigned char *__restrict__ vi,
-                     const T *__restrict__ tab, T v1, T alpha, const T *__restrict__ x, T beta, T *__restrict__ y) {
+                     const int64_t *__restrict__ ck, const A *__restrict__ val, const unsigned char *__restrict__ vi,
+                     const A *__restrict__ tab, A v1, T alpha, const T *__restrict__ x, T beta, T *__restrict__ y) {
     const int lane = spmv_cuda_lane();
     const int64_t nb = (nrows + SPMV_CSRDU_G - 1) / SPMV_CSRDU_G, warps = spmv_cuda_gsize() / 32;
     /* every lane of a warp has the same block, row and row length: the shuffles see them all */
@@ -69,7 +69,7 @@ __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
                 for (int64_t j0 = 0; j0 < n; j0 += 32) {
                     const int64_t j = j0 + lane;
                     const U c = spmv_cuda__csrdu_col<U>(d + p + 1, j, n, w, wb, neg, lane, base);
-                    if (j < n) sum += spmv_cuda__csrdu_val<T, VM>(k0 + j, val, vi, tab, v1) * x[(I)c];
+                    if (j < n) sum += spmv_cuda__csrdu_val<T, VM, A>(k0 + j, val, vi, tab, v1) * x[(I)c];
                     if (j0 == 0) prev = __shfl_sync(SPMV_CUDA_FULL_MASK, c, 0);
                     base = __shfl_sync(SPMV_CUDA_FULL_MASK, c, 31);
                 }
@@ -86,11 +86,11 @@ __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
  * to 32 vectors; for each vector of the pass the lanes' products are summed by a butterfly of
  * shuffles (every lane gets the same bits) and lane q keeps vector q's sum: a fixed order, no
  * atomics. */
-template <typename T, typename I, typename U, int VM>
+template <typename T, typename I, typename U, int VM, typename A = T>
 __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
     spmv_cuda__csrdu_mm(int64_t nrows, const I *__restrict__ rp, const unsigned char *__restrict__ d,
-                        const int64_t *__restrict__ ck, const T *__restrict__ val, const unsigned char *__restrict__ vi,
-                        const T *__restrict__ tab, T v1, int64_t k, T alpha, const T *__restrict__ X, int64_t ldx,
+                        const int64_t *__restrict__ ck, const A *__restrict__ val, const unsigned char *__restrict__ vi,
+                        const A *__restrict__ tab, A v1, int64_t k, T alpha, const T *__restrict__ X, int64_t ldx,
                         T beta, T *__restrict__ Y, int64_t ldy, int colmajor) {
     const int lane = spmv_cuda_lane();
     const int64_t nb = (nrows + SPMV_CSRDU_G - 1) / SPMV_CSRDU_G, warps = spmv_cuda_gsize() / 32;
@@ -109,7 +109,7 @@ __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
                     for (int64_t j0 = 0; j0 < n; j0 += 32) {
                         const int64_t j = j0 + lane;
                         const U c = spmv_cuda__csrdu_col<U>(d + p + 1, j, n, w, wb, neg, lane, base);
-                        const T v = j < n ? spmv_cuda__csrdu_val<T, VM>(k0 + j, val, vi, tab, v1) : T(0);
+                        const T v = j < n ? spmv_cuda__csrdu_val<T, VM, A>(k0 + j, val, vi, tab, v1) : T(0);
                         const int64_t col = (int64_t)(I)c;
                         for (int q = 0; q < nj; q++) {
                             T t = j < n ? v * X[colmajor ? (jb + q) * ldx + col : col * ldx + jb + q] : T(0);
@@ -196,45 +196,45 @@ static inline spmv_status SPMV_NAME(csrdu_to_device)(SPMV_NAME(csrdu_dev) *D, co
 }
 
 /* y = alpha*D*x + beta*y on the device, ordered on stream s (asynchronous); beta == 0: y not read. */
-static inline spmv_status SPMV_NAME(csrdu_dev_mv)(const SPMV_NAME(csrdu_dev) *D, SPMV_T alpha, const SPMV_T *x,
-                                                  SPMV_T beta, SPMV_T *y, cudaStream_t s = 0) {
+static inline spmv_status SPMV_NAME(csrdu_dev_mv)(const SPMV_NAME(csrdu_dev) *D, SPMV_Y alpha, const SPMV_Y *x,
+                                                  SPMV_Y beta, SPMV_Y *y, cudaStream_t s = 0) {
     typedef typename spmv_cuda__csrdu_uint<sizeof(SPMV_I)>::type U;
     const int64_t nb = D ? ((int64_t)D->nrows + SPMV_CSRDU_G - 1) / SPMV_CSRDU_G : 0;
     const unsigned grid = spmv_cuda_grid(nb * 32, SPMV_CUDA_BLOCK);
     if (!D || (D->nrows > 0 && (!y || !D->row_ptr || !D->d || !D->ck)) || (D->nnz > 0 && !x)) return SPMV_ERR_ARG;
     if (D->nrows == 0) return SPMV_OK;
     if (D->vmode == SPMV_CSRDU_PLAIN)
-        SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, spmv_cuda__csrdu<SPMV_T, SPMV_I, U, 0>)(
+        SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, spmv_cuda__csrdu<SPMV_Y, SPMV_I, U, 0, SPMV_T>)(
             (int64_t)D->nrows, D->row_ptr, D->d, D->ck, D->val, D->vi, D->tab, D->v1, alpha, x, beta, y);
     else if (D->vmode == SPMV_CSRDU_TABLE)
-        SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, spmv_cuda__csrdu<SPMV_T, SPMV_I, U, 1>)(
+        SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, spmv_cuda__csrdu<SPMV_Y, SPMV_I, U, 1, SPMV_T>)(
             (int64_t)D->nrows, D->row_ptr, D->d, D->ck, D->val, D->vi, D->tab, D->v1, alpha, x, beta, y);
     else
-        SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, spmv_cuda__csrdu<SPMV_T, SPMV_I, U, 2>)(
+        SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, spmv_cuda__csrdu<SPMV_Y, SPMV_I, U, 2, SPMV_T>)(
             (int64_t)D->nrows, D->row_ptr, D->d, D->ck, D->val, D->vi, D->tab, D->v1, alpha, x, beta, y);
     return spmv_cuda_status(cudaGetLastError());
 }
 
 /* Y = alpha*D*X + beta*Y with k vectors on the device (device pointers, either layout; beta == 0:
  * Y not read), ordered on stream s: each row's unit decoded once per 32 vectors. */
-static inline spmv_status SPMV_NAME(csrdu_dev_mm)(const SPMV_NAME(csrdu_dev) *D, int64_t k, SPMV_T alpha, const SPMV_T *X,
-                                                  int64_t ldx, SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay,
+static inline spmv_status SPMV_NAME(csrdu_dev_mm)(const SPMV_NAME(csrdu_dev) *D, int64_t k, SPMV_Y alpha, const SPMV_Y *X,
+                                                  int64_t ldx, SPMV_Y beta, SPMV_Y *Y, int64_t ldy, spmv_layout lay,
                                                   cudaStream_t s = 0) {
     typedef typename spmv_cuda__csrdu_uint<sizeof(SPMV_I)>::type U;
     const int64_t nb = D ? ((int64_t)D->nrows + SPMV_CSRDU_G - 1) / SPMV_CSRDU_G : 0;
     const unsigned grid = spmv_cuda_grid(nb * 32, SPMV_CUDA_BLOCK);
     const int cm = lay == SPMV_COL_MAJOR;
-    if (!D || spmv__mm_args_bad(D->ncols, D->nrows, k, X, ldx, Y, ldy, lay, sizeof(SPMV_T))) return SPMV_ERR_ARG;
+    if (!D || spmv__mm_args_bad(D->ncols, D->nrows, k, X, ldx, Y, ldy, lay, sizeof(SPMV_Y))) return SPMV_ERR_ARG;
     if (D->nrows == 0) return SPMV_OK;
     if (!D->row_ptr || !D->d || !D->ck) return SPMV_ERR_ARG;
     if (D->vmode == SPMV_CSRDU_PLAIN)
-        SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, spmv_cuda__csrdu_mm<SPMV_T, SPMV_I, U, 0>)(
+        SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, spmv_cuda__csrdu_mm<SPMV_Y, SPMV_I, U, 0, SPMV_T>)(
             (int64_t)D->nrows, D->row_ptr, D->d, D->ck, D->val, D->vi, D->tab, D->v1, k, alpha, X, ldx, beta, Y, ldy, cm);
     else if (D->vmode == SPMV_CSRDU_TABLE)
-        SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, spmv_cuda__csrdu_mm<SPMV_T, SPMV_I, U, 1>)(
+        SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, spmv_cuda__csrdu_mm<SPMV_Y, SPMV_I, U, 1, SPMV_T>)(
             (int64_t)D->nrows, D->row_ptr, D->d, D->ck, D->val, D->vi, D->tab, D->v1, k, alpha, X, ldx, beta, Y, ldy, cm);
     else
-        SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, spmv_cuda__csrdu_mm<SPMV_T, SPMV_I, U, 2>)(
+        SPMV_CUDA_LAUNCH(grid, SPMV_CUDA_BLOCK, s, spmv_cuda__csrdu_mm<SPMV_Y, SPMV_I, U, 2, SPMV_T>)(
             (int64_t)D->nrows, D->row_ptr, D->d, D->ck, D->val, D->vi, D->tab, D->v1, k, alpha, X, ldx, beta, Y, ldy, cm);
     return spmv_cuda_status(cudaGetLastError());
 }

@@ -10,19 +10,19 @@
 
 #ifndef SPMV_CUDA_DIA_COMMON
 #define SPMV_CUDA_DIA_COMMON
-template <typename T, typename I>
+template <typename T, typename I, typename A = T>
 __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
     spmv_cuda__dia(int64_t nrows, int64_t H, const I *__restrict__ hd, const I *__restrict__ off,
-                   const T *__restrict__ val, const uint64_t *__restrict__ bits, T alpha, const T *__restrict__ x,
+                   const A *__restrict__ val, const uint64_t *__restrict__ bits, T alpha, const T *__restrict__ x,
                    T beta, T *__restrict__ y) {
     const int64_t mw = (H + 63) / 64;
     for (int64_t r = spmv_cuda_gtid(); r < nrows; r += spmv_cuda_gsize()) {
         const int64_t h = r / H, r0 = h * H, i = r - r0, hr = nrows - r0 < H ? nrows - r0 : H;
         const int64_t d0 = (int64_t)hd[h], d1 = (int64_t)hd[h + 1];
-        const T *pv = val + d0 * H + i;
+        const A *pv = val + d0 * H + i;
         T sum = T(0);
         for (int64_t d = d0; d < d1; d++, pv += hr)
-            if ((bits[d * mw + i / 64] >> (i % 64)) & 1u) sum += *pv * x[r + (int64_t)off[d]];
+            if ((bits[d * mw + i / 64] >> (i % 64)) & 1u) sum += spmv_cuda_tv<T>(*pv) * x[r + (int64_t)off[d]];
         spmv_cuda_axpby(y + r, alpha, sum, beta);
     }
 }
@@ -118,11 +118,11 @@ static inline spmv_status SPMV_NAME(hdia_dev_from_csr)(SPMV_NAME(dia_dev) *D, co
 }
 
 /* y = alpha*D*x + beta*y on the device, ordered on s (asynchronous); beta == 0: y not read. */
-static inline spmv_status SPMV_NAME(dia_dev_mv)(const SPMV_NAME(dia_dev) *D, SPMV_T alpha, const SPMV_T *x,
-                                                SPMV_T beta, SPMV_T *y, cudaStream_t s = 0) {
+static inline spmv_status SPMV_NAME(dia_dev_mv)(const SPMV_NAME(dia_dev) *D, SPMV_Y alpha, const SPMV_Y *x,
+                                                SPMV_Y beta, SPMV_Y *y, cudaStream_t s = 0) {
     if (!D || (D->nrows > 0 && (!y || !D->hd)) || (D->nnz > 0 && !x)) return SPMV_ERR_ARG;
     if (D->nrows == 0) return SPMV_OK;
-    SPMV_CUDA_LAUNCH(spmv_cuda_grid((int64_t)D->nrows, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s, spmv_cuda__dia<SPMV_T, SPMV_I>)(
+    SPMV_CUDA_LAUNCH(spmv_cuda_grid((int64_t)D->nrows, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s, spmv_cuda__dia<SPMV_Y, SPMV_I, SPMV_T>)(
         (int64_t)D->nrows, (int64_t)D->H, D->hd, D->off, D->val, D->bits, alpha, x, beta, y);
     return spmv_cuda_status(cudaGetLastError());
 }

@@ -21,10 +21,10 @@
 
 #ifndef SPMV_CUDA_ELL_COMMON
 #define SPMV_CUDA_ELL_COMMON
-template <typename T, typename I>
+template <typename T, typename I, typename A = T>
 __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
     spmv_cuda__ell(int64_t nrows, int64_t C, int stop_at_len, const I *__restrict__ sp, const I *__restrict__ col,
-                   const T *__restrict__ val, const I *__restrict__ rowlen, const I *__restrict__ perm, T alpha,
+                   const A *__restrict__ val, const I *__restrict__ rowlen, const I *__restrict__ perm, T alpha,
                    const T *__restrict__ x, T beta, T *__restrict__ y) {
     for (int64_t r = spmv_cuda_gtid(); r < nrows; r += spmv_cuda_gsize()) {
         const int64_t s = r / C, r0 = s * C, i = r - r0, h = nrows - r0 < C ? nrows - r0 : C;
@@ -33,7 +33,7 @@ __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
         T sum = T(0);
         for (int64_t j = 0; j < wd; j++) {
             const int64_t q = off + j * h + i;
-            const T v = val[q] * x[col[q]];
+            const T v = spmv_cuda_tv<T>(val[q]) * x[col[q]];
             if (j < len) sum += v;
         }
         const int64_t o = perm ? (int64_t)perm[r] : r;
@@ -41,10 +41,10 @@ __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
     }
 }
 /* ELLR-T / SELL-P: TPR threads per row (TPR > 1), a warp-uniform loop over groups of 32/TPR rows */
-template <int TPR, typename T, typename I>
+template <int TPR, typename T, typename I, typename A = T>
 __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
     spmv_cuda__ellt(int64_t nrows, int64_t C, int stop_at_len, const I *__restrict__ sp, const I *__restrict__ col,
-                    const T *__restrict__ val, const I *__restrict__ rowlen, const I *__restrict__ perm, T alpha,
+                    const A *__restrict__ val, const I *__restrict__ rowlen, const I *__restrict__ perm, T alpha,
                     const T *__restrict__ x, T beta, T *__restrict__ y) {
     const int lane = spmv_cuda_lane(), sub = lane % TPR;
     const int64_t per_warp = 32 / TPR, nwarps = spmv_cuda_gsize() >> 5;
@@ -57,7 +57,7 @@ __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
             const int64_t wd = stop_at_len ? len : ((int64_t)sp[s + 1] - off) / h;
             for (int64_t j = sub; j < wd; j += TPR) {
                 const int64_t q = off + j * h + i;
-                const T v = val[q] * x[col[q]];
+                const T v = spmv_cuda_tv<T>(val[q]) * x[col[q]];
                 if (j < len) sum += v;
             }
         }
@@ -72,9 +72,9 @@ static inline int spmv_ell_dev_auto_tpr(int64_t nrows, int64_t nnz) {
     while (t < 32 && 8 * (int64_t)t < avg) t <<= 1;
     return t;
 }
-template <typename T, typename I>
+template <typename T, typename I, typename A = T>
 __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
-    spmv_cuda__jad(int64_t nrows, const I *__restrict__ jd, const I *__restrict__ col, const T *__restrict__ val,
+    spmv_cuda__jad(int64_t nrows, const I *__restrict__ jd, const I *__restrict__ col, const A *__restrict__ val,
                    const I *__restrict__ rowlen, const I *__restrict__ perm, T alpha, const T *__restrict__ x, T beta,
                    T *__restrict__ y) {
     for (int64_t r = spmv_cuda_gtid(); r < nrows; r += spmv_cuda_gsize()) {
@@ -82,7 +82,7 @@ __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
         T sum = T(0);
         for (int64_t j = 0; j < len; j++) {
             const int64_t q = (int64_t)jd[j] + r;
-            sum += val[q] * x[col[q]];
+            sum += spmv_cuda_tv<T>(val[q]) * x[col[q]];
         }
         spmv_cuda_axpby(y + (perm ? (int64_t)perm[r] : r), alpha, sum, beta);
     }
@@ -134,10 +134,10 @@ static inline int spmv_ellr_dev_candidate(int i, const spmv_ell_params *base, sp
 /* SpMM (layouts: formats/csr_ops.h): one thread per stored row and block of up to 8 vectors,
  * adjacent threads on adjacent rows of a slice (its column-major runs coalesced), the row's
  * entries read once per block of vectors, the padding skipped (rowlen); no atomics. */
-template <typename T, typename I>
+template <typename T, typename I, typename A = T>
 __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
     spmv_cuda__ell_mm(int64_t nrows, int64_t k, int64_t C, const I *__restrict__ sp, const I *__restrict__ col,
-                      const T *__restrict__ val, const I *__restrict__ rowlen, const I *__restrict__ perm, T alpha,
+                      const A *__restrict__ val, const I *__restrict__ rowlen, const I *__restrict__ perm, T alpha,
                       const T *__restrict__ X, int64_t ldx, T beta, T *__restrict__ Y, int64_t ldy, int colmajor) {
     const int64_t nb = (k + 7) / 8;
     for (int64_t t = spmv_cuda_gtid(); t < nrows * nb; t += spmv_cuda_gsize()) {
@@ -149,7 +149,7 @@ __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
         for (int b = 0; b < 8; b++) acc[b] = T(0);
         for (int64_t j = 0; j < len; j++) {
             const int64_t q = off + j * h + i;
-            const T a = val[q];
+            const T a = spmv_cuda_tv<T>(val[q]);
             const int64_t c = (int64_t)col[q];
 #pragma unroll
             for (int b = 0; b < 8; b++)
@@ -265,12 +265,12 @@ SPMV__ELL_DEV_FROM(hyb, SPMV_ELL_HYB)
 #undef SPMV__ELL_DEV_FROM
 
 /* y = alpha*D*x + beta*y on the device, ordered on s (asynchronous); beta == 0: y not read. */
-static inline spmv_status SPMV_NAME(ell_dev_mv)(const SPMV_NAME(ell_dev) *D, SPMV_T alpha, const SPMV_T *x,
-                                                SPMV_T beta, SPMV_T *y, cudaStream_t s = 0) {
+static inline spmv_status SPMV_NAME(ell_dev_mv)(const SPMV_NAME(ell_dev) *D, SPMV_Y alpha, const SPMV_Y *x,
+                                                SPMV_Y beta, SPMV_Y *y, cudaStream_t s = 0) {
     if (!D || (D->nrows > 0 && (!y || !D->slice_ptr || !D->rowlen)) || (D->nnz > 0 && !x)) return SPMV_ERR_ARG;
     if (D->nrows == 0) return SPMV_OK;
     if (D->jd) {
-        SPMV_CUDA_LAUNCH(spmv_cuda_grid((int64_t)D->nrows, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s, spmv_cuda__jad<SPMV_T, SPMV_I>)(
+        SPMV_CUDA_LAUNCH(spmv_cuda_grid((int64_t)D->nrows, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s, spmv_cuda__jad<SPMV_Y, SPMV_I, SPMV_T>)(
             (int64_t)D->nrows, D->jd, D->col, D->val, D->rowlen, D->perm, alpha, x, beta, y);
         return spmv_cuda_status(cudaGetLastError());
     }
@@ -278,7 +278,7 @@ static inline spmv_status SPMV_NAME(ell_dev_mv)(const SPMV_NAME(ell_dev) *D, SPM
         const int64_t nth = (int64_t)D->nrows * D->tpr;
 #define SPMV__ELLT(TPR)                                                                                          \
     case TPR:                                                                                                    \
-        SPMV_CUDA_LAUNCH(spmv_cuda_grid(nth, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s, spmv_cuda__ellt<TPR, SPMV_T, SPMV_I>)( \
+        SPMV_CUDA_LAUNCH(spmv_cuda_grid(nth, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s, spmv_cuda__ellt<TPR, SPMV_Y, SPMV_I, SPMV_T>)( \
             (int64_t)D->nrows, (int64_t)D->C, D->params.variant == SPMV_ELL_R, D->slice_ptr, D->col, D->val,      \
             D->rowlen, D->perm, alpha, x, beta, y);                                                              \
         break;
@@ -293,14 +293,14 @@ static inline spmv_status SPMV_NAME(ell_dev_mv)(const SPMV_NAME(ell_dev) *D, SPM
 #undef SPMV__ELLT
         return spmv_cuda_status(cudaGetLastError());
     }
-    SPMV_CUDA_LAUNCH(spmv_cuda_grid((int64_t)D->nrows, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s, spmv_cuda__ell<SPMV_T, SPMV_I>)(
+    SPMV_CUDA_LAUNCH(spmv_cuda_grid((int64_t)D->nrows, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s, spmv_cuda__ell<SPMV_Y, SPMV_I, SPMV_T>)(
         (int64_t)D->nrows, (int64_t)D->C, D->params.variant == SPMV_ELL_R, D->slice_ptr, D->col, D->val, D->rowlen,
         D->perm, alpha, x, beta, y);
     if (D->ntail > 0) { /* hyb: after the ELL part, on the same stream */
         spmv_status st = spmv_cuda_status(cudaGetLastError());
         if (st != SPMV_OK) return st;
         SPMV_CUDA_LAUNCH(spmv_cuda_grid((int64_t)D->ntail / SPMV_CUDA_COO_STEPS + 32, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s,
-                         spmv_cuda__coo<SPMV_T, SPMV_I>)((int64_t)D->ntail, D->trow, D->tcol, D->tval, alpha, x, y);
+                         spmv_cuda__coo<SPMV_Y, SPMV_I, SPMV_T>)((int64_t)D->ntail, D->trow, D->tcol, D->tval, alpha, x, y);
     }
     return spmv_cuda_status(cudaGetLastError());
 }
@@ -308,15 +308,15 @@ static inline spmv_status SPMV_NAME(ell_dev_mv)(const SPMV_NAME(ell_dev) *D, SPM
 /* Y = alpha*A*X + beta*Y with k vectors on the device, both layouts (formats/csr_ops.h):
  * native for ell, ellr, hll and sell (spmv_cuda__ell_mm); SPMV_ERR_UNSUPPORTED for jad and for
  * hyb with a tail, which any_dev_mm then runs vector by vector (column-major). */
-static inline spmv_status SPMV_NAME(ell_dev_mm)(const SPMV_NAME(ell_dev) *D, int64_t k, SPMV_T alpha, const SPMV_T *X,
-                                                int64_t ldx, SPMV_T beta, SPMV_T *Y, int64_t ldy, spmv_layout lay,
+static inline spmv_status SPMV_NAME(ell_dev_mm)(const SPMV_NAME(ell_dev) *D, int64_t k, SPMV_Y alpha, const SPMV_Y *X,
+                                                int64_t ldx, SPMV_Y beta, SPMV_Y *Y, int64_t ldy, spmv_layout lay,
                                                 cudaStream_t s = 0) {
-    if (!D || spmv__mm_args_bad(D->ncols, D->nrows, k, X, ldx, Y, ldy, lay, sizeof(SPMV_T))) return SPMV_ERR_ARG;
+    if (!D || spmv__mm_args_bad(D->ncols, D->nrows, k, X, ldx, Y, ldy, lay, sizeof(SPMV_Y))) return SPMV_ERR_ARG;
     if (D->jd || D->ntail > 0) return SPMV_ERR_UNSUPPORTED;
     if (D->nrows == 0) return SPMV_OK;
     if (!D->slice_ptr || !D->rowlen) return SPMV_ERR_ARG;
     SPMV_CUDA_LAUNCH(spmv_cuda_grid((int64_t)D->nrows * ((k + 7) / 8), SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s,
-                     (spmv_cuda__ell_mm<SPMV_T, SPMV_I>))((int64_t)D->nrows, k, (int64_t)D->C, D->slice_ptr, D->col,
+                     (spmv_cuda__ell_mm<SPMV_Y, SPMV_I, SPMV_T>))((int64_t)D->nrows, k, (int64_t)D->C, D->slice_ptr, D->col,
                                                           D->val, D->rowlen, D->perm, alpha, X, ldx, beta, Y, ldy,
                                                           lay == SPMV_COL_MAJOR);
     return spmv_cuda_status(cudaGetLastError());

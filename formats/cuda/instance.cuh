@@ -6,6 +6,7 @@
  *   #define SPMV_VAL double
  *   #define SPMV_IDX int64_t
  *   #include "formats/cuda/instance.cuh"   -- spmv_dl_csr_dev, spmv_dl_csr_to_device, ...
+ * (with SPMV_VEC beside them for a pair whose vectors have another type, as with spmv.h)
  * The parameters are #undef'd at the end, so it can be included again. */
 #if !defined(SPMV_TAG) || !defined(SPMV_VAL) || !defined(SPMV_IDX)
 #error "define SPMV_TAG, SPMV_VAL and SPMV_IDX before including formats/cuda/instance.cuh"
@@ -14,6 +15,20 @@
 
 #define SPMV_T SPMV_VAL
 #define SPMV_I SPMV_IDX
+/* SPMV_VEC (tags ds, h, b: formats/instance.h): x, y, alpha, beta and the sums have that type,
+ * the values SPMV_VAL (read through spmv_cuda_tv, formats/cuda/core.cuh); SPMV_Y is the
+ * vectors' type either way. Such a tag instantiates the families the host side does. */
+#if SPMV_CAT(SPMV__VCX_, SPMV_VAL) + 0 > 0
+#error "formats/cuda/instance.cuh: the complex tags (c, z) have no device side yet (C units only)"
+#endif
+#ifdef SPMV_VEC
+#define SPMV_Y SPMV_VEC
+#pragma push_macro("SPMV__USE")
+#undef SPMV__USE
+#define SPMV__USE(family) ((SPMV__ALL_FORMATS || SPMV_CAT(SPMV_WITH_, family) + 0) && SPMV_CAT(SPMV__MIXED_, family) + 0)
+#else
+#define SPMV_Y SPMV_VAL
+#endif
 #define SPMV_NAME(x) SPMV_CAT(SPMV_CAT3(spmv_, SPMV_TAG, _), x)
 #define SPMV_IMAX ((int64_t)(sizeof(SPMV_I) == 4 ? INT32_MAX : INT64_MAX))
 
@@ -31,6 +46,11 @@
 #undef SPMV_NAME
 #undef SPMV_T
 #undef SPMV_I
+#undef SPMV_Y
+#ifdef SPMV_VEC
+#pragma pop_macro("SPMV__USE")
+#undef SPMV_VEC
+#endif
 #undef SPMV_TAG
 #undef SPMV_VAL
 #undef SPMV_IDX

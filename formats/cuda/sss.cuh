@@ -16,9 +16,9 @@
 #define SPMV_CUDA_SSS_LANES 4 /* threads per row: FEM rows hold 10-40 stored entries */
 #endif
 
-template <typename T, typename I>
+template <typename T, typename I, typename A = T>
 __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
-    spmv_cuda__sss(int64_t n, const I *__restrict__ rp, const I *__restrict__ col, const T *__restrict__ val,
+    spmv_cuda__sss(int64_t n, const I *__restrict__ rp, const I *__restrict__ col, const A *__restrict__ val,
                    T alpha, const T *__restrict__ x, T *__restrict__ y) {
     const int L = SPMV_CUDA_SSS_LANES;
     const int sub = (int)(spmv_cuda_gtid() % L);
@@ -31,7 +31,7 @@ __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
             const T axi = alpha * x[i];
             for (int64_t k = (int64_t)rp[i] + sub; k < (int64_t)rp[i + 1]; k += L) {
                 const int64_t j = (int64_t)col[k];
-                const T v = val[k];
+                const T v = spmv_cuda_tv<T>(val[k]);
                 sum += v * x[j];
                 if (j != i) atomicAdd(&y[j], axi * v);
             }
@@ -91,15 +91,15 @@ static inline spmv_status SPMV_NAME(sss_to_device)(SPMV_NAME(sss_dev) *D, const 
 }
 
 /* y = alpha*D*x + beta*y on the device, ordered on stream s (asynchronous). */
-static inline spmv_status SPMV_NAME(sss_dev_mv)(const SPMV_NAME(sss_dev) *D, SPMV_T alpha, const SPMV_T *x,
-                                                SPMV_T beta, SPMV_T *y, cudaStream_t s = 0) {
+static inline spmv_status SPMV_NAME(sss_dev_mv)(const SPMV_NAME(sss_dev) *D, SPMV_Y alpha, const SPMV_Y *x,
+                                                SPMV_Y beta, SPMV_Y *y, cudaStream_t s = 0) {
     spmv_status st;
     if (!D || (D->nrows > 0 && !y) || (D->stored > 0 && (!x || !D->row_ptr || !D->col || !D->val)))
         return SPMV_ERR_ARG;
-    st = spmv_cuda_scale<SPMV_T>((int64_t)D->nrows, beta, y, s);
+    st = spmv_cuda_scale<SPMV_Y>((int64_t)D->nrows, beta, y, s);
     if (st != SPMV_OK || D->stored == 0) return st;
     SPMV_CUDA_LAUNCH(spmv_cuda_grid((int64_t)D->nrows * SPMV_CUDA_SSS_LANES, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s,
-                     spmv_cuda__sss<SPMV_T, SPMV_I>)((int64_t)D->nrows, D->row_ptr, D->col, D->val, alpha, x, y);
+                     spmv_cuda__sss<SPMV_Y, SPMV_I, SPMV_T>)((int64_t)D->nrows, D->row_ptr, D->col, D->val, alpha, x, y);
     return spmv_cuda_status(cudaGetLastError());
 }
 

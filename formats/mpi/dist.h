@@ -42,7 +42,10 @@ typedef struct SPMV_NAME(dist) {
     int64_t nmv;
 } SPMV_NAME(dist);
 
-static inline MPI_Datatype SPMV_NAME(dist__mpi_t)(void) { return sizeof(SPMV_T) == 4 ? MPI_FLOAT : MPI_DOUBLE; }
+/* a 16-bit value (tags h, b) travels as its bits */
+static inline MPI_Datatype SPMV_NAME(dist__mpi_t)(void) {
+    return sizeof(SPMV_T) == 2 ? MPI_UINT16_T : sizeof(SPMV_T) == 4 ? MPI_FLOAT : MPI_DOUBLE;
+}
 /* the vectors' type (x's ghosts, the transpose product's partial sums): SPMV_Y, a float matrix's
  * double vectors (tag ds) included */
 static inline MPI_Datatype SPMV_NAME(dist__mpi_y)(void) { return sizeof(SPMV_Y) == 4 ? MPI_FLOAT : MPI_DOUBLE; }
@@ -221,7 +224,7 @@ static inline spmv_status SPMV_NAME(dist_from_local_csr)(SPMV_NAME(dist) *D, MPI
                 for (k = L->row_ptr[i]; k < L->row_ptr[i + 1]; k++) {
                     const int64_t c = L->col_idx[k];
                     if (c >= D->col0 && c < D->col0 + D->ncloc) {
-                        td.row[nd] = i, td.col[nd] = c - D->col0, td.val[nd++] = (double)L->val[k];
+                        td.row[nd] = i, td.col[nd] = c - D->col0, td.val[nd++] = (double)SPMV_CAT(SPMV__TV_, SPMV_T)(L->val[k]);
                     } else {
                         int64_t lo = 0, hi = D->nghost - 1; /* garray holds c */
                         while (lo < hi) {
@@ -229,7 +232,7 @@ static inline spmv_status SPMV_NAME(dist_from_local_csr)(SPMV_NAME(dist) *D, MPI
                             if (D->garray[mid] < c) lo = mid + 1;
                             else hi = mid;
                         }
-                        to.row[no] = i, to.col[no] = lo, to.val[no++] = (double)L->val[k];
+                        to.row[no] = i, to.col[no] = lo, to.val[no++] = (double)SPMV_CAT(SPMV__TV_, SPMV_T)(L->val[k]);
                     }
                 }
         }

@@ -1,11 +1,19 @@
-/* The distributed layer with a float matrix and double vectors (tag ds, spmv_mpi.h with
- * SPMV_ENABLE_DS) under mpirun -np 1..3 (tests/mpi_check.sh): each rank checks its rows of
- * dist_mv (and its columns of dist_mvt) against the long-double product of the float values with
- * the double x, to (n + 4) u_d of |A||x|. x is not exact in float, so ghosts sent as floats (or a
- * float sum) would miss it by nine orders of magnitude. The blocks: csr, every host format the tag
- * has, and the selection per rank (dist_select). Ends with one RESULT line (rank 0). */
+/* The distributed layer with a matrix whose vectors have another type (spmv_mpi.h): tag ds (a
+ * float matrix, double vectors; SPMV_ENABLE_DS) and, built with -DTM_HALF, tags h and b (binary16
+ * and bfloat16 values, float vectors: their values travel as 16-bit words) under mpirun -np 1..3
+ * (tests/mpi_check.sh): each rank checks its rows of dist_mv (and its columns of dist_mvt) against
+ * the long-double product of the stored values with x, to (n + 4) u of |A||x| (u the vectors'
+ * unit roundoff). For ds, x is not exact in float, so ghosts sent as floats (or a float sum) would
+ * miss it by nine orders of magnitude. The blocks: csr, every host format the tag has, and the
+ * selection per rank (dist_select). Ends with one RESULT line (rank 0). */
+#ifndef TM_BODY
 #define _GNU_SOURCE
+#ifdef TM_HALF
+#define SPMV_ENABLE_H
+#define SPMV_ENABLE_B
+#else
 #define SPMV_ENABLE_DS
+#endif
 #include "../harness.h"
 #include <mpi.h>
 #include "spmv.h"
@@ -18,9 +26,56 @@ static int rank_, size_;
 
 static double xval(int64_t j) { return 1.0 + (double)(j % 11) / 7.0 + 1e-9 * (double)(j % 13); }
 
+#define TM_BODY 1
+#ifdef TM_HALF
+#define MT h
+#define MV float
+#define MTV(v) spmv_half_to_float(v)
+#include "test_mpi_ds.c"
+#undef MT
+#undef MV
+#undef MTV
+#define MT b
+#define MV float
+#define MTV(v) spmv_bfloat16_to_float(v)
+#include "test_mpi_ds.c"
+#define TM_NAME "test_mpi_half"
+#else
+#define MT ds
+#define MV double
+#define MTV(v) (v)
+#include "test_mpi_ds.c"
+#define TM_NAME "test_mpi_ds"
+#endif
+
+int main(int argc, char **argv) {
+    int passed[3], sums[3];
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+    MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    set_threads(1);
+    static const char *specs[] = {"stencil2d:n=17", "random:rows=120,cols=90,nnzr=5,seed=3", "band:n=500,bw=4,seed=2",
+                                  "stencil3d:n=12,pts=27", "stencil2d:n=1"};
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+#ifdef TM_HALF
+        spmv_h_one(specs[i]);
+        spmv_b_one(specs[i]);
+#else
+        spmv_ds_one(specs[i]);
+#endif
+    }
+    CHECK(th_alloc_live == 0, "rank %d: %ld allocations live at exit", rank_, th_alloc_live);
+    passed[0] = check_passed_, passed[1] = check_failed_, passed[2] = check_skipped_;
+    MPI_Reduce(passed, sums, 3, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (rank_ == 0) printf("RESULT " TM_NAME "_np%d passed=%d failed=%d skipped=%d\n", size_, sums[0], sums[1], sums[2]);
+    MPI_Finalize();
+    return 0;
+}
+#else /* TM_BODY: one tag's checks: MT, its vectors' type MV, MTV(v) a stored value as a number */
+#define N(x) SPMV_CAT3(spmv_, MT, _##x)
+#define TNAME SPMV_STR(MT)
 /* the rows [r0, r0 + n) (or A^T's: columns) of alpha*A*x + beta*y0 in long double: worst error / bound */
-static double worst(const spmv_ds_csr *A, int trans, int64_t r0, int64_t n, double alpha, double beta, const double *y0,
-                    const double *y) {
+static double N(worst)(const N(csr) *A, int trans, int64_t r0, int64_t n, MV alpha, MV beta, const MV *y0, const MV *y) {
     double w = 0;
     int64_t i, k, r;
     long double *s = calloc((size_t)(n + 1), sizeof(long double)), *a = calloc((size_t)(n + 1), sizeof(long double));
@@ -30,7 +85,7 @@ static double worst(const spmv_ds_csr *A, int trans, int64_t r0, int64_t n, doub
         m = A->row_ptr[r + 1] - A->row_ptr[r] > m ? A->row_ptr[r + 1] - A->row_ptr[r] : m;
         for (k = A->row_ptr[r]; k < A->row_ptr[r + 1]; k++) {
             const int64_t o = trans ? A->col_idx[k] : r, in = trans ? r : A->col_idx[k];
-            const long double p = (long double)A->val[k] * xval(in);
+            const long double p = (long double)MTV(A->val[k]) * (MV)xval(in);
             if (o < r0 || o >= r0 + n) continue;
             s[o - r0] += p, a[o - r0] += fabsl(p);
         }
@@ -42,88 +97,76 @@ static double worst(const spmv_ds_csr *A, int trans, int64_t r0, int64_t n, doub
         w = e > w || e != e ? e : w;
     }
     free(s), free(a);
-    return trans ? w / (((double)A->nrows + 4) * (DBL_EPSILON / 2)) : w / (((double)m + 4) * (DBL_EPSILON / 2));
+    {
+        const double u = sizeof(MV) == 8 ? DBL_EPSILON / 2 : FLT_EPSILON / 2;
+        return trans ? w / (((double)A->nrows + 4) * u) : w / (((double)m + 4) * u);
+    }
 }
 
-static void check(spmv_ds_dist *D, const spmv_ds_csr *A, const char *what) {
+static void N(check)(N(dist) *D, const N(csr) *A, const char *what) {
     static const double ab[][2] = {{1, 0}, {-0.75, 2}, {-0.7000000001, 2.0000000003}}; /* the last not floats */
-    double *x = malloc(sizeof(double) * (size_t)(D->ncloc + D->nloc + 1)), *y = malloc(sizeof(double) * (size_t)(D->nloc + D->ncloc + 1));
-    double *y0 = malloc(sizeof(double) * (size_t)(D->nloc + D->ncloc + 1));
+    MV *x = malloc(sizeof(MV) * (size_t)(D->ncloc + D->nloc + 1)), *y = malloc(sizeof(MV) * (size_t)(D->nloc + D->ncloc + 1));
+    MV *y0 = malloc(sizeof(MV) * (size_t)(D->nloc + D->ncloc + 1));
     int64_t i;
     size_t j;
     if (!x || !y || !y0) abort();
     for (j = 0; j < sizeof ab / sizeof ab[0]; j++) {
         spmv_status st;
         double w;
-        for (i = 0; i < D->ncloc; i++) x[i] = xval(D->col0 + i);
-        for (i = 0; i < D->nloc; i++) y[i] = y0[i] = 0.5 - (double)((D->row0 + i) % 5) / 3.0;
-        st = spmv_ds_dist_mv(D, ab[j][0], x, ab[j][1], y);
-        w = st == SPMV_OK ? worst(A, 0, D->row0, D->nloc, ab[j][0], ab[j][1], y0, y) : INFINITY;
-        CHECK(st == SPMV_OK && w <= 1, "rank %d %s: ds dist_mv alpha %g: %s, error %.3g of the bound", rank_, what,
+        for (i = 0; i < D->ncloc; i++) x[i] = (MV)xval(D->col0 + i);
+        for (i = 0; i < D->nloc; i++) y[i] = y0[i] = (MV)(0.5 - (double)((D->row0 + i) % 5) / 3.0);
+        st = N(dist_mv)(D, (MV)ab[j][0], x, (MV)ab[j][1], y);
+        w = st == SPMV_OK ? N(worst)(A, 0, D->row0, D->nloc, (MV)ab[j][0], (MV)ab[j][1], y0, y) : INFINITY;
+        CHECK(st == SPMV_OK && w <= 1, "rank %d %s: " TNAME " dist_mv alpha %g: %s, error %.3g of the bound", rank_, what,
               ab[j][0], spmv_status_str(st), w);
-        for (i = 0; i < D->nloc; i++) x[i] = xval(D->row0 + i);
-        for (i = 0; i < D->ncloc; i++) y[i] = y0[i] = 0.25 + (double)((D->col0 + i) % 3);
-        st = spmv_ds_dist_mvt(D, ab[j][0], x, ab[j][1], y);
+        for (i = 0; i < D->nloc; i++) x[i] = (MV)xval(D->row0 + i);
+        for (i = 0; i < D->ncloc; i++) y[i] = y0[i] = (MV)(0.25 + (double)((D->col0 + i) % 3));
+        st = N(dist_mvt)(D, (MV)ab[j][0], x, (MV)ab[j][1], y);
         if (st == SPMV_ERR_UNSUPPORTED) continue; /* blocks without a transpose product (not csr) */
-        w = st == SPMV_OK ? worst(A, 1, D->col0, D->ncloc, ab[j][0], ab[j][1], y0, y) : INFINITY;
-        CHECK(st == SPMV_OK && w <= 1, "rank %d %s: ds dist_mvt alpha %g: %s, error %.3g of the bound", rank_, what,
+        w = st == SPMV_OK ? N(worst)(A, 1, D->col0, D->ncloc, (MV)ab[j][0], (MV)ab[j][1], y0, y) : INFINITY;
+        CHECK(st == SPMV_OK && w <= 1, "rank %d %s: " TNAME " dist_mvt alpha %g: %s, error %.3g of the bound", rank_, what,
               ab[j][0], spmv_status_str(st), w);
     }
     free(x), free(y), free(y0);
 }
 
-static void one(const char *spec) {
+static void N(one)(const char *spec) {
     spmv_triplets t;
-    spmv_ds_csr A;
+    N(csr) A;
     int f;
-    if (spmv_gen(spec, &t, NULL) != SPMV_OK || spmv_ds_csr_from_triplets(&A, &t, NULL, NULL) != SPMV_OK) {
+    if (spmv_gen(spec, &t, NULL) != SPMV_OK || N(csr_from_triplets)(&A, &t, NULL, NULL) != SPMV_OK) {
         CHECK(0, "rank %d: %s", rank_, spec);
         return;
     }
     spmv_triplets_free(&t);
     for (f = 0; f < SPMV_FMT_COUNT_; f++) {
         spmv_opts o = spmv_opts_default();
-        spmv_ds_dist D;
+        N(dist) D;
         spmv_error e;
         spmv_status st;
         char what[160];
-        if (!(spmv_format_flags((spmv_format)f) & SPMV_FF_HOST) || !spmv_ds_any_has((spmv_format)f) ||
+        if (!(spmv_format_flags((spmv_format)f) & SPMV_FF_HOST) || !N(any_has)((spmv_format)f) ||
             (spmv_format_flags((spmv_format)f) & SPMV_FF_SYMMETRIC))
             continue; /* (a rank's diagonal block of a symmetric matrix is symmetric, its off-diagonal one not) */
         o.format = (spmv_format)f;
-        st = spmv_ds_dist_from_root_csr(&D, MPI_COMM_WORLD, 0, rank_ == 0 ? &A : NULL, &o, &e);
+        st = N(dist_from_root_csr)(&D, MPI_COMM_WORLD, 0, rank_ == 0 ? &A : NULL, &o, &e);
         snprintf(what, sizeof what, "%s, %s blocks", spec, spmv_format_name((spmv_format)f));
         if (st == SPMV_ERR_LIMIT) continue; /* a format's size cap on some rank's block (every rank agrees) */
         CHECK(st == SPMV_OK, "rank %d %s: from_root_csr: %s (%s)", rank_, what, spmv_status_str(st), e.msg);
         if (st != SPMV_OK) continue;
-        check(&D, &A, what);
+        N(check)(&D, &A, what);
         if (f == SPMV_FMT_CSR) {
             o = spmv_opts_default();
-            st = spmv_ds_dist_select(&D, &o, &e);
+            st = N(dist_select)(&D, &o, &e);
             CHECK(st == SPMV_OK, "rank %d %s: dist_select: %s (%s)", rank_, spec, spmv_status_str(st), e.msg);
             snprintf(what, sizeof what, "%s, the selection's blocks", spec);
-            if (st == SPMV_OK) check(&D, &A, what);
+            if (st == SPMV_OK) N(check)(&D, &A, what);
         }
-        spmv_ds_dist_free(&D);
+        N(dist_free)(&D);
     }
-    spmv_ds_csr_free(&A);
+    N(csr_free)(&A);
 }
 
-int main(int argc, char **argv) {
-    int passed[3], sums[3];
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
-    MPI_Comm_size(MPI_COMM_WORLD, &size_);
-    set_threads(1);
-    one("stencil2d:n=17");
-    one("random:rows=120,cols=90,nnzr=5,seed=3");
-    one("band:n=500,bw=4,seed=2");
-    one("stencil3d:n=12,pts=27");
-    one("stencil2d:n=1");
-    CHECK(th_alloc_live == 0, "rank %d: %ld allocations live at exit", rank_, th_alloc_live);
-    passed[0] = check_passed_, passed[1] = check_failed_, passed[2] = check_skipped_;
-    MPI_Reduce(passed, sums, 3, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
-    if (rank_ == 0) printf("RESULT test_mpi_ds_np%d passed=%d failed=%d skipped=%d\n", size_, sums[0], sums[1], sums[2]);
-    MPI_Finalize();
-    return 0;
-}
+#undef N
+#undef TNAME
+#endif /* TM_BODY */

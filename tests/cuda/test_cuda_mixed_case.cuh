@@ -1,0 +1,205 @@
+/* The checks of tests/cuda/test_cuda_mixed.cu for one tag: MT (ds, h, b), its vectors' type MV,
+ * MLIM the magnitude its values are scaled below when the converter refuses them as out of range. */
+#define N(x) SPMV_CAT3(spmv_, MT, _##x)
+#define TNAME SPMV_STR(MT)
+
+static int64_t N(longest)(const N(csr) * A) {
+    int64_t m = 0;
+    for (int64_t r = 0; r < (int64_t)A->nrows; r++)
+        if ((int64_t)(A->row_ptr[r + 1] - A->row_ptr[r]) > m) m = (int64_t)(A->row_ptr[r + 1] - A->row_ptr[r]);
+    return m;
+}
+/* the error of y against the long-double reference of A's stored values */
+static double N(err_of)(const N(csr) * A, MV alpha, const MV *x, MV beta, const MV *y0, const MV *y) {
+    long double *ref = (long double *)malloc(sizeof(long double) * (size_t)(A->nrows + 1));
+    long double *sc = (long double *)malloc(sizeof(long double) * (size_t)(A->nrows + 1));
+    double e;
+    if (!ref || !sc) abort();
+    N(csr_mv_ref)(A, alpha, x, beta, y0, ref, sc);
+    e = N(max_rel_err)(A->nrows, y, ref, sc);
+    free(ref);
+    free(sc);
+    return e;
+}
+
+/* one product on the device: y = alpha*D*x + beta*y0 (mode 0), the transpose (1) */
+static spmv_status N(dev_mv)(const N(any_dev) * D, int mode, MV alpha, const MV *x, int64_t nx, MV beta, const MV *y0,
+                            MV *y, int64_t ny) {
+    MV *dx = tm_up(x, nx), *dy = tm_up(y0, ny);
+    spmv_status st = SPMV_ERR_CUDA;
+    if (dx && dy) {
+        st = mode ? N(any_dev_mvt)(D, alpha, dx, beta, dy, 0) : N(any_dev_mv)(D, alpha, dx, beta, dy, 0);
+        if (st == SPMV_OK && !(cuda_ok(cudaDeviceSynchronize(), "sync") && tm_down(y, dy, ny))) st = SPMV_ERR_CUDA;
+    }
+    cudaFree(dx);
+    cudaFree(dy);
+    return st;
+}
+
+/* Y = alpha*D*X + beta*Y0 with k vectors (lay), each column (or row) checked like one product */
+static void N(dev_mm)(const char *name, const N(csr) * A, const N(any_dev) * D, spmv_format f, spmv_layout lay,
+                      const MV *x, double bound) {
+    const int64_t k = 3, nr = A->nrows, nc = A->ncols;
+    MV *X = (MV *)malloc(sizeof(MV) * (size_t)(nc * k + 1)), *Y = (MV *)malloc(sizeof(MV) * (size_t)(nr * k + 1));
+    MV *xj = (MV *)malloc(sizeof(MV) * (size_t)(nc + 1)), *yj = (MV *)malloc(sizeof(MV) * (size_t)(nr + 1));
+    if (!X || !Y || !xj || !yj) abort();
+    for (int64_t i = 0; i < nc * k; i++) X[i] = x[i % (nc > 0 ? nc : 1)] * (MV)(1 + (i / (nc > 0 ? nc : 1)));
+    const int cm = lay == SPMV_COL_MAJOR;
+    MV *dX = tm_up(X, nc * k), *dY = tm_up(Y, nr * k);
+    spmv_status st = SPMV_ERR_CUDA;
+    if (dX && dY) {
+        st = N(any_dev_mm)(D, k, (MV)-0.7, dX, cm ? (nc > 0 ? nc : 1) : k, (MV)0, dY, cm ? (nr > 0 ? nr : 1) : k, lay, 0);
+        if (st == SPMV_OK && !(cuda_ok(cudaDeviceSynchronize(), "sync") && tm_down(Y, dY, nr * k))) st = SPMV_ERR_CUDA;
+    }
+    if (st == SPMV_ERR_UNSUPPORTED && !cm) { /* row-major where the format has no native SpMM */
+        CHECK(!(spmv_format_flags(f) & SPMV_FF_DEV_MM), "%s: %s %s mm row-major refused", name,
+              TNAME, spmv_format_name(f));
+    } else {
+        double worst = 0;
+        for (int64_t j = 0; st == SPMV_OK && j < k; j++) {
+            for (int64_t i = 0; i < nc; i++) xj[i] = cm ? X[j * nc + i] : X[i * k + j];
+            for (int64_t i = 0; i < nr; i++) yj[i] = cm ? Y[j * nr + i] : Y[i * k + j];
+            const double e = N(err_of)(A, (MV)-0.7, xj, (MV)0, NULL, yj);
+            worst = e > worst ? e : worst;
+        }
+        CHECK(st == SPMV_OK && worst <= bound, "%s: %s %s mm (%s): %s, error %.3g > %.3g", name, TNAME,
+              spmv_format_name(f), cm ? "column-major" : "row-major", spmv_status_str(st), worst, bound);
+    }
+    cudaFree(dX);
+    cudaFree(dY);
+    free(X), free(Y), free(xj), free(yj);
+}
+
+/* every device row of the tag on A: products, an infinity in x, SpMM, the transpose;
+ * sym: the symmetric-only rows alone (A + A^T of a matrix the others ran on) */
+static void N(products)(const char *name, const N(csr) * A, int sym) {
+    static const MV ab[][2] = {{1, 0}, {(MV)-0.75, 2}, {(MV)-0.7, (MV)1.3}};
+    const double bound = ((double)N(longest)(A) + 4) * (sizeof(MV) == 8 ? DBL_EPSILON / 2 : FLT_EPSILON / 2);
+    const int64_t nr = A->nrows, nc = A->ncols;
+    MV *x = (MV *)malloc(sizeof(MV) * (size_t)(nc + 1)), *y0 = (MV *)malloc(sizeof(MV) * (size_t)(nr + 1));
+    MV *y = (MV *)malloc(sizeof(MV) * (size_t)(nr + nc + 1));
+    if (!x || !y0 || !y) abort();
+    for (int64_t i = 0; i < nc; i++) x[i] = (MV)(1 + th_rval() * 0.5);
+    for (int f = 0; f < SPMV_FMT_COUNT_ && !gpu_dead; f++) {
+        const unsigned fl = spmv_format_flags((spmv_format)f);
+        if (!(fl & SPMV_FF_CUDA) || !N(any_dev_has)((spmv_format)f) || (sym && !th_sym(f))) continue;
+        spmv_opts o = spmv_opts_default();
+        N(any_dev) D;
+        spmv_error e;
+        o.format = (spmv_format)f;
+        spmv_status st = N(any_dev_from_csr)(&D, A, &o, &e, 0);
+        if (th_sym(f) && N(csr_is_symmetric)(A) != 1) {
+            CHECK(st == SPMV_ERR_ARG, "%s: %s %s refuses a matrix that is not symmetric: %s", name, TNAME,
+                  spmv_format_name((spmv_format)f), spmv_status_str(st));
+            if (st == SPMV_OK) N(any_dev_free)(&D);
+            continue;
+        }
+        if (st == SPMV_ERR_LIMIT) continue; /* the skew cap, bcsr/dia fill: refused with a reason */
+        CHECK(st == SPMV_OK, "%s: %s %s upload: %s (%s)", name, TNAME, spmv_format_name((spmv_format)f),
+              spmv_status_str(st), e.msg);
+        if (st != SPMV_OK) continue;
+        for (size_t j = 0; j < sizeof ab / sizeof ab[0]; j++) {
+            for (int64_t i = 0; i < nr; i++) y0[i] = ab[j][1] == 0 ? (MV)NAN : (MV)th_rval();
+            st = N(dev_mv)(&D, 0, ab[j][0], x, nc, ab[j][1], y0, y, nr);
+            const double err = st == SPMV_OK ? N(err_of)(A, ab[j][0], x, ab[j][1], y0, y) : INFINITY;
+            CHECK(st == SPMV_OK && err <= bound, "%s: %s %s alpha %g beta %g: %s, error %.3g > %.3g", name, TNAME,
+                  spmv_format_name((spmv_format)f), (double)ab[j][0], (double)ab[j][1], spmv_status_str(st), err, bound);
+        }
+        if (nc > 0) {
+            const MV keep = x[nc / 2];
+            x[nc / 2] = (MV)INFINITY;
+            st = N(dev_mv)(&D, 0, (MV)-0.7, x, nc, 0, y0, y, nr);
+            const double err = st == SPMV_OK ? N(err_of)(A, (MV)-0.7, x, 0, NULL, y) : INFINITY;
+            CHECK(st == SPMV_OK && err <= bound, "%s: %s %s an infinity in x: %s, error %.3g > %.3g", name, TNAME,
+                  spmv_format_name((spmv_format)f), spmv_status_str(st), err, bound);
+            x[nc / 2] = keep;
+        }
+        N(dev_mm)(name, A, &D, (spmv_format)f, SPMV_COL_MAJOR, x, bound);
+        N(dev_mm)(name, A, &D, (spmv_format)f, SPMV_ROW_MAJOR, x, bound);
+        { /* the transpose, against the reference of A^T */
+            N(csr) At;
+            MV *xt = (MV *)malloc(sizeof(MV) * (size_t)(nr + 1));
+            if (!xt || N(csr_transpose)(&At, A) != SPMV_OK) abort();
+            for (int64_t i = 0; i < nr; i++) xt[i] = (MV)(1 + th_rval() * 0.5);
+            MV *yt0 = (MV *)calloc((size_t)nc + 1, sizeof(MV));
+            if (!yt0) abort();
+            for (int64_t i = 0; i < nc; i++) yt0[i] = (MV)th_rval();
+            st = N(dev_mv)(&D, 1, (MV)1.5, xt, nr, (MV)-1, yt0, y, nc);
+            if (st == SPMV_ERR_UNSUPPORTED) {
+                CHECK(!(fl & SPMV_FF_CSR) && !th_sym(f), "%s: %s %s: no device transpose product (%s)", name, TNAME,
+                      spmv_format_name((spmv_format)f), spmv_status_str(st));
+            } else {
+                const double err = st == SPMV_OK ? N(err_of)(&At, (MV)1.5, xt, (MV)-1, yt0, y) : INFINITY;
+                const double bt = ((double)N(longest)(&At) + 4) * (sizeof(MV) == 8 ? DBL_EPSILON / 2 : FLT_EPSILON / 2);
+                CHECK(st == SPMV_OK && err <= bt, "%s: %s %s transpose: %s, error %.3g > %.3g", name, TNAME,
+                      spmv_format_name((spmv_format)f), spmv_status_str(st), err, bt);
+            }
+            N(csr_free)(&At);
+            free(xt);
+            free(yt0);
+        }
+        N(any_dev_free)(&D);
+    }
+    if (!sym && !gpu_dead) { /* the device selection over the tag's rows */
+        N(auto_dev) M;
+        spmv_error e;
+        spmv_status st = N(auto_dev_from_csr)(&M, A, NULL, &e, 0);
+        CHECK(st == SPMV_OK, "%s: %s auto_dev: %s (%s)", name, TNAME, spmv_status_str(st), e.msg);
+        if (st == SPMV_OK) {
+            for (int64_t i = 0; i < nr; i++) y0[i] = (MV)th_rval();
+            MV *dx = tm_up(x, nc), *dy = tm_up(y0, nr);
+            st = dx && dy ? N(auto_dev_mv)(&M, (MV)-0.75, dx, 0, dy, 0) : SPMV_ERR_CUDA;
+            if (st == SPMV_OK && !(cuda_ok(cudaDeviceSynchronize(), "sync") && tm_down(y, dy, nr))) st = SPMV_ERR_CUDA;
+            const double err = st == SPMV_OK ? N(err_of)(A, (MV)-0.75, x, 0, NULL, y) : INFINITY;
+            CHECK(st == SPMV_OK && err <= bound, "%s: %s auto_dev (%s): %s, error %.3g > %.3g", name, TNAME,
+                  spmv_format_name(N(auto_dev_format)(&M)), spmv_status_str(st), err, bound);
+            cudaFree(dx);
+            cudaFree(dy);
+            N(auto_dev_free)(&M);
+        }
+    }
+    free(x);
+    free(y0);
+    free(y);
+}
+
+/* a matrix as this tag (scaled by a power of two below MLIM when the converter refuses it as out of
+ * range), its products, and those of the symmetric-only rows on A + A^T */
+static void N(case)(const char *name, const spmv_triplets *t) {
+    spmv_triplets u = *t;
+    double *vals = NULL;
+    N(csr) A;
+    spmv_error e;
+    spmv_status st = N(csr_from_triplets)(&A, t, NULL, &e);
+    if (st == SPMV_ERR_OVERFLOW && tm_max_abs(t) > MLIM) {
+        const double s = ldexp(1.0, -(int)ceil(log2(tm_max_abs(t) / MLIM)));
+        vals = (double *)malloc(sizeof(double) * (size_t)(t->nnz + 1));
+        if (!vals) abort();
+        for (int64_t k = 0; k < t->nnz; k++) vals[k] = t->val[k] * s;
+        u.val = vals;
+        st = N(csr_from_triplets)(&A, &u, NULL, &e);
+    }
+    CHECK(st == SPMV_OK, "%s: %s csr_from_triplets: %s (%s)", name, TNAME, spmv_status_str(st), e.msg);
+    if (st == SPMV_OK) {
+        N(products)(name, &A, 0);
+        if (th_sym_dev_any() && A.nrows == A.ncols && N(csr_is_symmetric)(&A) != 1) {
+            spmv_triplets w;
+            th_rng_save();
+            if (th_symmetrize(&u, &w)) {
+                N(csr) S;
+                char nm[600];
+                snprintf(nm, sizeof nm, "%s + its transpose", name);
+                st = N(csr_from_triplets)(&S, &w, NULL, &e);
+                CHECK(st == SPMV_OK, "%s: %s csr_from_triplets: %s (%s)", nm, TNAME, spmv_status_str(st), e.msg);
+                if (st == SPMV_OK) N(products)(nm, &S, 1);
+                if (st == SPMV_OK) N(csr_free)(&S);
+                spmv_triplets_free(&w);
+            }
+            th_rng_restore();
+        }
+        N(csr_free)(&A);
+    }
+    free(vals);
+}
+#undef N
+#undef TNAME
