@@ -891,10 +891,16 @@ static inline spmv_status SPMV_NAME(any__update)(SPMV_NAME(any) *M, const SPMV_N
         const SPMV_I *mir = M->vmap[1];
         const SPMV_T *src = A->val;
         int bad = 0;
+#if SPMV__USE(sss) && SPMV__COMPLEX /* or hermitian, as the matrix the handle was built from */
+        const int herm = M->fmt == SPMV_FMT_SSS && M->u.sss.herm;
+#else
+        const int herm = 0;
+#endif
         if (A->nnz != M->vmap_n[1]) return SPMV_ERR_ARG;
 SPMV_OMP(parallel for schedule(static) reduction(| : bad) if (A->nnz >= SPMV_PAR_MIN_NNZ))
         for (s = 0; s < (int64_t)A->nnz; s++) {
-            const SPMV_Y u = SPMV_TV(src[s]), w = SPMV_TV(src[mir[s]]);
+            const SPMV_Y u = SPMV_TV(src[s]), w0 = SPMV_TV(src[mir[s]]);
+            const SPMV_Y w = herm ? SPMV__CONJ(w0) : w0; /* hermitian: a_ji = conj(a_ij) */
             bad |= !(u == w || (u != u && w != w));
         }
         if (bad) return SPMV_ERR_ARG;

@@ -287,8 +287,9 @@ static inline SPMV_I SPMV_NAME(csr__find)(const SPMV_I *rp, const SPMV_I *ci, SP
     return lo < rp[r + 1] && ci[lo] == c ? lo : -1;
 }
 
-/* Is C (columns strictly ascending in every row) symmetric, values included? 1 yes, 0 no. */
-static inline int SPMV_NAME(csr__symmetric)(const SPMV_NAME(csr) *C) {
+/* Is C (columns strictly ascending in every row) symmetric, values included (herm: hermitian,
+ * a_ji = conj(a_ij) and a real diagonal; a complex tag)? 1 yes, 0 no. */
+static inline int SPMV_NAME(csr__mirrored)(const SPMV_NAME(csr) *C, int herm) {
     int64_t up = 0, low = 0;
     int bad = 0;
     SPMV_I r;
@@ -303,19 +304,24 @@ SPMV_OMP(parallel for schedule(dynamic, 256) reduction(| : bad) reduction(+ : up
                 low++;
                 continue;
             }
-            if (c == r) continue;
+            if (c == r) {
+                const SPMV_Y d = SPMV_TV(C->val[k]);
+                if (herm && !(d == SPMV__CONJ(d) || d != d)) bad = 1;
+                continue;
+            }
             up++;
             m = SPMV_NAME(csr__find)(C->row_ptr, C->col_idx, c, r);
             if (m < 0) {
                 bad = 1;
             } else {
-                const SPMV_Y u = SPMV_TV(C->val[m]), w = SPMV_TV(C->val[k]);
+                const SPMV_Y u = SPMV_TV(C->val[m]), w0 = SPMV_TV(C->val[k]), w = herm ? SPMV__CONJ(w0) : w0;
                 if (!(u == w || (u != u && w != w))) bad = 1;
             }
         }
     }
     return !bad && up == low;
 }
+static inline int SPMV_NAME(csr__symmetric)(const SPMV_NAME(csr) *C) { return SPMV_NAME(csr__mirrored)(C, 0); }
 
 /* Strictly ascending columns in every row (no duplicates)? */
 static inline int SPMV_NAME(csr__canonical)(const SPMV_NAME(csr) *C) {

@@ -5,8 +5,9 @@
  * about half of CSR's bytes. Explicit zeros are kept (and mirrored), like every format.
  *
  * Building: from a full CSR that is symmetric, checked exactly (square; A(i,j) and A(j,i)
- * both present or both absent, with equal values; NaN equals NaN), anything else is
- * SPMV_ERR_ARG; or, without ever expanding it, from the one triangle a symmetric Matrix Market
+ * both present or both absent, with equal values; NaN equals NaN), or for a complex tag
+ * hermitian (A(j,i) = conj(A(i,j)), a real diagonal: herm = 1, each mirrored add conjugated);
+ * anything else is SPMV_ERR_ARG; or, without ever expanding it, from the one triangle a symmetric Matrix Market
  * file holds (spmv_mm_read_opts with SPMV_MM_ONE_TRIANGLE, then sss_from_triangle).
  *
  * Kernel (y = alpha*A*x + beta*y): stored entry (i, j, v) with j < i adds v*x[j] to row i and
@@ -29,13 +30,19 @@
 #define SPMV_SSS_COMMON
 typedef struct spmv_sss_params {
     spmv_isa isa; /* SPMV_ISA_AUTO: SPMV_ISA env, else the best the CPU has */
+    int herm;     /* sss_from_triangle: the triangle is a hermitian matrix's (each mirror the conjugate;
+                     spmv_mm_read_opts says 2 for such a file); sss_from_csr finds out itself */
 } spmv_sss_params;
 static inline spmv_sss_params spmv_sss_params_default(void) {
     spmv_sss_params p;
     p.isa = SPMV_ISA_AUTO;
+    p.herm = 0;
     return p;
 }
-static const spmv_param_key spmv__sss_keys[] = {{NULL, 0, SPMV_PK_INT, 0, 0, NULL, NULL}}; /* isa only */
+static const spmv_param_key spmv__sss_keys[] = {
+    {"herm", offsetof(spmv_sss_params, herm), SPMV_PK_INT, 0, 1, NULL,
+     "from one triangle (any_from_triangle): 1 when it is a hermitian matrix's (complex tags)"},
+    {NULL, 0, SPMV_PK_INT, 0, 0, NULL, NULL}};
 #ifndef SPMV_SSS_PARTS
 #define SPMV_SSS_PARTS 64 /* thread counts up to this get their split stored in the object */
 #endif
@@ -47,6 +54,7 @@ typedef struct SPMV_NAME(sss) {
     SPMV_I *row_ptr, *col;
     SPMV_T *val;
     spmv_sss_params params; /* params.isa is resolved (never AUTO) after conversion */
+    int herm;               /* 1: a hermitian matrix (complex tags): the mirror of (i, j, v) is conj(v) */
     /* the split for part_nt threads: part p has rows [part[p], part[p+1]), its smallest
      * column is lo[p] */
     int part_nt;
@@ -141,14 +149,14 @@ static inline spmv_status SPMV_NAME(sss__build)(SPMV_NAME(sss) *A, const SPMV_NA
     SPMV_NAME(csr) C;
     spmv_status st;
     SPMV_I r;
-    int own = 0;
+    int own = 0, herm = 0;
     if (!A) return SPMV_ERR_ARG;
     memset(A, 0, sizeof *A);
     if ((st = SPMV_NAME(csr_check)(B)) != SPMV_OK) return st;
     if (B->nrows != B->ncols) return SPMV_ERR_ARG;
     if ((st = SPMV_ISA_FOR(SPMV_FMT_SSS, prm.isa, &prm.isa)) != SPMV_OK) return st;
     if ((st = SPMV_NAME(csr__sorted_view)(B, &C, &own)) != SPMV_OK) return st; /* sorted, repeats summed */
-    if (!SPMV_NAME(csr__symmetric)(&C)) {
+    if (!SPMV_NAME(csr__symmetric)(&C) && !(SPMV__COMPLEX && (herm = SPMV_NAME(csr__mirrored)(&C, 1)))) {
         st = SPMV_ERR_ARG;
     } else {
         int64_t stored = 0;
@@ -176,6 +184,7 @@ SPMV_OMP(parallel for schedule(static) if (C.nnz >= SPMV_PAR_MIN_NNZ))
         }
         A->nnz = C.nnz;
         A->params = prm;
+        A->herm = herm;
         SPMV_NAME(sss__plan)(A);
     }
     if (own) SPMV_NAME(csr_free)(&C);
@@ -189,7 +198,8 @@ SPMV_API spmv_status SPMV_NAME(sss_from_csr)(SPMV_NAME(sss) *A, const SPMV_NAME(
 /* From triplets holding one triangle of a symmetric matrix (what spmv_mm_read_opts gives
  * with SPMV_MM_ONE_TRIANGLE): each (i, j, v) stands for both (i, j) and (j, i); the entries
  * lie in the lower or in the upper triangle (diagonal included; the upper one is mirrored
- * into the lower) and repeats are summed. The full matrix is never formed. SPMV_ERR_ARG when
+ * into the lower; with p->herm, a complex tag's hermitian triangle: an upper entry's mirror is its
+ * conjugate, the diagonal must be real) and repeats are summed. The full matrix is never formed. SPMV_ERR_ARG when
  * t is not square, an index is out of range, or it has entries on both sides of the diagonal
  * (a full matrix, which mirroring would turn into another one: build sss from its CSR, which
  * checks symmetry); SPMV_ERR_OVERFLOW when a size does not fit the index type. */
@@ -202,6 +212,7 @@ SPMV_API spmv_status SPMV_NAME(sss_from_triangle)(SPMV_NAME(sss) *A, const spmv_
     spmv_status st;
     int64_t k, full = 0;
     int below = 0, above = 0;
+    const int herm = SPMV__COMPLEX && prm.herm; /* (a real hermitian matrix is a symmetric one) */
     if (!A) return spmv__built(e, SPMV_ERR_ARG, "sss_from_triangle", "no object");
     memset(A, 0, sizeof *A);
     if (!t || t->nrows != t->ncols || t->nnz < 0 || (t->nnz > 0 && (!t->row || !t->col || !t->val)))
@@ -210,16 +221,23 @@ SPMV_API spmv_status SPMV_NAME(sss_from_triangle)(SPMV_NAME(sss) *A, const spmv_
     for (k = 0; k < t->nnz; k++) {
         below |= t->row[k] > t->col[k];
         above |= t->row[k] < t->col[k];
+        if (herm && t->vim && t->row[k] == t->col[k] && t->vim[k] != 0)
+            return spmv__built(e, SPMV_ERR_ARG, "sss_from_triangle", "a hermitian matrix's diagonal must be real");
     }
     if (below && above) /* what a full matrix looks like: mirroring it would make another matrix */
         return spmv__built(e, SPMV_ERR_ARG, "sss_from_triangle",
                            "entries on both sides of the diagonal: not one triangle (a full symmetric matrix: sss from CSR)");
     if ((st = spmv_triplets_alloc(&l, t->nrows, t->ncols, t->nnz)) != SPMV_OK) return spmv__built(e, st, "sss_from_triangle", NULL);
+    if (t->vim && !(l.vim = SPMV_ALLOC_N(double, t->nnz > 0 ? t->nnz : 1))) { /* complex symmetric: a_ji = a_ij */
+        spmv_triplets_free(&l);
+        return spmv__built(e, SPMV_ERR_ALLOC, "sss_from_triangle", NULL);
+    }
     for (k = 0; k < t->nnz; k++) {
         const int64_t i = t->row[k], j = t->col[k];
         l.row[k] = i > j ? i : j;
         l.col[k] = i > j ? j : i;
         l.val[k] = t->val[k];
+        if (l.vim) l.vim[k] = herm && i < j ? -t->vim[k] : t->vim[k]; /* an upper entry's mirror */
     }
     cp.isa = SPMV_ISA_GENERIC;
     st = SPMV_NAME(coo_from_triplets)(&S, &l, &cp, e); /* checks the indices, sorts, sums repeats */
@@ -238,6 +256,7 @@ SPMV_API spmv_status SPMV_NAME(sss_from_triangle)(SPMV_NAME(sss) *A, const spmv_
         }
         A->nnz = (SPMV_I)full;
         A->params = prm;
+        A->herm = herm;
         SPMV_NAME(sss__plan)(A);
     }
     SPMV_NAME(coo_free)(&S);
@@ -263,7 +282,7 @@ SPMV_API spmv_status SPMV_NAME(sss_to_csr)(const SPMV_NAME(sss) *A, SPMV_NAME(cs
     for (r = 0; r < A->nrows; r++)
         for (k = A->row_ptr[r]; k < A->row_ptr[r + 1]; k++) {
             S.row[w] = r, S.col[w] = A->col[k], S.val[w++] = A->val[k];
-            if (A->col[k] != r) S.row[w] = A->col[k], S.col[w] = r, S.val[w++] = A->val[k];
+            if (A->col[k] != r) S.row[w] = A->col[k], S.col[w] = r, S.val[w++] = A->herm ? SPMV__CONJ(A->val[k]) : A->val[k];
         }
     S.nrows = S.ncols = A->nrows;
     S.nnz = w;
@@ -309,6 +328,12 @@ SPMV_KTARGET static inline void SPMV_K(sss__part)(const SPMV_NAME(sss) *A, SPMV_
     const SPMV_I *rp = A->row_ptr, *col = A->col;
     const SPMV_T *val = A->val;
     SPMV_I i, k;
+#if SPMV__COMPLEX /* the mirrored add: the value itself, or its conjugate for a hermitian matrix */
+    const int herm = A->herm;
+#define SPMV__MIR(v) (herm ? SPMV__CONJ(v) : (v))
+#else
+#define SPMV__MIR(v) (v)
+#endif
     for (i = b; i < e; i++) y[i] = beta == (SPMV_Y)0 ? (SPMV_Y)0 : beta * y[i];
     for (k = 0; k < b - lo; k++) w[k] = 0;
     for (i = b; i < e; i++) {
@@ -320,7 +345,7 @@ SPMV_KTARGET static inline void SPMV_K(sss__part)(const SPMV_NAME(sss) *A, SPMV_
             for (; s < f && col[s] < b; s++) { /* mirrored into an earlier part's rows */
                 const SPMV_Y v = V_tv(val[s]);
                 sum += v * x[col[s]];
-                w[col[s] - lo] += v * xi;
+                w[col[s] - lo] += SPMV__MIR(v) * xi;
             }
         {
             SPMV_Y s0 = 0, s1 = 0, s2 = 0, s3 = 0;
@@ -331,21 +356,22 @@ SPMV_KTARGET static inline void SPMV_K(sss__part)(const SPMV_NAME(sss) *A, SPMV_
                 s1 += v1 * x[c1];
                 s2 += v2 * x[c2];
                 s3 += v3 * x[c3];
-                y[c0] += axi * v0;
-                y[c1] += axi * v1;
-                y[c2] += axi * v2;
-                y[c3] += axi * v3;
+                y[c0] += axi * SPMV__MIR(v0);
+                y[c1] += axi * SPMV__MIR(v1);
+                y[c2] += axi * SPMV__MIR(v2);
+                y[c3] += axi * SPMV__MIR(v3);
             }
             for (; k < f; k++) {
                 const SPMV_I c = col[k];
                 const SPMV_Y v = V_tv(val[k]);
                 s0 += v * x[c];
-                y[c] += axi * v;
+                y[c] += axi * SPMV__MIR(v);
             }
             sum += (s0 + s1) + (s2 + s3);
         }
         y[i] += alpha * sum;
     }
+#undef SPMV__MIR
 }
 
 /* np parts (part[], lo[]), their buffers at w + off[p]; ws NULL: one part, no buffer */

@@ -111,6 +111,21 @@ static void reader_cases(void) {
             CHECK(ok && u.nnz == t.nnz, "complex file written and read back (%s)", e.msg);
             if (ok) spmv_triplets_free(&u);
         }
+        if (st == SPMV_OK && (i == 1 || i == 2)) { /* hermitian / symmetric kept as one triangle, into sss */
+            spmv_triplets u;
+            spmv_z_csr F, G;
+            spmv_z_sss S;
+            spmv_sss_params sp = spmv_sss_params_default();
+            int tri = -1;
+            sp.herm = i == 1;
+            ok = spmv_mm_read_opts(path, &u, SPMV_MM_COMPLEX | SPMV_MM_ONE_TRIANGLE, &tri, &e) == SPMV_OK && tri == 2 - (i == 2) &&
+                 u.nnz == 2 && spmv_z_sss_from_triangle(&S, &u, &sp, &e) == SPMV_OK && S.herm == (i == 1) &&
+                 spmv_z_sss_to_csr(&S, &G) == SPMV_OK && spmv_z_csr_from_triplets(&F, &t, NULL, NULL) == SPMV_OK;
+            for (k = 0; ok && k < F.nnz; k++) ok = G.col_idx[k] == F.col_idx[k] && G.val[k] == F.val[k];
+            CHECK(ok && G.nnz == F.nnz, "complex file %zu as one triangle (%d) into sss: the matrix read expanded (%s)", i, tri,
+                  e.msg);
+            if (ok) spmv_z_sss_free(&S), spmv_z_csr_free(&F), spmv_z_csr_free(&G), spmv_triplets_free(&u);
+        }
         if (st == SPMV_OK) {
             spmv_d_csr D;
             st = spmv_d_csr_from_triplets(&D, &t, NULL, &e);
@@ -389,6 +404,77 @@ static void N(one)(const char *name, const spmv_triplets *t, void *ctx) {
     N(csr_free)(&A);
 }
 
+/* t + t^H (square t): every entry and its mirror conjugated, the diagonal's imaginary parts
+ * cancelling: a hermitian matrix, which sss stores as one triangle with conjugated mirrors */
+static void N(hermitian)(const char *name, const spmv_triplets *t) {
+    spmv_triplets u;
+    int64_t k;
+    if (spmv_triplets_alloc(&u, t->nrows, t->ncols, 2 * t->nnz) != SPMV_OK || !(u.vim = SPMV_ALLOC_N(double, 2 * t->nnz + 1)))
+        abort();
+    for (k = 0; k < t->nnz; k++) {
+        u.row[k] = t->row[k], u.col[k] = t->col[k], u.val[k] = t->val[k], u.vim[k] = t->vim[k];
+        u.row[t->nnz + k] = t->col[k], u.col[t->nnz + k] = t->row[k];
+        u.val[t->nnz + k] = t->val[k], u.vim[t->nnz + k] = -t->vim[k];
+    }
+    N(one)(name, &u, NULL);
+    { /* sss takes it (hermitian), products against the full CSR's reference */
+        N(csr) A;
+        N(sss) S;
+        CV *x = malloc(sizeof(CV) * (size_t)(u.ncols + 1)), *y = malloc(sizeof(CV) * (size_t)(u.nrows + 1));
+        if (!x || !y || N(csr_from_triplets)(&A, &u, NULL, NULL) != SPMV_OK) abort();
+        for (k = 0; k < u.ncols; k++) x[k] = N(rnd)(1);
+        CHECK(N(csr_is_symmetric)(&A) != 1 && N(sss_from_csr)(&S, &A, NULL, NULL) == SPMV_OK && S.herm == 1 &&
+                  N(sss_mv)(&S, CMAKE(0.5f, -2), x, CMAKE(0, 0), y) == SPMV_OK &&
+                  N(err_of)(&A, CMAKE(0.5f, -2), x, CMAKE(0, 0), NULL, y) <= N(bound)(&A),
+              "%s: %s sss of a hermitian matrix (conjugated mirrors)", name, TNAME);
+        if (S.herm == 1) N(sss_free)(&S);
+        int32_t r, d = -1;
+        for (r = 0; r < A.nrows && d < 0; r++) /* a diagonal entry given an imaginary part: no longer hermitian */
+            for (k = A.row_ptr[r]; k < A.row_ptr[r + 1]; k++)
+                if (A.col_idx[k] == r) d = (int32_t)k;
+        if (d >= 0) {
+            A.val[d] = CMAKE(1, 0.5f);
+            CHECK(N(sss_from_csr)(&S, &A, NULL, NULL) == SPMV_ERR_ARG, "%s: %s sss refuses a complex diagonal", name, TNAME);
+        } else {
+            check_skip("%s: no diagonal entry to make complex", name);
+        }
+        N(csr_free)(&A);
+        free(x), free(y);
+    }
+    spmv_triplets_free(&u);
+}
+/* one triangle of a complex symmetric matrix into sss directly (sss_from_triangle): the
+ * imaginary parts kept, the mirror the value itself */
+static void N(triangle)(void) {
+    spmv_triplets t, f;
+    N(sss) S;
+    N(csr) A;
+    spmv_error e;
+    int64_t k, n = 0;
+    CV *x, *y;
+    th_make_random(&t, 60, 60, 400);
+    add_imag(&t);
+    for (k = 0; k < t.nnz; k++) /* the lower triangle only */
+        if (t.row[k] >= t.col[k]) t.row[n] = t.row[k], t.col[n] = t.col[k], t.val[n] = t.val[k], t.vim[n++] = t.vim[k];
+    t.nnz = n;
+    if (spmv_triplets_alloc(&f, 60, 60, 2 * n) != SPMV_OK || !(f.vim = SPMV_ALLOC_N(double, 2 * n + 1))) abort();
+    for (k = 0, f.nnz = 0; k < n; k++) {
+        f.row[f.nnz] = t.row[k], f.col[f.nnz] = t.col[k], f.val[f.nnz] = t.val[k], f.vim[f.nnz++] = t.vim[k];
+        if (t.row[k] != t.col[k]) f.row[f.nnz] = t.col[k], f.col[f.nnz] = t.row[k], f.val[f.nnz] = t.val[k], f.vim[f.nnz++] = t.vim[k];
+    }
+    x = malloc(sizeof(CV) * 61), y = malloc(sizeof(CV) * 61);
+    if (!x || !y || N(csr_from_triplets)(&A, &f, NULL, NULL) != SPMV_OK) abort();
+    for (k = 0; k < 60; k++) x[k] = N(rnd)(1);
+    CHECK(N(sss_from_triangle)(&S, &t, NULL, &e) == SPMV_OK && N(sss_mv)(&S, CMAKE(1, 0), x, CMAKE(0, 0), y) == SPMV_OK &&
+              N(err_of)(&A, CMAKE(1, 0), x, CMAKE(0, 0), NULL, y) <= N(bound)(&A),
+          "%s sss_from_triangle of a complex symmetric triangle: the imaginary parts kept (%s)", TNAME, e.msg);
+    N(sss_free)(&S);
+    N(csr_free)(&A);
+    spmv_triplets_free(&t);
+    spmv_triplets_free(&f);
+    free(x), free(y);
+}
+
 static void N(run)(void) {
     static const char *specs[] = {"random:rows=300,cols=300,nnzr=6,seed=7", "stencil3d:n=10,pts=27", "band:n=400,bw=30",
                                   "random:rows=200,cols=90,nnzr=4,seed=2", "random:rows=90,cols=2000,nnzr=90,seed=3",
@@ -410,6 +496,11 @@ static void N(run)(void) {
     add_imag(&t);
     N(one)("rows 0..300", &t, NULL);
     spmv_triplets_free(&t);
+    th_make_random(&t, 300, 300, 1800);
+    add_imag(&t);
+    N(hermitian)("hermitian random 300", &t);
+    spmv_triplets_free(&t);
+    N(triangle)();
     CHECK(th_complex_matrices(N(one), NULL, 100000) >= 0, "complex matrices");
 }
 #undef N

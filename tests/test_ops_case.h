@@ -392,12 +392,35 @@ static void TF(_mm_errors)(const TN(csr) * A) {
         CHECK(TN(auto_from_csr)(&U, A, &ao, &e) == SPMV_ERR_ARG && strstr(e.msg, "mm_k"), "[%s] mm_k = 4097 refused: %s",
               STR(TT_TAG), e.msg);
     }
-    {
+    { /* transpose = 2 (A^H) is A^T for a real tag, bit for bit; 3 is refused */
         spmv_opts ob = spmv_opts_default();
         spmv_error e;
-        ob.transpose = 2;
+        TN(any) M1, M2;
+        ob.transpose = 3;
         CHECK(TN(any_from_csr)(&M, A, &ob, &e) == SPMV_ERR_ARG && strstr(e.msg, "transpose"),
-              "[%s] opts.transpose = 2 refused: %s", STR(TT_TAG), e.msg);
+              "[%s] opts.transpose = 3 refused: %s", STR(TT_TAG), e.msg);
+        ob.format = SPMV_FMT_SELL;
+        ob.transpose = 1;
+        if (TN(any_from_csr)(&M1, A, &ob, &e) == SPMV_OK) {
+            TT_VAL *xa = (TT_VAL *)malloc(sizeof(TT_VAL) * (size_t)(A->nrows + 1));
+            TT_VAL *y1 = (TT_VAL *)malloc(sizeof(TT_VAL) * (size_t)(A->ncols + 1));
+            TT_VAL *y2 = (TT_VAL *)malloc(sizeof(TT_VAL) * (size_t)(A->ncols + 1));
+            int64_t i, same = 1;
+            if (!xa || !y1 || !y2) abort();
+            for (i = 0; i < A->nrows; i++) xa[i] = (TT_VAL)th_rval();
+            ob.transpose = 2;
+            CHECK(TN(any_from_csr)(&M2, A, &ob, &e) == SPMV_OK && M2.transposed == 2, "[%s] sell with transpose = 2: %s",
+                  STR(TT_TAG), e.msg);
+            if (M2.transposed == 2) {
+                CHECK(TN(any_mv)(&M1, (TT_VAL)0.5, xa, 0, y1) == SPMV_OK && TN(any_mv)(&M2, (TT_VAL)0.5, xa, 0, y2) == SPMV_OK,
+                      "[%s] transpose 1 and 2 products", STR(TT_TAG));
+                for (i = 0; i < A->ncols; i++) same &= y1[i] == y2[i] || (y1[i] != y1[i] && y2[i] != y2[i]);
+                CHECK(same, "[%s] transpose = 2 is transpose = 1 for real values, bit for bit", STR(TT_TAG));
+                TN(any_free)(&M2);
+            }
+            TN(any_free)(&M1);
+            free(xa), free(y1), free(y2);
+        }
     }
     free(X);
     free(Y);

@@ -11,8 +11,9 @@
  *                                 spmv_error *err);
  *       The same with flags: SPMV_MM_ONE_TRIANGLE keeps a `symmetric` file's entries as stored
  *       (one triangle, not mirrored: half the memory; build sss with sss_from_triangle) and
- *       sets *one_triangle (may be NULL) to 1 when it did so, 0 for any other file (read as
- *       spmv_mm_read reads it, skew-symmetric ones mirrored). SPMV_MM_COMPLEX reads a `complex`
+ *       sets *one_triangle (may be NULL) to 1 when it did so, 2 for a `hermitian` file kept so
+ *       (with SPMV_MM_COMPLEX; sss_from_triangle with params.herm = 1), 0 for any other file
+ *       (read as spmv_mm_read reads it, skew-symmetric ones mirrored). SPMV_MM_COMPLEX reads a `complex`
  *       file (general, symmetric, skew-symmetric, hermitian: the mirrored entry the conjugate)
  *       with the imaginary parts in out->vim (NULL for the other fields), for the complex
  *       tags' converters; a real tag's converter refuses triplets with imaginary parts.
@@ -958,7 +959,7 @@ static inline spmv_status spmv_mm_read_opts(const char *path, spmv_triplets *out
         goto fail;
     }
     cap = nnz; /* entries after the symmetric expansion, at most */
-    if (h.sym != SPMV__MM_GENERAL && !(keep1 && h.sym == SPMV__MM_SYMMETRIC)) {
+    if (h.sym != SPMV__MM_GENERAL && !(keep1 && (h.sym == SPMV__MM_SYMMETRIC || h.sym == SPMV__MM_HERMITIAN))) {
         if (nnz > INT64_MAX / 2) {
             st = spmv__mm_err(err, rd.line, SPMV_ERR_OVERFLOW, "%lld nonzeros overflow 64 bits when the symmetric matrix is expanded",
                               (long long)nnz);
@@ -1083,7 +1084,7 @@ static inline spmv_status spmv_mm_read_opts(const char *path, spmv_triplets *out
         k++;
         /* symmetric and skew-symmetric: (j,i) added; a diagonal entry is stored once; hermitian:
            the conjugate mirrored */
-        if (h.sym != SPMV__MM_GENERAL && i != j && !(keep1 && h.sym == SPMV__MM_SYMMETRIC)) {
+        if (h.sym != SPMV__MM_GENERAL && i != j && !(keep1 && (h.sym == SPMV__MM_SYMMETRIC || h.sym == SPMV__MM_HERMITIAN))) {
             ri[k] = j - 1;
             ci[k] = i - 1;
             vv[k] = h.sym == SPMV__MM_SKEW ? -x : x;
@@ -1103,7 +1104,7 @@ static inline spmv_status spmv_mm_read_opts(const char *path, spmv_triplets *out
         goto fail;
     }
     spmv__mm_close(&rd);
-    if (one_triangle) *one_triangle = keep1 && h.sym == SPMV__MM_SYMMETRIC;
+    if (one_triangle) *one_triangle = !keep1 ? 0 : h.sym == SPMV__MM_SYMMETRIC ? 1 : h.sym == SPMV__MM_HERMITIAN ? 2 : 0;
     out->nrows = m;
     out->ncols = n;
     out->nnz = k;
