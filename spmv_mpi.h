@@ -26,7 +26,8 @@
  * GPUs: include spmv_cuda.cuh first (a .cu file, nvcc with the MPI include path), then
  *   spmv_d_dist_dev G;  spmv_d_dist_dev_from_dist(&G, &D, &opts, &err, stream);  // blocks uploaded
  *   spmv_d_dist_dev_mv(&G, 1.0, x_dev, 0.0, y_dev, stream);  spmv_d_dist_dev_free(&G);
- * (formats/mpi/dist_cuda.cuh: the ghosts go through host buffers). */
+ * (formats/mpi/dist_cuda.cuh: the ghosts go through host buffers); the same for ds, h and b when
+ * spmv_cuda.cuh instantiated them (SPMV_ENABLE_DS, _H, _B before it). */
 #ifndef SPMV_MPI_H_INCLUDED
 #define SPMV_MPI_H_INCLUDED
 #include "spmv.h"
@@ -61,34 +62,43 @@ static int spmv__dist_cmp64(const void *a, const void *b) {
 #undef SPMV_T
 #undef SPMV_Y
 #undef SPMV_I
-#ifdef SPMV_ENABLE_DS /* a float matrix with double vectors (host blocks; x's ghosts travel as doubles) */
+#ifdef SPMV_ENABLE_DS /* a float matrix with double vectors (x's ghosts travel as doubles) */
 #define SPMV_T float
 #define SPMV_Y double
 #define SPMV_I int32_t
 #define SPMV_NAME(x) SPMV_CAT(spmv_ds_, x)
 #include "formats/mpi/dist.h"
+#ifdef SPMV_CUDA_CUH_INCLUDED /* spmv_cuda.cuh instantiated this tag's device side too */
+#include "formats/mpi/dist_cuda.cuh"
+#endif
 #undef SPMV_NAME
 #undef SPMV_T
 #undef SPMV_Y
 #undef SPMV_I
 #endif
-#ifdef SPMV_ENABLE_H /* binary16 values (sent as 16-bit words), float vectors (host blocks) */
+#ifdef SPMV_ENABLE_H /* binary16 values (sent as 16-bit words), float vectors */
 #define SPMV_T spmv_half
 #define SPMV_Y float
 #define SPMV_I int32_t
 #define SPMV_NAME(x) SPMV_CAT(spmv_h_, x)
 #include "formats/mpi/dist.h"
+#ifdef SPMV_CUDA_CUH_INCLUDED /* spmv_cuda.cuh instantiated this tag's device side too */
+#include "formats/mpi/dist_cuda.cuh"
+#endif
 #undef SPMV_NAME
 #undef SPMV_T
 #undef SPMV_Y
 #undef SPMV_I
 #endif
-#ifdef SPMV_ENABLE_B /* bfloat16 values, float vectors (host blocks) */
+#ifdef SPMV_ENABLE_B /* bfloat16 values, float vectors */
 #define SPMV_T spmv_bfloat16
 #define SPMV_Y float
 #define SPMV_I int32_t
 #define SPMV_NAME(x) SPMV_CAT(spmv_b_, x)
 #include "formats/mpi/dist.h"
+#ifdef SPMV_CUDA_CUH_INCLUDED /* spmv_cuda.cuh instantiated this tag's device side too */
+#include "formats/mpi/dist_cuda.cuh"
+#endif
 #undef SPMV_NAME
 #undef SPMV_T
 #undef SPMV_Y
@@ -106,7 +116,7 @@ static int spmv__dist_cmp64(const void *a, const void *b) {
 #define SPMV_I SPMV_IDX
 #define SPMV_NAME(x) SPMV_CAT(SPMV_CAT3(spmv_, SPMV_TAG, _), x)
 #include "formats/mpi/dist.h"
-#if defined(SPMV_CUDA_CUH_INCLUDED) && !defined(SPMV_VEC) /* no device kernels for mixed tags yet */
+#if defined(SPMV_CUDA_CUH_INCLUDED) /* the pair's device side (spmv_cuda.cuh with the same parameters) */
 #include "formats/mpi/dist_cuda.cuh"
 #endif
 #undef SPMV_NAME

@@ -1,5 +1,5 @@
 /* dist_dev — the distributed matrix's blocks on each rank's GPU (template header: included
- * once per tag by spmv_mpi.h when spmv_cuda.cuh came first; SPMV_NAME, SPMV_T, SPMV_I set).
+ * once per tag by spmv_mpi.h when spmv_cuda.cuh came first; SPMV_NAME, SPMV_T, SPMV_Y, SPMV_I set).
  *
  * Built from a host spmv_<tag>_dist (its plan and its blocks, each converted back to CSR and
  * uploaded in the format of opts): the same ghost plan, device buffers for the values sent
@@ -48,7 +48,7 @@ typedef struct SPMV_NAME(dist_dev) {
     const SPMV_NAME(dist) *H; /* the host matrix: comm, ranges, plan (must outlive this) */
     SPMV_NAME(any_dev) diag, offd;
     SPMV_I *send_idx;         /* device */
-    SPMV_T *sendbuf, *ghost;  /* device */
+    SPMV_Y *sendbuf, *ghost;  /* device */
     int aware;                /* 1: MPI moves the device buffers (CUDA-aware, on every rank) */
 } SPMV_NAME(dist_dev);
 
@@ -124,8 +124,8 @@ static inline spmv_status SPMV_NAME(dist_dev_from_dist)(SPMV_NAME(dist_dev) *G, 
 
 /* y_dev = alpha*A*x_dev + beta*y_dev on the owned parts, x_dev and y_dev in device memory
  * (D.ncloc and D.nloc entries). Collective. The products are queued on s when it returns. */
-static inline spmv_status SPMV_NAME(dist_dev_mv)(SPMV_NAME(dist_dev) *G, SPMV_T alpha, const SPMV_T *x_dev, SPMV_T beta,
-                                                 SPMV_T *y_dev, cudaStream_t s = 0) {
+static inline spmv_status SPMV_NAME(dist_dev_mv)(SPMV_NAME(dist_dev) *G, SPMV_Y alpha, const SPMV_Y *x_dev, SPMV_Y beta,
+                                                 SPMV_Y *y_dev, cudaStream_t s = 0) {
     const SPMV_NAME(dist) *H;
     spmv_status st = SPMV_OK, st2 = SPMV_OK;
     int ok = 1;
@@ -135,10 +135,10 @@ static inline spmv_status SPMV_NAME(dist_dev_mv)(SPMV_NAME(dist_dev) *G, SPMV_T 
     if ((H->ncloc > 0 && !x_dev) || (H->nloc > 0 && !y_dev)) return SPMV_ERR_ARG;
     ns = H->send_off[H->nsend];
     if (G->aware) { /* MPI reads G->sendbuf and writes G->ghost on the device */
-        SPMV_T *sb = G->sendbuf, *gh = G->ghost;
+        SPMV_Y *sb = G->sendbuf, *gh = G->ghost;
         if (ns > 0) {
             SPMV_CUDA_LAUNCH(spmv_cuda_grid(ns, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s,
-                             spmv_cuda__dist_gather<SPMV_T, SPMV_I>)(ns, G->send_idx, x_dev, sb);
+                             spmv_cuda__dist_gather<SPMV_Y, SPMV_I>)(ns, G->send_idx, x_dev, sb);
             st = spmv_cuda_status(cudaGetLastError());
             if (st == SPMV_OK) st = spmv_cuda_status(cudaStreamSynchronize(s)); /* sendbuf complete */
         }
@@ -147,7 +147,7 @@ static inline spmv_status SPMV_NAME(dist_dev_mv)(SPMV_NAME(dist_dev) *G, SPMV_T 
         if (st == SPMV_OK && H->nloc > 0) st = SPMV_NAME(any_dev_mv)(&G->diag, alpha, x_dev, beta, y_dev, s);
         if (H->nrecv > 0) ok &= MPI_Waitall(H->nrecv, H->req, MPI_STATUSES_IGNORE) == MPI_SUCCESS;
         if (st == SPMV_OK && ok && H->nloc > 0 && H->nghost > 0) {
-            st = SPMV_NAME(any_dev_mv)(&G->offd, alpha, gh, (SPMV_T)1, y_dev, s);
+            st = SPMV_NAME(any_dev_mv)(&G->offd, alpha, gh, (SPMV_Y)1, y_dev, s);
             /* the next product's receives overwrite the ghosts: this one must have read them */
             if (st == SPMV_OK) st = spmv_cuda_status(cudaStreamSynchronize(s));
         }
@@ -156,11 +156,11 @@ static inline spmv_status SPMV_NAME(dist_dev_mv)(SPMV_NAME(dist_dev) *G, SPMV_T 
         return st != SPMV_OK ? st : st2;
     }
     if (ns > 0) {
-        SPMV_CUDA_LAUNCH(spmv_cuda_grid(ns, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s, spmv_cuda__dist_gather<SPMV_T, SPMV_I>)(
+        SPMV_CUDA_LAUNCH(spmv_cuda_grid(ns, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s, spmv_cuda__dist_gather<SPMV_Y, SPMV_I>)(
             ns, G->send_idx, x_dev, G->sendbuf);
         st = spmv_cuda_status(cudaGetLastError());
         if (st == SPMV_OK)
-            st = spmv_cuda_status(cudaMemcpyAsync(H->sendbuf, G->sendbuf, sizeof(SPMV_T) * (size_t)ns,
+            st = spmv_cuda_status(cudaMemcpyAsync(H->sendbuf, G->sendbuf, sizeof(SPMV_Y) * (size_t)ns,
                                                   cudaMemcpyDeviceToHost, s));
         if (st == SPMV_OK) st = spmv_cuda_status(cudaStreamSynchronize(s)); /* MPI reads the host copy next */
     }
@@ -170,9 +170,9 @@ static inline spmv_status SPMV_NAME(dist_dev_mv)(SPMV_NAME(dist_dev) *G, SPMV_T 
     if (st == SPMV_OK && H->nloc > 0) st = SPMV_NAME(any_dev_mv)(&G->diag, alpha, x_dev, beta, y_dev, s);
     if (H->nrecv > 0) ok &= MPI_Waitall(H->nrecv, H->req, MPI_STATUSES_IGNORE) == MPI_SUCCESS;
     if (st == SPMV_OK && ok && H->nloc > 0 && H->nghost > 0) {
-        st = spmv_cuda_status(cudaMemcpyAsync(G->ghost, H->ghost, sizeof(SPMV_T) * (size_t)H->nghost,
+        st = spmv_cuda_status(cudaMemcpyAsync(G->ghost, H->ghost, sizeof(SPMV_Y) * (size_t)H->nghost,
                                               cudaMemcpyHostToDevice, s));
-        if (st == SPMV_OK) st = SPMV_NAME(any_dev_mv)(&G->offd, alpha, G->ghost, (SPMV_T)1, y_dev, s);
+        if (st == SPMV_OK) st = SPMV_NAME(any_dev_mv)(&G->offd, alpha, G->ghost, (SPMV_Y)1, y_dev, s);
         /* the host ghost buffer is reused by the next product's receives: the copy must be done */
         if (st == SPMV_OK) st = spmv_cuda_status(cudaStreamSynchronize(s));
     }

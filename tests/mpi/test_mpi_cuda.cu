@@ -2,7 +2,10 @@
  * (tests/mpi_check.sh), in the CPU emulation of the CUDA model (natively where a GPU is): each
  * rank's blocks uploaded in several device formats, the product on device vectors against the
  * serial long-double product of the rank's rows, alpha/beta pairs with beta = 0, ranks without
- * rows; the builder's bad input answered alike on every rank. One RESULT line (rank 0). */
+ * rows; the builder's bad input answered alike on every rank; the mixed tags ds (float blocks,
+ * double vectors) and h (binary16 blocks, float vectors) in csr and sell. One RESULT line (rank 0). */
+#define SPMV_ENABLE_DS /* the mixed tags' device blocks: a float matrix with double vectors, binary16 */
+#define SPMV_ENABLE_H
 #include "../harness.h"
 #include <mpi.h>
 #include "spmv_cuda.cuh"
@@ -13,54 +16,79 @@
 static int rank_, size_;
 
 static int forced_; /* the CUDA-aware path asserted (SPMV_MPI_CUDA_AWARE=1: the emulation's device memory is host memory) */
-static void one(const char *name, const spmv_d_csr *A, spmv_format f) {
+/* each tag's calls under one name (the checks below are one template) */
+#define TM_TAG(t, V)                                                                                              \
+    static spmv_status tm_from_root(spmv_##t##_dist *D, const spmv_##t##_csr *A, spmv_error *e) {                  \
+        return spmv_##t##_dist_from_root_csr(D, MPI_COMM_WORLD, 0, A, NULL, e);                                  \
+    }                                                                                                             \
+    static spmv_status tm_dev(spmv_##t##_dist_dev *G, const spmv_##t##_dist *D, const spmv_opts *o, spmv_error *e) { \
+        return spmv_##t##_dist_dev_from_dist(G, D, o, e, 0);                                                     \
+    }                                                                                                             \
+    static spmv_status tm_mv(spmv_##t##_dist_dev *G, V al, const V *x, V be, V *y) {                             \
+        return spmv_##t##_dist_dev_mv(G, al, x, be, y, 0);                                                       \
+    }                                                                                                             \
+    static spmv_status tm_free(spmv_##t##_dist_dev *G) { return spmv_##t##_dist_dev_free(G); }                  \
+    static void tm_free(spmv_##t##_dist *D) { spmv_##t##_dist_free(D); }                                         \
+    static long double tm_val(const spmv_##t##_csr *A, int64_t k) { return (long double)TM_TV_##t(A->val[k]); }
+#define TM_TV_d(v) (v)
+#define TM_TV_ds(v) (v)
+#define TM_TV_h(v) spmv_half_to_float(v)
+TM_TAG(d, double)
+TM_TAG(ds, double)
+TM_TAG(h, float)
+/* rel: the vectors' unit roundoff times a row-length allowance (d, ds: double sums; h: float sums) */
+template <typename Dist, typename Dev, typename Csr, typename V>
+static void one_t(const char *name, const char *tag, const Csr *A, spmv_format f, double rel) {
     static const double ab[][2] = {{1, 0}, {1.5, 0.5}};
-    spmv_d_dist D;
-    spmv_d_dist_dev G;
+    Dist D;
+    Dev G;
     spmv_opts o = spmv_opts_default();
     spmv_error e;
     spmv_status st;
-    double *x = NULL, *y = NULL, *xd = NULL, *yd = NULL;
+    V *x = NULL, *y = NULL, *xd = NULL, *yd = NULL;
     int64_t i, k;
-    st = spmv_d_dist_from_root_csr(&D, MPI_COMM_WORLD, 0, rank_ == 0 ? A : NULL, NULL, &e);
+    st = tm_from_root(&D, rank_ == 0 ? A : NULL, &e);
     CHECK(st == SPMV_OK, "rank %d %s: host build: %s (%s)", rank_, name, spmv_status_str(st), e.msg);
     if (st != SPMV_OK) return;
     o.format = f;
-    st = spmv_d_dist_dev_from_dist(&G, &D, &o, &e, 0);
-    CHECK(st == SPMV_OK, "rank %d %s %s: upload: %s (%s)", rank_, name, spmv_format_name(f), spmv_status_str(st), e.msg);
+    st = tm_dev(&G, &D, &o, &e);
+    CHECK(st == SPMV_OK, "rank %d %s %s %s: upload: %s (%s)", rank_, name, tag, spmv_format_name(f), spmv_status_str(st), e.msg);
     if (st == SPMV_OK && forced_) CHECK(G.aware == 1, "rank %d %s: the asserted CUDA-aware path taken", rank_, name);
-    x = (double *)malloc(sizeof(double) * (size_t)(D.ncloc + 1));
-    y = (double *)malloc(sizeof(double) * (size_t)(D.nloc + 1));
-    for (i = 0; i < D.ncloc; i++) x[i] = 1.0 + (double)((D.col0 + i) % 9) / 5.0;
+    x = (V *)malloc(sizeof(V) * (size_t)(D.ncloc + 1));
+    y = (V *)malloc(sizeof(V) * (size_t)(D.nloc + 1));
+    for (i = 0; i < D.ncloc; i++) x[i] = (V)(1.0 + (double)((D.col0 + i) % 9) / 5.0);
     if (st == SPMV_OK) {
-        cuda_ok(cudaMalloc((void **)&xd, sizeof(double) * (size_t)(D.ncloc + 1)), "cudaMalloc x");
-        cuda_ok(cudaMalloc((void **)&yd, sizeof(double) * (size_t)(D.nloc + 1)), "cudaMalloc y");
-        cuda_ok(cudaMemcpy(xd, x, sizeof(double) * (size_t)D.ncloc, cudaMemcpyHostToDevice), "copy x");
+        cuda_ok(cudaMalloc((void **)&xd, sizeof(V) * (size_t)(D.ncloc + 1)), "cudaMalloc x");
+        cuda_ok(cudaMalloc((void **)&yd, sizeof(V) * (size_t)(D.nloc + 1)), "cudaMalloc y");
+        cuda_ok(cudaMemcpy(xd, x, sizeof(V) * (size_t)D.ncloc, cudaMemcpyHostToDevice), "copy x");
         for (int j = 0; j < 2; j++) {
             int64_t bad = 0;
-            for (i = 0; i < D.nloc; i++) y[i] = 0.25 * (double)((D.row0 + i) % 4);
-            cuda_ok(cudaMemcpy(yd, y, sizeof(double) * (size_t)D.nloc, cudaMemcpyHostToDevice), "copy y");
-            st = spmv_d_dist_dev_mv(&G, ab[j][0], xd, ab[j][1], yd, 0);
-            cuda_ok(cudaMemcpy(y, yd, sizeof(double) * (size_t)D.nloc, cudaMemcpyDeviceToHost), "copy y back");
+            for (i = 0; i < D.nloc; i++) y[i] = (V)(0.25 * (double)((D.row0 + i) % 4));
+            cuda_ok(cudaMemcpy(yd, y, sizeof(V) * (size_t)D.nloc, cudaMemcpyHostToDevice), "copy y");
+            st = tm_mv(&G, (V)ab[j][0], xd, (V)ab[j][1], yd);
+            cuda_ok(cudaMemcpy(y, yd, sizeof(V) * (size_t)D.nloc, cudaMemcpyDeviceToHost), "copy y back");
             for (i = 0; st == SPMV_OK && i < D.nloc; i++) {
                 const int64_t r = D.row0 + i;
                 long double s = 0, sa = 0, want;
                 for (k = A->row_ptr[r]; k < A->row_ptr[r + 1]; k++) {
-                    const long double p = (long double)A->val[k] * (1.0L + (long double)(A->col_idx[k] % 9) / 5.0L);
+                    const long double p = tm_val(A, k) * (long double)(V)(1.0 + (double)(A->col_idx[k] % 9) / 5.0);
                     s += p, sa += fabsl(p);
                 }
                 want = ab[j][0] * s + (ab[j][1] == 0 ? 0 : ab[j][1] * 0.25L * (long double)(r % 4));
-                if (!(fabsl((long double)y[i] - want) <= 1e-12L * (sa * fabsl((long double)ab[j][0]) + 1))) bad++;
+                if (!(fabsl((long double)y[i] - want) <= (long double)rel * (sa * fabsl((long double)ab[j][0]) + 1))) bad++;
             }
-            CHECK(st == SPMV_OK && bad == 0, "rank %d %s %s%s alpha %g beta %g: %s, %lld rows wrong", rank_, name,
+            CHECK(st == SPMV_OK && bad == 0, "rank %d %s %s %s%s alpha %g beta %g: %s, %lld rows wrong", rank_, name, tag,
                   spmv_format_name(f), G.aware ? " (CUDA-aware path)" : "", ab[j][0], ab[j][1], spmv_status_str(st),
                   (long long)bad);
         }
         cudaFree(xd), cudaFree(yd);
-        CHECK(spmv_d_dist_dev_free(&G) == SPMV_OK, "rank %d: dist_dev_free", rank_);
+        CHECK(tm_free(&G) == SPMV_OK, "rank %d: dist_dev_free", rank_);
     }
     free(x), free(y);
-    spmv_d_dist_free(&D);
+    tm_free(&D);
+}
+static void one(const char *name, const spmv_d_csr *A, spmv_format f) {
+    one_t<spmv_d_dist, spmv_d_dist_dev, spmv_d_csr, double>(name, "d", A, f, 1e-12);
 }
 
 int main(int argc, char **argv) {
@@ -85,8 +113,22 @@ int main(int argc, char **argv) {
                 CHECK(0, "gen %s", gens[g]);
                 continue;
             }
-            spmv_triplets_free(&t);
             for (size_t f = 0; f < sizeof fs / sizeof fs[0]; f++) one(gens[g], &A, fs[f]);
+            { /* the mixed tags' device blocks (csr and sell; the AXT family has no mixed tag) */
+                spmv_ds_csr As;
+                spmv_h_csr Ah;
+                if (spmv_ds_csr_from_triplets(&As, &t, NULL, NULL) == SPMV_OK && spmv_h_csr_from_triplets(&Ah, &t, NULL, NULL) == SPMV_OK) {
+                    for (int q = 0; q < 2; q++) {
+                        const spmv_format mf = q ? SPMV_FMT_SELL : SPMV_FMT_CSR;
+                        one_t<spmv_ds_dist, spmv_ds_dist_dev, spmv_ds_csr, double>(gens[g], "ds", &As, mf, 1e-12);
+                        one_t<spmv_h_dist, spmv_h_dist_dev, spmv_h_csr, float>(gens[g], "h", &Ah, mf, 1e-5);
+                    }
+                    spmv_ds_csr_free(&As);
+                    spmv_h_csr_free(&Ah);
+                } else {
+                    CHECK(0, "gen %s: ds and h csr", gens[g]);
+                }
+            }
 #ifdef SPMV_CUDA_EMULATE
             /* the CUDA-aware exchange (MPI on the device buffers) asserted: in the emulation
                device memory is host memory, so any MPI can take it */
@@ -98,6 +140,7 @@ int main(int argc, char **argv) {
             unsetenv("SPMV_MPI_CUDA_AWARE");
 #endif
             spmv_d_csr_free(&A);
+            spmv_triplets_free(&t);
         }
         { /* a NULL host matrix: every rank the same status */
             spmv_d_dist_dev G;
