@@ -38,93 +38,37 @@ static int spmv__dist_cmp64(const void *a, const void *b) {
     return p < q ? -1 : p > q;
 }
 
-#define SPMV_T float
-#define SPMV_Y float
-#define SPMV_I int32_t
-#define SPMV_NAME(x) SPMV_CAT(spmv_s_, x)
-#include "formats/mpi/dist.h"
-#ifdef SPMV_CUDA_CUH_INCLUDED
-#include "formats/mpi/dist_cuda.cuh"
-#endif
-#undef SPMV_NAME
-#undef SPMV_T
-#undef SPMV_Y
-#undef SPMV_I
-#define SPMV_T double
-#define SPMV_Y double
-#define SPMV_I int32_t
-#define SPMV_NAME(x) SPMV_CAT(spmv_d_, x)
-#include "formats/mpi/dist.h"
-#ifdef SPMV_CUDA_CUH_INCLUDED
-#include "formats/mpi/dist_cuda.cuh"
-#endif
-#undef SPMV_NAME
-#undef SPMV_T
-#undef SPMV_Y
-#undef SPMV_I
+#define SPMV_TAG s
+#define SPMV_VAL float
+#define SPMV_IDX int32_t
+#include "formats/mpi/instance.h"
+#define SPMV_TAG d
+#define SPMV_VAL double
+#define SPMV_IDX int32_t
+#include "formats/mpi/instance.h"
 #ifdef SPMV_ENABLE_DS /* a float matrix with double vectors (x's ghosts travel as doubles) */
-#define SPMV_T float
-#define SPMV_Y double
-#define SPMV_I int32_t
-#define SPMV_NAME(x) SPMV_CAT(spmv_ds_, x)
-#include "formats/mpi/dist.h"
-#ifdef SPMV_CUDA_CUH_INCLUDED /* spmv_cuda.cuh instantiated this tag's device side too */
-#include "formats/mpi/dist_cuda.cuh"
-#endif
-#undef SPMV_NAME
-#undef SPMV_T
-#undef SPMV_Y
-#undef SPMV_I
+#define SPMV_TAG ds
+#define SPMV_VAL float
+#define SPMV_VEC double
+#define SPMV_IDX int32_t
+#include "formats/mpi/instance.h"
 #endif
 #ifdef SPMV_ENABLE_H /* binary16 values (sent as 16-bit words), float vectors */
-#define SPMV_T spmv_half
-#define SPMV_Y float
-#define SPMV_I int32_t
-#define SPMV_NAME(x) SPMV_CAT(spmv_h_, x)
-#include "formats/mpi/dist.h"
-#ifdef SPMV_CUDA_CUH_INCLUDED /* spmv_cuda.cuh instantiated this tag's device side too */
-#include "formats/mpi/dist_cuda.cuh"
-#endif
-#undef SPMV_NAME
-#undef SPMV_T
-#undef SPMV_Y
-#undef SPMV_I
+#define SPMV_TAG h
+#define SPMV_VAL spmv_half
+#define SPMV_VEC float
+#define SPMV_IDX int32_t
+#include "formats/mpi/instance.h"
 #endif
 #ifdef SPMV_ENABLE_B /* bfloat16 values, float vectors */
-#define SPMV_T spmv_bfloat16
-#define SPMV_Y float
-#define SPMV_I int32_t
-#define SPMV_NAME(x) SPMV_CAT(spmv_b_, x)
-#include "formats/mpi/dist.h"
-#ifdef SPMV_CUDA_CUH_INCLUDED /* spmv_cuda.cuh instantiated this tag's device side too */
-#include "formats/mpi/dist_cuda.cuh"
-#endif
-#undef SPMV_NAME
-#undef SPMV_T
-#undef SPMV_Y
-#undef SPMV_I
+#define SPMV_TAG b
+#define SPMV_VAL spmv_bfloat16
+#define SPMV_VEC float
+#define SPMV_IDX int32_t
+#include "formats/mpi/instance.h"
 #endif
 #endif /* SPMV_MPI_H_INCLUDED */
 
 #if defined(SPMV_TAG) && defined(SPMV_VAL) && defined(SPMV_IDX) /* yours: include again after defining them */
-#define SPMV_T SPMV_VAL
-#ifdef SPMV_VEC
-#define SPMV_Y SPMV_VEC
-#else
-#define SPMV_Y SPMV_VAL
-#endif
-#define SPMV_I SPMV_IDX
-#define SPMV_NAME(x) SPMV_CAT(SPMV_CAT3(spmv_, SPMV_TAG, _), x)
-#include "formats/mpi/dist.h"
-#if defined(SPMV_CUDA_CUH_INCLUDED) /* the pair's device side (spmv_cuda.cuh with the same parameters) */
-#include "formats/mpi/dist_cuda.cuh"
-#endif
-#undef SPMV_NAME
-#undef SPMV_T
-#undef SPMV_Y
-#undef SPMV_I
-#undef SPMV_TAG
-#undef SPMV_VAL
-#undef SPMV_VEC
-#undef SPMV_IDX
+#include "formats/mpi/instance.h"
 #endif

@@ -156,17 +156,6 @@ static int32_t N(longest)(const N(csr) * A) {
     for (r = 0; r < A->nrows; r++) m = A->row_ptr[r + 1] - A->row_ptr[r] > m ? A->row_ptr[r + 1] - A->row_ptr[r] : m;
     return m;
 }
-static double N(err_of)(const N(csr) * A, CV alpha, const CV *x, CV beta, const CV *y0, const CV *y) {
-    long double _Complex *ref = malloc(sizeof(long double _Complex) * (size_t)(A->nrows + 1));
-    long double *sc = malloc(sizeof(long double) * (size_t)(A->nrows + 1));
-    double e;
-    if (!ref || !sc) abort();
-    N(csr_mv_ref)(A, alpha, x, beta, y0, ref, sc);
-    e = N(max_rel_err)(A->nrows, y, ref, sc);
-    free(ref);
-    free(sc);
-    return e;
-}
 static double N(bound)(const N(csr) * A) { return ((double)N(longest)(A) + 8) * CU; }
 static int N(refused)(spmv_format f, const N(csr) * A, spmv_status st) {
     if (st == SPMV_ERR_LIMIT) return 1;
@@ -215,7 +204,7 @@ static void N(products)(const char *name, const N(csr) * A, int big) {
                     double err;
                     memcpy(y, y0, sizeof(CV) * (size_t)A->nrows);
                     st = N(any_mv)(&M, ab[j][0], x, ab[j][1], y);
-                    err = N(err_of)(A, ab[j][0], x, ab[j][1], y0, y);
+                    err = N(csr_mv_err)(A, ab[j][0], x, ab[j][1], y0, y);
                     CHECK(st == SPMV_OK && err <= bound, "%s: %s %s %s, %d threads, pair %zu: error %.3g > %.3g", name, TNAME,
                           spmv_format_name((spmv_format)f), o.params ? o.params : "", th, j, err, bound);
                 }
@@ -226,7 +215,7 @@ static void N(products)(const char *name, const N(csr) * A, int big) {
                 double err;
                 x[A->ncols / 2] = CMAKE((CR)INFINITY, 0);
                 st = N(any_mv)(&M, ab[1][0], x, CMAKE(0, 0), y);
-                err = N(err_of)(A, ab[1][0], x, CMAKE(0, 0), NULL, y);
+                err = N(csr_mv_err)(A, ab[1][0], x, CMAKE(0, 0), NULL, y);
                 CHECK(st == SPMV_OK && err <= bound, "%s: %s %s, an infinity in x: error %.3g > %.3g", name, TNAME,
                       spmv_format_name((spmv_format)f), err, bound);
                 x[A->ncols / 2] = keep;
@@ -254,7 +243,7 @@ static void N(adjoint_handles)(const char *name, const N(csr) * A, const N(csr) 
         st = N(any_from_csr)(&M, A, &o, &e);
         if (N(refused)(hf[j], A, st)) continue;
         CHECK(st == SPMV_OK && M.transposed == 2 && N(any_mv)(&M, al, xv, CMAKE(0, 0), yv) == SPMV_OK &&
-                  N(err_of)(H, al, xv, CMAKE(0, 0), NULL, yv) <= N(bound)(H),
+                  N(csr_mv_err)(H, al, xv, CMAKE(0, 0), NULL, yv) <= N(bound)(H),
               "%s: %s any %s with transpose = 2 (A^H x): %s (%s)", name, TNAME, spmv_format_name(hf[j]), spmv_status_str(st),
               e.msg);
         if (st == SPMV_OK) N(any_free)(&M);
@@ -262,7 +251,7 @@ static void N(adjoint_handles)(const char *name, const N(csr) * A, const N(csr) 
     o.format = SPMV_FMT_CSR;
     st = N(auto_from_csr)(&Q, A, &o, &e);
     CHECK(st == SPMV_OK && N(auto_mv)(&Q, al, xv, CMAKE(0, 0), yv) == SPMV_OK &&
-              N(err_of)(H, al, xv, CMAKE(0, 0), NULL, yv) <= N(bound)(H),
+              N(csr_mv_err)(H, al, xv, CMAKE(0, 0), NULL, yv) <= N(bound)(H),
           "%s: %s auto with transpose = 2 (A^H x): %s (%s)", name, TNAME, spmv_status_str(st), e.msg);
     if (st == SPMV_OK) N(auto_free)(&Q);
 }
@@ -287,7 +276,7 @@ static void N(ops)(const char *name, const N(csr) * A) {
             double e;
             for (i = 0; i < m; i++) xv[i] = lay ? X[(int64_t)b * m + i] : X[(int64_t)i * K + b];
             for (i = 0; i < n; i++) yv[i] = lay ? Y[(int64_t)b * n + i] : Y[(int64_t)i * K + b];
-            e = N(err_of)(A, al, xv, CMAKE(0, 0), NULL, yv);
+            e = N(csr_mv_err)(A, al, xv, CMAKE(0, 0), NULL, yv);
             worst = e > worst || e != e ? e : worst;
         }
         CHECK(st == SPMV_OK && worst <= N(bound)(A), "%s: %s csr_mm layout %d: error %.3g", name, TNAME, lay, worst);
@@ -302,9 +291,9 @@ static void N(ops)(const char *name, const N(csr) * A) {
                                       __builtin_cimag(H.val[k]) == -__builtin_cimag(T.val[k]);
         CHECK(conj, "%s: %s csr_adjoint is the transpose conjugated", name, TNAME);
         for (i = 0; i < n; i++) xv[i] = N(rnd)(1);
-        CHECK(N(csr_mvt)(A, al, xv, CMAKE(0, 0), yv) == SPMV_OK && N(err_of)(&T, al, xv, CMAKE(0, 0), NULL, yv) <= N(bound)(&T),
+        CHECK(N(csr_mvt)(A, al, xv, CMAKE(0, 0), yv) == SPMV_OK && N(csr_mv_err)(&T, al, xv, CMAKE(0, 0), NULL, yv) <= N(bound)(&T),
               "%s: %s csr_mvt", name, TNAME);
-        CHECK(N(csr_mvh)(A, al, xv, CMAKE(0, 0), yv) == SPMV_OK && N(err_of)(&H, al, xv, CMAKE(0, 0), NULL, yv) <= N(bound)(&H),
+        CHECK(N(csr_mvh)(A, al, xv, CMAKE(0, 0), yv) == SPMV_OK && N(csr_mv_err)(&H, al, xv, CMAKE(0, 0), NULL, yv) <= N(bound)(&H),
               "%s: %s csr_mvh (A^H x)", name, TNAME);
         N(adjoint_handles)(name, A, &H, xv, yv);
         N(csr_free)(&T);
@@ -339,7 +328,7 @@ static void N(handle)(const char *name, const N(csr) * A) {
         if (st != SPMV_OK) continue;
         st = N(any_update_values)(&M, A);
         CHECK(st == SPMV_OK && N(any_mv)(&M, CMAKE(1, 0), x, CMAKE(0, 0), y) == SPMV_OK &&
-                  N(err_of)(A, CMAKE(1, 0), x, CMAKE(0, 0), NULL, y) <= bound,
+                  N(csr_mv_err)(A, CMAKE(1, 0), x, CMAKE(0, 0), NULL, y) <= bound,
               "%s: %s any %s after new values (%s)", name, TNAME, spmv_format_name((spmv_format)f), spmv_status_str(st));
         N(any_free)(&M);
     }
@@ -352,7 +341,7 @@ static void N(handle)(const char *name, const N(csr) * A) {
         CHECK(st == SPMV_OK && N(any_has)(N(auto_format)(&Q)), "%s: %s auto: %s (%s)", name, TNAME, spmv_status_str(st), e.msg);
         if (st == SPMV_OK) {
             st = N(auto_mv)(&Q, CMAKE(1, 0), x, CMAKE(0, 0), y);
-            CHECK(st == SPMV_OK && N(err_of)(A, CMAKE(1, 0), x, CMAKE(0, 0), NULL, y) <= bound, "%s: %s auto (%s) mv", name, TNAME,
+            CHECK(st == SPMV_OK && N(csr_mv_err)(A, CMAKE(1, 0), x, CMAKE(0, 0), NULL, y) <= bound, "%s: %s auto (%s) mv", name, TNAME,
                   spmv_format_name(N(auto_format)(&Q)));
             N(auto_free)(&Q);
         }
@@ -425,7 +414,7 @@ static void N(hermitian)(const char *name, const spmv_triplets *t) {
         for (k = 0; k < u.ncols; k++) x[k] = N(rnd)(1);
         CHECK(N(csr_is_symmetric)(&A) != 1 && N(sss_from_csr)(&S, &A, NULL, NULL) == SPMV_OK && S.herm == 1 &&
                   N(sss_mv)(&S, CMAKE(0.5f, -2), x, CMAKE(0, 0), y) == SPMV_OK &&
-                  N(err_of)(&A, CMAKE(0.5f, -2), x, CMAKE(0, 0), NULL, y) <= N(bound)(&A),
+                  N(csr_mv_err)(&A, CMAKE(0.5f, -2), x, CMAKE(0, 0), NULL, y) <= N(bound)(&A),
               "%s: %s sss of a hermitian matrix (conjugated mirrors)", name, TNAME);
         if (S.herm == 1) N(sss_free)(&S);
         int32_t r, d = -1;
@@ -466,7 +455,7 @@ static void N(triangle)(void) {
     if (!x || !y || N(csr_from_triplets)(&A, &f, NULL, NULL) != SPMV_OK) abort();
     for (k = 0; k < 60; k++) x[k] = N(rnd)(1);
     CHECK(N(sss_from_triangle)(&S, &t, NULL, &e) == SPMV_OK && N(sss_mv)(&S, CMAKE(1, 0), x, CMAKE(0, 0), y) == SPMV_OK &&
-              N(err_of)(&A, CMAKE(1, 0), x, CMAKE(0, 0), NULL, y) <= N(bound)(&A),
+              N(csr_mv_err)(&A, CMAKE(1, 0), x, CMAKE(0, 0), NULL, y) <= N(bound)(&A),
           "%s sss_from_triangle of a complex symmetric triangle: the imaginary parts kept (%s)", TNAME, e.msg);
     N(sss_free)(&S);
     N(csr_free)(&A);

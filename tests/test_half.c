@@ -110,17 +110,6 @@ static int32_t N(longest)(const N(csr) * A) {
     return m;
 }
 
-static double N(err_of)(const N(csr) * A, float alpha, const float *x, float beta, const float *y0, const float *y) {
-    long double *ref = malloc(sizeof(long double) * (size_t)(A->nrows + 1));
-    long double *sc = malloc(sizeof(long double) * (size_t)(A->nrows + 1));
-    double e;
-    if (!ref || !sc) abort();
-    N(csr_mv_ref)(A, alpha, x, beta, y0, ref, sc);
-    e = N(max_rel_err)(A->nrows, y, ref, sc);
-    free(ref);
-    free(sc);
-    return e;
-}
 
 static int N(refused)(spmv_format f, const N(csr) * A, spmv_status st) {
     if (st == SPMV_ERR_LIMIT) return 1;
@@ -163,7 +152,7 @@ static void N(products)(const char *name, const N(csr) * A, int big) {
                         double err;
                         memcpy(y, y0, sizeof(float) * (size_t)A->nrows);
                         st = N(any_mv)(&M, ab[j][0], x, ab[j][1], y);
-                        err = N(err_of)(A, ab[j][0], x, ab[j][1], y0, y);
+                        err = N(csr_mv_err)(A, ab[j][0], x, ab[j][1], y0, y);
                         CHECK(st == SPMV_OK && err <= bound, "%s: %s %s%s isa %d, %d threads, alpha %g beta %g: error %.3g > %.3g",
                               name, TNAME, spmv_format_name((spmv_format)f), kv ? " (gather)" : "", (int)isas[ii], th,
                               ab[j][0], ab[j][1], err, bound);
@@ -175,7 +164,7 @@ static void N(products)(const char *name, const N(csr) * A, int big) {
                     double err;
                     x[A->ncols / 2] = INFINITY;
                     st = N(any_mv)(&M, AL, x, 0.0f, y);
-                    err = N(err_of)(A, AL, x, 0.0f, NULL, y);
+                    err = N(csr_mv_err)(A, AL, x, 0.0f, NULL, y);
                     CHECK(st == SPMV_OK && err <= bound, "%s: %s %s isa %d, an infinity in x: error %.3g > %.3g", name, TNAME,
                           spmv_format_name((spmv_format)f), (int)isas[ii], err, bound);
                     x[A->ncols / 2] = keep;
@@ -245,7 +234,7 @@ static void N(ops)(const char *name, const N(csr) * A) {
             double e;
             for (i = 0; i < m; i++) xv[i] = lay ? X[(int64_t)b * m + i] : X[(int64_t)i * K + b];
             for (i = 0; i < n; i++) yv[i] = lay ? Y[(int64_t)b * n + i] : Y[(int64_t)i * K + b];
-            e = N(err_of)(A, AL, xv, 0.0f, NULL, yv);
+            e = N(csr_mv_err)(A, AL, xv, 0.0f, NULL, yv);
             CHECK(e <= ((double)N(longest)(A) + 4) * US, "%s: %s csr_mm layout %d vector %d: error %.3g", name, TNAME, lay, b, e);
         }
     }
@@ -253,7 +242,7 @@ static void N(ops)(const char *name, const N(csr) * A) {
         double e;
         for (i = 0; i < n; i++) xv[i] = (float)(1 + th_rval() * 0.25);
         CHECK(N(csr_mvt)(A, AL, xv, 0.0f, yv) == SPMV_OK, "%s: %s csr_mvt", name, TNAME);
-        e = N(err_of)(&T, AL, xv, 0.0f, NULL, yv);
+        e = N(csr_mv_err)(&T, AL, xv, 0.0f, NULL, yv);
         CHECK(e <= ((double)N(longest)(&T) + 4) * US, "%s: %s csr_mvt: error %.3g", name, TNAME, e);
         N(csr_free)(&T);
     } else {
@@ -303,7 +292,7 @@ static void N(handle)(const char *name, const N(csr) * A) {
                     double err;
                     for (q = 0; q < m; q++) xv[q] = lay ? X[(int64_t)b * m + q] : X[(int64_t)q * K + b];
                     for (q = 0; q < n; q++) yv[q] = lay ? Y[(int64_t)b * n + q] : Y[(int64_t)q * K + b];
-                    err = N(err_of)(A, AL, xv, 0.0f, NULL, yv);
+                    err = N(csr_mv_err)(A, AL, xv, 0.0f, NULL, yv);
                     worst = err > worst || err != err ? err : worst;
                 }
                 CHECK(sm == SPMV_OK && worst <= bound, "%s: %s any %s mm layout %d: %s, error %.3g", name, TNAME,
@@ -315,7 +304,7 @@ static void N(handle)(const char *name, const N(csr) * A) {
         CHECK(st == SPMV_OK, "%s: %s any %s update_values: %s", name, TNAME, spmv_format_name((spmv_format)f), spmv_status_str(st));
         if (st == SPMV_OK) {
             st = N(any_mv)(&M, 1.0f, x, 0.0f, y);
-            CHECK(st == SPMV_OK && N(err_of)(A, 1.0f, x, 0.0f, NULL, y) <= bound, "%s: %s any %s mv after new values", name,
+            CHECK(st == SPMV_OK && N(csr_mv_err)(A, 1.0f, x, 0.0f, NULL, y) <= bound, "%s: %s any %s mv after new values", name,
                   TNAME, spmv_format_name((spmv_format)f));
         }
         N(any_free)(&M);
@@ -330,7 +319,7 @@ static void N(handle)(const char *name, const N(csr) * A) {
         CHECK(st == SPMV_OK && N(any_has)(N(auto_format)(&Q)), "%s: %s auto: %s (%s)", name, TNAME, spmv_status_str(st), e.msg);
         if (st == SPMV_OK) {
             st = N(auto_mv)(&Q, 1.0f, x, 0.0f, y);
-            CHECK(st == SPMV_OK && N(err_of)(A, 1.0f, x, 0.0f, NULL, y) <= bound, "%s: %s auto (%s) mv", name, TNAME,
+            CHECK(st == SPMV_OK && N(csr_mv_err)(A, 1.0f, x, 0.0f, NULL, y) <= bound, "%s: %s auto (%s) mv", name, TNAME,
                   spmv_format_name(N(auto_format)(&Q)));
             N(auto_free)(&Q);
         }

@@ -25,19 +25,6 @@ static int32_t longest(const spmv_ds_csr *A) {
     return m;
 }
 
-/* the worst |y - ref| / scale over rows (NaN and infinities must match: max_rel_err) */
-static double err_of(const spmv_ds_csr *A, double alpha, const double *x, double beta, const double *y0,
-                     const double *y) {
-    long double *ref = malloc(sizeof(long double) * (size_t)(A->nrows + 1));
-    long double *sc = malloc(sizeof(long double) * (size_t)(A->nrows + 1));
-    double e;
-    if (!ref || !sc) abort();
-    spmv_ds_csr_mv_ref(A, alpha, x, beta, y0, ref, sc);
-    e = spmv_ds_max_rel_err(A->nrows, y, ref, sc);
-    free(ref);
-    free(sc);
-    return e;
-}
 
 /* a format's documented refusals, as for every tag: a size cap (dia's fill, ell's padding), or a
  * symmetric format given a matrix that is not */
@@ -82,7 +69,7 @@ static void products(const char *name, const spmv_ds_csr *A, int big) {
                         double err;
                         memcpy(y, y0, sizeof(double) * (size_t)A->nrows);
                         st = spmv_ds_any_mv(&M, ab[j][0], x, ab[j][1], y);
-                        err = err_of(A, ab[j][0], x, ab[j][1], y0, y);
+                        err = spmv_ds_csr_mv_err(A, ab[j][0], x, ab[j][1], y0, y);
                         CHECK(st == SPMV_OK && err <= bound,
                               "%s: ds %s%s isa %d, %d threads, alpha %g beta %g: error %.3g > %.3g", name,
                               spmv_format_name((spmv_format)f), kv ? " (gather)" : "", (int)isas[ii], th, ab[j][0], ab[j][1],
@@ -95,7 +82,7 @@ static void products(const char *name, const spmv_ds_csr *A, int big) {
                     double err;
                     x[A->ncols / 2] = INFINITY;
                     st = spmv_ds_any_mv(&M, AL, x, 0.0, y);
-                    err = err_of(A, AL, x, 0.0, NULL, y);
+                    err = spmv_ds_csr_mv_err(A, AL, x, 0.0, NULL, y);
                     CHECK(st == SPMV_OK && err <= bound, "%s: ds %s%s isa %d, an infinity in x: error %.3g > %.3g", name,
                           spmv_format_name((spmv_format)f), kv ? " (gather)" : "", (int)isas[ii], err, bound);
                     x[A->ncols / 2] = keep;
@@ -158,7 +145,7 @@ static void ops(const char *name, const spmv_ds_csr *A) {
             double e;
             for (i = 0; i < m; i++) xv[i] = lay ? X[(int64_t)b * m + i] : X[(int64_t)i * K + b];
             for (i = 0; i < n; i++) yv[i] = lay ? Y[(int64_t)b * n + i] : Y[(int64_t)i * K + b];
-            e = err_of(A, AL, xv, 0.0, NULL, yv);
+            e = spmv_ds_csr_mv_err(A, AL, xv, 0.0, NULL, yv);
             CHECK(e <= ((double)longest(A) + 4) * UD, "%s: ds csr_mm layout %d vector %d: error %.3g", name, lay, b, e);
         }
     }
@@ -166,7 +153,7 @@ static void ops(const char *name, const spmv_ds_csr *A) {
         double e;
         for (i = 0; i < n; i++) xv[i] = 1 + th_rval() * 0.25;
         CHECK(spmv_ds_csr_mvt(A, AL, xv, 0.0, yv) == SPMV_OK, "%s: ds csr_mvt", name);
-        e = err_of(&T, AL, xv, 0.0, NULL, yv);
+        e = spmv_ds_csr_mv_err(&T, AL, xv, 0.0, NULL, yv);
         CHECK(e <= ((double)longest(&T) + 4) * UD, "%s: ds csr_mvt: error %.3g", name, e);
         spmv_ds_csr_free(&T);
     } else {
@@ -209,7 +196,7 @@ static void handle(const char *name, const spmv_ds_csr *A) {
         CHECK(st == SPMV_OK, "%s: ds any %s: %s (%s)", name, spmv_format_name((spmv_format)f), spmv_status_str(st), e.msg);
         if (st != SPMV_OK) continue;
         st = spmv_ds_any_mv(&M, 1.0, x, 0.0, y);
-        CHECK(st == SPMV_OK && err_of(A, 1.0, x, 0.0, NULL, y) <= bound, "%s: ds any %s mv", name,
+        CHECK(st == SPMV_OK && spmv_ds_csr_mv_err(A, 1.0, x, 0.0, NULL, y) <= bound, "%s: ds any %s mv", name,
               spmv_format_name((spmv_format)f));
         { /* k vectors (native SpMM or one product per vector), both layouts */
             enum { K = 3 };
@@ -227,7 +214,7 @@ static void handle(const char *name, const spmv_ds_csr *A) {
                     double err;
                     for (q = 0; q < m; q++) xv[q] = lay ? X[(int64_t)b * m + q] : X[(int64_t)q * K + b];
                     for (q = 0; q < n; q++) yv[q] = lay ? Y[(int64_t)b * n + q] : Y[(int64_t)q * K + b];
-                    err = err_of(A, AL, xv, 0.0, NULL, yv);
+                    err = spmv_ds_csr_mv_err(A, AL, xv, 0.0, NULL, yv);
                     worst = err > worst || err != err ? err : worst;
                 }
                 CHECK(sm == SPMV_OK && worst <= bound, "%s: ds any %s mm layout %d: %s, error %.3g", name,
@@ -239,7 +226,7 @@ static void handle(const char *name, const spmv_ds_csr *A) {
         CHECK(st == SPMV_OK, "%s: ds any %s update_values: %s", name, spmv_format_name((spmv_format)f), spmv_status_str(st));
         if (st == SPMV_OK) {
             st = spmv_ds_any_mv(&M, 1.0, x, 0.0, y);
-            CHECK(st == SPMV_OK && err_of(A, 1.0, x, 0.0, NULL, y) <= bound, "%s: ds any %s mv after new values", name,
+            CHECK(st == SPMV_OK && spmv_ds_csr_mv_err(A, 1.0, x, 0.0, NULL, y) <= bound, "%s: ds any %s mv after new values", name,
                   spmv_format_name((spmv_format)f));
         }
         spmv_ds_any_free(&M);
@@ -255,7 +242,7 @@ static void handle(const char *name, const spmv_ds_csr *A) {
               e.msg);
         if (st == SPMV_OK) {
             st = spmv_ds_auto_mv(&Q, 1.0, x, 0.0, y);
-            CHECK(st == SPMV_OK && err_of(A, 1.0, x, 0.0, NULL, y) <= bound, "%s: ds auto (%s) mv", name,
+            CHECK(st == SPMV_OK && spmv_ds_csr_mv_err(A, 1.0, x, 0.0, NULL, y) <= bound, "%s: ds auto (%s) mv", name,
                   spmv_format_name(spmv_ds_auto_format(&Q)));
             spmv_ds_auto_free(&Q);
         }

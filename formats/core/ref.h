@@ -39,6 +39,8 @@ static inline int spmv__ref_csame(long double _Complex y, long double _Complex r
 SPMV_API void SPMV_NAME(csr_mv_ref)(const SPMV_NAME(csr) *A, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta,
         const SPMV_Y *y0, SPMV__REFT *ref, long double *scale);
 SPMV_API double SPMV_NAME(max_rel_err)(SPMV_I n, const SPMV_Y *y, const SPMV__REFT *ref, const long double *scale);
+SPMV_API double SPMV_NAME(csr_mv_err)(const SPMV_NAME(csr) *A, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta,
+        const SPMV_Y *y0, const SPMV_Y *y);
 #endif /* SPMV_PART_DECLS */
 
 #if defined(SPMV_PART_DEFS)
@@ -84,6 +86,21 @@ SPMV_API double SPMV_NAME(max_rel_err)(SPMV_I n, const SPMV_Y *y, const SPMV__RE
         if ((double)e > worst) worst = (double)e;
     }
     return worst;
+}
+/* Both in one: the error of y against the reference of y = alpha*A*x + beta*y0 (max_rel_err), or
+ * INFINITY when the reference's scratch cannot be allocated (never an error that looks small). */
+SPMV_API double SPMV_NAME(csr_mv_err)(const SPMV_NAME(csr) *A, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta,
+                                      const SPMV_Y *y0, const SPMV_Y *y) {
+    SPMV__REFT *ref = SPMV_ALLOC_N(SPMV__REFT, (size_t)A->nrows + 1);
+    long double *sc = SPMV_ALLOC_N(long double, (size_t)A->nrows + 1);
+    double e = INFINITY;
+    if (ref && sc) {
+        SPMV_NAME(csr_mv_ref)(A, alpha, x, beta, y0, ref, sc);
+        e = SPMV_NAME(max_rel_err)(A->nrows, y, ref, sc);
+    }
+    spmv__free(ref);
+    spmv__free(sc);
+    return e;
 }
 #endif /* SPMV_PART_DEFS */
 #undef SPMV__REFT

@@ -9,18 +9,6 @@ static int64_t N(longest)(const N(csr) * A) {
         if ((int64_t)(A->row_ptr[r + 1] - A->row_ptr[r]) > m) m = (int64_t)(A->row_ptr[r + 1] - A->row_ptr[r]);
     return m;
 }
-/* the error of y against the long-double reference of A's stored values */
-static double N(err_of)(const N(csr) * A, MV alpha, const MV *x, MV beta, const MV *y0, const MV *y) {
-    long double *ref = (long double *)malloc(sizeof(long double) * (size_t)(A->nrows + 1));
-    long double *sc = (long double *)malloc(sizeof(long double) * (size_t)(A->nrows + 1));
-    double e;
-    if (!ref || !sc) abort();
-    N(csr_mv_ref)(A, alpha, x, beta, y0, ref, sc);
-    e = N(max_rel_err)(A->nrows, y, ref, sc);
-    free(ref);
-    free(sc);
-    return e;
-}
 
 /* one product on the device: y = alpha*D*x + beta*y0 (mode 0), the transpose (1) */
 static spmv_status N(dev_mv)(const N(any_dev) * D, int mode, MV alpha, const MV *x, int64_t nx, MV beta, const MV *y0,
@@ -59,7 +47,7 @@ static void N(dev_mm)(const char *name, const N(csr) * A, const N(any_dev) * D, 
         for (int64_t j = 0; st == SPMV_OK && j < k; j++) {
             for (int64_t i = 0; i < nc; i++) xj[i] = cm ? X[j * nc + i] : X[i * k + j];
             for (int64_t i = 0; i < nr; i++) yj[i] = cm ? Y[j * nr + i] : Y[i * k + j];
-            const double e = N(err_of)(A, (MV)-0.7, xj, (MV)0, NULL, yj);
+            const double e = N(csr_mv_err)(A, (MV)-0.7, xj, (MV)0, NULL, yj);
             worst = e > worst ? e : worst;
         }
         CHECK(st == SPMV_OK && worst <= bound, "%s: %s %s mm (%s): %s, error %.3g > %.3g", name, TNAME,
@@ -101,7 +89,7 @@ static void N(products)(const char *name, const N(csr) * A, int sym) {
         for (size_t j = 0; j < sizeof ab / sizeof ab[0]; j++) {
             for (int64_t i = 0; i < nr; i++) y0[i] = ab[j][1] == 0 ? (MV)NAN : (MV)th_rval();
             st = N(dev_mv)(&D, 0, ab[j][0], x, nc, ab[j][1], y0, y, nr);
-            const double err = st == SPMV_OK ? N(err_of)(A, ab[j][0], x, ab[j][1], y0, y) : INFINITY;
+            const double err = st == SPMV_OK ? N(csr_mv_err)(A, ab[j][0], x, ab[j][1], y0, y) : INFINITY;
             CHECK(st == SPMV_OK && err <= bound, "%s: %s %s alpha %g beta %g: %s, error %.3g > %.3g", name, TNAME,
                   spmv_format_name((spmv_format)f), (double)ab[j][0], (double)ab[j][1], spmv_status_str(st), err, bound);
         }
@@ -109,7 +97,7 @@ static void N(products)(const char *name, const N(csr) * A, int sym) {
             const MV keep = x[nc / 2];
             x[nc / 2] = (MV)INFINITY;
             st = N(dev_mv)(&D, 0, (MV)-0.7, x, nc, 0, y0, y, nr);
-            const double err = st == SPMV_OK ? N(err_of)(A, (MV)-0.7, x, 0, NULL, y) : INFINITY;
+            const double err = st == SPMV_OK ? N(csr_mv_err)(A, (MV)-0.7, x, 0, NULL, y) : INFINITY;
             CHECK(st == SPMV_OK && err <= bound, "%s: %s %s an infinity in x: %s, error %.3g > %.3g", name, TNAME,
                   spmv_format_name((spmv_format)f), spmv_status_str(st), err, bound);
             x[nc / 2] = keep;
@@ -129,7 +117,7 @@ static void N(products)(const char *name, const N(csr) * A, int sym) {
                 CHECK(!(fl & SPMV_FF_CSR) && !th_sym(f), "%s: %s %s: no device transpose product (%s)", name, TNAME,
                       spmv_format_name((spmv_format)f), spmv_status_str(st));
             } else {
-                const double err = st == SPMV_OK ? N(err_of)(&At, (MV)1.5, xt, (MV)-1, yt0, y) : INFINITY;
+                const double err = st == SPMV_OK ? N(csr_mv_err)(&At, (MV)1.5, xt, (MV)-1, yt0, y) : INFINITY;
                 const double bt = ((double)N(longest)(&At) + 4) * (sizeof(MV) == 8 ? DBL_EPSILON / 2 : FLT_EPSILON / 2);
                 CHECK(st == SPMV_OK && err <= bt, "%s: %s %s transpose: %s, error %.3g > %.3g", name, TNAME,
                       spmv_format_name((spmv_format)f), spmv_status_str(st), err, bt);
@@ -150,7 +138,7 @@ static void N(products)(const char *name, const N(csr) * A, int sym) {
             MV *dx = tm_up(x, nc), *dy = tm_up(y0, nr);
             st = dx && dy ? N(auto_dev_mv)(&M, (MV)-0.75, dx, 0, dy, 0) : SPMV_ERR_CUDA;
             if (st == SPMV_OK && !(cuda_ok(cudaDeviceSynchronize(), "sync") && tm_down(y, dy, nr))) st = SPMV_ERR_CUDA;
-            const double err = st == SPMV_OK ? N(err_of)(A, (MV)-0.75, x, 0, NULL, y) : INFINITY;
+            const double err = st == SPMV_OK ? N(csr_mv_err)(A, (MV)-0.75, x, 0, NULL, y) : INFINITY;
             CHECK(st == SPMV_OK && err <= bound, "%s: %s auto_dev (%s): %s, error %.3g > %.3g", name, TNAME,
                   spmv_format_name(N(auto_dev_format)(&M)), spmv_status_str(st), err, bound);
             cudaFree(dx);
