@@ -21,7 +21,7 @@
  *   #define SPMV_VAL double
  *   #define SPMV_IDX int64_t
  *   #include "spmv.h"                                // spmv_dl_csr, spmv_dl_csr_mv, ...
- * A float matrix with double vectors and sums (every host format but AXT): SPMV_VEC double beside
+ * A float matrix with double vectors and sums (every host format): SPMV_VEC double beside
  * SPMV_VAL float, or SPMV_ENABLE_DS before the first include for tag ds (spmv_ds_csr_mv); 16-bit
  * values with float vectors and sums: SPMV_ENABLE_H (binary16, spmv_half: tag h), SPMV_ENABLE_B
  * (bfloat16, spmv_bfloat16: tag b); complex values and vectors in C units: SPMV_ENABLE_Z (double

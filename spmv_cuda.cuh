@@ -48,8 +48,9 @@
  * double vectors and sums: spmv_ds_any_dev_mv(&D, 1.0, x_dev, 0.0, y_dev, s) with double x and
  * y), SPMV_ENABLE_H / SPMV_ENABLE_B (binary16 / bfloat16 values, float vectors and sums) or
  * SPMV_ENABLE_ALL_TYPES before the first include: spmv.h's host side and the device side of
- * the families that tag has (coo, csr, csr5, csrdu, the ELL and DIA families, bcsr, sss; not
- * the AXT family nor suraa). The complex tags (c, z) are host-only so far (C units).
+ * the families that tag has (coo, csr, csr5, csrdu, the ELL and DIA families, bcsr, sss, the
+ * AXT family with its values in the vectors' type; not suraa). The complex tags (c, z) are
+ * host-only so far (C units).
  *
  * Build: nvcc -O3 -std=c++17 -Xcompiler -fopenmp -gencode arch=compute_90,code=sm_90 ...
  *        file.cu  [-DSPMV_HAVE_ZLIB ... -lz]

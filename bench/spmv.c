@@ -1287,7 +1287,7 @@ static void print_value_types(void) {
               : a5 ? "AVX-512 kernels not used (no AVX-512BW here)" : "",
            h2 ? (h5 ? ", AVX2 with F16C" : "AVX2 with F16C") : (h5 ? "" : "no conversion instruction here"));
     printf("  b   bfloat16/float     SPMV_ENABLE_B   shifted into float's upper half (an integer shift, every ISA)\n");
-    printf("  SPMV_ENABLE_ALL_TYPES instantiates ds, h and b; a 16-bit tag has every host format but the AXT family\n");
+    printf("  SPMV_ENABLE_ALL_TYPES instantiates ds, h and b; a 16-bit tag has every host format (AXT: values widened)\n");
 }
 
 int main(int argc, char **argv) {

@@ -42,6 +42,14 @@
  *  spmv_<tag>_axt_max_rows() gives the limit. With th/bs left 0 (automatic) the
  *  converter picks a smaller BS/TH when the default does not fit.
  *
+ * Value types. ax is one array of the vectors' type (SPMV_Y): a tag whose values are narrower
+ * than its vectors (ds: float values, double vectors; h, b: 16-bit values, float vectors) widens
+ * each value once when it converts (exactly), so the embedded x keeps its precision and the
+ * kernels are those of the vectors' type; such an object moves 2 * sizeof(SPMV_Y) bytes per
+ * slot, twice what the same layout would in the values' type, and the selection's rules say so
+ * (spmv_axt__widened). _to_csr rounds back exactly; new values rebuild it (no value map).
+ * Complex tags (c, z) store complex values and x copies, lane for lane, in the same layout.
+ *
  * x is embedded. Besides the paper's arrays the object keeps the map that scatters a
  * new x into ax: xcol[slot], the column of every value slot (W*ngroups indices), and
  * xmask[group], the lanes that hold entries (bit l = lane l). Padding slots have
@@ -192,12 +200,6 @@ static inline int spmv__axt_ctz(unsigned m) {
 #endif
 }
 
-/* The vector width of an ISA for values of `vsize` bytes (0 for generic: any). */
-static inline int spmv__axt_isa_width(spmv_isa isa, size_t vsize) {
-    if (isa == SPMV_ISA_AVX2) return (int)(32 / vsize);
-    if (isa == SPMV_ISA_AVX512) return (int)(64 / vsize);
-    return 0;
-}
 #endif /* SPMV_AXT_COMMON */
 
 /* head word: as wide as the index type */
@@ -216,7 +218,7 @@ typedef struct SPMV_NAME(axt) {
     int64_t ngroups;        /* ax = ngroups groups of 2*thw values */
     int64_t nunits;         /* work units: bricks (AXC, AXTUH1), tiles (AXTUH, AXTCH), blocks (AXTCH1) */
     int64_t ncolumns;       /* AXTUH, AXTCH: tile columns holding data (the rest is padding) */
-    SPMV_T *ax;
+    SPMV_Y *ax;
     SPMV_I *xcol;                /* ngroups*thw: column of each value slot (padding: 0) */
     uint32_t *xmask;             /* ngroups: bit l set when lane l of the group holds an entry */
     SPMV_I *brp;                 /* AXC: nrows+1 offsets into ax, in values */
@@ -244,9 +246,9 @@ SPMV_API void SPMV_NAME(axt_params_str)(const SPMV_NAME(axt) *A, char *buf, size
 SPMV_API spmv_status SPMV_NAME(axt_from_csr)(SPMV_NAME(axt) *A, const SPMV_NAME(csr) *B, spmv_axt_variant v,
         const spmv_axt_params *p, spmv_error *e);
 SPMV_API spmv_status SPMV_NAME(axt_to_csr)(const SPMV_NAME(axt) *A, SPMV_NAME(csr) *B);
-SPMV_API spmv_status SPMV_NAME(axt_update_x)(SPMV_NAME(axt) *A, const SPMV_T *x);
-SPMV_API spmv_status SPMV_NAME(axt_mv_kernel)(const SPMV_NAME(axt) *A, SPMV_T alpha, SPMV_T beta, SPMV_T *y);
-SPMV_API spmv_status SPMV_NAME(axt_mv)(SPMV_NAME(axt) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta, SPMV_T *y);
+SPMV_API spmv_status SPMV_NAME(axt_update_x)(SPMV_NAME(axt) *A, const SPMV_Y *x);
+SPMV_API spmv_status SPMV_NAME(axt_mv_kernel)(const SPMV_NAME(axt) *A, SPMV_Y alpha, SPMV_Y beta, SPMV_Y *y);
+SPMV_API spmv_status SPMV_NAME(axt_mv)(SPMV_NAME(axt) *A, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta, SPMV_Y *y);
 SPMV_API spmv_status SPMV_NAME(axt_tune)(const SPMV_NAME(csr) *B, spmv_axt_variant v, spmv_isa isa,
         spmv_axt_params *best, double *seconds_spent);
 /* per-variant names: spmv_<tag>_<variant>_<verb>; the object's variant decides */
@@ -255,15 +257,15 @@ SPMV_API spmv_status SPMV_NAME(axt_tune)(const SPMV_NAME(csr) *B, spmv_axt_varia
                                                                  const spmv_axt_params *p, spmv_error *e) {    \
         return SPMV_NAME(axt_from_csr)(A, B, V, p, e);                                                         \
     }                                                                                                          \
-    static inline spmv_status SPMV_NAME(SPMV_CAT(vn, _mv))(SPMV_NAME(axt) * A, SPMV_T alpha, const SPMV_T *x,  \
-                                                           SPMV_T beta, SPMV_T *y) {                           \
+    static inline spmv_status SPMV_NAME(SPMV_CAT(vn, _mv))(SPMV_NAME(axt) * A, SPMV_Y alpha, const SPMV_Y *x,  \
+                                                           SPMV_Y beta, SPMV_Y *y) {                           \
         return SPMV_NAME(axt_mv)(A, alpha, x, beta, y);                                                        \
     }                                                                                                          \
-    static inline spmv_status SPMV_NAME(SPMV_CAT(vn, _mv_kernel))(const SPMV_NAME(axt) * A, SPMV_T alpha,      \
-                                                                  SPMV_T beta, SPMV_T *y) {                    \
+    static inline spmv_status SPMV_NAME(SPMV_CAT(vn, _mv_kernel))(const SPMV_NAME(axt) * A, SPMV_Y alpha,      \
+                                                                  SPMV_Y beta, SPMV_Y *y) {                    \
         return SPMV_NAME(axt_mv_kernel)(A, alpha, beta, y);                                                    \
     }                                                                                                          \
-    static inline spmv_status SPMV_NAME(SPMV_CAT(vn, _update_x))(SPMV_NAME(axt) * A, const SPMV_T *x) {        \
+    static inline spmv_status SPMV_NAME(SPMV_CAT(vn, _update_x))(SPMV_NAME(axt) * A, const SPMV_Y *x) {        \
         return SPMV_NAME(axt_update_x)(A, x);                                                                  \
     }                                                                                                          \
     static inline spmv_status SPMV_NAME(SPMV_CAT(vn, _to_csr))(const SPMV_NAME(axt) * A, SPMV_NAME(csr) * B) { \
@@ -304,13 +306,19 @@ SPMV_API void SPMV_NAME(axt_free)(SPMV_NAME(axt) *A) {
 SPMV_API int64_t SPMV_NAME(axt_stored)(const SPMV_NAME(axt) *A) { return A->ngroups * A->params.thw; }
 /* the value arrays (for _update_values' map, formats/any.h): up to 2, their lengths in slots */
 /* (ax interleaves the x copies: their slots map to no entry) */
+/* (a mixed tag's ax holds its values in the vectors' type: -1, new values rebuild the object) */
 static inline int SPMV_NAME(axt__values)(SPMV_NAME(axt) *A, SPMV_T **v, int64_t *n) {
+#if SPMV__MIXED
+    (void)A, (void)v, (void)n;
+    return -1;
+#else
     v[0] = A->ax;
     n[0] = A->ngroups * 2 * (int64_t)A->params.thw;
     return 1;
+#endif
 }
 SPMV_API size_t SPMV_NAME(axt_kernel_bytes)(const SPMV_NAME(axt) *A) {
-    size_t slots = (size_t)A->ngroups * (size_t)A->params.thw, b = 2 * slots * sizeof(SPMV_T);
+    size_t slots = (size_t)A->ngroups * (size_t)A->params.thw, b = 2 * slots * sizeof(SPMV_Y);
     if (A->brp) b += ((size_t)A->nrows + 1) * sizeof(SPMV_I);
     if (A->rwp) b += (size_t)A->nunits * (A->variant == SPMV_AXTUH ? (size_t)A->params.thw : 1) * sizeof(SPMV_I);
     if (A->hdr) b += slots * sizeof(SPMV_NAME(axt_word));
@@ -351,7 +359,7 @@ static inline int SPMV_NAME(axt__auto_th)(const SPMV_NAME(csr) *B) {
     double bestc = -1;
     for (th = 1; th <= 16; th *= 2) {
         int64_t cols = SPMV_NAME(axt__columns)(B, th);
-        double c = (double)cols * ((double)th * 2.0 * (double)sizeof(SPMV_T) + (double)sizeof(SPMV_I) + 16.0);
+        double c = (double)cols * ((double)th * 2.0 * (double)sizeof(SPMV_Y) + (double)sizeof(SPMV_I) + 16.0);
         if (bestc < 0 || c < bestc) {
             bestc = c;
             best = th;
@@ -372,7 +380,7 @@ SPMV_API spmv_status SPMV_NAME(axt_params_resolve)(const SPMV_NAME(csr) *B, spmv
     if (q.thw != 0 && q.thw != 4 && q.thw != 8 && q.thw != 16 && q.thw != 32) return SPMV_ERR_ARG;
     st = SPMV_ISA_FOR((spmv_format)(SPMV_FMT_AXC + (int)v), q.isa, &q.isa);
     if (st != SPMV_OK) return st;
-    nw = spmv__axt_isa_width(q.isa, sizeof(SPMV_T));
+    nw = q.isa == SPMV_ISA_GENERIC ? 0 : SPMV__NATIVE_W(q.isa); /* the portable kernels: any width */
     if (nw) { /* AVX backends have one width */
         if (q.thw == 0) q.thw = nw;
         else if (q.thw != nw) {
@@ -380,7 +388,7 @@ SPMV_API spmv_status SPMV_NAME(axt_params_resolve)(const SPMV_NAME(csr) *B, spmv
             q.isa = SPMV_ISA_GENERIC;
         }
     }
-    if (q.thw == 0) q.thw = sizeof(SPMV_T) == 8 ? 8 : 16;
+    if (q.thw == 0) q.thw = sizeof(SPMV_Y) == 8 ? 8 : 16;
     switch (v) {
     case SPMV_AXC:
     case SPMV_AXTUH1:
@@ -480,9 +488,9 @@ static inline spmv_status SPMV_NAME(axt__build)(SPMV_NAME(axt) *A, const SPMV_NA
         break;
     default: return SPMV_ERR_ARG;
     }
-    if (ng > (int64_t)(SIZE_MAX / 4 / sizeof(SPMV_T)) / w) return SPMV_ERR_OVERFLOW;
+    if (ng > (int64_t)(SIZE_MAX / 4 / sizeof(SPMV_Y)) / w) return SPMV_ERR_OVERFLOW;
     if (v == SPMV_AXC && 2 * w * ng > SPMV_IMAX) return SPMV_ERR_OVERFLOW;
-    A->ax = (SPMV_T *)spmv__calloc((size_t)(2 * w * ng), sizeof(SPMV_T));
+    A->ax = (SPMV_Y *)spmv__calloc((size_t)(2 * w * ng), sizeof(SPMV_Y));
     A->xcol = (SPMV_I *)spmv__calloc((size_t)(w * ng), sizeof(SPMV_I)); /* padding: column 0 */
     A->xmask = (uint32_t *)spmv__calloc((size_t)ng, sizeof(uint32_t));
     if (v == SPMV_AXC) A->brp = SPMV_ALLOC_N(SPMV_I, (size_t)B->nrows + 1);
@@ -506,7 +514,7 @@ static inline spmv_status SPMV_NAME(axt__build)(SPMV_NAME(axt) *A, const SPMV_NA
                 for (j = 0; j < nb; j++) A->rwp[g + j] = r;
             for (j = 0; j < n; j++) {
                 int64_t slot = g * w + j;
-                A->ax[SPMV_NAME(axt__vpos)(slot, lw)] = B->val[rp[r] + j];
+                A->ax[SPMV_NAME(axt__vpos)(slot, lw)] = SPMV_TV(B->val[rp[r] + j]);
                 A->xcol[slot] = B->col_idx[rp[r] + j];
                 A->xmask[slot >> lw] |= (uint32_t)1 << (slot & (w - 1));
             }
@@ -521,7 +529,7 @@ static inline spmv_status SPMV_NAME(axt__build)(SPMV_NAME(axt) *A, const SPMV_NA
                 int64_t s, slot = SPMV_NAME(axt__cslot)(c, 0, th, lw);
                 A->rwp[c] = r;
                 for (s = 0; s < th && j < e; s++, j++, slot += w) {
-                    A->ax[SPMV_NAME(axt__vpos)(slot, lw)] = B->val[j];
+                    A->ax[SPMV_NAME(axt__vpos)(slot, lw)] = SPMV_TV(B->val[j]);
                     A->xcol[slot] = B->col_idx[j];
                     A->xmask[slot >> lw] |= (uint32_t)1 << (slot & (w - 1));
                 }
@@ -537,7 +545,7 @@ static inline spmv_status SPMV_NAME(axt__build)(SPMV_NAME(axt) *A, const SPMV_NA
         A->lg = lg;
         for (k = 0; k < B->nnz; k++) {
             int64_t slot = v == SPMV_AXTCH1 ? k : SPMV_NAME(axt__cslot)(k >> lg, k & (th - 1), th, lw);
-            A->ax[SPMV_NAME(axt__vpos)(slot, lw)] = B->val[k];
+            A->ax[SPMV_NAME(axt__vpos)(slot, lw)] = SPMV_TV(B->val[k]);
             A->xcol[slot] = B->col_idx[k];
             A->xmask[slot >> lw] |= (uint32_t)1 << (slot & (w - 1));
         }
@@ -598,7 +606,7 @@ SPMV_API spmv_status SPMV_NAME(axt_to_csr)(const SPMV_NAME(axt) *A, SPMV_NAME(cs
             if (n >= A->nnz || (rr) < cur || (rr) < 0 || (rr) >= A->nrows) goto bad;                           \
             cur = (rr);                                                                                        \
             B->col_idx[n] = A->xcol[sl_];                                                                      \
-            B->val[n] = A->ax[SPMV_NAME(axt__vpos)(sl_, lw)];                                                  \
+            B->val[n] = SPMV_VT(A->ax[SPMV_NAME(axt__vpos)(sl_, lw)]);                                         \
             B->row_ptr[cur + 1]++;                                                                             \
             n++;                                                                                               \
         }                                                                                                      \
@@ -674,11 +682,11 @@ static inline SPMV_I SPMV_NAME(axt__fin)(const SPMV_NAME(axt) *A, int64_t u) {
 }
 
 /* y[r0..r1) = beta*y (0 when beta == 0, without reading y) */
-static inline void SPMV_NAME(axt__prep)(SPMV_T *y, SPMV_I r0, SPMV_I r1, SPMV_T beta) {
+static inline void SPMV_NAME(axt__prep)(SPMV_Y *y, SPMV_I r0, SPMV_I r1, SPMV_Y beta) {
     SPMV_I r;
-    if (beta == (SPMV_T)0)
+    if (beta == (SPMV_Y)0)
         for (r = r0; r < r1; r++) y[r] = 0;
-    else if (beta != (SPMV_T)1)
+    else if (beta != (SPMV_Y)1)
         for (r = r0; r < r1; r++) y[r] *= beta;
 }
 #endif /* SPMV_PART_DEFS */
@@ -695,11 +703,11 @@ SPMV_KTARGET static inline unsigned SPMV_K(axt__hmask)(const SPMV_NAME(axt_word)
 /* ax's x halves of groups [g0, g1) = x[xcol]. Padding slots point at column 0 (their
  * value is 0): a plain gather when x[0] is finite (0*x[0] adds nothing), else the
  * padding is zeroed with the group's lane mask (0*Inf would be NaN). */
-SPMV_KTARGET static inline void SPMV_K(axt__upd)(const SPMV_NAME(axt) *A, const SPMV_T *x, int64_t g0, int64_t g1) {
+SPMV_KTARGET static inline void SPMV_K(axt__upd)(const SPMV_NAME(axt) *A, const SPMV_Y *x, int64_t g0, int64_t g1) {
     const SPMV_I *c = A->xcol + g0 * SPMV_W;
-    SPMV_T *p = A->ax + g0 * 2 * SPMV_W + SPMV_W;
+    SPMV_Y *p = A->ax + g0 * 2 * SPMV_W + SPMV_W;
     int64_t g;
-    if (isfinite(x[0])) {
+    if (SPMV__ISFIN(x[0])) {
         for (g = g0; g < g1; g++, c += SPMV_W, p += 2 * SPMV_W) V_storeu(p, V_gather(x, c));
     } else {
         for (g = g0; g < g1; g++, c += SPMV_W, p += 2 * SPMV_W)
@@ -707,7 +715,7 @@ SPMV_KTARGET static inline void SPMV_K(axt__upd)(const SPMV_NAME(axt) *A, const 
     }
 }
 
-SPMV_KTARGET static inline void SPMV_K(axt__update_x)(const SPMV_NAME(axt) *A, const SPMV_T *x) {
+SPMV_KTARGET static inline void SPMV_K(axt__update_x)(const SPMV_NAME(axt) *A, const SPMV_Y *x) {
     int nt = SPMV_NAME(axt__threads)(A);
     (void)nt; /* unused without OpenMP */
 SPMV_OMP(parallel num_threads(nt) if (nt > 1))
@@ -718,7 +726,7 @@ SPMV_OMP(parallel num_threads(nt) if (nt > 1))
 }
 
 /* acc + the products of n whole groups starting at p (two accumulators) */
-SPMV_KTARGET static inline spmv_v SPMV_K(axt__groups)(const SPMV_T *p, int64_t n, spmv_v acc) {
+SPMV_KTARGET static inline spmv_v SPMV_K(axt__groups)(const SPMV_Y *p, int64_t n, spmv_v acc) {
     spmv_v a1 = V_zero();
     int64_t i = 0;
     for (; i + 1 < n; i += 2, p += 4 * SPMV_W) {
@@ -731,10 +739,10 @@ SPMV_KTARGET static inline spmv_v SPMV_K(axt__groups)(const SPMV_T *p, int64_t n
 
 /* products of stream elements k0..k1 (inclusive) of a compacted (row-major) stream.
  * Lanes of other rows are masked after the multiplication, so their Inf/NaN stay out. */
-SPMV_KTARGET static inline SPMV_T SPMV_K(axt__range)(const SPMV_T *ax, int64_t k0, int64_t k1) {
+SPMV_KTARGET static inline SPMV_Y SPMV_K(axt__range)(const SPMV_Y *ax, int64_t k0, int64_t k1) {
     const int64_t g0 = k0 / SPMV_W, g1 = k1 / SPMV_W;
     const unsigned lo = ~V_mask_first((int)(k0 % SPMV_W)), hi = V_mask_first((int)(k1 % SPMV_W) + 1);
-    const SPMV_T *p = ax + g0 * 2 * SPMV_W;
+    const SPMV_Y *p = ax + g0 * 2 * SPMV_W;
     spmv_v a;
     if (g0 == g1) return V_hsum(V_blend(lo & hi, V_zero(), V_mul(V_loadu(p), V_loadu(p + SPMV_W))));
     a = V_blend(lo, V_zero(), V_mul(V_loadu(p), V_loadu(p + SPMV_W)));
@@ -749,51 +757,51 @@ SPMV_KTARGET static inline SPMV_T SPMV_K(axt__range)(const SPMV_T *ax, int64_t k
  * returns the (alpha-scaled) partial sum of row f1, which continues past its range. */
 
 /* AXC: rows finishing in the range are written directly (no y preparation needed) */
-SPMV_KTARGET static inline SPMV_T SPMV_K(axc__part)(const SPMV_NAME(axt) *A, int64_t u0, int64_t u1, SPMV_I f0,
-                                                    SPMV_I f1, SPMV_T alpha, SPMV_T beta, SPMV_T *y) {
+SPMV_KTARGET static inline SPMV_Y SPMV_K(axc__part)(const SPMV_NAME(axt) *A, int64_t u0, int64_t u1, SPMV_I f0,
+                                                    SPMV_I f1, SPMV_Y alpha, SPMV_Y beta, SPMV_Y *y) {
     const int64_t G = 2 * SPMV_W;
     SPMV_I r;
     int64_t b;
     for (r = f0; r < f1; r++) {
-        SPMV_T s;
+        SPMV_Y s;
         b = A->brp[r] / G;
         if (b < u0) b = u0;
         s = V_hsum(SPMV_K(axt__groups)(A->ax + b * G, A->brp[r + 1] / G - b, V_zero()));
-        y[r] = beta == (SPMV_T)0 ? alpha * s : alpha * s + beta * y[r];
+        y[r] = beta == (SPMV_Y)0 ? alpha * s : alpha * s + beta * y[r];
     }
     if (f1 >= A->nrows) return 0;
     b = A->brp[f1] / G;
     if (b < u0) b = u0;
-    return b < u1 ? alpha * V_hsum(SPMV_K(axt__groups)(A->ax + b * G, u1 - b, V_zero())) : (SPMV_T)0;
+    return b < u1 ? alpha * V_hsum(SPMV_K(axt__groups)(A->ax + b * G, u1 - b, V_zero())) : (SPMV_Y)0;
 }
 
 /* AXTUH1: one horizontal sum per tile, added to its row */
-SPMV_KTARGET static inline SPMV_T SPMV_K(axtuh1__part)(const SPMV_NAME(axt) *A, int64_t u0, int64_t u1, SPMV_I f0,
-                                                       SPMV_I f1, SPMV_T alpha, SPMV_T beta, SPMV_T *y) {
-    const SPMV_T *p = A->ax + u0 * 2 * SPMV_W;
+SPMV_KTARGET static inline SPMV_Y SPMV_K(axtuh1__part)(const SPMV_NAME(axt) *A, int64_t u0, int64_t u1, SPMV_I f0,
+                                                       SPMV_I f1, SPMV_Y alpha, SPMV_Y beta, SPMV_Y *y) {
+    const SPMV_Y *p = A->ax + u0 * 2 * SPMV_W;
     const SPMV_I *rw = A->rwp;
-    SPMV_T carry = 0;
+    SPMV_Y carry = 0;
     int64_t t;
     SPMV_NAME(axt__prep)(y, f0, f1, beta);
     for (t = u0; t < u1; t++, p += 2 * SPMV_W) {
-        SPMV_T s = V_hsum(V_mul(V_loadu(p), V_loadu(p + SPMV_W)));
+        SPMV_Y s = V_hsum(V_mul(V_loadu(p), V_loadu(p + SPMV_W)));
         SPMV_I r = rw[t];
-        SPMV_T *d = r < f1 ? y + r : &carry;
+        SPMV_Y *d = r < f1 ? y + r : &carry;
         *d += alpha * s;
     }
     return carry;
 }
 
 /* AXTUH: TH FMAs down the W columns of a tile, then each column's sum to its row */
-SPMV_KTARGET static inline SPMV_T SPMV_K(axtuh__part)(const SPMV_NAME(axt) *A, int64_t u0, int64_t u1, SPMV_I f0,
-                                                      SPMV_I f1, SPMV_T alpha, SPMV_T beta, SPMV_T *y) {
+SPMV_KTARGET static inline SPMV_Y SPMV_K(axtuh__part)(const SPMV_NAME(axt) *A, int64_t u0, int64_t u1, SPMV_I f0,
+                                                      SPMV_I f1, SPMV_Y alpha, SPMV_Y beta, SPMV_Y *y) {
     const int64_t th = A->params.th, G = 2 * SPMV_W;
     const spmv_v va = V_set1(alpha);
-    SPMV_T carry = 0, tmp[SPMV_W];
+    SPMV_Y carry = 0, tmp[SPMV_W];
     int64_t t;
     SPMV_NAME(axt__prep)(y, f0, f1, beta);
     for (t = u0; t < u1; t++) {
-        const SPMV_T *p = A->ax + t * th * G;
+        const SPMV_Y *p = A->ax + t * th * G;
         const SPMV_I *rw = A->rwp + t * SPMV_W;
         int64_t nl = A->ncolumns - t * SPMV_W, s;
         int l;
@@ -807,13 +815,13 @@ SPMV_KTARGET static inline SPMV_T SPMV_K(axtuh__part)(const SPMV_NAME(axt) *A, i
         if (nl >= SPMV_W) {
             for (l = 0; l < SPMV_W; l++) {
                 SPMV_I r = rw[l];
-                SPMV_T *d = r < f1 ? y + r : &carry;
+                SPMV_Y *d = r < f1 ? y + r : &carry;
                 *d += tmp[l];
             }
         } else { /* the last tile: columns past ncolumns are padding */
             for (l = 0; l < (int)nl; l++) {
                 SPMV_I r = rw[l];
-                SPMV_T *d = r < f1 ? y + r : &carry;
+                SPMV_Y *d = r < f1 ? y + r : &carry;
                 *d += tmp[l];
             }
         }
@@ -822,13 +830,13 @@ SPMV_KTARGET static inline SPMV_T SPMV_K(axtuh__part)(const SPMV_NAME(axt) *A, i
 }
 
 /* AXTCH1: walk the segments of each block by their head words' offsets */
-SPMV_KTARGET static inline SPMV_T SPMV_K(axtch1__part)(const SPMV_NAME(axt) *A, int64_t u0, int64_t u1, SPMV_I f0,
-                                                       SPMV_I f1, SPMV_T alpha, SPMV_T beta, SPMV_T *y) {
+SPMV_KTARGET static inline SPMV_Y SPMV_K(axtch1__part)(const SPMV_NAME(axt) *A, int64_t u0, int64_t u1, SPMV_I f0,
+                                                       SPMV_I f1, SPMV_Y alpha, SPMV_Y beta, SPMV_Y *y) {
     const int64_t bs = A->params.bs;
     const int lg = A->lg;
     const SPMV_NAME(axt_word) om = (SPMV_NAME(axt_word))(bs - 1);
     const SPMV_NAME(axt_word) *hdr = A->hdr;
-    SPMV_T carry = 0;
+    SPMV_Y carry = 0;
     int64_t b;
     SPMV_NAME(axt__prep)(y, f0, f1, beta);
     for (b = u0; b < u1; b++) {
@@ -837,7 +845,7 @@ SPMV_KTARGET static inline SPMV_T SPMV_K(axtch1__part)(const SPMV_NAME(axt) *A, 
             SPMV_NAME(axt_word) hw = hdr[k];
             int64_t e;
             SPMV_I r;
-            SPMV_T *d;
+            SPMV_Y *d;
             if (!hw) break; /* padding after the last segment */
             r = (SPMV_I)((hw >> lg) - 1);
             e = k + (int64_t)(hw & om);
@@ -851,17 +859,17 @@ SPMV_KTARGET static inline SPMV_T SPMV_K(axtch1__part)(const SPMV_NAME(axt) *A, 
 
 /* AXTCH: accumulate down the columns; where a lane meets a head, its finished
  * segment goes to its row and the lane restarts */
-SPMV_KTARGET static inline SPMV_T SPMV_K(axtch__part)(const SPMV_NAME(axt) *A, int64_t u0, int64_t u1, SPMV_I f0,
-                                                      SPMV_I f1, SPMV_T alpha, SPMV_T beta, SPMV_T *y) {
+SPMV_KTARGET static inline SPMV_Y SPMV_K(axtch__part)(const SPMV_NAME(axt) *A, int64_t u0, int64_t u1, SPMV_I f0,
+                                                      SPMV_I f1, SPMV_Y alpha, SPMV_Y beta, SPMV_Y *y) {
     const int64_t th = A->params.th, G = 2 * SPMV_W;
     const int lg = A->lg;
     const spmv_v va = V_set1(alpha);
-    SPMV_T carry = 0, tmp[SPMV_W];
+    SPMV_Y carry = 0, tmp[SPMV_W];
     SPMV_I lrow[SPMV_W];
     int64_t t;
     SPMV_NAME(axt__prep)(y, f0, f1, beta);
     for (t = u0; t < u1; t++) {
-        const SPMV_T *p = A->ax + t * th * G;
+        const SPMV_Y *p = A->ax + t * th * G;
         const SPMV_NAME(axt_word) *h = A->hdr + t * th * SPMV_W;
         int64_t nl = A->ncolumns - t * SPMV_W, s;
         int l;
@@ -879,7 +887,7 @@ SPMV_KTARGET static inline SPMV_T SPMV_K(axtch__part)(const SPMV_NAME(axt) *A, i
                 a = V_blend(m, a, V_zero());
                 do {
                     SPMV_I r;
-                    SPMV_T *d;
+                    SPMV_Y *d;
                     l = spmv__axt_ctz(m);
                     m &= m - 1;
                     r = lrow[l];
@@ -893,7 +901,7 @@ SPMV_KTARGET static inline SPMV_T SPMV_K(axtch__part)(const SPMV_NAME(axt) *A, i
         V_storeu(tmp, V_mul(a, va));
         for (l = 0; l < (int)nl; l++) {
             SPMV_I r = lrow[l];
-            SPMV_T *d = r < f1 ? y + r : &carry;
+            SPMV_Y *d = r < f1 ? y + r : &carry;
             *d += tmp[l];
         }
     }
@@ -901,8 +909,8 @@ SPMV_KTARGET static inline SPMV_T SPMV_K(axtch__part)(const SPMV_NAME(axt) *A, i
 }
 
 /* units [u0, u1) owning rows [f0, f1): the variant's part; returns the carry */
-SPMV_KTARGET static inline SPMV_T SPMV_K(axt__part)(const SPMV_NAME(axt) *A, int64_t u0, int64_t u1, SPMV_I f0,
-                                                    SPMV_I f1, SPMV_T alpha, SPMV_T beta, SPMV_T *y) {
+SPMV_KTARGET static inline SPMV_Y SPMV_K(axt__part)(const SPMV_NAME(axt) *A, int64_t u0, int64_t u1, SPMV_I f0,
+                                                    SPMV_I f1, SPMV_Y alpha, SPMV_Y beta, SPMV_Y *y) {
     switch (A->variant) {
     case SPMV_AXC: return SPMV_K(axc__part)(A, u0, u1, f0, f1, alpha, beta, y);
     case SPMV_AXTUH1: return SPMV_K(axtuh1__part)(A, u0, u1, f0, f1, alpha, beta, y);
@@ -923,14 +931,14 @@ SPMV_KTARGET static inline SPMV_T SPMV_K(axt__part)(const SPMV_NAME(axt) *A, int
  * parallel region, no barrier. Units are split evenly over threads; each thread's
  * carry (the row running past its range) is added after the region. Chunks inside a
  * thread chain their carries the same way. */
-SPMV_KTARGET static inline void SPMV_K(axt__mv)(const SPMV_NAME(axt) *A, const SPMV_T *x, SPMV_T alpha, SPMV_T beta,
-                                                SPMV_T *y) {
+SPMV_KTARGET static inline void SPMV_K(axt__mv)(const SPMV_NAME(axt) *A, const SPMV_Y *x, SPMV_Y alpha, SPMV_Y beta,
+                                                SPMV_Y *y) {
     enum { MAXT = 1024 };
     SPMV_I crow[MAXT];
-    SPMV_T cval[MAXT];
+    SPMV_Y cval[MAXT];
     int nt = SPMV_NAME(axt__threads)(A), t;
     const int64_t gpu = A->ngroups / (A->nunits > 0 ? A->nunits : 1); /* groups per unit */
-    int64_t cu = (int64_t)SPMV_AXT_CHUNK_BYTES / (int64_t)(2 * SPMV_W * sizeof(SPMV_T)) / (gpu > 0 ? gpu : 1);
+    int64_t cu = (int64_t)SPMV_AXT_CHUNK_BYTES / (int64_t)(2 * SPMV_W * sizeof(SPMV_Y)) / (gpu > 0 ? gpu : 1);
     if (A->nunits == 0) {
         SPMV_NAME(axt__prep)(y, 0, A->nrows, beta);
         return;
@@ -943,9 +951,9 @@ SPMV_OMP(parallel num_threads(nt) if (nt > 1))
         int tid = spmv__tid(), n = spmv__nthr();
         int64_t u0 = A->nunits * tid / n, u1 = A->nunits * (tid + 1) / n, a, b;
         SPMV_I f1 = SPMV_NAME(axt__fin)(A, u1), fa = SPMV_NAME(axt__fin)(A, u0), fb;
-        SPMV_T pend = 0; /* partial sum of row fa from earlier chunks */
+        SPMV_Y pend = 0; /* partial sum of row fa from earlier chunks */
         for (a = u0; a < u1; a = b, fa = fb) {
-            SPMV_T c;
+            SPMV_Y c;
             b = a + cu < u1 ? a + cu : u1;
             fb = b == u1 ? f1 : SPMV_NAME(axt__fin)(A, b);
             if (x) SPMV_K(axt__upd)(A, x, a * gpu, b * gpu);
@@ -971,7 +979,7 @@ SPMV_OMP(single)
 #define SPMV__AXT_CALL(st, A, fn, args) SPMV_DISPATCH(st, (A)->params.isa, (A)->params.thw, SPMV_NAME(fn), args)
 
 /* Scatters x into ax (x[ncols]; may be NULL when A has no entries). */
-SPMV_API spmv_status SPMV_NAME(axt_update_x)(SPMV_NAME(axt) *A, const SPMV_T *x) {
+SPMV_API spmv_status SPMV_NAME(axt_update_x)(SPMV_NAME(axt) *A, const SPMV_Y *x) {
     spmv_status st;
     if (!A || (A->nnz > 0 && !x)) return SPMV_ERR_ARG;
     if (A->ngroups == 0) return SPMV_OK;
@@ -980,20 +988,20 @@ SPMV_API spmv_status SPMV_NAME(axt_update_x)(SPMV_NAME(axt) *A, const SPMV_T *x)
 }
 
 /* y = alpha*A*x + beta*y for the x last scattered into A (kernel only). */
-SPMV_API spmv_status SPMV_NAME(axt_mv_kernel)(const SPMV_NAME(axt) *A, SPMV_T alpha, SPMV_T beta, SPMV_T *y) {
+SPMV_API spmv_status SPMV_NAME(axt_mv_kernel)(const SPMV_NAME(axt) *A, SPMV_Y alpha, SPMV_Y beta, SPMV_Y *y) {
     spmv_status st;
     if (!A || (A->nrows > 0 && !y)) return SPMV_ERR_ARG;
     if (A->nrows == 0) return SPMV_OK;
-    SPMV__AXT_CALL(st, A, axt__mv, (A, (const SPMV_T *)NULL, alpha, beta, y));
+    SPMV__AXT_CALL(st, A, axt__mv, (A, (const SPMV_Y *)NULL, alpha, beta, y));
     return st;
 }
 
 /* y = alpha*A*x + beta*y for this x: scatters x into ax (chunk by chunk, fused with
  * the kernel), so any x is right, also one modified in place since the last call. */
-SPMV_API spmv_status SPMV_NAME(axt_mv)(SPMV_NAME(axt) *A, SPMV_T alpha, const SPMV_T *x, SPMV_T beta,
-                                            SPMV_T *y) {
+SPMV_API spmv_status SPMV_NAME(axt_mv)(SPMV_NAME(axt) *A, SPMV_Y alpha, const SPMV_Y *x, SPMV_Y beta,
+                                            SPMV_Y *y) {
     spmv_status st;
-    if (!A || spmv__mv_args_bad(A->nrows, A->ncols, A->nnz, x, y, sizeof(SPMV_T))) return SPMV_ERR_ARG;
+    if (!A || spmv__mv_args_bad(A->nrows, A->ncols, A->nnz, x, y, sizeof(SPMV_Y))) return SPMV_ERR_ARG;
     if (A->nrows == 0) return SPMV_OK;
     if (A->ngroups == 0) x = NULL;
     SPMV__AXT_CALL(st, A, axt__mv, (A, x, alpha, beta, y));
@@ -1005,7 +1013,7 @@ SPMV_API spmv_status SPMV_NAME(axt_mv)(SPMV_NAME(axt) *A, SPMV_T alpha, const SP
 /* one kernel-only product of the tuner's candidate (spmv__median_seconds' callback) */
 typedef struct SPMV_NAME(axt__tune_ctx) {
     const SPMV_NAME(axt) * A;
-    SPMV_T *y;
+    SPMV_Y *y;
 } SPMV_NAME(axt__tune_ctx);
 static inline void SPMV_NAME(axt__tune_run)(void *c) {
     SPMV_NAME(axt__tune_ctx) *t = (SPMV_NAME(axt__tune_ctx) *)c;
@@ -1024,7 +1032,7 @@ SPMV_API spmv_status SPMV_NAME(axt_tune)(const SPMV_NAME(csr) *B, spmv_axt_varia
     spmv_axt_params base = spmv_axt_params_default(), cand[16];
     int nc = 0, i, found = 0;
     double best_t = 0;
-    SPMV_T *x = NULL, *y = NULL;
+    SPMV_Y *x = NULL, *y = NULL;
     spmv_status st;
     SPMV_I j;
     if (seconds_spent) *seconds_spent = 0;
@@ -1060,14 +1068,14 @@ SPMV_API spmv_status SPMV_NAME(axt_tune)(const SPMV_NAME(csr) *B, spmv_axt_varia
         if (seconds_spent) *seconds_spent = spmv_wtime() - t_start;
         return SPMV_OK;
     }
-    x = SPMV_ALLOC_N(SPMV_T, (size_t)B->ncols + 1);
-    y = SPMV_ALLOC_N(SPMV_T, (size_t)B->nrows + 1);
+    x = SPMV_ALLOC_N(SPMV_Y, (size_t)B->ncols + 1);
+    y = SPMV_ALLOC_N(SPMV_Y, (size_t)B->nrows + 1);
     if (!x || !y) {
         spmv__free(x);
         spmv__free(y);
         return SPMV_ERR_ALLOC;
     }
-    for (j = 0; j < B->ncols; j++) x[j] = (SPMV_T)1 + (SPMV_T)(j % 7) / (SPMV_T)8;
+    for (j = 0; j < B->ncols; j++) x[j] = (SPMV_Y)1 + (SPMV_Y)(j % 7) / (SPMV_Y)8;
     for (i = 0; i < nc; i++) {
         SPMV_NAME(axt) A;
         double med;
@@ -1101,17 +1109,25 @@ SPMV_API spmv_status SPMV_NAME(axt_tune)(const SPMV_NAME(csr) *B, spmv_axt_varia
  * entries), beat CSR (1.07-1.75x on 9 of the 21 such real matrices, none outside it): the
  * trial, which pays the copy, decides. Device, x fixed: skewed small matrices 1.05-1.08x
  * median, balanced 0.17-0.61x. */
+/* A tag whose vectors are wider than its values (ds, h, b) keeps ax in the vectors' type: the
+ * stream per entry grows by vector_bytes / value_bytes over the same layout in the values' type,
+ * and the prediction shrinks by as much. */
+static inline double spmv_axt__widened(const spmv_auto_features *F) {
+    return F->vector_bytes > F->value_bytes ? (double)F->value_bytes / (double)F->vector_bytes : 1.0;
+}
 static inline double spmv_axt__rule_host(const spmv_auto_features *F, const spmv_opts *o, const char **why) {
-    (void)F, (void)o;
+    (void)o;
+    if (spmv_axt__widened(F) < 1.0)
+        return *why = "x fixed, but ax holds the values in the vectors' type", spmv_axt__widened(F);
     return *why = "x fixed: the AXT layouts read x with the matrix", 1.0;
 }
 static inline double spmv_axt__rule_dev(const spmv_auto_features *F, const char **why) {
-    return *why = "x fixed: the AXT layouts read x with the matrix", spmv_rule_skewed(F) ? 1.05 : 0.5;
+    return *why = "x fixed: the AXT layouts read x with the matrix", (spmv_rule_skewed(F) ? 1.05 : 0.5) * spmv_axt__widened(F);
 }
 static inline double spmv_axtuh__x_copied(const spmv_auto_features *F, const char **why) {
     if (spmv_rule_l2(F) && F->row_mean <= 12 && F->nnz >= 10000)
         return *why = "small, short rows: the embedded x reads in order (its copy paid per product)",
-               F->row_cv >= 1 ? 1.15 : 1.05;
+               (F->row_cv >= 1 ? 1.15 : 1.05) * spmv_axt__widened(F);
     return *why = SPMV_RULE_EMBEDS_X, 0.0;
 }
 static const spmv_format_rules spmv_rules_axc = {23, 30, spmv_axt__rule_host, spmv_axt__rule_dev, NULL, NULL, NULL, SPMV_CALIB_ROWS, 0};

@@ -92,13 +92,16 @@
 #endif
 /* SPMV__WIDE: the type a conversion from triplets sums repeated entries in (double, or double
  * complex for a complex tag); SPMV__TRIP(t, k): entry k of triplets t as that type;
- * SPMV__TO_INF(w, v): w finite (each part) and v, w rounded to the values' type, infinite */
+ * SPMV__TO_INF(w, v): w finite (each part) and v, w rounded to the values' type, infinite;
+ * SPMV__ISFIN(v): a vector value finite (each part) */
 #if SPMV__COMPLEX
 #define SPMV__WIDE spmv_cdouble
 #define SPMV__TRIP(t, k) spmv_cdouble_make((t)->val[k], (t)->vim ? (t)->vim[k] : 0.0)
 #define SPMV__TO_INF(w, v)                                                                                   \
     ((isfinite(__builtin_creal(w)) && isinf(__builtin_creal(v))) || (isfinite(__builtin_cimag(w)) && isinf(__builtin_cimag(v))))
+#define SPMV__ISFIN(v) (isfinite(__builtin_creal(v)) && isfinite(__builtin_cimag(v)))
 #else
+#define SPMV__ISFIN(v) isfinite(v)
 #define SPMV__WIDE double
 #define SPMV__TRIP(t, k) ((t)->val[k])
 #define SPMV__TO_INF(w, v) (isfinite(w) && isinf(SPMV_TV(v)))
@@ -283,6 +286,7 @@
 #undef SPMV__WIDE
 #undef SPMV__TRIP
 #undef SPMV__TO_INF
+#undef SPMV__ISFIN
 #undef SPMV__PRECISION_NAME
 #undef SPMV_VT
 #undef SPMV_K

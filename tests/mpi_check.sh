@@ -42,6 +42,12 @@ if [ -x build/tests/test_mpi_half ]; then
 else
     fail=$((fail + 1)); echo "FAIL: build/tests/test_mpi_half missing"
 fi
+# complex values and vectors (the same test built with -DTM_CPLX: tags z and c) on 1-3 ranks
+if [ -x build/tests/test_mpi_complex ]; then
+    for np in 1 2 3; do run_np "z and c, " build/tests/test_mpi_complex $np build/logs/mpi.complex.np$np.out OMP_WAIT_POLICY=passive; done
+else
+    fail=$((fail + 1)); echo "FAIL: build/tests/test_mpi_complex missing"
+fi
 # the device side in the CUDA emulation (tests/mpi/test_mpi_cuda.cu) on 1-3 ranks
 if [ -x build/tests-cuemu/test_mpi_cuda ]; then
     for np in 1 2 3; do run_np "device side, " build/tests-cuemu/test_mpi_cuda $np build/logs/mpi.cuda.np$np.out; done

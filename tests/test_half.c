@@ -309,7 +309,7 @@ static void N(handle)(const char *name, const N(csr) * A) {
         }
         N(any_free)(&M);
     }
-    CHECK(has >= 3 && N(any_has)(SPMV_FMT_CSR) && !N(any_has)(SPMV_FMT_AXC), "%s instantiates csr, not axt (%d host formats)",
+    CHECK(has >= 3 && N(any_has)(SPMV_FMT_CSR) && N(any_has)(SPMV_FMT_AXC), "%s instantiates csr and axt (%d host formats)",
           TNAME, has);
     {
         spmv_opts o = spmv_opts_default();

@@ -238,7 +238,7 @@ typedef struct SPMV_NAME(axt_dev) {
     spmv_axt_params params; /* as resolved on the host: thw, th, bs */
     int lg;                 /* head-word offset bits (AXTCH1: log2 bs, AXTCH: log2 th) */
     int64_t ngroups, nunits, ncolumns;
-    SPMV_T *ax;                       /* device: 2*thw*ngroups */
+    SPMV_Y *ax;                       /* device: 2*thw*ngroups */
     SPMV_I *xcol;                     /* device: thw*ngroups */
     uint32_t *xmask;                  /* device: ngroups */
     SPMV_I *brp;                      /* AXC: nrows+1 */
@@ -265,7 +265,7 @@ static inline size_t SPMV_NAME(axt_dev_kernel_bytes)(const SPMV_NAME(axt_dev) *D
     size_t slots, b;
     if (!D) return 0;
     slots = (size_t)D->ngroups * (size_t)D->params.thw;
-    b = 2 * slots * sizeof(SPMV_T);
+    b = 2 * slots * sizeof(SPMV_Y);
     if (D->brp) b += ((size_t)D->nrows + 1) * sizeof(SPMV_I);
     if (D->rwp) b += (size_t)D->nunits * (D->variant == SPMV_AXTUH ? (size_t)D->params.thw : 1) * sizeof(SPMV_I);
     if (D->hdr) b += slots * sizeof(SPMV_NAME(axt_word));
@@ -356,7 +356,7 @@ static inline spmv_status SPMV_NAME(axt_dev_from_csr)(SPMV_NAME(axt_dev) *D, con
 }
 
 /* Scatters x (device, ncols values) into the device ax. */
-static inline spmv_status SPMV_NAME(axt_dev_update_x)(const SPMV_NAME(axt_dev) *D, const SPMV_T *x,
+static inline spmv_status SPMV_NAME(axt_dev_update_x)(const SPMV_NAME(axt_dev) *D, const SPMV_Y *x,
                                                       cudaStream_t s = 0) {
     int64_t nslots;
     if (!D || (D->ngroups > 0 && (!D->ax || !D->xcol || !D->xmask))) return SPMV_ERR_ARG;
@@ -364,15 +364,15 @@ static inline spmv_status SPMV_NAME(axt_dev_update_x)(const SPMV_NAME(axt_dev) *
     if (D->nnz > 0 && !x) return SPMV_ERR_ARG;
     if (nslots == 0) return SPMV_OK;
     if (D->nnz == 0) x = NULL; /* every slot is padding: x is not read */
-    SPMV_CUDA_LAUNCH(spmv_cuda_grid(nslots, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s, spmv_cuda__axt_update_x<SPMV_T, SPMV_I>)(
+    SPMV_CUDA_LAUNCH(spmv_cuda_grid(nslots, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s, spmv_cuda__axt_update_x<SPMV_Y, SPMV_I>)(
         nslots, spmv__axt_log2(D->params.thw), D->xcol, D->xmask, x, D->ax);
     return spmv_cuda_status(cudaGetLastError());
 }
 
 /* y = alpha*A*x + beta*y with the x of the last update (the paper's kernel time, plus
  * the preparation of y that its atomics need). */
-static inline spmv_status SPMV_NAME(axt_dev_mv_kernel)(const SPMV_NAME(axt_dev) *D, SPMV_T alpha, SPMV_T beta,
-                                                       SPMV_T *y, cudaStream_t s = 0) {
+static inline spmv_status SPMV_NAME(axt_dev_mv_kernel)(const SPMV_NAME(axt_dev) *D, SPMV_Y alpha, SPMV_Y beta,
+                                                       SPMV_Y *y, cudaStream_t s = 0) {
     spmv_status st;
     const int w = D ? D->params.thw : 0;
     const int B = SPMV_CUDA_BLOCK;
@@ -383,14 +383,14 @@ static inline spmv_status SPMV_NAME(axt_dev_mv_kernel)(const SPMV_NAME(axt_dev) 
         const unsigned g = spmv_cuda_grid((int64_t)D->nrows * 32, B);
         if (!D->brp) return SPMV_ERR_ARG;
         switch (w) {
-        case 4: SPMV_CUDA_LAUNCH(g, B, s, spmv_cuda__axc<SPMV_T, SPMV_I, 4>)(D->nrows, D->ax, D->brp, alpha, beta, y); break;
-        case 8: SPMV_CUDA_LAUNCH(g, B, s, spmv_cuda__axc<SPMV_T, SPMV_I, 8>)(D->nrows, D->ax, D->brp, alpha, beta, y); break;
-        case 16: SPMV_CUDA_LAUNCH(g, B, s, spmv_cuda__axc<SPMV_T, SPMV_I, 16>)(D->nrows, D->ax, D->brp, alpha, beta, y); break;
-        default: SPMV_CUDA_LAUNCH(g, B, s, spmv_cuda__axc<SPMV_T, SPMV_I, 32>)(D->nrows, D->ax, D->brp, alpha, beta, y); break;
+        case 4: SPMV_CUDA_LAUNCH(g, B, s, spmv_cuda__axc<SPMV_Y, SPMV_I, 4>)(D->nrows, D->ax, D->brp, alpha, beta, y); break;
+        case 8: SPMV_CUDA_LAUNCH(g, B, s, spmv_cuda__axc<SPMV_Y, SPMV_I, 8>)(D->nrows, D->ax, D->brp, alpha, beta, y); break;
+        case 16: SPMV_CUDA_LAUNCH(g, B, s, spmv_cuda__axc<SPMV_Y, SPMV_I, 16>)(D->nrows, D->ax, D->brp, alpha, beta, y); break;
+        default: SPMV_CUDA_LAUNCH(g, B, s, spmv_cuda__axc<SPMV_Y, SPMV_I, 32>)(D->nrows, D->ax, D->brp, alpha, beta, y); break;
         }
         return spmv_cuda_status(cudaGetLastError());
     }
-    st = spmv_cuda_scale<SPMV_T>((int64_t)D->nrows, beta, y, s); /* the atomics below only add */
+    st = spmv_cuda_scale<SPMV_Y>((int64_t)D->nrows, beta, y, s); /* the atomics below only add */
     if (st != SPMV_OK || D->nunits == 0) return st;
     switch (D->variant) {
     case SPMV_AXTUH1: {
@@ -399,10 +399,10 @@ static inline spmv_status SPMV_NAME(axt_dev_mv_kernel)(const SPMV_NAME(axt_dev) 
         const unsigned g = spmv_cuda_grid(warps * 32, B);
         if (!D->rwp) return SPMV_ERR_ARG;
         switch (w) {
-        case 4: SPMV_CUDA_LAUNCH(g, B, s, spmv_cuda__axtuh1<SPMV_T, SPMV_I, 4>)(D->nunits, D->ax, D->rwp, alpha, y); break;
-        case 8: SPMV_CUDA_LAUNCH(g, B, s, spmv_cuda__axtuh1<SPMV_T, SPMV_I, 8>)(D->nunits, D->ax, D->rwp, alpha, y); break;
-        case 16: SPMV_CUDA_LAUNCH(g, B, s, spmv_cuda__axtuh1<SPMV_T, SPMV_I, 16>)(D->nunits, D->ax, D->rwp, alpha, y); break;
-        default: SPMV_CUDA_LAUNCH(g, B, s, spmv_cuda__axtuh1<SPMV_T, SPMV_I, 32>)(D->nunits, D->ax, D->rwp, alpha, y); break;
+        case 4: SPMV_CUDA_LAUNCH(g, B, s, spmv_cuda__axtuh1<SPMV_Y, SPMV_I, 4>)(D->nunits, D->ax, D->rwp, alpha, y); break;
+        case 8: SPMV_CUDA_LAUNCH(g, B, s, spmv_cuda__axtuh1<SPMV_Y, SPMV_I, 8>)(D->nunits, D->ax, D->rwp, alpha, y); break;
+        case 16: SPMV_CUDA_LAUNCH(g, B, s, spmv_cuda__axtuh1<SPMV_Y, SPMV_I, 16>)(D->nunits, D->ax, D->rwp, alpha, y); break;
+        default: SPMV_CUDA_LAUNCH(g, B, s, spmv_cuda__axtuh1<SPMV_Y, SPMV_I, 32>)(D->nunits, D->ax, D->rwp, alpha, y); break;
         }
         break;
     }
@@ -410,20 +410,20 @@ static inline spmv_status SPMV_NAME(axt_dev_mv_kernel)(const SPMV_NAME(axt_dev) 
         /* a few tiles per warp when tiles are short, so the carried runs save atomics */
         const int64_t tpw = D->params.th >= 8 ? 1 : 8 / D->params.th;
         if (!D->rwp) return SPMV_ERR_ARG;
-        SPMV_CUDA_LAUNCH(spmv_cuda_grid((D->nunits + tpw - 1) / tpw * 32, B), B, s, spmv_cuda__axtuh<SPMV_T, SPMV_I>)(
+        SPMV_CUDA_LAUNCH(spmv_cuda_grid((D->nunits + tpw - 1) / tpw * 32, B), B, s, spmv_cuda__axtuh<SPMV_Y, SPMV_I>)(
             D->nunits, D->params.th, tpw, D->ax, D->rwp, alpha, y);
         break;
     }
     case SPMV_AXTCH1: {
         const int64_t nb = D->nunits;
         if (!D->hdr) return SPMV_ERR_ARG;
-        SPMV_CUDA_LAUNCH((unsigned)(nb < SPMV_CUDA_MAX_GRID ? nb : SPMV_CUDA_MAX_GRID), D->params.bs, s, spmv_cuda__axtch1<SPMV_T, SPMV_NAME(axt_word)>)(
+        SPMV_CUDA_LAUNCH((unsigned)(nb < SPMV_CUDA_MAX_GRID ? nb : SPMV_CUDA_MAX_GRID), D->params.bs, s, spmv_cuda__axtch1<SPMV_Y, SPMV_NAME(axt_word)>)(
                 nb, D->lg, D->ax, D->hdr, alpha, y);
         break;
     }
     case SPMV_AXTCH:
         if (!D->hdr) return SPMV_ERR_ARG;
-        SPMV_CUDA_LAUNCH(spmv_cuda_grid(D->nunits * 32, B), B, s, spmv_cuda__axtch<SPMV_T, SPMV_NAME(axt_word)>)(
+        SPMV_CUDA_LAUNCH(spmv_cuda_grid(D->nunits * 32, B), B, s, spmv_cuda__axtch<SPMV_Y, SPMV_NAME(axt_word)>)(
             D->nunits, D->lg, D->ax, D->hdr, alpha, y);
         break;
     default: return SPMV_ERR_ARG;
@@ -432,8 +432,8 @@ static inline spmv_status SPMV_NAME(axt_dev_mv_kernel)(const SPMV_NAME(axt_dev) 
 }
 
 /* What a solver pays per product: scatter x, then the kernel (both on stream s). */
-static inline spmv_status SPMV_NAME(axt_dev_mv)(const SPMV_NAME(axt_dev) *D, SPMV_T alpha, const SPMV_T *x,
-                                                SPMV_T beta, SPMV_T *y, cudaStream_t s = 0) {
+static inline spmv_status SPMV_NAME(axt_dev_mv)(const SPMV_NAME(axt_dev) *D, SPMV_Y alpha, const SPMV_Y *x,
+                                                SPMV_Y beta, SPMV_Y *y, cudaStream_t s = 0) {
     spmv_status st = SPMV_NAME(axt_dev_update_x)(D, x, s);
     if (st != SPMV_OK) return st;
     return SPMV_NAME(axt_dev_mv_kernel)(D, alpha, beta, y, s);

@@ -42,13 +42,38 @@ typedef struct SPMV_NAME(dist) {
     int64_t nmv;
 } SPMV_NAME(dist);
 
-/* a 16-bit value (tags h, b) travels as its bits */
+/* a 16-bit value (tags h, b) travels as its bits, a complex one (c, z) as MPI's C complex type */
 static inline MPI_Datatype SPMV_NAME(dist__mpi_t)(void) {
+#if SPMV__MPI_CPLX
+    return sizeof(SPMV_T) == 16 ? MPI_C_DOUBLE_COMPLEX : MPI_C_FLOAT_COMPLEX;
+#else
     return sizeof(SPMV_T) == 2 ? MPI_UINT16_T : sizeof(SPMV_T) == 4 ? MPI_FLOAT : MPI_DOUBLE;
+#endif
 }
 /* the vectors' type (x's ghosts, the transpose product's partial sums): SPMV_Y, a float matrix's
  * double vectors (tag ds) included */
-static inline MPI_Datatype SPMV_NAME(dist__mpi_y)(void) { return sizeof(SPMV_Y) == 4 ? MPI_FLOAT : MPI_DOUBLE; }
+static inline MPI_Datatype SPMV_NAME(dist__mpi_y)(void) {
+#if SPMV__MPI_CPLX
+    return SPMV_NAME(dist__mpi_t)();
+#else
+    return sizeof(SPMV_Y) == 4 ? MPI_FLOAT : MPI_DOUBLE;
+#endif
+}
+/* entry k of a block's triplets from a stored value: a complex one's imaginary part in vim */
+static inline void SPMV_NAME(dist__put)(spmv_triplets *t, int64_t k, SPMV_T v) {
+#if SPMV__MPI_CPLX
+    t->val[k] = (double)__builtin_creal(v), t->vim[k] = (double)__builtin_cimag(v);
+#else
+    t->val[k] = (double)SPMV_CAT(SPMV__TV_, SPMV_T)(v);
+#endif
+}
+static inline spmv_status SPMV_NAME(dist__trip_alloc)(spmv_triplets *t, int64_t m, int64_t n, int64_t nnz) {
+    spmv_status st = spmv_triplets_alloc(t, m, n, nnz);
+#if SPMV__MPI_CPLX
+    if (st == SPMV_OK && !(t->vim = SPMV_ALLOC_N(double, (size_t)nnz + 1))) st = SPMV_ERR_ALLOC;
+#endif
+    return st;
+}
 
 static inline void SPMV_NAME(dist_free)(SPMV_NAME(dist) *D) {
     if (!D) return;
@@ -216,15 +241,16 @@ static inline spmv_status SPMV_NAME(dist_from_local_csr)(SPMV_NAME(dist) *D, MPI
             if (c >= D->col0 && c < D->col0 + D->ncloc) nd++;
             else no++;
         }
-        if ((st = spmv_triplets_alloc(&td, D->nloc, D->ncloc, nd)) == SPMV_OK)
-            st = spmv_triplets_alloc(&to, D->nloc, D->nghost, no);
+        if ((st = SPMV_NAME(dist__trip_alloc)(&td, D->nloc, D->ncloc, nd)) == SPMV_OK)
+            st = SPMV_NAME(dist__trip_alloc)(&to, D->nloc, D->nghost, no);
         if (st == SPMV_OK) {
             nd = no = 0;
             for (i = 0; i < L->nrows; i++)
                 for (k = L->row_ptr[i]; k < L->row_ptr[i + 1]; k++) {
                     const int64_t c = L->col_idx[k];
                     if (c >= D->col0 && c < D->col0 + D->ncloc) {
-                        td.row[nd] = i, td.col[nd] = c - D->col0, td.val[nd++] = (double)SPMV_CAT(SPMV__TV_, SPMV_T)(L->val[k]);
+                        td.row[nd] = i, td.col[nd] = c - D->col0;
+                        SPMV_NAME(dist__put)(&td, nd++, L->val[k]);
                     } else {
                         int64_t lo = 0, hi = D->nghost - 1; /* garray holds c */
                         while (lo < hi) {
@@ -232,7 +258,8 @@ static inline spmv_status SPMV_NAME(dist_from_local_csr)(SPMV_NAME(dist) *D, MPI
                             if (D->garray[mid] < c) lo = mid + 1;
                             else hi = mid;
                         }
-                        to.row[no] = i, to.col[no] = lo, to.val[no++] = (double)SPMV_CAT(SPMV__TV_, SPMV_T)(L->val[k]);
+                        to.row[no] = i, to.col[no] = lo;
+                        SPMV_NAME(dist__put)(&to, no++, L->val[k]);
                     }
                 }
         }
@@ -655,7 +682,11 @@ static inline spmv_status SPMV_NAME(dist_from_mm)(SPMV_NAME(dist) *D, MPI_Comm c
     if ((st = SPMV_NAME(dist__begin)(D, comm, e)) != SPMV_OK) return st;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
+#if SPMV__MPI_CPLX
+    st = path ? spmv_mm_read_opts(path, &t, SPMV_MM_COMPLEX, NULL, &le) : SPMV_ERR_ARG;
+#else
     st = path ? spmv_mm_read(path, &t, &le) : SPMV_ERR_ARG;
+#endif
     if (!path) snprintf(le.msg, sizeof le.msg, "no file name");
     if (st == SPMV_OK) {
         st = SPMV_NAME(csr_from_triplets)(&A, &t, NULL, NULL);

@@ -1,7 +1,7 @@
 /* Instantiates the distributed layer (formats/mpi/dist.h, and formats/mpi/dist_cuda.cuh when
  * spmv_cuda.cuh came first and so instantiated the pair's device side) for one tag, with the
  * parameters of formats/instance.h: SPMV_TAG, SPMV_VAL, SPMV_IDX and, where the vectors have
- * another type, SPMV_VEC. spmv_mpi.h includes it for s, d and the enabled ds, h, b, and for your
+ * another type, SPMV_VEC. spmv_mpi.h includes it for s, d and the enabled ds, h, b, z, c, and for your
  * pair; the parameters are #undef'd at the end, so it can be included again. */
 #if !defined(SPMV_TAG) || !defined(SPMV_VAL) || !defined(SPMV_IDX)
 #error "define SPMV_TAG, SPMV_VAL and SPMV_IDX before including formats/mpi/instance.h"
@@ -13,11 +13,13 @@
 #define SPMV_Y SPMV_VAL
 #endif
 #define SPMV_I SPMV_IDX
+#define SPMV__MPI_CPLX (SPMV_CAT(SPMV__VCX_, SPMV_VAL) + 0 > 0) /* c, z: C units */
 #define SPMV_NAME(x) SPMV_CAT(SPMV_CAT3(spmv_, SPMV_TAG, _), x)
 #include "dist.h"
 #ifdef SPMV_CUDA_CUH_INCLUDED
 #include "dist_cuda.cuh"
 #endif
+#undef SPMV__MPI_CPLX
 #undef SPMV_NAME
 #undef SPMV_T
 #undef SPMV_Y

@@ -114,7 +114,7 @@ int main(int argc, char **argv) {
                 continue;
             }
             for (size_t f = 0; f < sizeof fs / sizeof fs[0]; f++) one(gens[g], &A, fs[f]);
-            { /* the mixed tags' device blocks (csr and sell; the AXT family has no mixed tag) */
+            { /* the mixed tags' device blocks (csr and sell) */
                 spmv_ds_csr As;
                 spmv_h_csr Ah;
                 if (spmv_ds_csr_from_triplets(&As, &t, NULL, NULL) == SPMV_OK && spmv_h_csr_from_triplets(&Ah, &t, NULL, NULL) == SPMV_OK) {

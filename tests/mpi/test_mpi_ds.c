@@ -5,12 +5,17 @@
  * the long-double product of the stored values with x, to (n + 4) u of |A||x| (u the vectors'
  * unit roundoff). For ds, x is not exact in float, so ghosts sent as floats (or a float sum) would
  * miss it by nine orders of magnitude. The blocks: csr, every host format the tag has, and the
- * selection per rank (dist_select). Ends with one RESULT line (rank 0). */
+ * selection per rank (dist_select). Built with -DTM_CPLX (build/tests/test_mpi_complex): tags z and
+ * c (MPI's C complex types), complex values, x, alpha and beta, against the complex long-double
+ * product. Ends with one RESULT line (rank 0). */
 #ifndef TM_BODY
 #define _GNU_SOURCE
 #ifdef TM_HALF
 #define SPMV_ENABLE_H
 #define SPMV_ENABLE_B
+#elif defined(TM_CPLX)
+#define SPMV_ENABLE_Z
+#define SPMV_ENABLE_C
 #else
 #define SPMV_ENABLE_DS
 #endif
@@ -26,6 +31,21 @@ static int rank_, size_;
 
 static double xval(int64_t j) { return 1.0 + (double)(j % 11) / 7.0 + 1e-9 * (double)(j % 13); }
 
+/* the reference's type and magnitude; x_j and a coefficient as MV (complex: an imaginary part too) */
+#ifdef TM_CPLX
+#define RT long double _Complex
+#define MWIDE 2 /* MV: two reals */
+#define RABS(z) hypotl(__builtin_creall(z), __builtin_cimagl(z))
+#define MX(j) MK(xval(j), 0.5 - xval((j) + 3) / 4)
+#define MC(a) MK((a), (a) / 3)
+#else
+#define RT long double
+#define MWIDE 1
+#define RABS(z) fabsl(z)
+#define MX(j) ((MV)xval(j))
+#define MC(a) ((MV)(a))
+#endif
+
 #define TM_BODY 1
 #ifdef TM_HALF
 #define MT h
@@ -40,6 +60,22 @@ static double xval(int64_t j) { return 1.0 + (double)(j % 11) / 7.0 + 1e-9 * (do
 #define MTV(v) spmv_bfloat16_to_float(v)
 #include "test_mpi_ds.c"
 #define TM_NAME "test_mpi_half"
+#elif defined(TM_CPLX)
+#define MT z
+#define MV spmv_cdouble
+#define MTV(v) ((RT)(v))
+#define MK spmv_cdouble_make
+#include "test_mpi_ds.c"
+#undef MT
+#undef MV
+#undef MTV
+#undef MK
+#define MT c
+#define MV spmv_cfloat
+#define MTV(v) ((RT)(v))
+#define MK spmv_cfloat_make
+#include "test_mpi_ds.c"
+#define TM_NAME "test_mpi_complex"
 #else
 #define MT ds
 #define MV double
@@ -60,6 +96,9 @@ int main(int argc, char **argv) {
 #ifdef TM_HALF
         spmv_h_one(specs[i]);
         spmv_b_one(specs[i]);
+#elif defined(TM_CPLX)
+        spmv_z_one(specs[i]);
+        spmv_c_one(specs[i]);
 #else
         spmv_ds_one(specs[i]);
 #endif
@@ -78,27 +117,28 @@ int main(int argc, char **argv) {
 static double N(worst)(const N(csr) *A, int trans, int64_t r0, int64_t n, MV alpha, MV beta, const MV *y0, const MV *y) {
     double w = 0;
     int64_t i, k, r;
-    long double *s = calloc((size_t)(n + 1), sizeof(long double)), *a = calloc((size_t)(n + 1), sizeof(long double));
+    RT *s = calloc((size_t)(n + 1), sizeof(RT));
+    long double *a = calloc((size_t)(n + 1), sizeof(long double));
     int32_t m = 0;
     if (!s || !a) abort();
     for (r = 0; r < A->nrows; r++) {
         m = A->row_ptr[r + 1] - A->row_ptr[r] > m ? A->row_ptr[r + 1] - A->row_ptr[r] : m;
         for (k = A->row_ptr[r]; k < A->row_ptr[r + 1]; k++) {
             const int64_t o = trans ? A->col_idx[k] : r, in = trans ? r : A->col_idx[k];
-            const long double p = (long double)MTV(A->val[k]) * (MV)xval(in);
+            const RT p = (RT)MTV(A->val[k]) * (RT)MX(in);
             if (o < r0 || o >= r0 + n) continue;
-            s[o - r0] += p, a[o - r0] += fabsl(p);
+            s[o - r0] += p, a[o - r0] += RABS(p);
         }
     }
     for (i = 0; i < n; i++) {
-        const long double want = (long double)alpha * s[i] + (beta == 0 ? 0 : (long double)beta * y0[i]);
-        const long double sc = fabsl((long double)alpha) * a[i] + (beta == 0 ? 0 : fabsl((long double)beta * y0[i]));
-        const double e = (double)(fabsl((long double)y[i] - want) / (sc > 0 ? sc : 1));
+        const RT want = (RT)alpha * s[i] + (beta == 0 ? 0 : (RT)beta * (RT)y0[i]);
+        const long double sc = RABS((RT)alpha) * a[i] + (beta == 0 ? 0 : RABS((RT)beta * (RT)y0[i]));
+        const double e = (double)(RABS((RT)y[i] - want) / (sc > 0 ? sc : 1));
         w = e > w || e != e ? e : w;
     }
     free(s), free(a);
     {
-        const double u = sizeof(MV) == 8 ? DBL_EPSILON / 2 : FLT_EPSILON / 2;
+        const double u = sizeof(MV) == 8 * MWIDE ? DBL_EPSILON / 2 : FLT_EPSILON / 2;
         return trans ? w / (((double)A->nrows + 4) * u) : w / (((double)m + 4) * u);
     }
 }
@@ -113,28 +153,66 @@ static void N(check)(N(dist) *D, const N(csr) *A, const char *what) {
     for (j = 0; j < sizeof ab / sizeof ab[0]; j++) {
         spmv_status st;
         double w;
-        for (i = 0; i < D->ncloc; i++) x[i] = (MV)xval(D->col0 + i);
-        for (i = 0; i < D->nloc; i++) y[i] = y0[i] = (MV)(0.5 - (double)((D->row0 + i) % 5) / 3.0);
-        st = N(dist_mv)(D, (MV)ab[j][0], x, (MV)ab[j][1], y);
-        w = st == SPMV_OK ? N(worst)(A, 0, D->row0, D->nloc, (MV)ab[j][0], (MV)ab[j][1], y0, y) : INFINITY;
+        for (i = 0; i < D->ncloc; i++) x[i] = MX(D->col0 + i);
+        for (i = 0; i < D->nloc; i++) y[i] = y0[i] = MC(0.5 - (double)((D->row0 + i) % 5) / 3.0);
+        st = N(dist_mv)(D, MC(ab[j][0]), x, MC(ab[j][1]), y);
+        w = st == SPMV_OK ? N(worst)(A, 0, D->row0, D->nloc, MC(ab[j][0]), MC(ab[j][1]), y0, y) : INFINITY;
         CHECK(st == SPMV_OK && w <= 1, "rank %d %s: " TNAME " dist_mv alpha %g: %s, error %.3g of the bound", rank_, what,
               ab[j][0], spmv_status_str(st), w);
-        for (i = 0; i < D->nloc; i++) x[i] = (MV)xval(D->row0 + i);
-        for (i = 0; i < D->ncloc; i++) y[i] = y0[i] = (MV)(0.25 + (double)((D->col0 + i) % 3));
-        st = N(dist_mvt)(D, (MV)ab[j][0], x, (MV)ab[j][1], y);
+        for (i = 0; i < D->nloc; i++) x[i] = MX(D->row0 + i);
+        for (i = 0; i < D->ncloc; i++) y[i] = y0[i] = MC(0.25 + (double)((D->col0 + i) % 3));
+        st = N(dist_mvt)(D, MC(ab[j][0]), x, MC(ab[j][1]), y);
         if (st == SPMV_ERR_UNSUPPORTED) continue; /* blocks without a transpose product (not csr) */
-        w = st == SPMV_OK ? N(worst)(A, 1, D->col0, D->ncloc, (MV)ab[j][0], (MV)ab[j][1], y0, y) : INFINITY;
+        w = st == SPMV_OK ? N(worst)(A, 1, D->col0, D->ncloc, MC(ab[j][0]), MC(ab[j][1]), y0, y) : INFINITY;
         CHECK(st == SPMV_OK && w <= 1, "rank %d %s: " TNAME " dist_mvt alpha %g: %s, error %.3g of the bound", rank_, what,
               ab[j][0], spmv_status_str(st), w);
     }
     free(x), free(y), free(y0);
 }
 
+#ifdef TM_CPLX
+/* dist_from_mm of a complex file (written by rank 0 into a fresh directory) against t's product */
+static void N(from_file)(const char *spec, const spmv_triplets *t) {
+    char dir[64] = "/tmp/spmv_mpi_XXXXXX", path[96];
+    int ok = rank_ != 0 || mkdtemp(dir) != NULL;
+    N(csr) A;
+    N(dist) D;
+    spmv_error e;
+    spmv_status st;
+    MPI_Bcast(dir, sizeof dir, MPI_CHAR, 0, MPI_COMM_WORLD);
+    snprintf(path, sizeof path, "%s/a.mtx", dir);
+    if (rank_ == 0 && ok) ok = spmv_mm_write(path, t, NULL) == SPMV_OK;
+    MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    CHECK(ok, "rank %d %s: the complex file written", rank_, spec);
+    if (ok && N(csr_from_triplets)(&A, t, NULL, NULL) == SPMV_OK) {
+        st = N(dist_from_mm)(&D, MPI_COMM_WORLD, path, NULL, &e);
+        CHECK(st == SPMV_OK, "rank %d %s: dist_from_mm of a complex file: %s (%s)", rank_, spec, spmv_status_str(st), e.msg);
+        if (st == SPMV_OK) N(check)(&D, &A, "from a complex file");
+        if (st == SPMV_OK) N(dist_free)(&D);
+        N(csr_free)(&A);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank_ == 0 && ok) remove(path), remove(dir);
+}
+#endif
+
 static void N(one)(const char *spec) {
     spmv_triplets t;
     N(csr) A;
     int f;
-    if (spmv_gen(spec, &t, NULL) != SPMV_OK || N(csr_from_triplets)(&A, &t, NULL, NULL) != SPMV_OK) {
+    if (spmv_gen(spec, &t, NULL) != SPMV_OK) {
+        CHECK(0, "rank %d: %s", rank_, spec);
+        return;
+    }
+#ifdef TM_CPLX /* imaginary parts of both signs; the file path: rank 0 writes it, every rank reads its rows */
+    if ((t.vim = (double *)spmv__calloc((size_t)t.nnz + 1, sizeof(double)))) {
+        int64_t k;
+        for (k = 0; k < t.nnz; k++) t.vim[k] = t.val[k] * (double)(k % 5 - 2) / 3.0;
+    }
+    N(from_file)(spec, &t);
+#endif
+    if (N(csr_from_triplets)(&A, &t, NULL, NULL) != SPMV_OK) {
+        spmv_triplets_free(&t);
         CHECK(0, "rank %d: %s", rank_, spec);
         return;
     }
