@@ -24,7 +24,7 @@
  * A float matrix with double vectors and sums (every host format): SPMV_VEC double beside
  * SPMV_VAL float, or SPMV_ENABLE_DS before the first include for tag ds (spmv_ds_csr_mv); 16-bit
  * values with float vectors and sums: SPMV_ENABLE_H (binary16, spmv_half: tag h), SPMV_ENABLE_B
- * (bfloat16, spmv_bfloat16: tag b); complex values and vectors in C units: SPMV_ENABLE_Z (double
+ * (bfloat16, spmv_bfloat16: tag b); complex values and vectors: SPMV_ENABLE_Z (double
  * complex, spmv_cdouble), SPMV_ENABLE_C (float complex, spmv_cfloat), the portable kernels;
  * SPMV_ENABLE_ALL_TYPES for all of these.
  *
@@ -106,10 +106,10 @@
 #ifndef SPMV_ENABLE_B
 #define SPMV_ENABLE_B
 #endif
-#if !defined(__cplusplus) && !defined(SPMV_ENABLE_Z)
+#if !defined(SPMV_ENABLE_Z)
 #define SPMV_ENABLE_Z
 #endif
-#if !defined(__cplusplus) && !defined(SPMV_ENABLE_C)
+#if !defined(SPMV_ENABLE_C)
 #define SPMV_ENABLE_C
 #endif
 #endif
@@ -136,13 +136,13 @@
 #include "formats/instance.h"
 #endif
 
-#ifdef SPMV_ENABLE_Z /* double complex values and vectors (C units) */
+#ifdef SPMV_ENABLE_Z /* double complex values and vectors (C; C++: GNU C++'s _Complex) */
 #define SPMV_TAG z
 #define SPMV_VAL spmv_cdouble
 #define SPMV_IDX int32_t
 #include "formats/instance.h"
 #endif
-#ifdef SPMV_ENABLE_C /* float complex values and vectors (C units) */
+#ifdef SPMV_ENABLE_C /* float complex values and vectors */
 #define SPMV_TAG c
 #define SPMV_VAL spmv_cfloat
 #define SPMV_IDX int32_t

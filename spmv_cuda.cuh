@@ -50,7 +50,7 @@
  * SPMV_ENABLE_ALL_TYPES before the first include: spmv.h's host side and the device side of
  * the families that tag has (coo, csr, csr5, csrdu, the ELL and DIA families, bcsr, sss, the
  * AXT family with its values in the vectors' type; not suraa). The complex tags (c, z) are
- * host-only so far (C units).
+ * host-only so far (their host side compiles in C and C++ units, nvcc's included).
  *
  * Build: nvcc -O3 -std=c++17 -Xcompiler -fopenmp -gencode arch=compute_90,code=sm_90 ...
  *        file.cu  [-DSPMV_HAVE_ZLIB ... -lz]

@@ -4,7 +4,7 @@
  * Header-only; include after spmv.h and mpi.h. Tags s and d (and ds, a float matrix with
  * double vectors, with SPMV_ENABLE_DS: x's ghosts travel as doubles; h and b, 16-bit values with
  * float vectors, with SPMV_ENABLE_H / _B: the values travel as 16-bit words; z and c, complex
- * values and vectors in C units, with SPMV_ENABLE_Z / _C: MPI_C_DOUBLE_COMPLEX and
+ * values and vectors, with SPMV_ENABLE_Z / _C: MPI_C_DOUBLE_COMPLEX and
  * MPI_C_FLOAT_COMPLEX, dist_from_mm reading complex files); another tag: define
  * SPMV_TAG, SPMV_VAL, SPMV_IDX (SPMV_VEC) and include spmv.h, then define them again and include
  * spmv_mpi.h.
@@ -69,13 +69,13 @@ static int spmv__dist_cmp64(const void *a, const void *b) {
 #define SPMV_IDX int32_t
 #include "formats/mpi/instance.h"
 #endif
-#if defined(SPMV_ENABLE_Z) && !defined(__cplusplus) /* double complex (MPI_C_DOUBLE_COMPLEX) */
+#if defined(SPMV_ENABLE_Z) /* double complex (MPI_C_DOUBLE_COMPLEX) */
 #define SPMV_TAG z
 #define SPMV_VAL spmv_cdouble
 #define SPMV_IDX int32_t
 #include "formats/mpi/instance.h"
 #endif
-#if defined(SPMV_ENABLE_C) && !defined(__cplusplus) /* float complex (MPI_C_FLOAT_COMPLEX) */
+#if defined(SPMV_ENABLE_C) /* float complex (MPI_C_FLOAT_COMPLEX) */
 #define SPMV_TAG c
 #define SPMV_VAL spmv_cfloat
 #define SPMV_IDX int32_t

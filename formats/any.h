@@ -687,9 +687,9 @@ static inline spmv_status SPMV_NAME(any__vmap_pass)(SPMV_NAME(any) *M, const SPM
 #ifdef SPMV_VMAP_EXACT /* tests: the several-build path on small matrices */
     const int64_t exact = SPMV_VMAP_EXACT;
 #else
-    const int64_t exact = sizeof(SPMV_T) == 8 ? ((int64_t)1 << 52)
-                          : sizeof(SPMV_T) == 4 ? ((int64_t)1 << 24) - 1
-                                                : (int64_t)SPMV_TV(SPMV_VT(257)) == 257 ? 2048 : 256;
+    const int64_t exact = SPMV__RSIZE == 8 ? ((int64_t)1 << 52)
+                          : SPMV__RSIZE == 4 ? ((int64_t)1 << 24) - 1
+                                             : (int64_t)SPMV__RE(SPMV_TV(SPMV_VT(257))) == 257 ? 2048 : 256;
 #endif
     int sh = 12, np = 1; /* digit bits and builds */
     if ((int64_t)A->nnz >= exact) {
@@ -731,7 +731,7 @@ static inline spmv_status SPMV_NAME(any__vmap_pass)(SPMV_NAME(any) *M, const SPM
         } else {
             for (a = 0; a < na; a++)
                 for (s = 0; s < mn[a]; s++) {
-                    const int64_t v = (int64_t)SPMV_TV(tv[a][s]);
+                    const int64_t v = (int64_t)SPMV__RE(SPMV_TV(tv[a][s]));
                     if (!pass) map[a][s] = (SPMV_I)(v - 1);
                     else if (v > 0 && map[a][s] >= 0) map[a][s] = (SPMV_I)(map[a][s] | ((v - 1) << (sh * pass)));
                     else map[a][s] = -1;

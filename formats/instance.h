@@ -27,13 +27,10 @@
  * given). Such a "mixed" tag instantiates the families that support it (SPMV__MIXED_<family>,
  * formats/core/core.h), their verbs, the run-time handle and the selection over them
  * (docs/USAGE.md, "Precision"). */
-/* a complex tag (SPMV_VAL spmv_cfloat or spmv_cdouble: tags c, z): C units, the families with
+/* a complex tag (SPMV_VAL spmv_cfloat or spmv_cdouble: tags c, z; C, or C++ with GNU C++'s _Complex), the families with
  * SPMV__CPLX_<family> (formats/core/core.h); its AVX2 and AVX-512 kernels are the portable complex
  * set compiled for those targets (formats/simd/simd_use.h) */
 #if SPMV_CAT(SPMV__VCX_, SPMV_VAL) + 0 > 0
-#if defined(__cplusplus)
-#error "formats/instance.h: the complex tags (c, z) are for C units (C99 _Complex) so far"
-#endif
 #ifdef SPMV_VEC
 #error "formats/instance.h: a complex tag's vectors have its values' type (no SPMV_VEC)"
 #endif
@@ -93,15 +90,20 @@
 /* SPMV__WIDE: the type a conversion from triplets sums repeated entries in (double, or double
  * complex for a complex tag); SPMV__TRIP(t, k): entry k of triplets t as that type;
  * SPMV__TO_INF(w, v): w finite (each part) and v, w rounded to the values' type, infinite;
- * SPMV__ISFIN(v): a vector value finite (each part) */
+ * SPMV__ISFIN(v): a vector value finite (each part); SPMV__RE(v): its real part, SPMV__RSIZE the bytes
+ * of a value's real part (the exact integers of the value map, formats/any.h) */
 #if SPMV__COMPLEX
 #define SPMV__WIDE spmv_cdouble
 #define SPMV__TRIP(t, k) spmv_cdouble_make((t)->val[k], (t)->vim ? (t)->vim[k] : 0.0)
 #define SPMV__TO_INF(w, v)                                                                                   \
     ((isfinite(__builtin_creal(w)) && isinf(__builtin_creal(v))) || (isfinite(__builtin_cimag(w)) && isinf(__builtin_cimag(v))))
 #define SPMV__ISFIN(v) (isfinite(__builtin_creal(v)) && isfinite(__builtin_cimag(v)))
+#define SPMV__RE(v) __builtin_creal(v)
+#define SPMV__RSIZE (sizeof(SPMV_T) / 2)
 #else
 #define SPMV__ISFIN(v) isfinite(v)
+#define SPMV__RE(v) (v)
+#define SPMV__RSIZE sizeof(SPMV_T)
 #define SPMV__WIDE double
 #define SPMV__TRIP(t, k) ((t)->val[k])
 #define SPMV__TO_INF(w, v) (isfinite(w) && isinf(SPMV_TV(v)))
@@ -287,6 +289,8 @@
 #undef SPMV__TRIP
 #undef SPMV__TO_INF
 #undef SPMV__ISFIN
+#undef SPMV__RE
+#undef SPMV__RSIZE
 #undef SPMV__PRECISION_NAME
 #undef SPMV_VT
 #undef SPMV_K

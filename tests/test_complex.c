@@ -169,8 +169,8 @@ static void N(products)(const char *name, const N(csr) * A, int big) {
     static const spmv_isa isas[] = {SPMV_ISA_GENERIC, SPMV_ISA_AVX2, SPMV_ISA_AVX512};
     const CV ab[][2] = {{CMAKE(1, 0), CMAKE(0, 0)}, {CMAKE(-0.75f, 0.5f), CMAKE(2, -1)}, {CMAKE(0.3f, -1.1f), CMAKE(0, 1)}};
     const double bound = N(bound)(A);
-    CV *x = malloc(sizeof(CV) * (size_t)(A->ncols + 1)), *y0 = malloc(sizeof(CV) * (size_t)(A->nrows + 1));
-    CV *y = malloc(sizeof(CV) * (size_t)(A->nrows + 1));
+    CV *x = (CV *)malloc(sizeof(CV) * (size_t)(A->ncols + 1)), *y0 = (CV *)malloc(sizeof(CV) * (size_t)(A->nrows + 1));
+    CV *y = (CV *)malloc(sizeof(CV) * (size_t)(A->nrows + 1));
     int32_t i;
     size_t ii, j;
     int th, f;
@@ -262,8 +262,8 @@ static void N(ops)(const char *name, const N(csr) * A) {
     N(csr) T, H;
     const int32_t n = A->nrows, m = A->ncols;
     const CV al = CMAKE(-0.5f, 0.75f);
-    CV *X = malloc(sizeof(CV) * (size_t)(m * K + 1)), *Y = malloc(sizeof(CV) * (size_t)(n * K + 1));
-    CV *xv = malloc(sizeof(CV) * (size_t)(m > n ? m + 1 : n + 1)), *yv = malloc(sizeof(CV) * (size_t)(m > n ? m + 1 : n + 1));
+    CV *X = (CV *)malloc(sizeof(CV) * (size_t)(m * K + 1)), *Y = (CV *)malloc(sizeof(CV) * (size_t)(n * K + 1));
+    CV *xv = (CV *)malloc(sizeof(CV) * (size_t)(m > n ? m + 1 : n + 1)), *yv = (CV *)malloc(sizeof(CV) * (size_t)(m > n ? m + 1 : n + 1));
     int32_t i;
     int b, lay, ok;
     if (!X || !Y || !xv || !yv) abort();
@@ -305,7 +305,7 @@ static void N(ops)(const char *name, const N(csr) * A) {
 /* the handle's new values on every format, the others refused, the selection */
 static void N(handle)(const char *name, const N(csr) * A) {
     const double bound = N(bound)(A);
-    CV *x = malloc(sizeof(CV) * (size_t)(A->ncols + 1)), *y = malloc(sizeof(CV) * (size_t)(A->nrows + 1));
+    CV *x = (CV *)malloc(sizeof(CV) * (size_t)(A->ncols + 1)), *y = (CV *)malloc(sizeof(CV) * (size_t)(A->nrows + 1));
     int f, has = 0;
     if (!x || !y) abort();
     for (f = 0; f < A->ncols; f++) x[f] = N(rnd)(1);
@@ -360,15 +360,15 @@ static void N(against_input)(const char *name, const spmv_triplets *t, const N(c
         CHECK(0, "%s: z csr", name);
         return;
     }
-    x = malloc(sizeof(CV) * (size_t)(A->ncols + 1)), y = malloc(sizeof(CV) * (size_t)(A->nrows + 1));
-    xz = malloc(sizeof(spmv_cdouble) * (size_t)(A->ncols + 1)), yz = malloc(sizeof(spmv_cdouble) * (size_t)(A->nrows + 1));
+    x = (CV *)malloc(sizeof(CV) * (size_t)(A->ncols + 1)), y = (CV *)malloc(sizeof(CV) * (size_t)(A->nrows + 1));
+    xz = (spmv_cdouble *)malloc(sizeof(spmv_cdouble) * (size_t)(A->ncols + 1)), yz = (spmv_cdouble *)malloc(sizeof(spmv_cdouble) * (size_t)(A->nrows + 1));
     if (!x || !y || !xz || !yz) abort();
     for (i = 0; i < A->ncols; i++) x[i] = N(rnd)(1), xz[i] = (spmv_cdouble)x[i];
     CHECK(N(csr_mv)(A, CMAKE(1, 0), x, CMAKE(0, 0), y) == SPMV_OK, "%s: %s mv", name, TNAME);
     for (i = 0; i < A->nrows; i++) yz[i] = (spmv_cdouble)y[i];
     {
-        long double _Complex *ref = malloc(sizeof(long double _Complex) * (size_t)(A->nrows + 1));
-        long double *sc = malloc(sizeof(long double) * (size_t)(A->nrows + 1));
+        long double _Complex *ref = (long double _Complex *)malloc(sizeof(long double _Complex) * (size_t)(A->nrows + 1));
+        long double *sc = (long double *)malloc(sizeof(long double) * (size_t)(A->nrows + 1));
         if (!ref || !sc) abort();
         spmv_z_csr_mv_ref(&Z, spmv_cdouble_make(1, 0), xz, spmv_cdouble_make(0, 0), NULL, ref, sc);
         worst = spmv_z_max_rel_err(Z.nrows, yz, ref, sc);
@@ -409,7 +409,7 @@ static void N(hermitian)(const char *name, const spmv_triplets *t) {
     { /* sss takes it (hermitian), products against the full CSR's reference */
         N(csr) A;
         N(sss) S;
-        CV *x = malloc(sizeof(CV) * (size_t)(u.ncols + 1)), *y = malloc(sizeof(CV) * (size_t)(u.nrows + 1));
+        CV *x = (CV *)malloc(sizeof(CV) * (size_t)(u.ncols + 1)), *y = (CV *)malloc(sizeof(CV) * (size_t)(u.nrows + 1));
         if (!x || !y || N(csr_from_triplets)(&A, &u, NULL, NULL) != SPMV_OK) abort();
         for (k = 0; k < u.ncols; k++) x[k] = N(rnd)(1);
         CHECK(N(csr_is_symmetric)(&A) != 1 && N(sss_from_csr)(&S, &A, NULL, NULL) == SPMV_OK && S.herm == 1 &&
@@ -451,7 +451,7 @@ static void N(triangle)(void) {
         f.row[f.nnz] = t.row[k], f.col[f.nnz] = t.col[k], f.val[f.nnz] = t.val[k], f.vim[f.nnz++] = t.vim[k];
         if (t.row[k] != t.col[k]) f.row[f.nnz] = t.col[k], f.col[f.nnz] = t.row[k], f.val[f.nnz] = t.val[k], f.vim[f.nnz++] = t.vim[k];
     }
-    x = malloc(sizeof(CV) * 61), y = malloc(sizeof(CV) * 61);
+    x = (CV *)malloc(sizeof(CV) * 61), y = (CV *)malloc(sizeof(CV) * 61);
     if (!x || !y || N(csr_from_triplets)(&A, &f, NULL, NULL) != SPMV_OK) abort();
     for (k = 0; k < 60; k++) x[k] = N(rnd)(1);
     CHECK(N(sss_from_triangle)(&S, &t, NULL, &e) == SPMV_OK && N(sss_mv)(&S, CMAKE(1, 0), x, CMAKE(0, 0), y) == SPMV_OK &&

@@ -1,12 +1,12 @@
 /* Complex value types (tags c: float complex, z: double complex; docs/USAGE.md, "Complex"): C99's
  * _Complex types, whose layout is an array of two reals (re, im), as in Fortran, BLAS, oneMKL,
- * cuSPARSE's cuComplex and C++'s std::complex. C units only (a C++ or nvcc unit that enables a
- * complex tag gets a compile-time message). <complex.h> is not included: its macro `I` would
- * take a common name from the user's unit. */
+ * cuSPARSE's cuComplex and C++'s std::complex. A C++ unit (g++, clang++, nvcc's host side) gets
+ * them as GNU C++'s _Complex extension: a std::complex<double> array is passed by a cast of its
+ * pointer (the same layout). <complex.h> is not included: its macro `I` would take a common name
+ * from the user's unit. */
 #ifndef SPMV_CORE_CPLX_H
 #define SPMV_CORE_CPLX_H
 #include <string.h>
-#if !defined(__cplusplus)
 typedef float _Complex spmv_cfloat;
 typedef double _Complex spmv_cdouble;
 static inline spmv_cdouble spmv_cdouble_make(double re, double im) {
@@ -23,5 +23,4 @@ static inline spmv_cfloat spmv_cfloat_make(float re, float im) {
 }
 static inline double spmv_cdouble_re(spmv_cdouble z) { return __builtin_creal(z); }
 static inline double spmv_cdouble_im(spmv_cdouble z) { return __builtin_cimag(z); }
-#endif
 #endif /* SPMV_CORE_CPLX_H */

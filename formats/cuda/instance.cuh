@@ -19,7 +19,7 @@
  * the values SPMV_VAL (read through spmv_cuda_tv, formats/cuda/core.cuh); SPMV_Y is the
  * vectors' type either way. Such a tag instantiates the families the host side does. */
 #if SPMV_CAT(SPMV__VCX_, SPMV_VAL) + 0 > 0
-#error "formats/cuda/instance.cuh: the complex tags (c, z) have no device side yet (C units only)"
+#error "formats/cuda/instance.cuh: the complex tags (c, z) have no device side yet"
 #endif
 #ifdef SPMV_VEC
 #define SPMV_Y SPMV_VEC

@@ -13,7 +13,7 @@
 #define SPMV_Y SPMV_VAL
 #endif
 #define SPMV_I SPMV_IDX
-#define SPMV__MPI_CPLX (SPMV_CAT(SPMV__VCX_, SPMV_VAL) + 0 > 0) /* c, z: C units */
+#define SPMV__MPI_CPLX (SPMV_CAT(SPMV__VCX_, SPMV_VAL) + 0 > 0) /* c, z */
 #define SPMV_NAME(x) SPMV_CAT(SPMV_CAT3(spmv_, SPMV_TAG, _), x)
 #include "dist.h"
 #ifdef SPMV_CUDA_CUH_INCLUDED
