@@ -49,8 +49,12 @@
  * y), SPMV_ENABLE_H / SPMV_ENABLE_B (binary16 / bfloat16 values, float vectors and sums) or
  * SPMV_ENABLE_ALL_TYPES before the first include: spmv.h's host side and the device side of
  * the families that tag has (coo, csr, csr5, csrdu, the ELL and DIA families, bcsr, sss, the
- * AXT family with its values in the vectors' type; not suraa). The complex tags (c, z) are
- * host-only so far (their host side compiles in C and C++ units, nvcc's included).
+ * AXT family with its values in the vectors' type; not suraa). SPMV_ENABLE_Z / SPMV_ENABLE_C
+ * (complex): the same families; the device functions take spmv_cuda_z / spmv_cuda_c
+ * (formats/cuda/core.cuh: {re, im}, the layout of spmv_cdouble, cuDoubleComplex and
+ * std::complex<double>) for the vectors and scalars, so a device array of the host's type is
+ * passed by a cast: spmv_z_any_dev_mv(&D, alpha, (spmv_cuda_z *)x_dev, beta, (spmv_cuda_z *)y_dev, s)
+ * (alpha, beta: spmv_cdouble or spmv_cuda_z).
  *
  * Build: nvcc -O3 -std=c++17 -Xcompiler -fopenmp -gencode arch=compute_90,code=sm_90 ...
  *        file.cu  [-DSPMV_HAVE_ZLIB ... -lz]
@@ -108,6 +112,18 @@
 #define SPMV_TAG b
 #define SPMV_VAL spmv_bfloat16
 #define SPMV_VEC float
+#define SPMV_IDX int32_t
+#include "formats/cuda/instance.cuh"
+#endif
+#ifdef SPMV_ENABLE_Z /* device values and vectors: spmv_cuda_z */
+#define SPMV_TAG z
+#define SPMV_VAL spmv_cdouble
+#define SPMV_IDX int32_t
+#include "formats/cuda/instance.cuh"
+#endif
+#ifdef SPMV_ENABLE_C /* spmv_cuda_c */
+#define SPMV_TAG c
+#define SPMV_VAL spmv_cfloat
 #define SPMV_IDX int32_t
 #include "formats/cuda/instance.cuh"
 #endif

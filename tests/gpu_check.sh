@@ -12,7 +12,7 @@
 #   tests      test_cuda_csr, test_cuda_formats in groups of formats (SPMV_TEST_GROUPS; the
 #              device rows of the registry not named in the three default groups form a fourth; every
 #              format x s/d/dl/sl, edge cases, presets, real matrices), test_cuda_auto, test_cuda_ops,
-#              test_cuda_mixed (tags ds, h, b), test_cuda_suraa_rdc (SURAA with dynamic parallelism)
+#              test_cuda_mixed (tags ds, h, b), test_cuda_complex (z, c), test_cuda_suraa_rdc (SURAA with dynamic parallelism)
 #   prodgrid   the quick test rebuilt with the production grid cap (65535 blocks; the tests
 #              cap at 37 to make the grid-stride loops loop)
 #   memcheck   compute-sanitizer memcheck on the quick test, per group of formats (probed first:
@@ -157,6 +157,8 @@ if want tests; then
     runtest tests "$(budget TESTS 60)" test_cuda_ops build/cuda/test_cuda_ops
     # the mixed-precision tags (ds, h, b) on every device row of their families, all real matrices
     runtest tests "$(budget TESTS 90)" test_cuda_mixed env SPMV_TEST_MAX_NNZ=-1 build/cuda/test_cuda_mixed
+    # the complex tags (z, c) likewise
+    runtest tests "$(budget TESTS 90)" test_cuda_complex env SPMV_TEST_MAX_NNZ=-1 build/cuda/test_cuda_complex
     # the distributed layer's device side on 2 ranks sharing the GPU (where Open MPI is there)
     if [ -x build/cuda/mpi_cuda_nvcc ] && command -v mpirun > /dev/null 2>&1; then
         runtest tests "$(budget TESTS 60)" test_mpi_cuda env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \

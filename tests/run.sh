@@ -46,7 +46,7 @@ echo "build and test programs: $(( $(date +%s) - start )) s (ninja exit $nrc)"
 if [ "$nrc" != 0 ]; then failed=$((failed + 1)); echo "FAIL: ninja (build/ninja.log)"; fi
 if command -v nvcc >/dev/null 2>&1; then
     cuda_tests=""
-    for b in build/cuda/test_cuda_csr build/cuda/test_cuda_formats build/cuda/test_cuda_mixed build/cuda/cuda_csr build/cuda/cuda_any build/cuda/int64_nvcc build/cuda/cg_nvcc build/cuda/pagerank_nvcc build/spmv-cuda; do
+    for b in build/cuda/test_cuda_csr build/cuda/test_cuda_formats build/cuda/test_cuda_mixed build/cuda/test_cuda_complex build/cuda/cuda_csr build/cuda/cuda_any build/cuda/int64_nvcc build/cuda/cg_nvcc build/cuda/pagerank_nvcc build/spmv-cuda; do
         [ -x "$b" ] || { failed=$((failed + 1)); echo "FAIL: CUDA build: $b missing"; }
     done
     [ -x build/spmv-cuda ] && [ -x build/cuda/test_cuda_formats ] && { passed=$((passed + 1)); echo "cuda: the tool compiled and linked for sm_75, sm_80, sm_90 (CUDA 13 has no sm_70), the examples and test programs for sm_90"; }

@@ -315,7 +315,7 @@ static inline spmv_status SPMV_NAME(any_dev__tune)(const SPMV_NAME(csr) *A, spmv
     if (!spmv_any_dev_candidate(f, 0, &base, &cand)) return SPMV_OK; /* nothing to search */
     hx = (SPMV_Y *)malloc(sizeof(SPMV_Y) * ((size_t)A->ncols + 1));
     if (!hx) return SPMV_ERR_ALLOC;
-    for (i = 0; i < A->ncols; i++) hx[i] = (SPMV_Y)1 + (SPMV_Y)(i % 7) / (SPMV_Y)8;
+    for (i = 0; i < A->ncols; i++) hx[i] = (SPMV_Y)(1.0 + (double)(i % 7) / 8.0); /* exact in every type */
     st = spmv_cuda_upload(&x, hx, (size_t)A->ncols, s);
     if (st == SPMV_OK) st = spmv_cuda_alloc(&y, (size_t)A->nrows);
     if (st == SPMV_OK) st = spmv_cuda_status(cudaStreamSynchronize(s));

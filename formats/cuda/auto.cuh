@@ -298,7 +298,7 @@ static inline spmv_status SPMV_NAME(auto_dev__setup)(SPMV_NAME(auto_dev__run) *W
         W->failed = "the host x of the trials";
         return SPMV_ERR_ALLOC;
     }
-    for (i = 0; i < A->ncols; i++) hx[i] = (SPMV_Y)1 + (SPMV_Y)(i % 7) / (SPMV_Y)8;
+    for (i = 0; i < A->ncols; i++) hx[i] = (SPMV_Y)(1.0 + (double)(i % 7) / 8.0); /* exact in every type */
     st = spmv_cuda_alloc(&W->x, (size_t)A->ncols + 1);
     if (st == SPMV_OK) st = spmv_cuda_alloc(&W->y, (size_t)A->nrows + 1);
     if (st == SPMV_OK && A->ncols > 0)

@@ -37,6 +37,7 @@
 #define SPMV_CUDA_LAUNCH(grid, block, stream, ...) __VA_ARGS__<<<(grid), (block), 0, (stream)>>>
 #endif
 #include <stdint.h>
+#include <type_traits>
 #include "../core/core.h"
 
 /* Threads per block of the library's kernels (a multiple of 32). */
@@ -146,6 +147,85 @@ __device__ __forceinline__ int64_t spmv_cuda_gtid(void) {
 }
 __device__ __forceinline__ int64_t spmv_cuda_gsize(void) { return (int64_t)gridDim.x * blockDim.x; }
 
+/* ---- complex lanes (tags z, c) ------------------------------------------------- *
+ * spmv_cuda_cplx<R>: (re, im), the layout of spmv_cdouble / spmv_cfloat (C's _Complex),
+ * cuDoubleComplex / cuComplex and std::complex, with the arithmetic the kernels use (the textbook
+ * product, as the host's complex kernels and cuSPARSE compute it). The device side of a complex
+ * tag is written in it (spmv_cuda_z, spmv_cuda_c): C's _Complex has no device code in nvcc (a
+ * kernel using it compiles to an empty body), so spmv_cuda__no_host_complex<T> refuses it at
+ * compile time in the kernels' building blocks. The warp shuffles and atomicAdd take it part by
+ * part. */
+template <typename R> struct spmv_cuda_cplx {
+    R re, im;
+    spmv_cuda_cplx() = default;
+    __host__ __device__ constexpr spmv_cuda_cplx(R r, R i) : re(r), im(i) {}
+    template <typename U, typename = typename std::enable_if<std::is_arithmetic<U>::value>::type>
+    __host__ __device__ constexpr spmv_cuda_cplx(U r) : re((R)r), im(0) {}
+    template <typename Q> __host__ __device__ explicit constexpr spmv_cuda_cplx(spmv_cuda_cplx<Q> z) : re((R)z.re), im((R)z.im) {}
+    __host__ spmv_cuda_cplx(spmv_cdouble z) : re((R)__builtin_creal(z)), im((R)__builtin_cimag(z)) {}
+    __host__ spmv_cuda_cplx(spmv_cfloat z) : re((R)__builtin_crealf(z)), im((R)__builtin_cimagf(z)) {}
+};
+typedef spmv_cuda_cplx<double> spmv_cuda_z;
+typedef spmv_cuda_cplx<float> spmv_cuda_c;
+#define SPMV__DEVT_spmv_cdouble spmv_cuda_z
+#define SPMV__DEVT_spmv_cfloat spmv_cuda_c
+template <typename R> __host__ __device__ __forceinline__ spmv_cuda_cplx<R> operator+(spmv_cuda_cplx<R> a, spmv_cuda_cplx<R> b) {
+    return spmv_cuda_cplx<R>(a.re + b.re, a.im + b.im);
+}
+template <typename R> __host__ __device__ __forceinline__ spmv_cuda_cplx<R> operator-(spmv_cuda_cplx<R> a, spmv_cuda_cplx<R> b) {
+    return spmv_cuda_cplx<R>(a.re - b.re, a.im - b.im);
+}
+template <typename R> __host__ __device__ __forceinline__ spmv_cuda_cplx<R> operator-(spmv_cuda_cplx<R> a) {
+    return spmv_cuda_cplx<R>(-a.re, -a.im);
+}
+template <typename R> __host__ __device__ __forceinline__ spmv_cuda_cplx<R> operator*(spmv_cuda_cplx<R> a, spmv_cuda_cplx<R> b) {
+    return spmv_cuda_cplx<R>(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re);
+}
+template <typename R> __host__ __device__ __forceinline__ spmv_cuda_cplx<R> &operator+=(spmv_cuda_cplx<R> &a, spmv_cuda_cplx<R> b) {
+    return a = a + b;
+}
+template <typename R> __host__ __device__ __forceinline__ spmv_cuda_cplx<R> &operator-=(spmv_cuda_cplx<R> &a, spmv_cuda_cplx<R> b) {
+    return a = a - b;
+}
+template <typename R> __host__ __device__ __forceinline__ spmv_cuda_cplx<R> &operator*=(spmv_cuda_cplx<R> &a, spmv_cuda_cplx<R> b) {
+    return a = a * b;
+}
+template <typename R> __host__ __device__ __forceinline__ bool operator==(spmv_cuda_cplx<R> a, spmv_cuda_cplx<R> b) {
+    return a.re == b.re && a.im == b.im;
+}
+template <typename R> __host__ __device__ __forceinline__ bool operator!=(spmv_cuda_cplx<R> a, spmv_cuda_cplx<R> b) {
+    return !(a == b);
+}
+template <typename R> __host__ __device__ __forceinline__ spmv_cuda_cplx<R> spmv_cuda_conj(spmv_cuda_cplx<R> a) {
+    return spmv_cuda_cplx<R>(a.re, -a.im);
+}
+template <typename R> __device__ __forceinline__ spmv_cuda_cplx<R> __shfl_sync(unsigned m, spmv_cuda_cplx<R> v, int src, int w = 32) {
+    return spmv_cuda_cplx<R>(__shfl_sync(m, v.re, src, w), __shfl_sync(m, v.im, src, w));
+}
+template <typename R> __device__ __forceinline__ spmv_cuda_cplx<R> __shfl_up_sync(unsigned m, spmv_cuda_cplx<R> v, unsigned d, int w = 32) {
+    return spmv_cuda_cplx<R>(__shfl_up_sync(m, v.re, d, w), __shfl_up_sync(m, v.im, d, w));
+}
+template <typename R> __device__ __forceinline__ spmv_cuda_cplx<R> __shfl_down_sync(unsigned m, spmv_cuda_cplx<R> v, unsigned d, int w = 32) {
+    return spmv_cuda_cplx<R>(__shfl_down_sync(m, v.re, d, w), __shfl_down_sync(m, v.im, d, w));
+}
+template <typename R> __device__ __forceinline__ spmv_cuda_cplx<R> __shfl_xor_sync(unsigned m, spmv_cuda_cplx<R> v, int x, int w = 32) {
+    return spmv_cuda_cplx<R>(__shfl_xor_sync(m, v.re, x, w), __shfl_xor_sync(m, v.im, x, w));
+}
+/* each part atomically (the pair is not one atomic: sums only add, so the order does not matter) */
+template <typename R> __device__ __forceinline__ spmv_cuda_cplx<R> atomicAdd(spmv_cuda_cplx<R> *p, spmv_cuda_cplx<R> v) {
+    const R re = atomicAdd(&p->re, v.re), im = atomicAdd(&p->im, v.im);
+    return spmv_cuda_cplx<R>(re, im);
+}
+template <typename T> struct spmv_cuda__no_host_complex {
+    static constexpr bool value = true;
+};
+template <> struct spmv_cuda__no_host_complex<spmv_cdouble> {
+    static constexpr bool value = false;
+};
+template <> struct spmv_cuda__no_host_complex<spmv_cfloat> {
+    static constexpr bool value = false;
+};
+
 /* ---- stored values as the vectors' type ---------------------------------------- *
  * spmv_cuda_tv<V>(a): a matrix value a (the tag's SPMV_VAL: float, double, spmv_half,
  * spmv_bfloat16) as the vectors' and sums' type V, exactly (float to double, a 16-bit value to
@@ -171,10 +251,16 @@ __device__ __forceinline__ float spmv_cuda__widen(spmv_bfloat16 b) {
     return __uint_as_float((unsigned)b.bits << 16);
 #endif
 }
-template <typename V, typename A> __device__ __forceinline__ V spmv_cuda_tv(A a) { return (V)spmv_cuda__widen(a); }
+template <typename R> __device__ __forceinline__ spmv_cuda_cplx<R> spmv_cuda__widen(spmv_cuda_cplx<R> v) { return v; }
+template <typename V, typename A> __device__ __forceinline__ V spmv_cuda_tv(A a) {
+    static_assert(spmv_cuda__no_host_complex<V>::value && spmv_cuda__no_host_complex<A>::value,
+                  "C's _Complex in device code: a complex tag's device side uses spmv_cuda_z / spmv_cuda_c");
+    return (V)spmv_cuda__widen(a);
+}
 
 /* y_r = alpha*s + beta*y_r, y_r not read when beta == 0 (so NaN/garbage in y is ignored). */
 template <typename T> __device__ __forceinline__ void spmv_cuda_axpby(T *y, T alpha, T s, T beta) {
+    static_assert(spmv_cuda__no_host_complex<T>::value, "C's _Complex in device code: use spmv_cuda_z / spmv_cuda_c");
     if (beta == T(0)) *y = alpha * s;
     else *y = alpha * s + beta * *y;
 }
@@ -241,7 +327,10 @@ template <typename E> static inline spmv_status spmv_cuda_alloc(E **dst, size_t 
     if (st == SPMV_OK) *dst = (E *)p;
     return st;
 }
-template <typename E> static inline spmv_status spmv_cuda_upload(E **dst, const E *src, size_t n, cudaStream_t s) {
+/* (src may be of another type of the same size: a complex tag's host values, spmv_cdouble,
+ * uploaded as spmv_cuda_z) */
+template <typename E, typename S> static inline spmv_status spmv_cuda_upload(E **dst, const S *src, size_t n, cudaStream_t s) {
+    static_assert(sizeof(E) == sizeof(S), "spmv_cuda_upload: the same layout");
     spmv_status st;
     *dst = NULL;
     if (n == 0) return SPMV_OK;

@@ -19,9 +19,17 @@
  * the values SPMV_VAL (read through spmv_cuda_tv, formats/cuda/core.cuh); SPMV_Y is the
  * vectors' type either way. Such a tag instantiates the families the host side does. */
 #if SPMV_CAT(SPMV__VCX_, SPMV_VAL) + 0 > 0
-#error "formats/cuda/instance.cuh: the complex tags (c, z) have no device side yet"
-#endif
-#ifdef SPMV_VEC
+/* a complex tag (c, z): the device side's values, vectors and scalars are spmv_cuda_c /
+ * spmv_cuda_z (formats/cuda/core.cuh; the layout of the host's spmv_cfloat / spmv_cdouble), the
+ * families with SPMV__CPLX_<family> */
+#define SPMV__CUDA_CPLX 1
+#undef SPMV_T
+#define SPMV_T SPMV_CAT(SPMV__DEVT_, SPMV_VAL)
+#define SPMV_Y SPMV_T
+#pragma push_macro("SPMV__USE")
+#undef SPMV__USE
+#define SPMV__USE(family) ((SPMV__ALL_FORMATS || SPMV_CAT(SPMV_WITH_, family) + 0) && SPMV_CAT(SPMV__CPLX_, family) + 0)
+#elif defined(SPMV_VEC)
 #define SPMV_Y SPMV_VEC
 #pragma push_macro("SPMV__USE")
 #undef SPMV__USE
@@ -47,10 +55,11 @@
 #undef SPMV_T
 #undef SPMV_I
 #undef SPMV_Y
-#ifdef SPMV_VEC
+#if defined(SPMV_VEC) || defined(SPMV__CUDA_CPLX)
 #pragma pop_macro("SPMV__USE")
-#undef SPMV_VEC
 #endif
+#undef SPMV_VEC
+#undef SPMV__CUDA_CPLX
 #undef SPMV_TAG
 #undef SPMV_VAL
 #undef SPMV_IDX

@@ -142,7 +142,7 @@ static inline spmv_status SPMV_NAME(dist_dev_mv)(SPMV_NAME(dist_dev) *G, SPMV_Y 
             st = spmv_cuda_status(cudaGetLastError());
             if (st == SPMV_OK) st = spmv_cuda_status(cudaStreamSynchronize(s)); /* sendbuf complete */
         }
-        ok = SPMV_NAME(dist__post)(H, gh, H->recv_off, H->recv_rank, H->nrecv, H->req, sb, H->send_off,
+        ok = SPMV_NAME(dist__post)(H, (SPMV__HY *)gh, H->recv_off, H->recv_rank, H->nrecv, H->req, (SPMV__HY *)sb, H->send_off,
                                    H->send_rank, H->nsend, H->req + H->nrecv, 8);
         if (st == SPMV_OK && H->nloc > 0) st = SPMV_NAME(any_dev_mv)(&G->diag, alpha, x_dev, beta, y_dev, s);
         if (H->nrecv > 0) ok &= MPI_Waitall(H->nrecv, H->req, MPI_STATUSES_IGNORE) == MPI_SUCCESS;

@@ -17,7 +17,19 @@
 #define SPMV_NAME(x) SPMV_CAT(SPMV_CAT3(spmv_, SPMV_TAG, _), x)
 #include "dist.h"
 #ifdef SPMV_CUDA_CUH_INCLUDED
+#ifdef SPMV_VEC /* the host layer's vector type (its buffers, dist__post) */
+#define SPMV__HY SPMV_VEC
+#else
+#define SPMV__HY SPMV_VAL
+#endif
+#if SPMV__MPI_CPLX /* the device side's values and vectors: spmv_cuda_z / spmv_cuda_c (formats/cuda/core.cuh) */
+#undef SPMV_T
+#undef SPMV_Y
+#define SPMV_T SPMV_CAT(SPMV__DEVT_, SPMV_VAL)
+#define SPMV_Y SPMV_T
+#endif
 #include "dist_cuda.cuh"
+#undef SPMV__HY
 #endif
 #undef SPMV__MPI_CPLX
 #undef SPMV_NAME

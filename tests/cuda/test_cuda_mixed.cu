@@ -14,11 +14,20 @@
  *     scale = |alpha| sum |a_ij x_j| + |beta y_i|; a NaN or an infinity in the reference exactly.
  * Symmetric-only formats (sss) run on the symmetric cases and on A + A^T of the square ones.
  * A matrix beyond binary16's range (refused by the converter) is scaled by a power of two first.
+ * Built with -DTM_CPLX (build/tests-cuemu/test_cuda_complex): the complex tags z and c, whose
+ * device API takes spmv_cuda_z / spmv_cuda_c (the layout of the host's spmv_cdouble / spmv_cfloat),
+ * with complex values (imaginary parts of both signs; sss on complex symmetric A + A^T) and x,
+ * bound (n + 8) u (a complex product's own error is below sqrt(5) u |a||x|), u of the real parts.
  * Built with tests/emu/cuda_emu.h (build/tests-cuemu/) the kernels run on the CPU; with nvcc
  * they run on the GPU, or the device part is one skip without one. */
+#ifdef TM_CPLX
+#define SPMV_ENABLE_Z
+#define SPMV_ENABLE_C
+#else
 #define SPMV_ENABLE_DS
 #define SPMV_ENABLE_H
 #define SPMV_ENABLE_B
+#endif
 #ifndef SPMV_CUDA_MAX_GRID
 #define SPMV_CUDA_MAX_GRID 37 /* the grid-stride loops loop on test sizes */
 #endif
@@ -55,24 +64,60 @@ static double tm_max_abs(const spmv_triplets *t) {
 }
 
 #define TM_BODY 1
+#ifdef TM_CPLX
+/* unit roundoff of a vector type's real parts; x values (complex: an imaginary part too) */
+#define TM_U(V) (sizeof(V) == 16 ? DBL_EPSILON / 2 : FLT_EPSILON / 2)
+#define TM_SLACK 8
+#define TM_XV(V) TM_MK(V)(1 + th_rval() * 0.5, th_rval() * 0.5)
+#define TM_MK(V) SPMV_CAT(V, _make)
+#define MT z
+#define MV spmv_cdouble
+#define MD spmv_cuda_z
+#define MLIM 1e300
+#include "test_cuda_mixed_case.cuh"
+#undef MT
+#undef MV
+#undef MD
+#undef MLIM
+#define MT c
+#define MV spmv_cfloat
+#define MD spmv_cuda_c
+#define MLIM 3.0e38
+#include "test_cuda_mixed_case.cuh"
+#define TM_NAME "test_cuda_complex"
+static void tm_case(const char *name, const spmv_triplets *t, void *ctx) {
+    (void)ctx;
+    spmv_z_case(name, t);
+    spmv_c_case(name, t);
+}
+#else
+#define TM_U(V) (sizeof(V) == 8 ? DBL_EPSILON / 2 : FLT_EPSILON / 2)
+#define TM_SLACK 4
+#define TM_XV(V) (V)(1 + th_rval() * 0.5)
 #define MT ds
 #define MV double
+#define MD double
 #define MLIM 3.0e38
 #include "test_cuda_mixed_case.cuh"
 #undef MT
 #undef MV
+#undef MD
 #undef MLIM
 #define MT h
 #define MV float
+#define MD float
 #define MLIM 16384.0
 #include "test_cuda_mixed_case.cuh"
 #undef MT
 #undef MV
+#undef MD
 #undef MLIM
 #define MT b
 #define MV float
+#define MD float
 #define MLIM 3.0e38
 #include "test_cuda_mixed_case.cuh"
+#define TM_NAME "test_cuda_mixed"
 
 /* the edge cases and presets, through every tag */
 static void tm_case(const char *name, const spmv_triplets *t, void *ctx) {
@@ -81,6 +126,7 @@ static void tm_case(const char *name, const spmv_triplets *t, void *ctx) {
     spmv_h_case(name, t);
     spmv_b_case(name, t);
 }
+#endif
 
 static void tm_edge_cases(void) {
     spmv_triplets t;
@@ -123,8 +169,8 @@ static void tm_edge_cases(void) {
 }
 
 int main(void) {
-    if (th_cuda_no_device(spmv_cuda_device_count(), "the mixed-precision device products")) return check_finish("test_cuda_mixed");
+    if (th_cuda_no_device(spmv_cuda_device_count(), "the mixed-precision and complex device products")) return check_finish(TM_NAME);
     tm_edge_cases();
     if (!gpu_dead) th_real_matrices(tm_case, NULL, TM_CAP);
-    return check_finish("test_cuda_mixed");
+    return check_finish(TM_NAME);
 }

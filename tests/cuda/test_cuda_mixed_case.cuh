@@ -1,5 +1,7 @@
-/* The checks of tests/cuda/test_cuda_mixed.cu for one tag: MT (ds, h, b), its vectors' type MV,
- * MLIM the magnitude its values are scaled below when the converter refuses them as out of range. */
+/* The checks of tests/cuda/test_cuda_mixed.cu for one tag: MT (ds, h, b; z, c with TM_CPLX), its
+ * vectors' type MV (the host's), MD the device API's (MV, or spmv_cuda_z / spmv_cuda_c for a complex
+ * tag: the same layout), MLIM the magnitude its values are scaled below when the converter refuses
+ * them as out of range. */
 #define N(x) SPMV_CAT3(spmv_, MT, _##x)
 #define TNAME SPMV_STR(MT)
 
@@ -16,7 +18,8 @@ static spmv_status N(dev_mv)(const N(any_dev) * D, int mode, MV alpha, const MV 
     MV *dx = tm_up(x, nx), *dy = tm_up(y0, ny);
     spmv_status st = SPMV_ERR_CUDA;
     if (dx && dy) {
-        st = mode ? N(any_dev_mvt)(D, alpha, dx, beta, dy, 0) : N(any_dev_mv)(D, alpha, dx, beta, dy, 0);
+        st = mode ? N(any_dev_mvt)(D, (MD)alpha, (MD *)dx, (MD)beta, (MD *)dy, 0)
+                  : N(any_dev_mv)(D, (MD)alpha, (MD *)dx, (MD)beta, (MD *)dy, 0);
         if (st == SPMV_OK && !(cuda_ok(cudaDeviceSynchronize(), "sync") && tm_down(y, dy, ny))) st = SPMV_ERR_CUDA;
     }
     cudaFree(dx);
@@ -36,7 +39,8 @@ static void N(dev_mm)(const char *name, const N(csr) * A, const N(any_dev) * D, 
     MV *dX = tm_up(X, nc * k), *dY = tm_up(Y, nr * k);
     spmv_status st = SPMV_ERR_CUDA;
     if (dX && dY) {
-        st = N(any_dev_mm)(D, k, (MV)-0.7, dX, cm ? (nc > 0 ? nc : 1) : k, (MV)0, dY, cm ? (nr > 0 ? nr : 1) : k, lay, 0);
+        st = N(any_dev_mm)(D, k, (MD)(MV)-0.7, (MD *)dX, cm ? (nc > 0 ? nc : 1) : k, (MD)(MV)0, (MD *)dY,
+                           cm ? (nr > 0 ? nr : 1) : k, lay, 0);
         if (st == SPMV_OK && !(cuda_ok(cudaDeviceSynchronize(), "sync") && tm_down(Y, dY, nr * k))) st = SPMV_ERR_CUDA;
     }
     if (st == SPMV_ERR_UNSUPPORTED && !cm) { /* row-major where the format has no native SpMM */
@@ -62,12 +66,12 @@ static void N(dev_mm)(const char *name, const N(csr) * A, const N(any_dev) * D, 
  * sym: the symmetric-only rows alone (A + A^T of a matrix the others ran on) */
 static void N(products)(const char *name, const N(csr) * A, int sym) {
     static const MV ab[][2] = {{1, 0}, {(MV)-0.75, 2}, {(MV)-0.7, (MV)1.3}};
-    const double bound = ((double)N(longest)(A) + 4) * (sizeof(MV) == 8 ? DBL_EPSILON / 2 : FLT_EPSILON / 2);
+    const double bound = ((double)N(longest)(A) + TM_SLACK) * TM_U(MV);
     const int64_t nr = A->nrows, nc = A->ncols;
     MV *x = (MV *)malloc(sizeof(MV) * (size_t)(nc + 1)), *y0 = (MV *)malloc(sizeof(MV) * (size_t)(nr + 1));
     MV *y = (MV *)malloc(sizeof(MV) * (size_t)(nr + nc + 1));
     if (!x || !y0 || !y) abort();
-    for (int64_t i = 0; i < nc; i++) x[i] = (MV)(1 + th_rval() * 0.5);
+    for (int64_t i = 0; i < nc; i++) x[i] = TM_XV(MV);
     for (int f = 0; f < SPMV_FMT_COUNT_ && !gpu_dead; f++) {
         const unsigned fl = spmv_format_flags((spmv_format)f);
         if (!(fl & SPMV_FF_CUDA) || !N(any_dev_has)((spmv_format)f) || (sym && !th_sym(f))) continue;
@@ -91,7 +95,7 @@ static void N(products)(const char *name, const N(csr) * A, int sym) {
             st = N(dev_mv)(&D, 0, ab[j][0], x, nc, ab[j][1], y0, y, nr);
             const double err = st == SPMV_OK ? N(csr_mv_err)(A, ab[j][0], x, ab[j][1], y0, y) : INFINITY;
             CHECK(st == SPMV_OK && err <= bound, "%s: %s %s alpha %g beta %g: %s, error %.3g > %.3g", name, TNAME,
-                  spmv_format_name((spmv_format)f), (double)ab[j][0], (double)ab[j][1], spmv_status_str(st), err, bound);
+                  spmv_format_name((spmv_format)f), (double)__real__ ab[j][0], (double)__real__ ab[j][1], spmv_status_str(st), err, bound);
         }
         if (nc > 0) {
             const MV keep = x[nc / 2];
@@ -108,7 +112,7 @@ static void N(products)(const char *name, const N(csr) * A, int sym) {
             N(csr) At;
             MV *xt = (MV *)malloc(sizeof(MV) * (size_t)(nr + 1));
             if (!xt || N(csr_transpose)(&At, A) != SPMV_OK) abort();
-            for (int64_t i = 0; i < nr; i++) xt[i] = (MV)(1 + th_rval() * 0.5);
+            for (int64_t i = 0; i < nr; i++) xt[i] = TM_XV(MV);
             MV *yt0 = (MV *)calloc((size_t)nc + 1, sizeof(MV));
             if (!yt0) abort();
             for (int64_t i = 0; i < nc; i++) yt0[i] = (MV)th_rval();
@@ -118,7 +122,7 @@ static void N(products)(const char *name, const N(csr) * A, int sym) {
                       spmv_format_name((spmv_format)f), spmv_status_str(st));
             } else {
                 const double err = st == SPMV_OK ? N(csr_mv_err)(&At, (MV)1.5, xt, (MV)-1, yt0, y) : INFINITY;
-                const double bt = ((double)N(longest)(&At) + 4) * (sizeof(MV) == 8 ? DBL_EPSILON / 2 : FLT_EPSILON / 2);
+                const double bt = ((double)N(longest)(&At) + TM_SLACK) * TM_U(MV);
                 CHECK(st == SPMV_OK && err <= bt, "%s: %s %s transpose: %s, error %.3g > %.3g", name, TNAME,
                       spmv_format_name((spmv_format)f), spmv_status_str(st), err, bt);
             }
@@ -136,7 +140,7 @@ static void N(products)(const char *name, const N(csr) * A, int sym) {
         if (st == SPMV_OK) {
             for (int64_t i = 0; i < nr; i++) y0[i] = (MV)th_rval();
             MV *dx = tm_up(x, nc), *dy = tm_up(y0, nr);
-            st = dx && dy ? N(auto_dev_mv)(&M, (MV)-0.75, dx, 0, dy, 0) : SPMV_ERR_CUDA;
+            st = dx && dy ? N(auto_dev_mv)(&M, (MD)(MV)-0.75, (MD *)dx, (MD)(MV)0, (MD *)dy, 0) : SPMV_ERR_CUDA;
             if (st == SPMV_OK && !(cuda_ok(cudaDeviceSynchronize(), "sync") && tm_down(y, dy, nr))) st = SPMV_ERR_CUDA;
             const double err = st == SPMV_OK ? N(csr_mv_err)(A, (MV)-0.75, x, 0, NULL, y) : INFINITY;
             CHECK(st == SPMV_OK && err <= bound, "%s: %s auto_dev (%s): %s, error %.3g > %.3g", name, TNAME,
@@ -155,15 +159,23 @@ static void N(products)(const char *name, const N(csr) * A, int sym) {
  * range), its products, and those of the symmetric-only rows on A + A^T */
 static void N(case)(const char *name, const spmv_triplets *t) {
     spmv_triplets u = *t;
-    double *vals = NULL;
+    double *vals = NULL, *vim = NULL;
     N(csr) A;
     spmv_error e;
-    spmv_status st = N(csr_from_triplets)(&A, t, NULL, &e);
+    spmv_status st;
+#ifdef TM_CPLX /* imaginary parts of both signs (complex tags) */
+    vim = (double *)malloc(sizeof(double) * (size_t)(t->nnz + 1));
+    if (!vim) abort();
+    for (int64_t k = 0; k < t->nnz; k++) vim[k] = t->val[k] * (double)(k % 5 - 2) / 3.0;
+    u.vim = vim;
+#endif
+    st = N(csr_from_triplets)(&A, &u, NULL, &e);
     if (st == SPMV_ERR_OVERFLOW && tm_max_abs(t) > MLIM) {
         const double s = ldexp(1.0, -(int)ceil(log2(tm_max_abs(t) / MLIM)));
         vals = (double *)malloc(sizeof(double) * (size_t)(t->nnz + 1));
         if (!vals) abort();
         for (int64_t k = 0; k < t->nnz; k++) vals[k] = t->val[k] * s;
+        for (int64_t k = 0; vim && k < t->nnz; k++) vim[k] *= s;
         u.val = vals;
         st = N(csr_from_triplets)(&A, &u, NULL, &e);
     }
@@ -171,9 +183,16 @@ static void N(case)(const char *name, const spmv_triplets *t) {
     if (st == SPMV_OK) {
         N(products)(name, &A, 0);
         if (th_sym_dev_any() && A.nrows == A.ncols && N(csr_is_symmetric)(&A) != 1) {
-            spmv_triplets w;
+            spmv_triplets w, ur = u;
+            ur.vim = NULL; /* the pattern and real parts; a complex tag's mirrored pairs share an imaginary part */
             th_rng_save();
-            if (th_symmetrize(&u, &w)) {
+            if (th_symmetrize(&ur, &w)) {
+#ifdef TM_CPLX
+                const int64_t half = w.nnz / 2; /* entry k and half + k mirror each other */
+                w.vim = (double *)spmv__calloc((size_t)w.nnz + 1, sizeof(double));
+                if (!w.vim) abort();
+                for (int64_t k = 0; k < half; k++) w.vim[k] = w.vim[half + k] = w.val[k] * (double)(k % 3 - 1) / 4.0;
+#endif
                 N(csr) S;
                 char nm[600];
                 snprintf(nm, sizeof nm, "%s + its transpose", name);
@@ -188,6 +207,7 @@ static void N(case)(const char *name, const spmv_triplets *t) {
         N(csr_free)(&A);
     }
     free(vals);
+    free(vim);
 }
 #undef N
 #undef TNAME

@@ -3,9 +3,12 @@
  * rank's blocks uploaded in several device formats, the product on device vectors against the
  * serial long-double product of the rank's rows, alpha/beta pairs with beta = 0, ranks without
  * rows; the builder's bad input answered alike on every rank; the mixed tags ds (float blocks,
- * double vectors) and h (binary16 blocks, float vectors) in csr and sell. One RESULT line (rank 0). */
+ * double vectors) and h (binary16 blocks, float vectors) in csr and sell; z (complex values and
+ * vectors) in csr and sell against the host layer's product of the same blocks (itself checked
+ * against the long-double reference by tests/mpi/test_mpi_ds.c -DTM_CPLX). One RESULT line (rank 0). */
 #define SPMV_ENABLE_DS /* the mixed tags' device blocks: a float matrix with double vectors, binary16 */
 #define SPMV_ENABLE_H
+#define SPMV_ENABLE_Z /* and complex blocks (the device side in spmv_cuda_z) */
 #include "../harness.h"
 #include <mpi.h>
 #include "spmv_cuda.cuh"
@@ -87,6 +90,52 @@ static void one_t(const char *name, const char *tag, const Csr *A, spmv_format f
     free(x), free(y);
     tm_free(&D);
 }
+/* z: the device blocks' product against the host blocks' (the same D), complex alpha and beta */
+static void one_z(const char *name, const spmv_triplets *t, spmv_format f) {
+    spmv_z_csr A;
+    spmv_z_dist D;
+    spmv_z_dist_dev G;
+    spmv_opts o = spmv_opts_default();
+    spmv_error e;
+    spmv_status st = spmv_z_csr_from_triplets(&A, t, NULL, &e);
+    CHECK(st == SPMV_OK, "rank %d %s: z csr: %s", rank_, name, spmv_status_str(st));
+    if (st != SPMV_OK) return;
+    o.format = f;
+    st = spmv_z_dist_from_root_csr(&D, MPI_COMM_WORLD, 0, rank_ == 0 ? &A : NULL, &o, &e);
+    const int built = st == SPMV_OK;
+    CHECK(st == SPMV_OK, "rank %d %s: z host build: %s (%s)", rank_, name, spmv_status_str(st), e.msg);
+    if (st == SPMV_OK) st = spmv_z_dist_dev_from_dist(&G, &D, &o, &e, 0);
+    CHECK(st == SPMV_OK, "rank %d %s z %s: upload: %s (%s)", rank_, name, spmv_format_name(f), spmv_status_str(st), e.msg);
+    if (st == SPMV_OK) {
+        const spmv_cdouble al = spmv_cdouble_make(1.5, -0.5), be = spmv_cdouble_make(0.25, 1);
+        spmv_cdouble *x = (spmv_cdouble *)malloc(sizeof(spmv_cdouble) * (size_t)(D.ncloc + 1));
+        spmv_cdouble *yh = (spmv_cdouble *)malloc(sizeof(spmv_cdouble) * (size_t)(D.nloc + 1));
+        spmv_cdouble *yg = (spmv_cdouble *)malloc(sizeof(spmv_cdouble) * (size_t)(D.nloc + 1));
+        spmv_cuda_z *xd = NULL, *yd = NULL;
+        int64_t i, bad = 0;
+        if (!x || !yh || !yg) abort();
+        for (i = 0; i < D.ncloc; i++) x[i] = spmv_cdouble_make(1.0 + (double)((D.col0 + i) % 9) / 5.0, (double)((D.col0 + i) % 4) / 3.0);
+        for (i = 0; i < D.nloc; i++) yh[i] = yg[i] = spmv_cdouble_make(0.25 * (double)((D.row0 + i) % 4), -0.5);
+        cuda_ok(cudaMalloc((void **)&xd, sizeof(spmv_cuda_z) * (size_t)(D.ncloc + 1)), "cudaMalloc x");
+        cuda_ok(cudaMalloc((void **)&yd, sizeof(spmv_cuda_z) * (size_t)(D.nloc + 1)), "cudaMalloc y");
+        cuda_ok(cudaMemcpy(xd, x, sizeof(spmv_cuda_z) * (size_t)D.ncloc, cudaMemcpyHostToDevice), "copy x");
+        cuda_ok(cudaMemcpy(yd, yg, sizeof(spmv_cuda_z) * (size_t)D.nloc, cudaMemcpyHostToDevice), "copy y");
+        st = spmv_z_dist_mv(&D, al, x, be, yh);
+        if (st == SPMV_OK) st = spmv_z_dist_dev_mv(&G, al, xd, be, yd, 0);
+        cuda_ok(cudaMemcpy(yg, yd, sizeof(spmv_cuda_z) * (size_t)D.nloc, cudaMemcpyDeviceToHost), "copy y back");
+        for (i = 0; st == SPMV_OK && i < D.nloc; i++) {
+            const double d = hypot(__builtin_creal(yg[i]) - __builtin_creal(yh[i]), __builtin_cimag(yg[i]) - __builtin_cimag(yh[i]));
+            if (!(d <= 1e-12 * (1 + hypot(__builtin_creal(yh[i]), __builtin_cimag(yh[i]))) * 64)) bad++;
+        }
+        CHECK(st == SPMV_OK && bad == 0, "rank %d %s z %s: device against host blocks: %s, %lld rows differ", rank_, name,
+              spmv_format_name(f), spmv_status_str(st), (long long)bad);
+        cudaFree(xd), cudaFree(yd);
+        free(x), free(yh), free(yg);
+        CHECK(spmv_z_dist_dev_free(&G) == SPMV_OK, "rank %d: z dist_dev_free", rank_);
+    }
+    if (built) spmv_z_dist_free(&D);
+    spmv_z_csr_free(&A);
+}
 static void one(const char *name, const spmv_d_csr *A, spmv_format f) {
     one_t<spmv_d_dist, spmv_d_dist_dev, spmv_d_csr, double>(name, "d", A, f, 1e-12);
 }
@@ -128,6 +177,21 @@ int main(int argc, char **argv) {
                 } else {
                     CHECK(0, "gen %s: ds and h csr", gens[g]);
                 }
+            }
+            { /* complex blocks: the generator's values with imaginary parts */
+                spmv_triplets tz = t;
+                double *vim = (double *)spmv__calloc((size_t)t.nnz + 1, sizeof(double));
+                if (!vim) abort();
+                for (int64_t k = 0; k < t.nnz; k++) vim[k] = t.val[k] * (double)(k % 5 - 2) / 3.0;
+                tz.vim = vim;
+                one_z(gens[g], &tz, SPMV_FMT_CSR);
+                one_z(gens[g], &tz, SPMV_FMT_SELL);
+#ifdef SPMV_CUDA_EMULATE /* and through the CUDA-aware exchange (below) */
+                setenv("SPMV_MPI_CUDA_AWARE", "1", 1);
+                one_z(gens[g], &tz, SPMV_FMT_CSR);
+                unsetenv("SPMV_MPI_CUDA_AWARE");
+#endif
+                spmv__free(vim);
             }
 #ifdef SPMV_CUDA_EMULATE
             /* the CUDA-aware exchange (MPI on the device buffers) asserted: in the emulation
