@@ -86,6 +86,10 @@
 #define SPMV__USER_PARAMS 1
 #endif
 
+#ifdef SPMV_IMPLEMENTATION_EXTRA /* s and d declared only: their bodies are libspmv.a's */
+#undef SPMV__BODIES
+#define SPMV__BODIES 0
+#endif
 #define SPMV_TAG s
 #define SPMV_VAL float
 #define SPMV_IDX int32_t
@@ -95,6 +99,10 @@
 #define SPMV_VAL double
 #define SPMV_IDX int32_t
 #include "formats/instance.h"
+#ifdef SPMV_IMPLEMENTATION_EXTRA
+#undef SPMV__BODIES
+#define SPMV__BODIES 1
+#endif
 
 #ifdef SPMV_ENABLE_ALL_TYPES /* every optional tag below */
 #ifndef SPMV_ENABLE_DS

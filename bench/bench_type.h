@@ -1,6 +1,35 @@
-/* Per-precision part of the spmv tool; included by spmv.c once per (BT_TAG, BT_VAL). */
+/* Per-precision part of the spmv tool; included by spmv.c once per tag (--precision):
+ *   BT_TAG     the library's tag (s, d, ds, h, b, z, c)
+ *   BT_VAL     its values' type; BT_VEC its vectors' (x, y, the sums; default BT_VAL)
+ *   BT_CPLX    1 for a complex tag (its reference in long double complex)
+ *   BT_ANCHORS 1 where the anchor libraries (bench/anchors.h) have the tag (s, d)
+ *   BT_PREC    the CSV's precision column (default: the value type's name) */
 #define BN(x) SPMV_CAT(SPMV_CAT3(spmv_, BT_TAG, _), x)
 #define BF(x) SPMV_CAT3(tool_, BT_TAG, x)
+#ifndef BT_VEC
+#define BT_VEC BT_VAL
+#endif
+#ifndef BT_CPLX
+#define BT_CPLX 0
+#endif
+#ifndef BT_ANCHORS
+#define BT_ANCHORS 0
+#endif
+#ifndef BT_PREC
+#define BT_PREC STR(BT_VAL)
+#endif
+#ifndef BT_TV /* a stored value as a double (a 16-bit tag converts) */
+#define BT_TV(v) ((double)(v))
+#endif
+#if BT_CPLX
+#define BT_REFT long double _Complex
+#define BT_WIDE 2 /* reals a vector entry holds */
+#else
+#define BT_REFT long double
+#define BT_WIDE 1
+#endif
+/* a tolerance of the vectors' real type: double 1e-12, float 1e-5 */
+#define BT_TOL (sizeof(BT_VEC) == 8 * BT_WIDE ? 1e-12 : 1e-5)
 
 static int BF(_cmp)(const void *a, const void *b) {
     double u = *(const double *)a, v = *(const double *)b;
@@ -27,10 +56,13 @@ typedef struct BF(_ct) {
     double acc; /* seconds spent in timed samples */
 } BF(_ct);
 
-static void BF(_call)(BF(_ct) * c, const BT_VAL *x, BT_VAL *y, int kernel) {
+static void BF(_call)(BF(_ct) * c, const BT_VEC *x, BT_VEC *y, int kernel) {
+#if BT_ANCHORS
     if (c->kind == 0 && c->op) SPMV_CAT(spmv_anchor_op_, BT_TAG)(c->anchor, c->ah, c->op, (int)c->mmk, x, y);
     else if (c->kind == 0) SPMV_CAT(spmv_anchor_mv_, BT_TAG)(c->anchor, c->ah, x, y);
-    else if (c->op == 2 && c->kind == 2) BN(auto_mm)(&c->AU, c->mmk, 1, x, c->mmk, 0, y, c->mmk, SPMV_ROW_MAJOR);
+    else
+#endif
+    if (c->op == 2 && c->kind == 2) BN(auto_mm)(&c->AU, c->mmk, 1, x, c->mmk, 0, y, c->mmk, SPMV_ROW_MAJOR);
     else if (c->op == 2) BN(any_mm)(&c->M, c->mmk, 1, x, c->mmk, 0, y, c->mmk, SPMV_ROW_MAJOR);
     else if (c->direct) BN(any_mvt)(&c->M, 1, x, 0, y);
     else if (c->kind == 2) BN(auto_mv)(&c->AU, 1, x, 0, y);
@@ -46,7 +78,7 @@ static void BF(_ct_free)(BF(_ct) * c) {
     memset(c, 0, sizeof *c);
 }
 /* one timed sample: a warm call, then k calls back to back; the time per call */
-static double BF(_sample)(BF(_ct) * c, const BT_VAL *x, BT_VAL *y, int kernel) {
+static double BF(_sample)(BF(_ct) * c, const BT_VEC *x, BT_VEC *y, int kernel) {
     double t0;
     int j;
     BF(_call)(c, x, y, kernel);
@@ -69,7 +101,7 @@ static double BF(_median)(double *t, int n, double q) {
  * alike (a rotation by one each round kept c[i] after c[i-1] in all but one round of n); each
  * sample warmed by one call; rounds go on until every contender has min_reps samples and
  * 0.2 s of timed calls. */
-static int BF(_round_robin)(BF(_ct) * c, int n, const BT_VAL *x, BT_VAL *y, int min_reps) {
+static int BF(_round_robin)(BF(_ct) * c, int n, const BT_VEC *x, BT_VEC *y, int min_reps) {
     int i, round, ord[512];
     double t_start;
     unsigned long long rng = 0x9E3779B97F4A7C15ull;
@@ -143,7 +175,7 @@ static int BF(_round_robin)(BF(_ct) * c, int n, const BT_VAL *x, BT_VAL *y, int 
 static double BF(_cache_rate)(const BN(csr) * A, BN(any) * M) {
     const long llc = spmv_llc_bytes();
     const double fit = llc > 0 && llc / 4 < (8L << 20) ? (double)(llc / 4) : (double)(8L << 20);
-    const double per_row = A->nrows ? ((double)BN(any_bytes)(M) + 2.0 * sizeof(BT_VAL) * (double)A->nrows) /
+    const double per_row = A->nrows ? ((double)BN(any_bytes)(M) + 2.0 * sizeof(BT_VEC) * (double)A->nrows) /
                                           (double)A->nrows
                                     : 1;
     int64_t k = (int64_t)(fit / (per_row > 1 ? per_row : 1)), r0, i, cmin, cmax;
@@ -151,7 +183,7 @@ static double BF(_cache_rate)(const BN(csr) * A, BN(any) * M) {
     BN(any) C;
     spmv_opts o = spmv_opts_default();
     spmv_triplets t;
-    BT_VAL *x = NULL, *y = NULL;
+    BT_VEC *x = NULL, *y = NULL;
     double smp[15], gf = 0;
     char prm[128];
     int s, reps = 1;
@@ -167,10 +199,20 @@ static double BF(_cache_rate)(const BN(csr) * A, BN(any) * M) {
     }
     if (cmax < 0) return 0;
     if (spmv_triplets_alloc(&t, k, cmax - cmin + 1, (int64_t)(A->row_ptr[r0 + k] - A->row_ptr[r0])) != SPMV_OK) return 0;
+#if BT_CPLX
+    if (!(t.vim = SPMV_ALLOC_N(double, (size_t)t.nnz + 1))) {
+        spmv_triplets_free(&t);
+        return 0;
+    }
+#endif
     for (i = 0; i < t.nnz; i++) {
         const int64_t e = A->row_ptr[r0] + i;
         t.col[i] = A->col_idx[e] - cmin;
-        t.val[i] = (double)A->val[e];
+#if BT_CPLX
+        t.val[i] = (double)__real__ A->val[e], t.vim[i] = (double)__imag__ A->val[e];
+#else
+        t.val[i] = BT_TV(A->val[e]);
+#endif
     }
     for (i = 0; i < k; i++) {
         int64_t e;
@@ -183,11 +225,11 @@ static double BF(_cache_rate)(const BN(csr) * A, BN(any) * M) {
     BN(any_params_str)(M, prm, sizeof prm);
     o.params = prm;
     if (BN(any_from_csr)(&C, &S, &o, NULL) == SPMV_OK) {
-        x = (BT_VAL *)malloc(sizeof(BT_VAL) * (size_t)(S.ncols + 1));
-        y = (BT_VAL *)malloc(sizeof(BT_VAL) * (size_t)(S.nrows + 1));
+        x = (BT_VEC *)malloc(sizeof(BT_VEC) * (size_t)(S.ncols + 1));
+        y = (BT_VEC *)malloc(sizeof(BT_VEC) * (size_t)(S.nrows + 1));
         if (x && y) {
             double t0, dt;
-            for (i = 0; i < S.ncols; i++) x[i] = (BT_VAL)1 + (BT_VAL)(i % 7) / (BT_VAL)8;
+            for (i = 0; i < S.ncols; i++) x[i] = (BT_VEC)1 + (BT_VEC)(i % 7) / (BT_VEC)8;
             BN(any_mv)(&C, 1, x, 0, y);
             t0 = spmv_wtime();
             BN(any_mv)(&C, 1, x, 0, y);
@@ -217,7 +259,7 @@ static void BF(_row)(const tool_opts *o, const char *mname, const BN(csr) * Ap, 
     const double kk = o->op == 2 ? (double)o->mm_k : 1.0;
     double bytes, gbs;
     /* bytes a kernel must move: the format once, x once, y written once (k vectors each for mm) */
-    bytes = (double)c->fbytes + kk * (double)sizeof(BT_VAL) * ((double)A.ncols + (double)A.nrows);
+    bytes = (double)c->fbytes + kk * (double)sizeof(BT_VEC) * ((double)A.ncols + (double)A.nrows);
     gbs = bytes / t_mv * 1e-9;
     {
         double nnz = kk * (double)A.nnz, bpn = A.nnz ? (double)c->fbytes / (double)A.nnz : 0.0;
@@ -236,7 +278,7 @@ static void BF(_row)(const tool_opts *o, const char *mname, const BN(csr) * Ap, 
             fprintf(csv, "\"%s\",%lld,%lld,%lld,%s,\"%s\",%s,%d,%s,%.6g,%.4g,%.6g,%.6g,%.6g,%.4f,%.4f,%.4f,%.4f,%.2f,%s,%.3e,,,%.6g,"
                          "%.4f,%d,%.4f,%s\n",
                     mname, (long long)A.nrows, (long long)A.ncols, (long long)A.nnz, c->fname, c->params, c->isa_s,
-                    spmv_max_threads(), STR(BT_VAL), c->t_conv, c->t_conv / t_mv, c->t_tune, t_mv, t_kern,
+                    spmv_max_threads(), BT_PREC, c->t_conv, c->t_conv / t_mv, c->t_tune, t_mv, t_kern,
                     2.0 * nnz / t_mv * 1e-9, gbs, bpn, c->fill, pct, xnc, c->err, t_min, spread, c->ns, c->gf_cache,
                     o->op == 0 ? "mv" : o->op == 1 ? "mvt" : "mm");
     }
@@ -313,14 +355,15 @@ static void BF(_report)(const tool_opts *o, const char *mname, const BN(csr) * A
 
 /* the relative error of y against the reference; --op mm: its first and last columns (column
  * j of X is x * (1 + j/8), so the reference scales) */
-static double BF(_err)(const BN(csr) * A, const BT_VAL *y, const long double *ref, const long double *scale, int64_t kk) {
-    BT_VAL *col;
-    long double *r2, *s2;
+static double BF(_err)(const BN(csr) * A, const BT_VEC *y, const BT_REFT *ref, const long double *scale, int64_t kk) {
+    BT_VEC *col;
+    BT_REFT *r2;
+    long double *s2;
     double e = 0, ej;
     int64_t i, j;
     if (kk == 1) return BN(max_rel_err)(A->nrows, y, ref, scale);
-    col = (BT_VAL *)malloc(sizeof(BT_VAL) * (size_t)(A->nrows + 1));
-    r2 = (long double *)malloc(sizeof(long double) * (size_t)(A->nrows + 1));
+    col = (BT_VEC *)malloc(sizeof(BT_VEC) * (size_t)(A->nrows + 1));
+    r2 = (BT_REFT *)malloc(sizeof(BT_REFT) * (size_t)(A->nrows + 1));
     s2 = (long double *)malloc(sizeof(long double) * (size_t)(A->nrows + 1));
     if (!col || !r2 || !s2) {
         fprintf(stderr, "spmv: out of memory\n");
@@ -351,11 +394,12 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
     const int64_t kk = o->op == 2 ? o->mm_k : 1;
     spmv_csr_params rp = spmv_csr_params_default();
     spmv_status st;
-    BT_VAL *x, *y;
-    long double *ref, *scale;
+    BT_VEC *x, *y;
+    BT_REFT *ref;
+    long double *scale;
     int64_t i;
     int f, isa, a, n = 0, nbase = 0, fails = 0, nmax = 8 + (SPMV_FMT_COUNT_ + 1) * SPMV_ISA_COUNT_;
-    const double tol = sizeof(BT_VAL) == 8 ? 1e-12 : 1e-5;
+    const double tol = BT_TOL;
     double live = 0;
     BF(_ct) *c;
     BF(_res) R;
@@ -379,21 +423,24 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
         }
         src = &A0;
     }
-    x = (BT_VAL *)malloc(sizeof(BT_VAL) * (size_t)(A.ncols * kk + 1));
-    y = (BT_VAL *)malloc(sizeof(BT_VAL) * (size_t)(A.nrows * kk + 1));
-    ref = (long double *)malloc(sizeof(long double) * (size_t)(A.nrows + 1));
+    x = (BT_VEC *)malloc(sizeof(BT_VEC) * (size_t)(A.ncols * kk + 1));
+    y = (BT_VEC *)malloc(sizeof(BT_VEC) * (size_t)(A.nrows * kk + 1));
+    ref = (BT_REFT *)malloc(sizeof(BT_REFT) * (size_t)(A.nrows + 1));
     scale = (long double *)malloc(sizeof(long double) * (size_t)(A.nrows + 1));
     c = (BF(_ct) *)calloc((size_t)nmax, sizeof *c);
     if (!x || !y || !ref || !scale || !c) {
         fprintf(stderr, "spmv: out of memory\n");
         exit(2);
     }
-    for (i = 0; i < A.ncols; i++) x[i] = (BT_VAL)(1.0 + (double)((i * 7919) % 1000) / 1000.0);
+    for (i = 0; i < A.ncols; i++) x[i] = (BT_VEC)(1.0 + (double)((i * 7919) % 1000) / 1000.0);
+#if BT_CPLX /* imaginary parts too */
+    for (i = 0; i < A.ncols; i++) __imag__ x[i] = (double)((i * 104729) % 1000) / 2000.0;
+#endif
     BN(csr_mv_ref)(&A, 1, x, 0, NULL, ref, scale);
     if (kk > 1) { /* --op mm: X row-major, column j = x * (1 + j/8); its result is ref's multiple */
         for (i = A.ncols - 1; i >= 0; i--) {
             int64_t j;
-            for (j = 0; j < kk; j++) x[i * kk + j] = (BT_VAL)((double)x[i] * (1.0 + (double)j / 8.0));
+            for (j = 0; j < kk; j++) x[i * kk + j] = x[i] * (BT_VEC)(1.0 + (double)j / 8.0);
         }
     }
     if (o->op != 0) printf("# %s: --op %s%s: the plain loop times y = Ax only (not run); the anchors run their own "
@@ -401,6 +448,9 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
                            o->op == 1 ? "transpose product" : "product with k vectors, where they have one");
 
     /* baselines: the plain loop (anchor 0, the "naive" row) and the anchor libraries present */
+#if !BT_ANCHORS
+    printf("# %s: precision %s: no anchor rows (the plain loop and the libraries are s and d)\n", mname, BT_PREC);
+#else
     for (a = 0; a < spmv_anchor_count() && n < nmax; a++) {
         BF(_ct) *ci = &c[n];
         char err[256] = "";
@@ -437,13 +487,14 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
             memset(ci, 0, sizeof *ci);
             continue;
         }
-        for (i = 0; i < A.nrows * kk; i++) y[i] = (BT_VAL)NAN;
+        for (i = 0; i < A.nrows * kk; i++) y[i] = (BT_VEC)NAN;
         BF(_call)(ci, x, y, 0);
         ci->err = BF(_err)(&A, y, ref, scale, kk);
         if (!(ci->err <= tol)) fails++;
         live += (double)ci->fbytes;
         n++;
     }
+#endif
     nbase = n;
     /* the formats, in groups that fit in memory: a group is timed (with the baselines) and freed
      * when the next conversion could pass the budget */
@@ -463,10 +514,15 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
                 if (!spmv_isa_supported((spmv_isa)isa)) continue;
                 if (!o->isas[isa]) { /* --isa auto: the ISA the format builds with by default */
                     spmv_isa pick = SPMV_ISA_GENERIC;
+#if BT_CPLX /* (a complex tag's builds take the widest ISA: not calibrated) */
+                    if (!o->isas[SPMV_ISA_AUTO] || spmv_isa_resolve(SPMV_ISA_AUTO, &pick) != SPMV_OK || (int)pick != isa)
+                        continue;
+#else
                     if (!o->isas[SPMV_ISA_AUTO] ||
                         spmv_isa_for((spmv_format)f, (int)sizeof(BT_VAL), 4, SPMV_ISA_AUTO, &pick, NULL) != SPMV_OK ||
                         (int)pick != isa)
                         continue;
+#endif
                 }
             }
             if (n > nbase && (n == nmax || (mem_budget > 0 && live + 3.0 * (double)BN(csr_bytes)(&A) > mem_budget))) {
@@ -555,12 +611,12 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
             }
             ci->op = o->op;
             ci->mmk = kk;
-            for (i = 0; i < A.nrows * kk; i++) y[i] = (BT_VAL)NAN;
+            for (i = 0; i < A.nrows * kk; i++) y[i] = (BT_VEC)NAN;
             BF(_call)(ci, x, y, 0);
             ci->err = BF(_err)(&A, y, ref, scale, kk);
             if (ci->embeds) { /* the kernel alone must give the same y once x is in place */
                 BN(any_update_x)(&ci->M, x);
-                for (i = 0; i < A.nrows; i++) y[i] = (BT_VAL)NAN;
+                for (i = 0; i < A.nrows; i++) y[i] = (BT_VEC)NAN;
                 BF(_call)(ci, x, y, 1);
                 if (!(BN(max_rel_err)(A.nrows, y, ref, scale) <= tol)) ci->err = INFINITY;
             }
@@ -622,16 +678,17 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
     return fails;
 }
 
-/* y = A*x with one format, for `spmv mv` (x and y in double; the double instantiation uses
- * them directly, the float one converts). */
+/* y = A*x with one format, for `spmv mv` (x and y in double; the double vectors' instantiations
+ * use them directly, the float ones convert; a complex tag takes x's real parts and gives y as
+ * (re, im) pairs: yout holds 2 * nrows * kk doubles). */
 static int BF(_mv)(const spmv_triplets *trip, const spmv_opts *bo, int tri, int64_t kk, const double *xin,
                    double *yout) {
     spmv_error e;
     BN(csr) A;
     BN(any) M;
     BN(auto) Au; /* bo NULL (--format auto): M is its handle */
-    BT_VAL *x = NULL, *y = NULL;
-    const int same = sizeof(BT_VAL) == sizeof(double), is_auto = !bo;
+    BT_VEC *x = NULL, *y = NULL;
+    const int same = sizeof(BT_VEC) == sizeof(double) && !BT_CPLX, is_auto = !bo;
     int64_t i;
     spmv_status st;
     /* tri: trip holds one triangle of a symmetric file, bo a symmetric format: A stays empty */
@@ -661,11 +718,11 @@ static int BF(_mv)(const spmv_triplets *trip, const spmv_opts *bo, int tri, int6
         return 1;
     }
     if (same) {
-        x = (BT_VAL *)(void *)(uintptr_t)xin; /* only read */
-        y = (BT_VAL *)(void *)yout;
+        x = (BT_VEC *)(void *)(uintptr_t)xin; /* only read */
+        y = (BT_VEC *)(void *)yout;
     } else {
-        x = (BT_VAL *)malloc(sizeof(BT_VAL) * (size_t)(A.ncols * kk + 1));
-        y = (BT_VAL *)malloc(sizeof(BT_VAL) * (size_t)(A.nrows * kk + 1));
+        x = (BT_VEC *)malloc(sizeof(BT_VEC) * (size_t)(A.ncols * kk + 1));
+        y = (BT_VEC *)malloc(sizeof(BT_VEC) * (size_t)(A.nrows * kk + 1));
         if (!x || !y) {
             fprintf(stderr, "spmv mv: out of memory\n");
             free(x);
@@ -675,12 +732,16 @@ static int BF(_mv)(const spmv_triplets *trip, const spmv_opts *bo, int tri, int6
             BN(csr_free)(&A);
             return 1;
         }
-        for (i = 0; i < A.ncols * kk; i++) x[i] = (BT_VAL)xin[i];
+        for (i = 0; i < A.ncols * kk; i++) x[i] = (BT_VEC)xin[i];
     }
     /* k vectors (column-major, as the file holds them): the handle's SpMM */
     st = kk == 1 ? BN(any_mv)(&M, 1, x, 0, y) : BN(any_mm)(&M, kk, 1, x, A.ncols, 0, y, A.nrows, SPMV_COL_MAJOR);
     if (!same) {
+#if BT_CPLX
+        for (i = 0; i < A.nrows * kk; i++) yout[2 * i] = (double)__real__ y[i], yout[2 * i + 1] = (double)__imag__ y[i];
+#else
         for (i = 0; i < A.nrows * kk; i++) yout[i] = (double)y[i];
+#endif
         free(x);
         free(y);
     }
@@ -723,3 +784,11 @@ static spmv_status BF(_plan)(const spmv_triplets *trip, const spmv_opts *ao, con
 #undef BF
 #undef BT_TAG
 #undef BT_VAL
+#undef BT_VEC
+#undef BT_CPLX
+#undef BT_ANCHORS
+#undef BT_PREC
+#undef BT_REFT
+#undef BT_WIDE
+#undef BT_TOL
+#undef BT_TV

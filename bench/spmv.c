@@ -1,5 +1,6 @@
 /* spmv — the library's command-line tool: bench, stream, info, mv.
  * Run `spmv help` for usage. */
+#define SPMV_ENABLE_ALL_TYPES /* --precision: ds, h, b, z, c beside s and d (libspmv.a holds them all) */
 #include "spmv.h"
 #include "anchors.h"
 #include "tool_out.h"
@@ -19,7 +20,7 @@
 typedef struct tool_opts {
     int formats[TOOL_NFLAGS];
     int isas[SPMV_ISA_COUNT_];
-    char precision; /* 'd' or 's' */
+    const struct tool_prec *prec; /* --precision */
     int threads, reps, tune, no_cache, no_calibration;
     int op, mm_k; /* --op: 0 mv, 1 mvt (y = A^T x), 2 mm (k = mm_k vectors, row-major) */
     const char *csv;
@@ -42,16 +43,71 @@ static const char *tool_cr(void) { return tool_tty() ? "\r" : "\n"; }
 
 #define BT_TAG s
 #define BT_VAL float
+#define BT_ANCHORS 1
 #include "bench_type.h"
 #define BT_TAG d
 #define BT_VAL double
+#define BT_ANCHORS 1
 #include "bench_type.h"
+#define BT_TAG ds
+#define BT_VAL float
+#define BT_VEC double
+#define BT_PREC "float-double"
+#include "bench_type.h"
+#define BT_TAG h
+#define BT_VAL spmv_half
+#define BT_VEC float
+#define BT_PREC "half-float"
+#define BT_TV(v) ((double)spmv_half_to_float(v))
+#include "bench_type.h"
+#define BT_TAG b
+#define BT_VAL spmv_bfloat16
+#define BT_VEC float
+#define BT_PREC "bfloat16-float"
+#define BT_TV(v) ((double)spmv_bfloat16_to_float(v))
+#include "bench_type.h"
+#define BT_TAG z
+#define BT_VAL spmv_cdouble
+#define BT_CPLX 1
+#define BT_PREC "complex-double"
+#include "bench_type.h"
+#define BT_TAG c
+#define BT_VAL spmv_cfloat
+#define BT_CPLX 1
+#define BT_PREC "complex-float"
+#include "bench_type.h"
+
+/* --precision: every tag the library instantiates (spmv formats says what each is) */
+typedef struct tool_prec {
+    const char *name, *desc;
+    int vbytes, xbytes, cplx; /* a stored value's bytes, a vector entry's; complex values and vectors */
+    int (*bench)(const tool_opts *, const char *, const spmv_triplets *, FILE *, double, tool_summary *);
+    int (*mv)(const spmv_triplets *, const spmv_opts *, int, int64_t, const double *, double *);
+    spmv_status (*plan)(const spmv_triplets *, const spmv_opts *, const char *, const char *, spmv_auto_report *,
+                        spmv_error *, int *);
+} tool_prec;
+#define TOOL_PREC(t, desc, vb, xb, cx) {#t, desc, vb, xb, cx, tool_##t##_bench, tool_##t##_mv, tool_##t##_plan}
+static const tool_prec tool_precs[] = {
+    TOOL_PREC(d, "double", 8, 8, 0),
+    TOOL_PREC(s, "float", 4, 4, 0),
+    TOOL_PREC(ds, "float values, double vectors", 4, 8, 0),
+    TOOL_PREC(h, "binary16 values, float vectors", 2, 4, 0),
+    TOOL_PREC(b, "bfloat16 values, float vectors", 2, 4, 0),
+    TOOL_PREC(z, "double complex", 16, 16, 1),
+    TOOL_PREC(c, "float complex", 8, 8, 1),
+};
+static const tool_prec *tool_prec_find(const char *name) {
+    size_t i;
+    for (i = 0; name && i < sizeof tool_precs / sizeof tool_precs[0]; i++)
+        if (!strcmp(name, tool_precs[i].name)) return &tool_precs[i];
+    return NULL;
+}
 
 /* each command's synopsis: `spmv help CMD` and `spmv CMD --help` print its own, `spmv help` all */
 static const struct {
     const char *name, *text;
 } commands[] = {
-    {"bench", "  spmv bench [--formats LIST|all] [--isa LIST|all] [--precision d|s] [--threads N] [--reps N]\n"
+    {"bench", "  spmv bench [--formats LIST|all] [--isa LIST|all] [--precision P] [--threads N] [--reps N]\n"
               "             [--tune] [--no-cache] [--no-calibration] [--op mv|mvt|mm:k=N] [--csv FILE] [--full]\n"
               "             [MATRIX ...]\n"
               "      times every format (and the anchors built in) on each MATRIX; with no MATRIX the quick\n"
@@ -68,16 +124,21 @@ static const struct {
     {"info", "  spmv info MATRIX\n"
              "      sizes, row lengths, diagonals, symmetry, each CPU format's bytes per entry\n"},
     {"plan", "  spmv plan [--expect N] [--budget B] [--deterministic] [--x-fixed] [--op mv|mvt|mm:k=N]\n"
-             "            [--threads N] [--precision d|s] [--save PLAN] [--load PLAN] [--no-calibration] MATRIX\n"
+             "            [--threads N] [--precision P] [--save PLAN] [--load PLAN] [--no-calibration] MATRIX\n"
              "      the automatic selection: features, shortlist, trials, choice (--save/--load: the choice,\n"
              "      reused on the same matrix without a selection)\n"},
-    {"mv", "  spmv mv [--format F|auto] [--params KEY=VAL,...] [--precision d|s] [--threads N] [--transpose]\n"
+    {"mv", "  spmv mv [--format F|auto] [--params KEY=VAL,...] [--precision P] [--threads N] [--transpose]\n"
            "          MATRIX [--x FILE] [--out FILE|-]\n"
            "      y = A x (--transpose: y = A^T x; an X of k columns: Y = A X, m x k) to standard output\n"
-           "      unless --out names a file (written to a temporary beside it and renamed into place)\n"},
+           "      unless --out names a file (written to a temporary beside it and renamed into place);\n"
+           "      --precision z|c: a complex MATRIX (or a real one), x's real parts, y an 'array complex' file\n"},
     {"formats", "  spmv formats\n"
                 "      each format's flags and parameter keys\n"},
 };
+/* --precision P of bench, plan and mv (spmv help prints it after the commands) */
+static const char *precision_help = "  --precision P: d (double, the default), s (float), ds (float values, double vectors),\n"
+                                    "      h / b (binary16 / bfloat16 values, float vectors), z / c (double / float complex);\n"
+                                    "      the anchor libraries time s and d only\n";
 enum { NCOMMANDS = (int)(sizeof commands / sizeof commands[0]) };
 static int command_index(const char *name) {
     int i;
@@ -99,7 +160,7 @@ static void usage(FILE *f) {
     int i;
     fprintf(f, "usage:\n");
     for (i = 0; i < NCOMMANDS; i++) fputs(commands[i].text, f);
-    fprintf(f, "  spmv help [COMMAND]   (or spmv COMMAND --help)\n%s", matrix_help);
+    fprintf(f, "  spmv help [COMMAND]   (or spmv COMMAND --help)\n%s%s", matrix_help, precision_help);
     fprintf(f, "Formats: naive (the plain omp-for row loop, baseline)");
     for (i = 0; i < SPMV_FMT_COUNT_; i++)
         if (spmv_format_flags((spmv_format)i) & SPMV_FF_HOST) fprintf(f, ", %s", spmv_format_name((spmv_format)i));
@@ -113,6 +174,7 @@ static void usage(FILE *f) {
 static void usage_of(FILE *f, int c) {
     fprintf(f, "usage:\n%s", commands[c].text);
     if (strstr(commands[c].text, "MATRIX")) fputs(matrix_help, f);
+    if (strstr(commands[c].text, "--precision P")) fputs(precision_help, f);
 }
 
 /* ---- argument checking: every bad argument is named with what is allowed, exit status 2 ---- */
@@ -188,8 +250,8 @@ static double available_memory(void) {
 
 /* Before any per-row allocation: the tool's formats use int32_t indices (SPMV_ERR_OVERFLOW
  * beyond), and the product's arrays must fit in the memory available now. */
-static int check_product_size(const char *cmd, const char *name, const spmv_triplets *t, char prec) {
-    double vb = prec == 's' ? 4.0 : 8.0, need, avail;
+static int check_product_size(const char *cmd, const char *name, const spmv_triplets *t, const tool_prec *prec) {
+    double vb = prec->vbytes, xb = prec->xbytes, need, avail;
     if (t->nrows > INT32_MAX || t->ncols > INT32_MAX || t->nnz > INT32_MAX) {
         fprintf(stderr,
                 "spmv %s: %s: %s (SPMV_ERR_OVERFLOW): %lld x %lld with %lld entries; the tool's formats use int32_t "
@@ -200,8 +262,8 @@ static int check_product_size(const char *cmd, const char *name, const spmv_trip
     }
     /* x and y in double and in the format's type, row pointers of CSR and its COO step, and
        about three copies of the entries (COO, CSR, the format) */
-    need = (double)(t->nrows + t->ncols) * (8.0 + vb) + 3.0 * 8.0 * ((double)t->nrows + 1.0) +
-           3.0 * (8.0 + vb) * (double)t->nnz;
+    need = (double)(t->nrows + t->ncols) * (8.0 * (1 + prec->cplx) + xb) + 3.0 * 8.0 * ((double)t->nrows + 1.0) +
+           3.0 * (8.0 * (1 + prec->cplx) + vb) * (double)t->nnz;
     avail = available_memory();
     if (avail > 0 && need > avail) {
         fprintf(stderr,
@@ -213,17 +275,19 @@ static int check_product_size(const char *cmd, const char *name, const spmv_trip
     return 0;
 }
 
-static int load_matrix(const char *spec, spmv_triplets *t) {
+static int load_matrix_as(const char *spec, spmv_triplets *t, int cplx) {
     spmv_error e;
     spmv_status st;
     memset(&e, 0, sizeof e);
-    st = spmv_load(spec, t, &e);
+    /* a complex precision reads a complex file (spmv_load refuses one) */
+    st = cplx && strncmp(spec, "gen:", 4) ? spmv_mm_read_opts(spec, t, SPMV_MM_COMPLEX, NULL, &e) : spmv_load(spec, t, &e);
     if (st != SPMV_OK) {
         fprintf(stderr, "spmv: %s: %s%s%s\n", spec, spmv_status_str(st), e.msg[0] ? ": " : "", e.msg);
         return 1;
     }
     return 0;
 }
+static int load_matrix(const char *spec, spmv_triplets *t) { return load_matrix_as(spec, t, 0); }
 
 /* Memory bandwidth, all threads, arrays of 256 MiB each (8x a 32 MiB last-level cache), best
  * of 8 passes. "read" is the figure the bench's %bw divides by, since an SpMV mostly reads: the
@@ -475,7 +539,7 @@ static const char *default_set[] = {"gen:stencil3d:n=40,pts=27", "gen:fem:n=2000
                                     "gen:circuit:n=100000",      "gen:band:n=200000,bw=3", "gen:stencil27big",
                                     "gen:fem3dbig",              "gen:webgraphbig"};
 
-#define PREC_ALLOWED "d (double) or s (float)"
+#define PREC_ALLOWED "d, s, ds, h, b, z or c (spmv formats: the types)"
 #define THREADS_ALLOWED "an integer from 1 to 4096"
 #define REPS_ALLOWED "an integer from 1 to 1000000000"
 
@@ -557,7 +621,7 @@ static int cmd_bench(int argc, char **argv) {
     tool_summary sums[64];
     FILE *csv = NULL;
     memset(&o, 0, sizeof o);
-    o.precision = 'd';
+    o.prec = &tool_precs[0];
     o.reps = 20;
     for (i = 0; i < TOOL_NFLAGS; i++) o.formats[i] = 1;
     for (i = 0; i < SPMV_ISA_COUNT_; i++) o.isas[i] = 1;
@@ -578,8 +642,7 @@ static int cmd_bench(int argc, char **argv) {
             if (rc) return rc;
             i++;
         } else if (!strcmp(a, "--precision")) {
-            if (!v || !((v[0] == 'd' || v[0] == 's') && !v[1])) return arg_error("bench", a, v, PREC_ALLOWED);
-            o.precision = v[0];
+            if (!(o.prec = tool_prec_find(v))) return arg_error("bench", a, v, PREC_ALLOWED);
             i++;
         } else if (!strcmp(a, "--threads")) {
             if (!parse_int(v, 1, 4096, &o.threads)) return arg_error("bench", a, v, THREADS_ALLOWED);
@@ -621,6 +684,10 @@ static int cmd_bench(int argc, char **argv) {
 #ifdef _OPENMP
     if (o.threads) omp_set_num_threads(o.threads);
 #endif
+    if (nm == 0 && !full && o.prec != &tool_precs[0]) {
+        fprintf(stderr, "spmv bench: --precision %s: name the matrices (or --full); the headline is double\n", o.prec->name);
+        return 2;
+    }
     if (nm == 0 && !full) return bench_headline(argc, argv);
     if (nm == 0) {
         for (i = 0; i < (int)(sizeof default_set / sizeof default_set[0]); i++) mats[nm++] = default_set[i];
@@ -637,12 +704,12 @@ static int cmd_bench(int argc, char **argv) {
                      "spread,samples,gflops_cache,op\n");
     }
     measure_stream(&o.bw_read, &o.bw_triad, 0);
-    printf("# spmv bench: precision %s, %d threads, ISAs:", o.precision == 'd' ? "double" : "float",
-           spmv_max_threads());
+    printf("# spmv bench: precision %s (%s), %d threads, ISAs:", o.prec->name, o.prec->desc, spmv_max_threads());
     for (i = SPMV_ISA_GENERIC; i < SPMV_ISA_COUNT_; i++)
         if (spmv_isa_supported((spmv_isa)i)) printf(" %s", spmv_isa_name((spmv_isa)i));
     printf("; measured read bandwidth %.1f GB/s (triad %.1f)\n", o.bw_read, o.bw_triad);
-    print_isa_picks(o.precision == 'd' ? 8 : 4);
+    if (o.prec->cplx) printf("# ISA picks: a complex precision builds with the widest ISA (not calibrated)\n");
+    else print_isa_picks(o.prec->vbytes);
     printf("# convert = from CSR, in seconds and in SpMVs of the format; tune = parameter search (--tune);\n"
            "# spmv_s = median time of one y = A*x as a solver pays it (formats embedding x, AXC/AXT, copy the\n"
            "# new x in first); kernel_s = the product alone (x already in place: the papers' timing);\n"
@@ -669,11 +736,11 @@ static int cmd_bench(int argc, char **argv) {
          * half the memory available now */
         double mem_budget = 0.5 * available_memory();
         fprintf(stderr, "[%d/%d] %s: loading...%s", i + 1, nm, mats[i], tool_cr());
-        if (load_matrix(mats[i], &t)) {
+        if (load_matrix_as(mats[i], &t, o.prec->cplx)) {
             fails++;
             continue;
         }
-        if (check_product_size("bench", mats[i], &t, o.precision)) {
+        if (check_product_size("bench", mats[i], &t, o.prec)) {
             spmv_triplets_free(&t);
             fails++;
             continue;
@@ -688,8 +755,7 @@ static int cmd_bench(int argc, char **argv) {
                 snprintf(base, sizeof base, "%.*s%s", (int)(f + 5 - mats[i]), mats[i], slash + 1);
             else
                 snprintf(base, sizeof base, "%s", !strncmp(mats[i], "gen:", 4) || !slash ? mats[i] : slash + 1);
-            fails += o.precision == 'd' ? tool_d_bench(&o, base, &t, csv, mem_budget, &sums[nsum])
-                                       : tool_s_bench(&o, base, &t, csv, mem_budget, &sums[nsum]);
+            fails += o.prec->bench(&o, base, &t, csv, mem_budget, &sums[nsum]);
             if (nsum < 63) nsum++;
         }
         spmv_triplets_free(&t);
@@ -795,7 +861,7 @@ static int cmd_plan(int argc, char **argv) {
     spmv_error e;
     spmv_status st;
     const char *mat = NULL, *save = NULL, *load = NULL;
-    char prec = 'd';
+    const tool_prec *prec = &tool_precs[0];
     int i, threads = 0, plan_err = 0;
     for (i = 0; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -830,8 +896,7 @@ static int cmd_plan(int argc, char **argv) {
             if (!parse_int(v, 1, 4096, &threads)) return arg_error("plan", a, v, THREADS_ALLOWED);
             i++;
         } else if (!strcmp(a, "--precision")) {
-            if (!v || !((v[0] == 'd' || v[0] == 's') && !v[1])) return arg_error("plan", a, v, PREC_ALLOWED);
-            prec = v[0];
+            if (!(prec = tool_prec_find(v))) return arg_error("plan", a, v, PREC_ALLOWED);
             i++;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "spmv plan: unknown option '%s' (options: --expect, --budget, --deterministic, --x-fixed, "
@@ -852,13 +917,12 @@ static int cmd_plan(int argc, char **argv) {
         fprintf(stderr, "spmv plan: %s\n", e.msg);
         return 2;
     }
-    if (load_matrix(mat, &t)) return 1;
+    if (load_matrix_as(mat, &t, prec->cplx)) return 1;
     if (check_product_size("plan", mat, &t, prec)) {
         spmv_triplets_free(&t);
         return 1;
     }
-    st = prec == 'd' ? tool_d_plan(&t, &ao, save, load, &R, &e, &plan_err)
-                     : tool_s_plan(&t, &ao, save, load, &R, &e, &plan_err);
+    st = prec->plan(&t, &ao, save, load, &R, &e, &plan_err);
     spmv_triplets_free(&t);
     if (st != SPMV_OK && plan_err) { /* the plan file is at fault, not the matrix */
         fprintf(stderr, "spmv plan: %s\n", e.msg);
@@ -870,7 +934,7 @@ static int cmd_plan(int argc, char **argv) {
     }
     {
         const spmv_auto_features *F = &R.feat;
-        printf("matrix       %s (%s, %d threads)\n", mat, prec == 'd' ? "double" : "float", spmv_max_threads());
+        printf("matrix       %s (%s, %d threads)\n", mat, prec->desc, spmv_max_threads());
         printf("options      expect %.0f products, budget %.3g SpMVs (at least %.3g s), x %s%s\n", ao.expected_calls,
                ao.budget, ao.min_seconds, ao.x_changes ? "changes every call" : "fixed",
                ao.deterministic ? ", deterministic" : "");
@@ -954,7 +1018,8 @@ static int cmd_plan(int argc, char **argv) {
 
 static int cmd_mv(int argc, char **argv) {
     const char *fmt_s = "csr", *xfile = NULL, *out = NULL, *mat = NULL, *params = NULL;
-    char prec = 'd';
+    const tool_prec *prec = &tool_precs[0];
+    char herm_params[256];
     spmv_opts bo = spmv_opts_default(); /* the build of --format (not auto) */
     int is_auto, transpose = 0, tri = 0, threads = 0;
     spmv_triplets t;
@@ -980,8 +1045,8 @@ static int cmd_mv(int argc, char **argv) {
             if (!v || !*v) return arg_error("mv", a, v, "a file name, or - for standard output");
             out = argv[++i];
         } else if (!strcmp(a, "--precision")) {
-            if (!v || !((v[0] == 'd' || v[0] == 's') && !v[1])) return arg_error("mv", a, v, PREC_ALLOWED);
-            prec = argv[++i][0];
+            if (!(prec = tool_prec_find(v))) return arg_error("mv", a, v, PREC_ALLOWED);
+            i++;
         } else if (!strcmp(a, "--threads")) {
             if (!parse_int(v, 1, 4096, &threads)) return arg_error("mv", a, v, THREADS_ALLOWED);
             i++;
@@ -1027,12 +1092,16 @@ static int cmd_mv(int argc, char **argv) {
         /* a symmetric file read as stored (one triangle) straight into the symmetric format */
         spmv_status st;
         memset(&e, 0, sizeof e);
-        st = spmv_mm_read_opts(mat, &t, SPMV_MM_ONE_TRIANGLE, &tri, &e);
+        st = spmv_mm_read_opts(mat, &t, SPMV_MM_ONE_TRIANGLE | (prec->cplx ? SPMV_MM_COMPLEX : 0), &tri, &e);
         if (st != SPMV_OK) {
             fprintf(stderr, "spmv: %s: %s%s%s\n", mat, spmv_status_str(st), e.msg[0] ? ": " : "", e.msg);
             return 1;
         }
-    } else if (load_matrix(mat, &t)) {
+        if (tri == 2) { /* a hermitian file's triangle: its mirrors are conjugates (sss's herm=1) */
+            snprintf(herm_params, sizeof herm_params, "herm=1%s%.200s", params ? "," : "", params ? params : "");
+            bo.params = herm_params;
+        }
+    } else if (load_matrix_as(mat, &t, prec->cplx)) {
         return 1;
     }
     if (transpose) { /* y = A^T x: the format is built from A^T (the library's opts.transpose) */
@@ -1072,7 +1141,7 @@ static int cmd_mv(int argc, char **argv) {
         if (x)
             for (n = 0; n < t.ncols; n++) x[n] = 1;
     }
-    y = SPMV_ALLOC_N(double, t.nrows * kk);
+    y = SPMV_ALLOC_N(double, t.nrows * kk * (1 + prec->cplx)); /* complex: (re, im) pairs */
     if (!x || !y) {
         fprintf(stderr, "spmv mv: %s: out of memory for x and y (%lld + %lld values)\n", mat, (long long)t.ncols,
                 (long long)t.nrows);
@@ -1081,12 +1150,13 @@ static int cmd_mv(int argc, char **argv) {
         spmv_triplets_free(&t);
         return 1;
     }
-    rc = prec == 'd' ? tool_d_mv(&t, is_auto ? NULL : &bo, tri, kk, x, y) : tool_s_mv(&t, is_auto ? NULL : &bo, tri, kk, x, y);
+    rc = prec->mv(&t, is_auto ? NULL : &bo, tri, kk, x, y);
     if (!rc) {
         /* standard output is the process's stream (appending, pipes, sockets all work); a file
            is written beside its name and renamed into place; nothing is ever removed */
         int to_stdout = !out || !strcmp(out, "-");
-        spmv_status st = kk > 1 ? spmv_mm_write_array(to_stdout ? NULL : out, stdout, t.nrows, kk, y, &e)
+        spmv_status st = prec->cplx ? spmv_mm_write_array_complex(to_stdout ? NULL : out, stdout, t.nrows, kk, y, &e)
+                         : kk > 1    ? spmv_mm_write_array(to_stdout ? NULL : out, stdout, t.nrows, kk, y, &e)
                          : to_stdout ? spmv_mm_write_dense_fp(stdout, t.nrows, y, &e)
                                      : spmv_mm_write_dense(out, t.nrows, y, &e);
         if (st != SPMV_OK) {

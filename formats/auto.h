@@ -213,6 +213,11 @@ SPMV_API spmv_status SPMV_NAME(auto_to_csr)(const SPMV_NAME(auto) *M, SPMV_NAME(
 #if defined(SPMV_PART_DEFS)
 #ifndef SPMV_AUTO_COMMON_DEFS
 #define SPMV_AUTO_COMMON_DEFS
+#ifdef SPMV_IMPLEMENTATION_EXTRA /* the functions every tag shares: weak, libspmv.a's own ones win */
+#pragma push_macro("SPMV_API")
+#undef SPMV_API
+#define SPMV_API extern __attribute__((weak))
+#endif
 #include "core/machine.h"
 /* what the registry row of f knows (formats/core/rules.h: each row's spmv_rules_<name>, in its
  * family's header); NULL for a row this unit does not compile (SPMV_FORMATS_ONLY) */
@@ -431,6 +436,9 @@ static inline int spmv_auto__worth_looking(const spmv_auto_report *R, double t, 
     return 0;
 }
 
+#ifdef SPMV_IMPLEMENTATION_EXTRA
+#pragma pop_macro("SPMV_API")
+#endif
 #endif /* SPMV_AUTO_COMMON_DEFS */
 
 /* The features of A: row lengths from row_ptr (all rows); the diagonals, slices and

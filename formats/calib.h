@@ -83,6 +83,11 @@ SPMV_API spmv_status SPMV_NAME(calibrate_isa)(spmv_isa_table *t, int threads, co
 
 #if defined(SPMV_PART_DEFS) && !defined(SPMV_CALIB_COMMON)
 #define SPMV_CALIB_COMMON
+#ifdef SPMV_IMPLEMENTATION_EXTRA /* the functions every tag shares: weak, libspmv.a's own ones win */
+#pragma push_macro("SPMV_API")
+#undef SPMV_API
+#define SPMV_API extern __attribute__((weak))
+#endif
 #include <sys/stat.h>
 #include "core/machine.h"
 /* "brand, N CPUs, LLC K KiB" (formats/core/machine.h) */
@@ -537,6 +542,9 @@ SPMV_API spmv_status spmv_isa_for(spmv_format f, int value_bytes, int index_byte
         return st;
     }
 }
+#ifdef SPMV_IMPLEMENTATION_EXTRA
+#pragma pop_macro("SPMV_API")
+#endif
 #endif /* SPMV_CALIB_COMMON */
 
 #if defined(SPMV_PART_DEFS)

@@ -76,7 +76,7 @@ if [ -f "$lib" ]; then
     else bad "a declarations-only unit linked against $lib ($d/lib.log)"; tail -5 "$d/lib.log"; fi
     # every function the library exports is declared (the compiler refuses an undeclared one)
     syms=$(nm -g --defined-only "$lib" | awk '$2 == "T" {print $3}')
-    { echo '#define SPMV_DECLARATIONS_ONLY'; echo '#include "spmv.h"'; echo 'int main(void) {';
+    { echo '#define SPMV_DECLARATIONS_ONLY'; echo '#define SPMV_ENABLE_ALL_TYPES'; echo '#include "spmv.h"'; echo 'int main(void) {';
       for s in $syms; do echo "    (void)&$s;"; done; echo '    return 0;'; echo '}'; } > "$d/declared.c"
     if gcc -std=c11 $strict -Werror=implicit-function-declaration -I. -c "$d/declared.c" -o "$d/declared.o" > "$d/declared.log" 2>&1; then
         ok "every one of the $(echo "$syms" | wc -w) functions $lib exports is declared in declarations-only mode"

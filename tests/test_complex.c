@@ -317,6 +317,11 @@ static void N(handle)(const char *name, const N(csr) * A) {
         if (!(spmv_format_flags((spmv_format)f) & SPMV_FF_HOST)) continue;
         o.format = (spmv_format)f;
         st = N(any_from_csr)(&M, A, &o, &e);
+        if (!spmv_format_compiled((spmv_format)f)) { /* SPMV_FORMATS_ONLY: not in this unit at all */
+            CHECK(st == SPMV_ERR_ARG && strstr(e.msg, "not compiled in"), "%s: %s any %s: not compiled in (%s)", name, TNAME,
+                  spmv_format_name((spmv_format)f), spmv_status_str(st));
+            continue;
+        }
         if (!N(any_has)((spmv_format)f)) {
             CHECK(st == SPMV_ERR_UNSUPPORTED && th_all_zero(&M, sizeof M), "%s: %s any %s refused (%s)", name, TNAME,
                   spmv_format_name((spmv_format)f), spmv_status_str(st));

@@ -56,6 +56,38 @@ expect 0 "" "$bin" mv --format sell "$T/r.mtx" --x "$T/x32.mtx"
 check "mv --x with 2 columns: a 2 x 2 Y" [ "$(sed 1d "$T/out" | tr '\n' ' ')" = "2 2 3 3 0 0 " ]
 expect 0 "" "$bin" mv "$T/r.mtx" --x "$T/x32.mtx" --out "$T/y32.mtx"
 check "mv --x with 2 columns (csr) to a file" [ "$(sed 1d "$T/y32.mtx" | tr '\n' ' ')" = "2 2 3 3 0 0 " ]
+# --precision: every tag on A (exact in every type: y = 1.5 2 3), a format and the selection;
+# complex: a complex file's y as an 'array complex' file, and a real file read as complex
+for p in s ds h b; do
+    for f in csr sell axc auto; do
+        expect 0 "" "$bin" mv --precision $p --format $f "$A"
+        check "mv --precision $p --format $f: y" [ "$(cat "$T/out")" = "$Y" ]
+    done
+done
+printf '%%%%MatrixMarket matrix coordinate complex general\n2 2 3\n1 1 1 2\n1 2 0 -1\n2 2 3 0.5\n' > "$T/zc.mtx"
+for p in z c; do
+    for f in csr ell auto; do
+        expect 0 "" "$bin" mv --precision $p --format $f "$T/zc.mtx"
+        check "mv --precision $p --format $f: a complex y (x = ones: 1+1i, 3+0.5i)" \
+            [ "$(tr '\n' ' ' < "$T/out")" = "%%MatrixMarket matrix array complex general 2 1 1 1 3 0.5 " ]
+    done
+    expect 0 "" "$bin" mv --precision $p "$A"
+    check "mv --precision $p of a real file: imaginary parts 0" [ "$(sed 1,2d "$T/out" | tr '\n' ' ')" = "1.5 0 2 0 3 0 " ]
+done
+expect 1 "SPMV_MM_COMPLEX" "$bin" mv "$T/zc.mtx"
+printf '%%%%MatrixMarket matrix coordinate complex hermitian\n2 2 2\n1 1 2 0\n2 1 1 1\n' > "$T/herm.mtx"
+expect 0 "" "$bin" mv --precision z --format sss "$T/herm.mtx"
+check "mv --precision z --format sss of a hermitian file: the triangle, mirrors conjugated (y = 3-1i, 1+1i)" \
+    [ "$(sed 1,2d "$T/out" | tr '\n' ' ')" = "3 -1 1 1 " ]
+expect 0 "" "$bin" mv --precision c "$T/herm.mtx"
+check "mv --precision c of a hermitian file: expanded with the conjugate" [ "$(sed 1,2d "$T/out" | tr '\n' ' ')" = "3 -1 1 1 " ]
+expect 2 "--precision" "$bin" mv --precision q "$A"
+for p in ds z; do
+    expect 0 "" "$bin" bench --precision $p --formats csr,sell,auto --reps 2 --no-cache gen:stencil2d:n=40
+    check "bench --precision $p: rows, no FAIL" sh -c "grep -q '^gen:stencil2d:n=40 .* csr ' '$T/out' && ! grep -q FAIL '$T/out'"
+done
+expect 0 "" "$bin" plan --precision b gen:stencil3d:n=12,pts=7
+check "plan --precision b" grep -q 'bfloat16 values, float vectors' "$T/out"
 echo prev > "$T/log"
 "$bin" mv "$A" >> "$T/log" 2> "$T/err"
 check "mv >> log keeps what log held" [ "$(cat "$T/log")" = "prev

@@ -16,7 +16,13 @@
  *   SPMV_IMPLEMENTATION     the bodies with external linkage: exactly one unit of a program
  *                           (or libspmv.a) defines it
  * C++ units (g++, nvcc) see the external functions with C linkage, so that they link against
- * an implementation compiled by a C compiler. SPMV__BODIES: function bodies are compiled. */
+ * an implementation compiled by a C compiler. SPMV__BODIES: function bodies are compiled.
+ *   SPMV_IMPLEMENTATION_EXTRA  SPMV_IMPLEMENTATION for the tags beyond s and d only (their own
+ *                           bodies; s and d declared, the shared functions weak): a unit linked
+ *                           beside libspmv.a, which holds s and d (libspmv.a's second object is one) */
+#if defined(SPMV_IMPLEMENTATION_EXTRA) && !defined(SPMV_IMPLEMENTATION)
+#define SPMV_IMPLEMENTATION
+#endif
 #if defined(SPMV_DECLARATIONS_ONLY) && defined(SPMV_IMPLEMENTATION)
 #error "define SPMV_DECLARATIONS_ONLY or SPMV_IMPLEMENTATION, not both"
 #endif

@@ -7,8 +7,13 @@
 #ifndef SPMV_CORE_CPLX_H
 #define SPMV_CORE_CPLX_H
 #include <string.h>
-typedef float _Complex spmv_cfloat;
-typedef double _Complex spmv_cdouble;
+#if defined(__cplusplus) && (defined(__GNUC__) || defined(__clang__))
+#define SPMV__CEXT __extension__ /* _Complex is an extension in C++: no -Wpedantic message */
+#else
+#define SPMV__CEXT
+#endif
+SPMV__CEXT typedef float _Complex spmv_cfloat;
+SPMV__CEXT typedef double _Complex spmv_cdouble;
 static inline spmv_cdouble spmv_cdouble_make(double re, double im) {
     spmv_cdouble z;
     const double p[2] = {re, im};

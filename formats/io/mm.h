@@ -25,6 +25,8 @@
  *   spmv_status spmv_mm_write_array(const char *path, FILE *f, int64_t m, int64_t n, const double *v,
  *                                   spmv_error *err);
  *       An m x n array, column-major, to path (beside it, renamed into place) or, path NULL, f.
+ *   spmv_status spmv_mm_write_array_complex(path, f, m, n, v, err): the same, 'array complex
+ *       general', v holding m*n (re, im) pairs (the layout of spmv_cdouble).
  *   spmv_status spmv_mm_write(const char *path, const spmv_triplets *t, spmv_error *err);
  *       Coordinate real general (complex general when t->vim is given), 1-based, values printed
  *       as "%.17g" would in the C locale (exact round trip).
@@ -1797,6 +1799,21 @@ static inline void spmv__mm_write_arr(spmv__mm_writer *w, int64_t m, int64_t n, 
     spmv__mm_wprintf(w, "%%%%MatrixMarket matrix array real general\n%lld %lld\n", (long long)m, (long long)n);
     for (k = 0; k < m * n && !w->failed; k++) spmv__mm_wvalue(w, v[k]);
 }
+/* 'array complex general': v holds (re, im) pairs, column-major; one "re im" line each */
+static inline void spmv__mm_write_arrc(spmv__mm_writer *w, int64_t m, int64_t n, const double *v) {
+    int64_t k;
+    spmv__mm_wprintf(w, "%%%%MatrixMarket matrix array complex general\n%lld %lld\n", (long long)m, (long long)n);
+    for (k = 0; k < m * n && !w->failed; k++) {
+        char *d, *d0;
+        if (w->cap - w->len < 256) spmv__mm_wflush(w);
+        d0 = d = w->buf + w->len;
+        d = spmv__mm_fmt_f64(d, v[2 * k], 64);
+        *d++ = ' ';
+        d = spmv__mm_fmt_f64(d, v[2 * k + 1], 64);
+        *d++ = '\n';
+        w->len += (size_t)(d - d0);
+    }
+}
 
 static inline spmv_status spmv_mm_write(const char *path, const spmv_triplets *t, spmv_error *err) {
     spmv__mm_writer w;
@@ -1849,6 +1866,20 @@ static inline spmv_status spmv_mm_write_array(const char *path, FILE *f, int64_t
     st = path ? spmv__mm_wopen(&w, path, err) : spmv__mm_wopen_fp(&w, f, err);
     if (st != SPMV_OK) return st;
     spmv__mm_write_arr(&w, m, n, v);
+    return spmv__mm_wclose(&w, path, err);
+}
+/* the same, 'array complex general': v holds m*n (re, im) pairs, column-major (a complex vector
+ * or k of them: the layout of spmv_cdouble) */
+static inline spmv_status spmv_mm_write_array_complex(const char *path, FILE *f, int64_t m, int64_t n, const double *v,
+                                                      spmv_error *err) {
+    spmv__mm_writer w;
+    spmv_status st;
+    spmv__mm_err_clear(err);
+    if ((!path && !f) || (path && !*path) || m < 0 || n < 0 || (m > 0 && n > 0 && !v))
+        return spmv__mm_err(err, 0, SPMV_ERR_ARG, "spmv_mm_write_array_complex: no destination, negative size or NULL values");
+    st = path ? spmv__mm_wopen(&w, path, err) : spmv__mm_wopen_fp(&w, f, err);
+    if (st != SPMV_OK) return st;
+    spmv__mm_write_arrc(&w, m, n, v);
     return spmv__mm_wclose(&w, path, err);
 }
 

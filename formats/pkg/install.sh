@@ -3,7 +3,8 @@
 # environment: DESTDIR=$PWD/stage PREFIX=/usr/local ninja install stages a tree to copy or
 # package; without DESTDIR it installs into PREFIX itself).
 #   $DESTDIR$PREFIX/include/spmv/     spmv.h, spmv_cuda.cuh, spmv_mpi.h, formats/ (#include <spmv/spmv.h>)
-#   $DESTDIR$PREFIX/lib/libspmv.a     the compiled bodies for the tags s and d (formats/pkg/libspmv.c),
+#   $DESTDIR$PREFIX/lib/libspmv.a     the compiled bodies for the tags s and d (formats/pkg/libspmv.c)
+#                                     and ds, h, b, z, c (formats/pkg/libspmv_types.c),
 #                                     when build/libspmv.a was built (`ninja install` builds it)
 #   $DESTDIR$PREFIX/bin/              spmv, spmv-cuda: only those built before (`ninja install_tools`
 #                                     builds the spmv tool first)

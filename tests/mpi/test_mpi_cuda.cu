@@ -8,7 +8,9 @@
  * against the long-double reference by tests/mpi/test_mpi_ds.c -DTM_CPLX). One RESULT line (rank 0). */
 #define SPMV_ENABLE_DS /* the mixed tags' device blocks: a float matrix with double vectors, binary16 */
 #define SPMV_ENABLE_H
-#define SPMV_ENABLE_Z /* and complex blocks (the device side in spmv_cuda_z) */
+#ifdef SPMV_CUDA_EMULATE /* and complex blocks (the device side in spmv_cuda_z; nvcc compiles that */
+#define SPMV_ENABLE_Z     /* code in tests/cuda/test_cuda_mixed.cu -DTM_CPLX, so its build here is the emulation's) */
+#endif
 #include "../harness.h"
 #include <mpi.h>
 #include "spmv_cuda.cuh"
@@ -90,6 +92,7 @@ static void one_t(const char *name, const char *tag, const Csr *A, spmv_format f
     free(x), free(y);
     tm_free(&D);
 }
+#ifdef SPMV_ENABLE_Z
 /* z: the device blocks' product against the host blocks' (the same D), complex alpha and beta */
 static void one_z(const char *name, const spmv_triplets *t, spmv_format f) {
     spmv_z_csr A;
@@ -136,6 +139,7 @@ static void one_z(const char *name, const spmv_triplets *t, spmv_format f) {
     if (built) spmv_z_dist_free(&D);
     spmv_z_csr_free(&A);
 }
+#endif
 static void one(const char *name, const spmv_d_csr *A, spmv_format f) {
     one_t<spmv_d_dist, spmv_d_dist_dev, spmv_d_csr, double>(name, "d", A, f, 1e-12);
 }
@@ -178,6 +182,7 @@ int main(int argc, char **argv) {
                     CHECK(0, "gen %s: ds and h csr", gens[g]);
                 }
             }
+#ifdef SPMV_ENABLE_Z
             { /* complex blocks: the generator's values with imaginary parts */
                 spmv_triplets tz = t;
                 double *vim = (double *)spmv__calloc((size_t)t.nnz + 1, sizeof(double));
@@ -193,6 +198,7 @@ int main(int argc, char **argv) {
 #endif
                 spmv__free(vim);
             }
+#endif
 #ifdef SPMV_CUDA_EMULATE
             /* the CUDA-aware exchange (MPI on the device buffers) asserted: in the emulation
                device memory is host memory, so any MPI can take it */
