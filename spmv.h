@@ -39,8 +39,10 @@
  *                           compiles in about a second and links the bodies from
  *   SPMV_IMPLEMENTATION     exactly one unit of the program: the bodies, with external linkage,
  *                           for s, d and every tag that unit instantiates (SPMV_TAG below); or
- *                           link libspmv.a (`ninja install`: s and d; pkg-config spmv-compiled,
+ *                           link libspmv.a (`ninja install`: every tag; pkg-config spmv-compiled,
  *                           CMake spmv::compiled) instead of writing that unit.
+ *   SPMV_IMPLEMENTATION_EXTRA  the same for the tags beyond s and d only (the functions every
+ *                           tag shares weak): a unit of your own tags linked beside libspmv.a
  *   C++ units (g++, nvcc) see the external functions with C linkage. The Matrix Market reader,
  *   the generators and the small core helpers stay inline in every mode. spmv_cuda.cuh's device
  *   code is compiled in its nvcc unit in either mode. Both modes must see the same options
