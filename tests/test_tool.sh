@@ -74,6 +74,8 @@ for p in z c; do
     expect 0 "" "$bin" mv --precision $p "$A"
     check "mv --precision $p of a real file: imaginary parts 0" [ "$(sed 1,2d "$T/out" | tr '\n' ' ')" = "1.5 0 2 0 3 0 " ]
 done
+expect 0 "" "$bin" mv --precision z "$T/zc.mtx" --out "$T/yz.mtx"
+check "mv --precision z --out FILE: the complex array in the file" [ "$(tr '\n' ' ' < "$T/yz.mtx")" = "%%MatrixMarket matrix array complex general 2 1 1 1 3 0.5 " ]
 expect 1 "SPMV_MM_COMPLEX" "$bin" mv "$T/zc.mtx"
 printf '%%%%MatrixMarket matrix coordinate complex hermitian\n2 2 2\n1 1 2 0\n2 1 1 1\n' > "$T/herm.mtx"
 expect 0 "" "$bin" mv --precision z --format sss "$T/herm.mtx"

@@ -1856,31 +1856,29 @@ static inline spmv_status spmv_mm_write_dense(const char *path, int64_t n, const
 
 /* an m x n array, column-major (v[j*m + i]), to a file (written beside it, renamed into place)
  * or a stream (path NULL: f) */
-static inline spmv_status spmv_mm_write_array(const char *path, FILE *f, int64_t m, int64_t n, const double *v,
-                                              spmv_error *err) {
+static inline spmv_status spmv__mm_write_array2(const char *path, FILE *f, int64_t m, int64_t n, const double *v,
+                                                int cplx, spmv_error *err) {
     spmv__mm_writer w;
     spmv_status st;
     spmv__mm_err_clear(err);
     if ((!path && !f) || (path && !*path) || m < 0 || n < 0 || (m > 0 && n > 0 && !v))
-        return spmv__mm_err(err, 0, SPMV_ERR_ARG, "spmv_mm_write_array: no destination, negative size or NULL values");
+        return spmv__mm_err(err, 0, SPMV_ERR_ARG, "%s: no destination, negative size or NULL values",
+                            cplx ? "spmv_mm_write_array_complex" : "spmv_mm_write_array");
     st = path ? spmv__mm_wopen(&w, path, err) : spmv__mm_wopen_fp(&w, f, err);
     if (st != SPMV_OK) return st;
-    spmv__mm_write_arr(&w, m, n, v);
+    if (cplx) spmv__mm_write_arrc(&w, m, n, v);
+    else spmv__mm_write_arr(&w, m, n, v);
     return spmv__mm_wclose(&w, path, err);
+}
+static inline spmv_status spmv_mm_write_array(const char *path, FILE *f, int64_t m, int64_t n, const double *v,
+                                              spmv_error *err) {
+    return spmv__mm_write_array2(path, f, m, n, v, 0, err);
 }
 /* the same, 'array complex general': v holds m*n (re, im) pairs, column-major (a complex vector
  * or k of them: the layout of spmv_cdouble) */
 static inline spmv_status spmv_mm_write_array_complex(const char *path, FILE *f, int64_t m, int64_t n, const double *v,
                                                       spmv_error *err) {
-    spmv__mm_writer w;
-    spmv_status st;
-    spmv__mm_err_clear(err);
-    if ((!path && !f) || (path && !*path) || m < 0 || n < 0 || (m > 0 && n > 0 && !v))
-        return spmv__mm_err(err, 0, SPMV_ERR_ARG, "spmv_mm_write_array_complex: no destination, negative size or NULL values");
-    st = path ? spmv__mm_wopen(&w, path, err) : spmv__mm_wopen_fp(&w, f, err);
-    if (st != SPMV_OK) return st;
-    spmv__mm_write_arrc(&w, m, n, v);
-    return spmv__mm_wclose(&w, path, err);
+    return spmv__mm_write_array2(path, f, m, n, v, 1, err);
 }
 
 static inline spmv_status spmv_mm_write_dense_fp(FILE *f, int64_t n, const double *v, spmv_error *err) {
