@@ -39,7 +39,7 @@
  *                           compiles in about a second and links the bodies from
  *   SPMV_IMPLEMENTATION     exactly one unit of the program: the bodies, with external linkage,
  *                           for s, d and every tag that unit instantiates (SPMV_TAG below); or
- *                           link libspmv.a (`ninja install`: every tag; pkg-config spmv-compiled,
+ *                           link libspmv.a (`ninja install`: s and d, libspmv_types.a the others; pkg-config spmv-compiled,
  *                           CMake spmv::compiled) instead of writing that unit.
  *   SPMV_IMPLEMENTATION_EXTRA  the same for the tags beyond s and d only (the functions every
  *                           tag shares weak): a unit of your own tags linked beside libspmv.a

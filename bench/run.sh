@@ -39,7 +39,7 @@ if [ "${SPMV_ANCHORS:-all}" != none ] && [ -z "${MKLROOT:-}" ] && ! ls bench/.mk
     { python3 -m venv bench/.mkl && bench/.mkl/bin/pip install -q mkl-devel mkl-include; } >/dev/null 2>&1 ||
         echo "bench/run.sh: could not install oneMKL from the Python package index; the bench runs without it"
 fi
-ninja build/spmv
+ninja build/spmv build/spmv-all
 # with no argument `spmv bench` runs the headline (its set is in bench/spmv.c, headline_set);
 # --full is the bench's own flag
-exec build/spmv bench "$@"
+exec build/spmv-all bench "$@" # (build/spmv with every --precision)

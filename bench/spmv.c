@@ -1,6 +1,8 @@
 /* spmv — the library's command-line tool: bench, stream, info, mv.
  * Run `spmv help` for usage. */
-#define SPMV_ENABLE_ALL_TYPES /* --precision: ds, h, b, z, c beside s and d (libspmv.a holds them all) */
+#ifdef SPMV_TOOL_ALL_TYPES /* build/spmv-all: --precision ds, h, b, z, c beside s and d (libspmv_types.a) */
+#define SPMV_ENABLE_ALL_TYPES
+#endif
 #include "spmv.h"
 #include "anchors.h"
 #include "tool_out.h"
@@ -49,6 +51,7 @@ static const char *tool_cr(void) { return tool_tty() ? "\r" : "\n"; }
 #define BT_VAL double
 #define BT_ANCHORS 1
 #include "bench_type.h"
+#ifdef SPMV_TOOL_ALL_TYPES
 #define BT_TAG ds
 #define BT_VAL float
 #define BT_VEC double
@@ -76,7 +79,10 @@ static const char *tool_cr(void) { return tool_tty() ? "\r" : "\n"; }
 #define BT_CPLX 1
 #define BT_PREC "complex-float"
 #include "bench_type.h"
+#endif
 
+static int arg_error(const char *cmd, const char *opt, const char *val, const char *allowed);
+#define PREC_ALLOWED "d, s, ds, h, b, z or c (spmv help: the types)"
 /* --precision: every tag the library instantiates (spmv formats says what each is) */
 typedef struct tool_prec {
     const char *name, *desc;
@@ -87,19 +93,33 @@ typedef struct tool_prec {
                         spmv_error *, int *);
 } tool_prec;
 #define TOOL_PREC(t, desc, vb, xb, cx) {#t, desc, vb, xb, cx, tool_##t##_bench, tool_##t##_mv, tool_##t##_plan}
+#ifdef SPMV_TOOL_ALL_TYPES
+#define TOOL_PREC_X(t, desc, vb, xb, cx) TOOL_PREC(t, desc, vb, xb, cx)
+#else /* named, not built in: build/spmv-all has them */
+#define TOOL_PREC_X(t, desc, vb, xb, cx) {#t, desc, vb, xb, cx, NULL, NULL, NULL}
+#endif
 static const tool_prec tool_precs[] = {
     TOOL_PREC(d, "double", 8, 8, 0),
     TOOL_PREC(s, "float", 4, 4, 0),
-    TOOL_PREC(ds, "float values, double vectors", 4, 8, 0),
-    TOOL_PREC(h, "binary16 values, float vectors", 2, 4, 0),
-    TOOL_PREC(b, "bfloat16 values, float vectors", 2, 4, 0),
-    TOOL_PREC(z, "double complex", 16, 16, 1),
-    TOOL_PREC(c, "float complex", 8, 8, 1),
+    TOOL_PREC_X(ds, "float values, double vectors", 4, 8, 0),
+    TOOL_PREC_X(h, "binary16 values, float vectors", 2, 4, 0),
+    TOOL_PREC_X(b, "bfloat16 values, float vectors", 2, 4, 0),
+    TOOL_PREC_X(z, "double complex", 16, 16, 1),
+    TOOL_PREC_X(c, "float complex", 8, 8, 1),
 };
-static const tool_prec *tool_prec_find(const char *name) {
+/* --precision NAME: its row; NULL (a message on stderr) for an unknown name or one this build
+ * of the tool does not have */
+static const tool_prec *tool_prec_find(const char *cmd, const char *name) {
     size_t i;
     for (i = 0; name && i < sizeof tool_precs / sizeof tool_precs[0]; i++)
-        if (!strcmp(name, tool_precs[i].name)) return &tool_precs[i];
+        if (!strcmp(name, tool_precs[i].name)) {
+            if (tool_precs[i].bench) return &tool_precs[i];
+            fprintf(stderr, "spmv %s: --precision %s (%s): not in this build of the tool; build/spmv-all has every "
+                            "precision (ninja build/spmv-all: the optional tags' library, libspmv_types.a)\n",
+                    cmd, name, tool_precs[i].desc);
+            return NULL;
+        }
+    arg_error(cmd, "--precision", name, PREC_ALLOWED);
     return NULL;
 }
 
@@ -539,7 +559,6 @@ static const char *default_set[] = {"gen:stencil3d:n=40,pts=27", "gen:fem:n=2000
                                     "gen:circuit:n=100000",      "gen:band:n=200000,bw=3", "gen:stencil27big",
                                     "gen:fem3dbig",              "gen:webgraphbig"};
 
-#define PREC_ALLOWED "d, s, ds, h, b, z or c (spmv formats: the types)"
 #define THREADS_ALLOWED "an integer from 1 to 4096"
 #define REPS_ALLOWED "an integer from 1 to 1000000000"
 
@@ -642,7 +661,7 @@ static int cmd_bench(int argc, char **argv) {
             if (rc) return rc;
             i++;
         } else if (!strcmp(a, "--precision")) {
-            if (!(o.prec = tool_prec_find(v))) return arg_error("bench", a, v, PREC_ALLOWED);
+            if (!(o.prec = tool_prec_find("bench", v))) return 2;
             i++;
         } else if (!strcmp(a, "--threads")) {
             if (!parse_int(v, 1, 4096, &o.threads)) return arg_error("bench", a, v, THREADS_ALLOWED);
@@ -896,7 +915,7 @@ static int cmd_plan(int argc, char **argv) {
             if (!parse_int(v, 1, 4096, &threads)) return arg_error("plan", a, v, THREADS_ALLOWED);
             i++;
         } else if (!strcmp(a, "--precision")) {
-            if (!(prec = tool_prec_find(v))) return arg_error("plan", a, v, PREC_ALLOWED);
+            if (!(prec = tool_prec_find("plan", v))) return 2;
             i++;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "spmv plan: unknown option '%s' (options: --expect, --budget, --deterministic, --x-fixed, "
@@ -1045,7 +1064,7 @@ static int cmd_mv(int argc, char **argv) {
             if (!v || !*v) return arg_error("mv", a, v, "a file name, or - for standard output");
             out = argv[++i];
         } else if (!strcmp(a, "--precision")) {
-            if (!(prec = tool_prec_find(v))) return arg_error("mv", a, v, PREC_ALLOWED);
+            if (!(prec = tool_prec_find("mv", v))) return 2;
             i++;
         } else if (!strcmp(a, "--threads")) {
             if (!parse_int(v, 1, 4096, &threads)) return arg_error("mv", a, v, THREADS_ALLOWED);

@@ -1,12 +1,16 @@
 #!/bin/sh
 # The spmv tool as a user runs it (issue 14: output files and streams, memory bounds, argument
 # errors). usage: tests/test_tool.sh [PATH/TO/spmv] (default build/spmv). Prints FAIL/SKIP lines
-# and "RESULT test_tool passed=N failed=N skipped=N"; exits 1 when something failed.
+# and "RESULT test_tool passed=N failed=N skipped=N"; exits 1 when something failed. A second
+# argument: the tool built with every --precision (default build/tests/spmv-all0, the suite's
+# -O0 build of build/spmv-all; its checks are skipped with a notice where it is missing).
 # Tests that make a write fail on standard output run only after the binary has shown that a
 # failed write leaves a symbolic link alone (an old binary removed the path it wrote, which as
 # root would be the system's /dev/stdout).
 bin=${1:-build/spmv}
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
+all=${2:-build/tests/spmv-all0}
+case $all in /*) ;; *) all=$(pwd)/$all ;; esac
 passed=0; failed=0; skipped=0
 ok() { passed=$((passed + 1)); }
 bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
@@ -58,6 +62,13 @@ expect 0 "" "$bin" mv "$T/r.mtx" --x "$T/x32.mtx" --out "$T/y32.mtx"
 check "mv --x with 2 columns (csr) to a file" [ "$(sed 1d "$T/y32.mtx" | tr '\n' ' ')" = "2 2 3 3 0 0 " ]
 # --precision: every tag on A (exact in every type: y = 1.5 2 3), a format and the selection;
 # complex: a complex file's y as an 'array complex' file, and a real file read as complex
+# (the tags beyond s and d: build/spmv-all; build/spmv names where they are)
+expect 2 "build/spmv-all has every precision" "$bin" mv --precision ds "$A"
+expect 0 "" "$bin" mv --precision s "$A"
+check "mv --precision s: y" [ "$(cat "$T/out")" = "$Y" ]
+if [ -x "$all" ]; then
+main_bin=$bin
+bin=$all
 for p in s ds h b; do
     for f in csr sell axc auto; do
         expect 0 "" "$bin" mv --precision $p --format $f "$A"
@@ -90,6 +101,10 @@ for p in ds z; do
 done
 expect 0 "" "$bin" plan --precision b gen:stencil3d:n=12,pts=7
 check "plan --precision b" grep -q 'bfloat16 values, float vectors' "$T/out"
+bin=$main_bin
+else
+    skip "$all not built: the optional precisions not checked (ninja build/tests/spmv-all0)"
+fi
 echo prev > "$T/log"
 "$bin" mv "$A" >> "$T/log" 2> "$T/err"
 check "mv >> log keeps what log held" [ "$(cat "$T/log")" = "prev

@@ -3,9 +3,9 @@
 # environment: DESTDIR=$PWD/stage PREFIX=/usr/local ninja install stages a tree to copy or
 # package; without DESTDIR it installs into PREFIX itself).
 #   $DESTDIR$PREFIX/include/spmv/     spmv.h, spmv_cuda.cuh, spmv_mpi.h, formats/ (#include <spmv/spmv.h>)
-#   $DESTDIR$PREFIX/lib/libspmv.a     the compiled bodies for the tags s and d (formats/pkg/libspmv.c)
-#                                     and ds, h, b, z, c (formats/pkg/libspmv_types.c),
-#                                     when build/libspmv.a was built (`ninja install` builds it)
+#   $DESTDIR$PREFIX/lib/libspmv.a     the compiled bodies for the tags s and d (formats/pkg/libspmv.c),
+#                                     when build/libspmv.a was built (`ninja install` builds it);
+#                                     libspmv_types.a beside it: ds, h, b, z, c (formats/pkg/libspmv_types.c)
 #   $DESTDIR$PREFIX/bin/              spmv, spmv-cuda: only those built before (`ninja install_tools`
 #                                     builds the spmv tool first)
 #   $DESTDIR$PREFIX/lib/pkgconfig/    spmv.pc (header-only), spmv-compiled.pc (libspmv.a)
@@ -29,9 +29,10 @@ find formats -type f \( -name '*.h' -o -name '*.cuh' \) | while read -r f; do
 done
 if [ "${SPMV_INSTALL_TOOLS:-0}" = 1 ]; then
     mkdir -p "$root/bin"
-    for t in build/spmv build/spmv-cuda; do if [ -x "$t" ]; then cp "$t" "$root/bin/"; fi; done
+    for t in build/spmv build/spmv-all build/spmv-cuda; do if [ -x "$t" ]; then cp "$t" "$root/bin/"; fi; done
 fi
 if [ -f build/libspmv.a ]; then cp build/libspmv.a "$root/lib/"; fi
+if [ -f build/libspmv_types.a ]; then cp build/libspmv_types.a "$root/lib/"; fi
 for pc in spmv spmv-compiled; do
     sed -e "s|@VERSION@|$version|g" "formats/pkg/$pc.pc.in" > "$root/lib/pkgconfig/$pc.pc"
 done

@@ -1,4 +1,4 @@
-/* libspmv.a's other objects: the bodies of the optional tags with external linkage, beside
+/* libspmv_types.a (linked before libspmv.a): the bodies of the optional tags with external linkage, beside
  * formats/pkg/libspmv.c's s and d (SPMV_IMPLEMENTATION_EXTRA: the functions every tag shares are
  * weak here, so the s/d object's win). Compiled twice (build.ninja), so that the two run side by
  * side: -DSPMV_PKG_MIXED ds, h, b (float, binary16, bfloat16 values with wider vectors) and

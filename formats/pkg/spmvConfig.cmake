@@ -1,7 +1,7 @@
 # spmv's CMake package: find_package(spmv) gives
 #   spmv::spmv  INTERFACE target: the include directory (#include <spmv/spmv.h>), libm, and, when
 #               found here, OpenMP (C and C++) and zlib (SPMV_HAVE_ZLIB: .mtx.gz input)
-#   spmv::compiled  libspmv.a (every tag compiled; installed by `ninja install`) with the
+#   spmv::compiled  libspmv.a (s and d compiled; libspmv_types.a beside it: the other tags) with the
 #               headers in declarations-only mode (SPMV_DECLARATIONS_ONLY): units compile in
 #               about a second; a program that instantiates its own tags uses spmv::spmv and one
 #               unit of its own with SPMV_IMPLEMENTATION instead
