@@ -49,7 +49,7 @@
  * y), SPMV_ENABLE_H / SPMV_ENABLE_B (binary16 / bfloat16 values, float vectors and sums) or
  * SPMV_ENABLE_ALL_TYPES before the first include: spmv.h's host side and the device side of
  * the families that tag has (coo, csr, csr5, csrdu, the ELL and DIA families, bcsr, sss, the
- * AXT family with its values in the vectors' type; not suraa). SPMV_ENABLE_Z / SPMV_ENABLE_C
+ * AXT family with its values in the vectors' type, suraa). SPMV_ENABLE_Z / SPMV_ENABLE_C
  * (complex): the same families; the device functions take spmv_cuda_z / spmv_cuda_c
  * (formats/cuda/core.cuh: {re, im}, the layout of spmv_cdouble, cuDoubleComplex and
  * std::complex<double>) for the vectors and scalars, so a device array of the host's type is

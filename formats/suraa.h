@@ -42,6 +42,10 @@
  *   else 4, doubled (up to 16) while 32*T < longest; params.t3 > 0 forces T (t3=1: the
  *   paper's G3 exactly).
  * Footprint: (m+1)*I + nnz*(I+T) + m*I (perm).
+ * Every tag (SPMV__MIXED_suraa, SPMV__CPLX_suraa): the layout only sorts rows by their lengths and
+ *   copies the values as stored (SPMV_T: float for ds, spmv_half / spmv_bfloat16 for h, b,
+ *   spmv_cdouble / spmv_cfloat for z, c), never reads or compares them; the vectors' type
+ *   (SPMV_Y) is the device kernels' concern.
  * Limits: the index type (csr_check); params.child <= 2^20. */
 
 #if defined(SPMV_PART_TYPES)

@@ -137,6 +137,7 @@
 #define SPMV__MIXED_csrdu 1
 #define SPMV__MIXED_csr5 1
 #define SPMV__MIXED_axt 1
+#define SPMV__MIXED_suraa 1
 /* the families a complex tag (c, z: formats/instance.h) instantiates */
 #define SPMV__CPLX_coo 1
 #define SPMV__CPLX_csr 1
@@ -147,6 +148,7 @@
 #define SPMV__CPLX_csrdu 1
 #define SPMV__CPLX_csr5 1
 #define SPMV__CPLX_axt 1
+#define SPMV__CPLX_suraa 1
 
 /* ---- status ------------------------------------------------------------ */
 typedef enum spmv_status {

@@ -2,6 +2,11 @@
  * arrays permuted, perm, Freedman-Diaconis segments, groups G1/G2/G3 and their launches)
  * copied to the device, and its three kernel groups. Template header, included once per
  * (SPMV_TAG, SPMV_VAL, SPMV_IDX) by formats/cuda/instance.cuh. No include guard on purpose.
+ * The kernels are templates over <T vectors, I index, V values>, like csr.cuh's: x, y, alpha,
+ * beta, the sums and the shared-memory partials are of the vectors' type SPMV_Y, the permuted
+ * values of the stored type SPMV_T, each read through spmv_cuda_tv<T> (exact: float to double for
+ * tag ds, binary16 / bfloat16 to float for tags h, b); the complex tags z, c run them in
+ * spmv_cuda_z / spmv_cuda_c (formats/cuda/core.cuh: its shuffles and atomicAdd part by part).
  *
  * The groups run on three streams: G3 on the caller's stream s, G2 and G1 on two streams of the
  * object (created non-blocking at upload) that first wait for an event recorded on s; s then
@@ -71,24 +76,24 @@ template <typename T> __device__ __forceinline__ T spmv_cuda__suraa_block_sum(T 
 }
 
 /* sum of row entries [k0, k1), threads of the block striding */
-template <typename T, typename I>
+template <typename T, typename I, typename V = T>
 __device__ __forceinline__ T spmv_cuda__suraa_chunk(int64_t k0, int64_t k1, const I *__restrict__ ci,
-                                                    const T *__restrict__ val, const T *__restrict__ x) {
+                                                    const V *__restrict__ val, const T *__restrict__ x) {
     T s0 = T(0), s1 = T(0);
     int64_t k = k0 + threadIdx.x;
     for (; k + blockDim.x < k1; k += 2 * (int64_t)blockDim.x) { /* two loads in flight per thread */
-        s0 += val[k] * x[ci[k]];
-        s1 += val[k + blockDim.x] * x[ci[k + blockDim.x]];
+        s0 += spmv_cuda_tv<T>(val[k]) * x[ci[k]];
+        s1 += spmv_cuda_tv<T>(val[k + blockDim.x]) * x[ci[k + blockDim.x]];
     }
-    if (k < k1) s0 += val[k] * x[ci[k]];
+    if (k < k1) s0 += spmv_cuda_tv<T>(val[k]) * x[ci[k]];
     return s0 + s1;
 }
 
 /* G3: L lanes per row (L = 1, 2, 4, 8, 16), sorted rows [r0, r1) */
-template <typename T, typename I>
+template <typename T, typename I, typename V = T>
 __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
     spmv_cuda__suraa_short(int64_t r0, int64_t r1, int L, const I *__restrict__ rp, const I *__restrict__ ci,
-                           const T *__restrict__ val, const I *__restrict__ perm, T alpha, const T *__restrict__ x,
+                           const V *__restrict__ val, const I *__restrict__ perm, T alpha, const T *__restrict__ x,
                            T beta, T *__restrict__ y) {
     const int lane = spmv_cuda_lane(), sub = lane & (L - 1);
     const int64_t rpw = 32 / L, nwarps = spmv_cuda_gsize() >> 5;
@@ -97,7 +102,7 @@ __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
         T s = T(0);
         if (r < r1) {
             const int64_t k1 = (int64_t)rp[r + 1];
-            for (int64_t k = (int64_t)rp[r] + sub; k < k1; k += L) s += val[k] * x[ci[k]];
+            for (int64_t k = (int64_t)rp[r] + sub; k < k1; k += L) s += spmv_cuda_tv<T>(val[k]) * x[ci[k]];
         }
         for (int o = L >> 1; o > 0; o >>= 1) s += __shfl_down_sync(SPMV_CUDA_FULL_MASK, s, o, L);
         if (sub == 0 && r < r1) spmv_cuda_axpby(y + perm[r], alpha, s, beta);
@@ -105,10 +110,10 @@ __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
 }
 
 /* G2: Y threads per row (a multiple of 32 dividing the block), sorted rows [r0, r1) */
-template <typename T, typename I>
+template <typename T, typename I, typename V = T>
 __global__ void __launch_bounds__(1024)
     spmv_cuda__suraa_vector(int64_t r0, int64_t r1, int Y, const I *__restrict__ rp, const I *__restrict__ ci,
-                            const T *__restrict__ val, const I *__restrict__ perm, T alpha, const T *__restrict__ x,
+                            const V *__restrict__ val, const I *__restrict__ perm, T alpha, const T *__restrict__ x,
                             T beta, T *__restrict__ y) {
     __shared__ T part[32];
     const int tid = (int)threadIdx.x, lane = tid & 31, warp = tid >> 5, sub = tid % Y, grp = tid / Y;
@@ -120,10 +125,10 @@ __global__ void __launch_bounds__(1024)
             const int64_t k1 = (int64_t)rp[r + 1];
             int64_t k = (int64_t)rp[r] + sub;
             for (; k + Y < k1; k += 2 * (int64_t)Y) {
-                s0 += val[k] * x[ci[k]];
-                s1 += val[k + Y] * x[ci[k + Y]];
+                s0 += spmv_cuda_tv<T>(val[k]) * x[ci[k]];
+                s1 += spmv_cuda_tv<T>(val[k + Y]) * x[ci[k + Y]];
             }
-            if (k < k1) s0 += val[k] * x[ci[k]];
+            if (k < k1) s0 += spmv_cuda_tv<T>(val[k]) * x[ci[k]];
         }
         s0 = spmv_cuda_warp_sum<32>(s0 + s1);
         if (wpr == 1) {
@@ -150,10 +155,10 @@ __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
         if (cptr[r + 1] - cptr[r] > 1) y[perm[r]] = beta == T(0) ? T(0) : beta * y[perm[r]];
 }
 /* G1 without dynamic parallelism: a block per chunk of SPMV_SURAA_CHUNK entries */
-template <typename T, typename I>
+template <typename T, typename I, typename V = T>
 __global__ void __launch_bounds__(SPMV_SURAA_LBLOCK)
     spmv_cuda__suraa_long(int64_t g1, const int64_t *__restrict__ cptr, const I *__restrict__ rp,
-                          const I *__restrict__ ci, const T *__restrict__ val, const I *__restrict__ perm, T alpha,
+                          const I *__restrict__ ci, const V *__restrict__ val, const I *__restrict__ perm, T alpha,
                           const T *__restrict__ x, T beta, T *__restrict__ y) {
     const int64_t nchunk = cptr[g1];
     for (int64_t c = blockIdx.x; c < nchunk; c += gridDim.x) { /* block-uniform */
@@ -176,9 +181,9 @@ __global__ void __launch_bounds__(SPMV_SURAA_LBLOCK)
 #if defined(SPMV_SURAA_DP)
 /* G1 child grid: the entries [k0, k1) of one row, chunks of SPMV_SURAA_CHUNK per block; yr is
  * the row's y (prepared to beta*y by the parent when add is set) */
-template <typename T, typename I>
+template <typename T, typename I, typename V = T>
 __global__ void __launch_bounds__(SPMV_SURAA_LBLOCK)
-    spmv_cuda__suraa_child(int64_t k0, int64_t k1, const I *__restrict__ ci, const T *__restrict__ val, T alpha,
+    spmv_cuda__suraa_child(int64_t k0, int64_t k1, const I *__restrict__ ci, const V *__restrict__ val, T alpha,
                            const T *__restrict__ x, T beta, T *yr, int add) {
     for (int64_t c0 = k0 + (int64_t)blockIdx.x * SPMV_SURAA_CHUNK; c0 < k1;
          c0 += (int64_t)gridDim.x * SPMV_SURAA_CHUNK) { /* block-uniform */
@@ -191,9 +196,9 @@ __global__ void __launch_bounds__(SPMV_SURAA_LBLOCK)
     }
 }
 /* G1 parent: a thread per row, one child grid per row (fire-and-forget stream) */
-template <typename T, typename I>
+template <typename T, typename I, typename V = T>
 __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
-    spmv_cuda__suraa_parent(int64_t g1, const I *__restrict__ rp, const I *__restrict__ ci, const T *__restrict__ val,
+    spmv_cuda__suraa_parent(int64_t g1, const I *__restrict__ rp, const I *__restrict__ ci, const V *__restrict__ val,
                             const I *__restrict__ perm, T alpha, const T *__restrict__ x, T beta, T *y) {
     for (int64_t r = spmv_cuda_gtid(); r < g1; r += spmv_cuda_gsize()) { /* no shuffles, no barriers */
         const int64_t k0 = (int64_t)rp[r], k1 = (int64_t)rp[r + 1], len = k1 - k0;
@@ -205,19 +210,19 @@ __global__ void __launch_bounds__(SPMV_CUDA_BLOCK)
             const int64_t want = ((len + 7) / 8 + 31) / 32 * 32; /* ~8 entries per thread */
             const int bs = nch > 1 || want > SPMV_SURAA_LBLOCK ? SPMV_SURAA_LBLOCK : (int)want;
             if (nch > 1) *yr = beta == T(0) ? T(0) : beta * *yr; /* before the launch: the child sees it */
-            SPMV_CUDA_LAUNCH(grid, bs, cudaStreamFireAndForget, spmv_cuda__suraa_child<T, I>)(
+            SPMV_CUDA_LAUNCH(grid, bs, cudaStreamFireAndForget, spmv_cuda__suraa_child<T, I, V>)(
                 k0, k1, ci, val, alpha, x, beta, yr, nch > 1 ? 1 : 0);
             launched = cudaGetLastError() == cudaSuccess;
             if (!launched && nch > 1) { /* no child: the thread adds the row to the prepared y */
                 T s = T(0);
-                for (int64_t k = k0; k < k1; k++) s += val[k] * x[ci[k]];
+                for (int64_t k = k0; k < k1; k++) s += spmv_cuda_tv<T>(val[k]) * x[ci[k]];
                 *yr += alpha * s;
                 launched = 1;
             }
         }
         if (!launched) {
             T s = T(0);
-            for (int64_t k = k0; k < k1; k++) s += val[k] * x[ci[k]];
+            for (int64_t k = k0; k < k1; k++) s += spmv_cuda_tv<T>(val[k]) * x[ci[k]];
             spmv_cuda_axpby(yr, alpha, s, beta);
         }
     }
@@ -329,8 +334,8 @@ static inline spmv_status SPMV_NAME(suraa_to_device)(SPMV_NAME(suraa_dev) *D, co
 
 /* y = alpha*D*x + beta*y on the device (x, y device pointers), the three groups on their
  * streams, joined on s before returning; asynchronous with respect to the host. */
-static inline spmv_status SPMV_NAME(suraa_dev_mv)(const SPMV_NAME(suraa_dev) *D, SPMV_T alpha, const SPMV_T *x,
-                                                  SPMV_T beta, SPMV_T *y, cudaStream_t s = 0) {
+static inline spmv_status SPMV_NAME(suraa_dev_mv)(const SPMV_NAME(suraa_dev) *D, SPMV_Y alpha, const SPMV_Y *x,
+                                                  SPMV_Y beta, SPMV_Y *y, cudaStream_t s = 0) {
     const int has1 = D && D->g1_end > 0, has2 = D && D->g2_end > D->g1_end, has3 = D && D->nrows > D->g2_end;
     const int split = has1 + has2 + has3 > 1;
     cudaStream_t st1 = s, st2 = s;
@@ -354,17 +359,17 @@ static inline spmv_status SPMV_NAME(suraa_dev_mv)(const SPMV_NAME(suraa_dev) *D,
         const int L = D->run_lanes[i];
         if (D->run_group[i] == 1) {
 #if defined(SPMV_SURAA_DP)
-            SPMV_CUDA_LAUNCH(spmv_cuda_grid(n, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, st1, spmv_cuda__suraa_parent<SPMV_T, SPMV_I>)(
+            SPMV_CUDA_LAUNCH(spmv_cuda_grid(n, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, st1, spmv_cuda__suraa_parent<SPMV_Y, SPMV_I, SPMV_T>)(
                 n, D->row_ptr, D->col_idx, D->val, D->perm, alpha, x, beta, y);
             st = spmv_cuda_status(cudaGetLastError());
 #else
             if (D->g1_multi) {
-                SPMV_CUDA_LAUNCH(spmv_cuda_grid(n, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, st1, spmv_cuda__suraa_long_prep<SPMV_T, SPMV_I>)(
+                SPMV_CUDA_LAUNCH(spmv_cuda_grid(n, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, st1, spmv_cuda__suraa_long_prep<SPMV_Y, SPMV_I>)(
                     n, D->cptr, D->perm, beta, y);
                 st = spmv_cuda_status(cudaGetLastError());
             }
             if (st == SPMV_OK) {
-                SPMV_CUDA_LAUNCH(spmv_cuda_grid(D->g1_chunks, 1), SPMV_SURAA_LBLOCK, st1, spmv_cuda__suraa_long<SPMV_T, SPMV_I>)(
+                SPMV_CUDA_LAUNCH(spmv_cuda_grid(D->g1_chunks, 1), SPMV_SURAA_LBLOCK, st1, spmv_cuda__suraa_long<SPMV_Y, SPMV_I, SPMV_T>)(
                     n, D->cptr, D->row_ptr, D->col_idx, D->val, D->perm, alpha, x, beta, y);
                 st = spmv_cuda_status(cudaGetLastError());
             }
@@ -372,12 +377,12 @@ static inline spmv_status SPMV_NAME(suraa_dev_mv)(const SPMV_NAME(suraa_dev) *D,
         } else if (D->run_group[i] == 2) {
             const int bs = L > 256 ? L : 256;
             if (L < 32 || L > 1024 || (L & (L - 1))) return SPMV_ERR_ARG;
-            SPMV_CUDA_LAUNCH(spmv_cuda_grid(n * L, bs), bs, st2, spmv_cuda__suraa_vector<SPMV_T, SPMV_I>)(
+            SPMV_CUDA_LAUNCH(spmv_cuda_grid(n * L, bs), bs, st2, spmv_cuda__suraa_vector<SPMV_Y, SPMV_I, SPMV_T>)(
                 r0, r1, L, D->row_ptr, D->col_idx, D->val, D->perm, alpha, x, beta, y);
             st = spmv_cuda_status(cudaGetLastError());
         } else {
             if (L < 1 || L > 16 || (L & (L - 1))) return SPMV_ERR_ARG;
-            SPMV_CUDA_LAUNCH(spmv_cuda_grid(n * L, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s, spmv_cuda__suraa_short<SPMV_T, SPMV_I>)(
+            SPMV_CUDA_LAUNCH(spmv_cuda_grid(n * L, SPMV_CUDA_BLOCK), SPMV_CUDA_BLOCK, s, spmv_cuda__suraa_short<SPMV_Y, SPMV_I, SPMV_T>)(
                 r0, r1, L, D->row_ptr, D->col_idx, D->val, D->perm, alpha, x, beta, y);
             st = spmv_cuda_status(cudaGetLastError());
         }

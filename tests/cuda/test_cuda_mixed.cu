@@ -1,9 +1,10 @@
 /* The device side of the mixed-precision tags (formats/cuda/core.cuh spmv_cuda_tv, SPMV_VEC in
  * formats/cuda/instance.cuh): ds (float values, double vectors and sums), h (binary16 values)
  * and b (bfloat16 values), both with float vectors and sums. For each tag, every device row its
- * families have (spmv_<tag>_any_dev_has: coo, the csr rows, csr5,
- * csrdu, the ELL and DIA rows, bcsr, sss) through spmv_<tag>_any_dev, on edge cases (0 rows, empty
- * rows, one long row that takes csr's merge and split paths, a dense row), two generator presets
+ * families have (spmv_<tag>_any_dev_has: coo, the csr rows, csr5, csrdu, the ELL and DIA rows,
+ * bcsr, sss, suraa: also with child=32 and child=0) through spmv_<tag>_any_dev, on edge cases (0
+ * rows, empty rows, one long row that takes csr's merge and split paths, a case with suraa's three
+ * groups, a dense row), three generator presets
  * and the real matrices up to TM_CAP expanded entries (SPMV_TEST_MAX_NNZ overrides):
  *   - _any_dev_mv with (alpha, beta) = (1, 0) over NaN in y, (-0.75, 2), (-0.7, 1.3); an
  *     infinity in x; _any_dev_mm with 3 vectors (column-major; row-major where the format has it
@@ -18,6 +19,7 @@
  * device API takes spmv_cuda_z / spmv_cuda_c (the layout of the host's spmv_cdouble / spmv_cfloat),
  * with complex values (imaginary parts of both signs; sss on complex symmetric A + A^T) and x,
  * bound (n + 8) u (a complex product's own error is below sqrt(5) u |a||x|), u of the real parts.
+ * At the end, per tag: suraa ran, and each of its groups G1, G2, G3 had rows on some case.
  * Built with tests/emu/cuda_emu.h (build/tests-cuemu/) the kernels run on the CPU; with nvcc
  * they run on the GPU, or the device part is one skip without one. */
 #ifdef TM_CPLX
@@ -90,6 +92,10 @@ static void tm_case(const char *name, const spmv_triplets *t, void *ctx) {
     spmv_z_case(name, t);
     spmv_c_case(name, t);
 }
+static void tm_suraa_report(void) {
+    spmv_z_suraa_report();
+    spmv_c_suraa_report();
+}
 #else
 #define TM_U(V) (sizeof(V) == 8 ? DBL_EPSILON / 2 : FLT_EPSILON / 2)
 #define TM_SLACK 4
@@ -126,6 +132,11 @@ static void tm_case(const char *name, const spmv_triplets *t, void *ctx) {
     spmv_h_case(name, t);
     spmv_b_case(name, t);
 }
+static void tm_suraa_report(void) {
+    spmv_ds_suraa_report();
+    spmv_h_suraa_report();
+    spmv_b_suraa_report();
+}
 #endif
 
 static void tm_edge_cases(void) {
@@ -146,6 +157,14 @@ static void tm_edge_cases(void) {
         for (int i = 0; i < 300; i++) len[i] = i == 17 ? 4000 : 1 + i % 3;
         th_make_rows(&t, 300, 4100, len);
         tm_case("one long row", &t, NULL);
+        spmv_triplets_free(&t);
+    }
+    { /* suraa's three groups (with child=32): a row of two G1 chunks and 31 rows of 40 (G1), 32 more
+         rows of 40 (G2: beyond the budget), the short rows (G3); the long rows scattered */
+        int64_t len[321];
+        for (int i = 0; i < 321; i++) len[i] = i == 200 ? 4000 : i % 5 == 1 ? 40 : 2;
+        th_make_rows(&t, 321, 4100, len);
+        tm_case("suraa groups", &t, NULL);
         spmv_triplets_free(&t);
     }
     {
@@ -172,5 +191,10 @@ int main(void) {
     if (th_cuda_no_device(spmv_cuda_device_count(), "the mixed-precision and complex device products")) return check_finish(TM_NAME);
     tm_edge_cases();
     if (!gpu_dead) th_real_matrices(tm_case, NULL, TM_CAP);
+    if (!gpu_dead) tm_suraa_report();
+#if defined(SPMV_CUDA_EMULATE) && defined(SPMV_SURAA_DP) /* G1 by child grids (not a build of the suite's) */
+    printf("suraa: %llu child grids launched from device code\n", spmv_emu_child_launches());
+    CHECK(gpu_dead || spmv_emu_child_launches() > 0, "suraa with SPMV_SURAA_DP launched no child grid");
+#endif
     return check_finish(TM_NAME);
 }
