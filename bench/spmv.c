@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <unistd.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
@@ -1272,6 +1273,28 @@ static int calibrate_csr(int vb, const char *path, int make_dirs, int show) {
 }
 /* spmv calibrate: this machine's ISA per format and CSR costs for the selection, measured
  * and cached. The ISAs first: the CSR costs are measured with csr's pick. */
+/* Can `path` be created or replaced? Its directory must exist and be writable and the path must
+ * not be a directory: said before measuring (a measurement takes a minute or more), with the
+ * error the save would meet; 0 and errno set if not. */
+static int calib_target_ok(const char *path) {
+    char dir[512];
+    const char *slash = strrchr(path, '/');
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        errno = EISDIR;
+        return 0;
+    }
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else if (slash == path) snprintf(dir, sizeof dir, "/");
+    else snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    if (stat(dir, &st) != 0) return 0;
+    if (!S_ISDIR(st.st_mode)) {
+        errno = ENOTDIR;
+        return 0;
+    }
+    return access(dir, W_OK | X_OK) == 0;
+}
+
 static int cmd_calibrate(int argc, char **argv) {
     const char *file = NULL, *prec = "both";
     char path[512];
@@ -1312,6 +1335,10 @@ static int cmd_calibrate(int argc, char **argv) {
             return 2;
         }
         snprintf(path, sizeof path, "%s", file);
+        if (!show && !calib_target_ok(path)) {
+            fprintf(stderr, "spmv calibrate: cannot create '%s': %s\n", path, strerror(errno));
+            return 1;
+        }
         setenv("SPMV_CALIBRATION", path, 1); /* the builders' ISA picks come from this file */
     } else if (!spmv_calibration_default_path(path, sizeof path)) {
         fprintf(stderr, "spmv calibrate: no calibration file: %s (name one with --file)\n",

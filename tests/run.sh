@@ -3,7 +3,12 @@
 # (Debian packages), builds with ninja (normal, AVX-512-emulated and sanitizer builds,
 # strict examples, CUDA compile+link when nvcc is present), runs every test program
 # and ends with the line "N passed, N failed, N skipped".
+# `sh tests/run.sh --full` (or SPMV_TEST_FULL=1) runs the full suite: every program `ninja tests`
+# builds (docs/TESTING.md, "Two lengths"); without it, the suite that fits 15 minutes on 2 cores.
 set -u
+full=${SPMV_TEST_FULL:-0}
+[ "${1:-}" = "--full" ] && full=1
+export SPMV_TEST_FULL=$full # the scripts the suite runs (build_modes, pkg_check, mpi_check) read it
 cd "$(dirname "$0")/.."
 need=""
 command -v ninja >/dev/null 2>&1 || need="$need ninja-build"
@@ -34,10 +39,15 @@ export SPMV_MATRICES="${SPMV_MATRICES:-$(pwd)/../shared/matrices}"
 # one ninja run builds and runs every test program (build/logs/*.log, tests/run_one.sh), so
 # compiling and running overlap on the cores; with nvcc, the CUDA programs are built too
 rm -rf build/logs; mkdir -p build/logs
-targets="check"
-if command -v nvcc >/dev/null 2>&1; then targets="check cuda"; fi
+# the optional tags' emulated AVX-512 programs where this CPU has no AVX-512 (F and BW: the 16-bit
+# loads need BW); where it has, the normal builds run those kernels natively on every real matrix
+if [ "$full" = 1 ]; then targets="check_full"
+elif grep -qw avx512f /proc/cpuinfo 2>/dev/null && grep -qw avx512bw /proc/cpuinfo 2>/dev/null; then
+    targets="check"; echo "the CPU has AVX-512: the optional tags' emulated AVX-512 programs run natively instead (all of them: tests/run.sh --full)"
+else targets="check check_emu"; fi
+if command -v nvcc >/dev/null 2>&1; then if [ "$full" = 1 ]; then targets="$targets cuda"; else targets="$targets cuda_check"; fi; fi
 # the distributed layer's device side by nvcc (needs Open MPI's compiler flags)
-if command -v nvcc >/dev/null 2>&1 && command -v mpicxx >/dev/null 2>&1; then targets="$targets build/cuda/mpi_cuda_nvcc"; fi
+if [ "$full" = 1 ] && command -v nvcc >/dev/null 2>&1 && command -v mpicxx >/dev/null 2>&1; then targets="$targets build/cuda/mpi_cuda_nvcc"; fi
 start=$(date +%s)
 ninja -k 0 -j "${SPMV_TEST_JOBS:-3}" $targets > build/ninja.log 2>&1
 nrc=$?
@@ -46,10 +56,12 @@ echo "build and test programs: $(( $(date +%s) - start )) s (ninja exit $nrc)"
 if [ "$nrc" != 0 ]; then failed=$((failed + 1)); echo "FAIL: ninja (build/ninja.log)"; fi
 if command -v nvcc >/dev/null 2>&1; then
     cuda_tests=""
-    for b in build/cuda/test_cuda_csr build/cuda/test_cuda_formats build/cuda/test_cuda_mixed build/cuda/test_cuda_complex build/cuda/cuda_csr build/cuda/cuda_any build/cuda/int64_nvcc build/cuda/cg_nvcc build/cuda/pagerank_nvcc build/spmv-cuda; do
+    nv="build/cuda/test_cuda_mixed build/cuda/test_cuda_complex build/cuda/test_cuda_suraa_rdc build/cuda/cuda_any build/spmv-cuda"
+    [ "$full" = 1 ] && nv="$nv build/cuda/test_cuda_csr build/cuda/test_cuda_formats build/cuda/cuda_csr build/cuda/int64_nvcc build/cuda/cg_nvcc build/cuda/pagerank_nvcc"
+    for b in $nv; do
         [ -x "$b" ] || { failed=$((failed + 1)); echo "FAIL: CUDA build: $b missing"; }
     done
-    [ -x build/spmv-cuda ] && [ -x build/cuda/test_cuda_formats ] && { passed=$((passed + 1)); echo "cuda: the tool compiled and linked for sm_75, sm_80, sm_90 (CUDA 13 has no sm_70), the examples and test programs for sm_90"; }
+    [ -x build/spmv-cuda ] && [ -x build/cuda/test_cuda_mixed ] && { passed=$((passed + 1)); echo "cuda: the tool compiled and linked for sm_75, sm_80, sm_90 (CUDA 13 has no sm_70), the examples and test programs for sm_90"; }
     cuda_tests=$(ls build/cuda/test_* 2>/dev/null)
 else
     skipped=$((skipped + 1)); echo "SKIP: nvcc not found: CUDA code not compiled"
@@ -69,8 +81,10 @@ add() { # name, log, exit status: adds its RESULT line
     passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
 }
 # every log the build.ninja's check target names must be there
-for log in $(ninja -t query check 2>/dev/null | sed -n 's/^ *\(build\/logs\/[^ ]*\.log\)$/\1/p') \
-           $(ninja -t query format_checks 2>/dev/null | sed -n 's/^ *\(build\/logs\/[^ ]*\.log\)$/\1/p'); do
+phonies="check format_checks format_checks_emu"
+case " $targets " in *" check_emu "*) phonies="$phonies check_emu" ;; esac
+[ "$full" = 1 ] && phonies="$phonies check_emu check_full format_checks_full"
+for log in $(for p in $phonies; do ninja -t query $p 2>/dev/null | sed -n 's/^ *\(build\/logs\/[^ ]*\.log\)$/\1/p'; done); do
     name=$(basename "$log" .log)
     if [ ! -f "$log" ]; then failed=$((failed + 1)); echo "FAIL: $name did not run (not built?)"; continue; fi
     rc=$(tail -1 "$log" | awk '{print $2}'); secs=$(tail -1 "$log" | awk '{print $3}')
@@ -92,16 +106,16 @@ for t in $cuda_tests; do
 done
 # a run that sees no GPU where nvidia-smi lists one must fail, not skip: a fake nvidia-smi
 # listing a GPU on a machine without one must turn the native CUDA test into a failure
-if [ -x build/cuda/test_cuda_csr ] && ! nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
+if [ -x build/cuda/test_cuda_mixed ] && ! nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
     mkdir -p build/fake-smi
     printf '#!/bin/sh\necho "GPU 0: fake GPU for the harness check (UUID: GPU-0)"\n' > build/fake-smi/nvidia-smi
     chmod +x build/fake-smi/nvidia-smi
-    if PATH="$(pwd)/build/fake-smi:$PATH" build/cuda/test_cuda_csr > build/logs/fake-smi.log 2>&1; then
-        failed=$((failed + 1)); echo "FAIL: test_cuda_csr passed although nvidia-smi listed a GPU CUDA could not see"
+    if PATH="$(pwd)/build/fake-smi:$PATH" build/cuda/test_cuda_mixed > build/logs/fake-smi.log 2>&1; then
+        failed=$((failed + 1)); echo "FAIL: test_cuda_mixed passed although nvidia-smi listed a GPU CUDA could not see"
     elif grep -q 'nvidia-smi lists 1 GPU' build/logs/fake-smi.log; then
         passed=$((passed + 1))
     else
-        failed=$((failed + 1)); echo "FAIL: test_cuda_csr under a fake nvidia-smi failed without saying why"; tail -3 build/logs/fake-smi.log
+        failed=$((failed + 1)); echo "FAIL: test_cuda_mixed under a fake nvidia-smi failed without saying why"; tail -3 build/logs/fake-smi.log
     fi
 fi
 # spmv-cuda on a machine without a GPU: exit 3 and a message saying so (not the CUDA runtime's
@@ -117,18 +131,23 @@ fi
 # its normal equations' residual in long double and its two transpose products' agreement;
 # cg_mixed both solvers' true residuals in long double; helmholtz its true residual in long double
 # complex and the adjoint identity of csr_mvh)
+# (the five of tags s and d against build/libspmv.a, build/examples-lib/; --full: header-only too)
+ex() { case $1 in quickstart|cg|pagerank|cgls|choose_format) echo build/examples-lib/$1 ;; *) echo build/examples/$1 ;; esac; }
 for e in quickstart int64 cg pagerank cgls cg_mixed helmholtz choose_format; do
-    if OMP_NUM_THREADS=2 build/examples/$e >build/logs/example.$e.log 2>&1; then passed=$((passed + 1)); else
-        failed=$((failed + 1)); echo "FAIL: example $e"; tail -5 build/logs/example.$e.log; fi
+    for b in $(ex $e) $([ "$full" = 1 ] && [ "$(ex $e)" != build/examples/$e ] && echo build/examples/$e); do
+        if OMP_NUM_THREADS=2 $b >build/logs/example.$e.log 2>&1; then passed=$((passed + 1)); else
+            failed=$((failed + 1)); echo "FAIL: example $b"; tail -5 build/logs/example.$e.log; fi
+    done
 done
+cf=$(ex choose_format)
 # choose_format with other names: parameters taken, an unknown name or key refused (exit 2, a reason)
 for a in "bcsr bs=2" "csr5" "dia isa=generic"; do
-    if OMP_NUM_THREADS=2 build/examples/choose_format $a >build/logs/example.choose_format.log 2>&1 &&
+    if OMP_NUM_THREADS=2 $cf $a >build/logs/example.choose_format.log 2>&1 &&
         grep -q "^${a%% *} " build/logs/example.choose_format.log; then passed=$((passed + 1)); else
         failed=$((failed + 1)); echo "FAIL: example choose_format $a"; tail -3 build/logs/example.choose_format.log; fi
 done
 for a in "nope" "sell bogus=1" "sell isa=avx-512"; do
-    OMP_NUM_THREADS=2 build/examples/choose_format $a >build/logs/example.choose_format.log 2>&1
+    OMP_NUM_THREADS=2 $cf $a >build/logs/example.choose_format.log 2>&1
     rc=$?
     if [ "$rc" = 2 ] && [ -s build/logs/example.choose_format.log ]; then passed=$((passed + 1)); else
         failed=$((failed + 1)); echo "FAIL: example choose_format $a: exit $rc (expected 2 and a reason)"; fi
@@ -140,10 +159,12 @@ if OMP_NUM_THREADS=2 build/tests-cuemu/cuda_any >build/logs/example.cuda_any_emu
 if OMP_NUM_THREADS=2 build/tests-cuemu/cuda_csr >build/logs/example.cuda_csr_emu.log 2>&1 &&
     grep -q 'max |GPU - CPU|' build/logs/example.cuda_csr_emu.log; then passed=$((passed + 1)); else
     failed=$((failed + 1)); echo "FAIL: example cuda_csr (emulation)"; tail -5 build/logs/example.cuda_csr_emu.log; fi
-# the same two compiled by nvcc (-x cu), int64 and cuda_csr: without a GPU they run the host
-# part (pagerank and cuda_csr say the GPU part was skipped), with one they check the GPU too
+# cuda_any compiled by nvcc (--full: cg, pagerank and int64 as -x cu, and cuda_csr too): without
+# a GPU they run the host part (pagerank and the CUDA examples say the GPU part was skipped),
+# with one they check the GPU too
 if command -v nvcc >/dev/null 2>&1; then
-    for e in cg pagerank int64 cuda_csr cuda_any; do
+    nx="cuda_any"; [ "$full" = 1 ] && nx="cg pagerank int64 cuda_csr cuda_any"
+    for e in $nx; do
         case $e in cuda_*) b=build/cuda/$e ;; *) b=build/cuda/${e}_nvcc ;; esac
         if OMP_NUM_THREADS=2 $b >build/logs/example.${e}_nvcc.log 2>&1; then passed=$((passed + 1)); else
             failed=$((failed + 1)); echo "FAIL: example ${e}_nvcc"; tail -5 build/logs/example.${e}_nvcc.log; fi

@@ -286,6 +286,7 @@ printf 'garbage\n' > "$T/cal"
 expect 0 "" "$bin" calibrate --show --precision d --file "$T/cal"
 check "calibrate --show: a damaged file said" grep -q "not a calibration" "$T/out"
 expect 1 "cannot create" "$bin" calibrate --precision d --file "$T/cal/sub"
+expect 1 "Is a directory" "$bin" calibrate --precision d --file "$T"
 check "plan --save writes a plan" sh -c "head -1 '$T/a.plan' | grep -q '^%%spmv plan 2\$'"
 expect 0 "" "$bin" plan --load "$T/a.plan" gen:stencil3d:n=12,pts=7
 check "plan --load: the saved choice, untimed" grep -q "from the plan" "$T/out"
