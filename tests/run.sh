@@ -39,11 +39,11 @@ export SPMV_MATRICES="${SPMV_MATRICES:-$(pwd)/../shared/matrices}"
 # one ninja run builds and runs every test program (build/logs/*.log, tests/run_one.sh), so
 # compiling and running overlap on the cores; with nvcc, the CUDA programs are built too
 rm -rf build/logs; mkdir -p build/logs
-# the optional tags' emulated AVX-512 programs where this CPU has no AVX-512 (F and BW: the 16-bit
-# loads need BW); where it has, the normal builds run those kernels natively on every real matrix
+# the emulated AVX-512 build's programs where this CPU has no AVX-512 (F and BW: the 16-bit loads
+# need BW); where it has, the normal builds run the same kernels natively on every real matrix
 if [ "$full" = 1 ]; then targets="check_full"
 elif grep -qw avx512f /proc/cpuinfo 2>/dev/null && grep -qw avx512bw /proc/cpuinfo 2>/dev/null; then
-    targets="check"; echo "the CPU has AVX-512: the optional tags' emulated AVX-512 programs run natively instead (all of them: tests/run.sh --full)"
+    targets="check"; echo "the CPU has AVX-512: its kernels run natively; the emulated AVX-512 build is left to tests/run.sh --full"
 else targets="check check_emu"; fi
 if command -v nvcc >/dev/null 2>&1; then if [ "$full" = 1 ]; then targets="$targets cuda"; else targets="$targets cuda_check"; fi; fi
 # the distributed layer's device side by nvcc (needs Open MPI's compiler flags)
@@ -56,8 +56,8 @@ echo "build and test programs: $(( $(date +%s) - start )) s (ninja exit $nrc)"
 if [ "$nrc" != 0 ]; then failed=$((failed + 1)); echo "FAIL: ninja (build/ninja.log)"; fi
 if command -v nvcc >/dev/null 2>&1; then
     cuda_tests=""
-    nv="build/cuda/test_cuda_mixed build/cuda/test_cuda_complex build/cuda/test_cuda_suraa_rdc build/cuda/cuda_any build/spmv-cuda"
-    [ "$full" = 1 ] && nv="$nv build/cuda/test_cuda_csr build/cuda/test_cuda_formats build/cuda/cuda_csr build/cuda/int64_nvcc build/cuda/cg_nvcc build/cuda/pagerank_nvcc"
+    nv="build/cuda/test_cuda_mixed build/cuda/test_cuda_complex build/cuda/test_cuda_suraa_rdc build/spmv-cuda"
+    [ "$full" = 1 ] && nv="$nv build/cuda/cuda_any build/cuda/test_cuda_csr build/cuda/test_cuda_formats build/cuda/cuda_csr build/cuda/int64_nvcc build/cuda/cg_nvcc build/cuda/pagerank_nvcc"
     for b in $nv; do
         [ -x "$b" ] || { failed=$((failed + 1)); echo "FAIL: CUDA build: $b missing"; }
     done
@@ -81,9 +81,9 @@ add() { # name, log, exit status: adds its RESULT line
     passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
 }
 # every log the build.ninja's check target names must be there
-phonies="check format_checks format_checks_emu"
-case " $targets " in *" check_emu "*) phonies="$phonies check_emu" ;; esac
-[ "$full" = 1 ] && phonies="$phonies check_emu check_full format_checks_full"
+phonies="check format_checks"
+case " $targets " in *" check_emu "*) phonies="$phonies check_emu format_checks_emu" ;; esac
+[ "$full" = 1 ] && phonies="$phonies check_emu format_checks_emu check_full format_checks_full"
 for log in $(for p in $phonies; do ninja -t query $p 2>/dev/null | sed -n 's/^ *\(build\/logs\/[^ ]*\.log\)$/\1/p'; done); do
     name=$(basename "$log" .log)
     if [ ! -f "$log" ]; then failed=$((failed + 1)); echo "FAIL: $name did not run (not built?)"; continue; fi
@@ -159,11 +159,11 @@ if OMP_NUM_THREADS=2 build/tests-cuemu/cuda_any >build/logs/example.cuda_any_emu
 if OMP_NUM_THREADS=2 build/tests-cuemu/cuda_csr >build/logs/example.cuda_csr_emu.log 2>&1 &&
     grep -q 'max |GPU - CPU|' build/logs/example.cuda_csr_emu.log; then passed=$((passed + 1)); else
     failed=$((failed + 1)); echo "FAIL: example cuda_csr (emulation)"; tail -5 build/logs/example.cuda_csr_emu.log; fi
-# cuda_any compiled by nvcc (--full: cg, pagerank and int64 as -x cu, and cuda_csr too): without
-# a GPU they run the host part (pagerank and the CUDA examples say the GPU part was skipped),
-# with one they check the GPU too
-if command -v nvcc >/dev/null 2>&1; then
-    nx="cuda_any"; [ "$full" = 1 ] && nx="cg pagerank int64 cuda_csr cuda_any"
+# (--full) the examples compiled by nvcc: cg, pagerank and int64 as -x cu, cuda_csr and cuda_any;
+# without a GPU they run the host part (pagerank and the CUDA examples say the GPU part was
+# skipped), with one they check the GPU too
+if [ "$full" = 1 ] && command -v nvcc >/dev/null 2>&1; then
+    nx="cg pagerank int64 cuda_csr cuda_any"
     for e in $nx; do
         case $e in cuda_*) b=build/cuda/$e ;; *) b=build/cuda/${e}_nvcc ;; esac
         if OMP_NUM_THREADS=2 $b >build/logs/example.${e}_nvcc.log 2>&1; then passed=$((passed + 1)); else
