@@ -679,8 +679,8 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
 }
 
 /* y = A*x with one format, for `spmv mv` (x and y in double; the double vectors' instantiations
- * use them directly, the float ones convert; a complex tag takes x's real parts and gives y as
- * (re, im) pairs: yout holds 2 * nrows * kk doubles). */
+ * use them directly, the float ones convert; a complex tag takes x and gives y as (re, im)
+ * pairs: xin holds 2 * ncols * kk doubles, yout 2 * nrows * kk). */
 static int BF(_mv)(const spmv_triplets *trip, const spmv_opts *bo, int tri, int64_t kk, const double *xin,
                    double *yout) {
     spmv_error e;
@@ -732,7 +732,11 @@ static int BF(_mv)(const spmv_triplets *trip, const spmv_opts *bo, int tri, int6
             BN(csr_free)(&A);
             return 1;
         }
+#if BT_CPLX
+        for (i = 0; i < A.ncols * kk; i++) __real__ x[i] = xin[2 * i], __imag__ x[i] = xin[2 * i + 1];
+#else
         for (i = 0; i < A.ncols * kk; i++) x[i] = (BT_VEC)xin[i];
+#endif
     }
     /* k vectors (column-major, as the file holds them): the handle's SpMM */
     st = kk == 1 ? BN(any_mv)(&M, 1, x, 0, y) : BN(any_mm)(&M, kk, 1, x, A.ncols, 0, y, A.nrows, SPMV_COL_MAJOR);

@@ -152,7 +152,7 @@ static const struct {
            "          MATRIX [--x FILE] [--out FILE|-]\n"
            "      y = A x (--transpose: y = A^T x; an X of k columns: Y = A X, m x k) to standard output\n"
            "      unless --out names a file (written to a temporary beside it and renamed into place);\n"
-           "      --precision z|c: a complex MATRIX (or a real one), x's real parts, y an 'array complex' file\n"},
+           "      --precision z|c: a complex MATRIX (or a real one), x complex (or real), y an 'array complex' file\n"},
     {"formats", "  spmv formats\n"
                 "      each format's flags and parameter keys\n"},
 };
@@ -1138,7 +1138,8 @@ static int cmd_mv(int argc, char **argv) {
     memset(&e, 0, sizeof e);
     if (xfile) {
         int64_t xm = 0;
-        spmv_status st = spmv_mm_read_array(xfile, &xm, &n, &x, &e);
+        spmv_status st = prec->cplx ? spmv_mm_read_array_complex(xfile, &xm, &n, &x, &e) /* (re, im) pairs */
+                                    : spmv_mm_read_array(xfile, &xm, &n, &x, &e);
         if (st != SPMV_OK) {
             fprintf(stderr, "spmv mv: %s: %s: %s\n", xfile, spmv_status_str(st), e.msg);
             spmv_triplets_free(&t);
@@ -1157,9 +1158,9 @@ static int cmd_mv(int argc, char **argv) {
             return 1;
         }
     } else {
-        x = SPMV_ALLOC_N(double, t.ncols);
+        x = SPMV_ALLOC_N(double, t.ncols * (1 + prec->cplx));
         if (x)
-            for (n = 0; n < t.ncols; n++) x[n] = 1;
+            for (n = 0; n < t.ncols * (1 + prec->cplx); n++) x[n] = prec->cplx && (n & 1) ? 0 : 1; /* 1 (+ 0i) */
     }
     y = SPMV_ALLOC_N(double, t.nrows * kk * (1 + prec->cplx)); /* complex: (re, im) pairs */
     if (!x || !y) {

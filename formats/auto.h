@@ -109,7 +109,8 @@ typedef struct spmv_auto_features {
     int value_bytes, index_bytes;
     int vector_bytes; /* an entry of x or y: value_bytes, unless the tag has its own vector type (0: value_bytes) */
     int symmetric; /* 1: square, and the sampled rows' entries match their mirrors (values
-                      included); the symmetric formats' converters check every entry */
+                      included; a complex tag: or every mirror the conjugate, hermitian); the
+                      symmetric formats' converters check every entry */
 } spmv_auto_features;
 
 /* one shortlisted format */
@@ -261,7 +262,8 @@ SPMV_API double spmv_auto_predict(const spmv_auto_features *F, spmv_format f, in
     if (o->deterministic && device && (fl & SPMV_FF_ATOMICS))
         return *why = "deterministic: its device kernel adds with atomics", 0.0;
     if ((fl & SPMV_FF_SYMMETRIC) && !F->symmetric)
-        return *why = "stores one triangle: for symmetric matrices (this one is not, or its columns are unsorted)", 0.0;
+        return *why = SPMV__COMPLEX ? "stores one triangle: for symmetric or hermitian matrices (this one is neither, or its columns are unsorted)"
+                                    : "stores one triangle: for symmetric matrices (this one is not, or its columns are unsorted)", 0.0;
     if ((fl & SPMV_FF_EMBEDS_X) && o->x_changes) {
         if (!device && r && r->x_copied && F->nnz > 0) return r->x_copied(F, why);
         return *why = SPMV_RULE_EMBEDS_X, 0.0;
@@ -557,18 +559,21 @@ SPMV_API spmv_status SPMV_NAME(auto_features)(const SPMV_NAME(csr) *A, spmv_auto
 #endif
     if (m == n && A->cols_sorted) { /* 256 rows spread over A, each entry against its mirror */
         const int64_t st = m / 256 > 1 ? m / 256 : 1;
-        int ok = 1;
-        for (r = st / 2; r < m && ok; r += st)
-            for (k = A->row_ptr[r]; k < A->row_ptr[r + 1] && ok; k++) {
+        int sym = 1, herm = SPMV__COMPLEX; /* a complex tag's hermitian matrix: sss stores it too */
+        for (r = st / 2; r < m && (sym || herm); r += st)
+            for (k = A->row_ptr[r]; k < A->row_ptr[r + 1] && (sym || herm); k++) {
                 const SPMV_I c = A->col_idx[k];
                 const SPMV_I q = c == (SPMV_I)r ? (SPMV_I)k : SPMV_NAME(csr__find)(A->row_ptr, A->col_idx, c, (SPMV_I)r);
-                ok = q >= 0;
-                if (ok) {
+                if (q < 0) {
+                    sym = herm = 0;
+                } else {
                     const SPMV_Y u = SPMV_TV(A->val[q]), w = SPMV_TV(A->val[k]);
-                    ok = u == w || (u != u && w != w);
+                    const int nan = u != u && w != w;
+                    sym = sym && (u == w || nan);
+                    herm = herm && (u == SPMV__CONJ(w) || nan);
                 }
             }
-        F->symmetric = ok;
+        F->symmetric = sym || herm;
     }
     return SPMV_OK;
 }

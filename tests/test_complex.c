@@ -422,6 +422,12 @@ static void N(hermitian)(const char *name, const spmv_triplets *t) {
                   N(csr_mv_err)(&A, CMAKE(0.5f, -2), x, CMAKE(0, 0), NULL, y) <= N(bound)(&A),
               "%s: %s sss of a hermitian matrix (conjugated mirrors)", name, TNAME);
         if (S.herm == 1) N(sss_free)(&S);
+        {
+            spmv_auto_features F;
+            memset(&F, 0, sizeof F);
+            CHECK(N(auto_features)(&A, &F) == SPMV_OK && F.symmetric == 1,
+                  "%s: %s the selection's features take a hermitian matrix as one sss stores", name, TNAME);
+        }
         int32_t r, d = -1;
         for (r = 0; r < A.nrows && d < 0; r++) /* a diagonal entry given an imaginary part: no longer hermitian */
             for (k = A.row_ptr[r]; k < A.row_ptr[r + 1]; k++)

@@ -323,6 +323,42 @@ static void test_good(void) {
             CHECK(spmv_mm_read_array(p, NULL, &n2, &r, &e) == SPMV_ERR_ARG, "read_array without m refused");
             CHECK(spmv_mm_write_array(NULL, NULL, 2, 2, w, &e) == SPMV_ERR_ARG, "write_array without a destination refused");
         }
+        { /* complex arrays (spmv mv --precision z|c --x): (re, im) pairs, a real file's imaginary
+             parts 0, the write's round trip bit for bit; a missing imaginary part refused */
+            int64_t m2 = -1, n2 = -1;
+            double wz[8] = {1, -2, 0.5, 0, -0.0, 3e-310, 7, -8.25};
+            p = write_text("carr.mtx", "%%MatrixMarket matrix array complex general\n2 2\n1 -2\n0.5 0\n-0 3e-310\n7 -8.25\n");
+            st = spmv_mm_read_array_complex(p, &m2, &n2, &r, &e);
+            ok = st == SPMV_OK && m2 == 2 && n2 == 2 && r;
+            for (i = 0; ok && i < 8; i++) ok = same_bits(r[i], wz[i]);
+            CHECK(ok, "2 x 2 complex array as (re, im) pairs: %s", e.msg);
+            spmv__free(r);
+            r = NULL;
+            st = spmv_mm_read_array(p, &m2, &n2, &r, &e);
+            CHECK(st == SPMV_ERR_UNSUPPORTED && r == NULL && strstr(e.msg, "spmv_mm_read_array_complex"),
+                  "the real reader refuses a complex array, naming the complex one: %s", e.msg);
+            p = tpath("carr2.mtx");
+            st = spmv_mm_write_array_complex(p, NULL, 2, 2, wz, &e);
+            if (st == SPMV_OK) st = spmv_mm_read_array_complex(p, &m2, &n2, &r, &e);
+            ok = st == SPMV_OK && m2 == 2 && n2 == 2;
+            for (i = 0; ok && i < 8; i++) ok = same_bits(r[i], wz[i]);
+            CHECK(ok, "complex array round trip bit-exact: %s", e.msg);
+            spmv__free(r);
+            p = write_text("rarr.mtx", "%%MatrixMarket matrix array integer general\n3 1\n4\n-5\n6\n");
+            st = spmv_mm_read_array_complex(p, &m2, &n2, &r, &e);
+            ok = st == SPMV_OK && m2 == 3 && n2 == 1 && r[0] == 4 && r[1] == 0 && r[2] == -5 && r[3] == 0 && r[4] == 6 &&
+                 r[5] == 0 && !signbit(r[1]);
+            CHECK(ok, "an integer array read as complex: imaginary parts +0: %s", e.msg);
+            spmv__free(r);
+            r = NULL;
+            p = write_text("carr_bad.mtx", "%%MatrixMarket matrix array complex general\n2 1\n1 2\n3\n");
+            st = spmv_mm_read_array_complex(p, &m2, &n2, &r, &e);
+            CHECK(st == SPMV_ERR_PARSE && r == NULL && strstr(e.msg, "imaginary"), "a missing imaginary part refused: %s",
+                  e.msg);
+            p = write_text("carr_long.mtx", "%%MatrixMarket matrix array complex general\n1 1\n1 2 3\n");
+            st = spmv_mm_read_array_complex(p, &m2, &n2, &r, &e);
+            CHECK(st == SPMV_ERR_PARSE && r == NULL, "three values on a complex line refused: %s", e.msg);
+        }
     }
 
     /* write -> read round trip, exact to the bit, through a file larger than the buffer */

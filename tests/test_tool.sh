@@ -92,6 +92,13 @@ printf '%%%%MatrixMarket matrix coordinate complex hermitian\n2 2 2\n1 1 2 0\n2 
 expect 0 "" "$bin" mv --precision z --format sss "$T/herm.mtx"
 check "mv --precision z --format sss of a hermitian file: the triangle, mirrors conjugated (y = 3-1i, 1+1i)" \
     [ "$(sed 1,2d "$T/out" | tr '\n' ' ')" = "3 -1 1 1 " ]
+printf '%%%%MatrixMarket matrix array complex general\n2 1\n0 1\n2 0\n' > "$T/xz.mtx"
+expect 0 "" "$bin" mv --precision z --format sss --x "$T/xz.mtx" "$T/herm.mtx"
+check "mv --precision z --x of a complex array: x's imaginary parts used (y = 2+0i, -1+1i)" \
+    [ "$(sed 1,2d "$T/out" | tr '\n' ' ')" = "2 0 -1 1 " ]
+expect 0 "" "$bin" mv --precision c --x "$T/xz.mtx" "$T/herm.mtx"
+check "mv --precision c --x of a complex array" [ "$(sed 1,2d "$T/out" | tr '\n' ' ')" = "2 0 -1 1 " ]
+expect 1 "complex arrays are not supported here" "$bin" mv --precision d --x "$T/xz.mtx" "$A"
 expect 0 "" "$bin" mv --precision c "$T/herm.mtx"
 check "mv --precision c of a hermitian file: expanded with the conjugate" [ "$(sed 1,2d "$T/out" | tr '\n' ' ')" = "3 -1 1 1 " ]
 expect 2 "--precision" "$bin" mv --precision q "$A"

@@ -22,6 +22,8 @@
  *       *v is allocated by the library; the caller frees it with spmv_free(*v).
  *   spmv_status spmv_mm_read_array(const char *path, int64_t *m, int64_t *n, double **v, spmv_error *err);
  *       The same for an m x n array (k vectors side by side: n = k), column-major v[j*m + i].
+ *   spmv_status spmv_mm_read_array_complex(path, m, n, v, err): the same, 'array complex general'
+ *       too (a real or integer file: imaginary parts 0), v holding m*n (re, im) pairs.
  *   spmv_status spmv_mm_write_array(const char *path, FILE *f, int64_t m, int64_t n, const double *v,
  *                                   spmv_error *err);
  *       An m x n array, column-major, to path (beside it, renamed into place) or, path NULL, f.
@@ -1130,8 +1132,9 @@ static inline spmv_status spmv_mm_read(const char *path, spmv_triplets *out, spm
 
 /* ---- dense (array) readers: a vector, or a rows x cols array (column-major, as the format
  * stores it) ---- */
-static inline spmv_status spmv__mm_read_arr(const char *path, int vector, int64_t *m_out, int64_t *n_out,
+static inline spmv_status spmv__mm_read_arr(const char *path, int vector, int cplx, int64_t *m_out, int64_t *n_out,
                                             double **v_out, spmv_error *err) {
+    const int w = cplx ? 2 : 1; /* doubles per entry: (re, im) pairs for the complex reader */
     spmv__mm_reader rd;
     spmv__mm_header h;
     spmv_status st;
@@ -1150,8 +1153,9 @@ static inline spmv_status spmv__mm_read_arr(const char *path, int vector, int64_
     st = spmv__mm_open(&rd, path, err);
     if (st != SPMV_OK) return st;
     st = spmv__mm_read_banner(&rd, &h, err);
-    if (st == SPMV_OK && h.field == SPMV__MM_COMPLEX)
-        st = spmv__mm_err(err, rd.line, SPMV_ERR_UNSUPPORTED, "complex arrays are not supported (field 'complex')");
+    if (st == SPMV_OK && h.field == SPMV__MM_COMPLEX && !cplx)
+        st = spmv__mm_err(err, rd.line, SPMV_ERR_UNSUPPORTED,
+                          "complex arrays are not supported here (field 'complex'; spmv_mm_read_array_complex reads them)");
     if (st != SPMV_OK) goto fail;
     if (!h.array) {
         st = spmv__mm_err(err, rd.line, SPMV_ERR_PARSE,
@@ -1183,11 +1187,11 @@ static inline spmv_status spmv__mm_read_arr(const char *path, int vector, int64_
     } else if (alloc > 4096) {
         alloc = 4096;
     }
-    if ((uint64_t)alloc > (uint64_t)(SIZE_MAX / sizeof(double))) {
+    if ((uint64_t)alloc > (uint64_t)(SIZE_MAX / sizeof(double) / 2)) {
         st = spmv__mm_err(err, rd.line, SPMV_ERR_OVERFLOW, "%lld values do not fit in memory addressing", (long long)len);
         goto fail;
     }
-    v = SPMV_ALLOC_N(double, alloc);
+    v = SPMV_ALLOC_N(double, alloc * w);
     if (!v) {
         st = spmv__mm_err(err, rd.line, SPMV_ERR_ALLOC, "out of memory for %lld values", (long long)alloc);
         goto fail;
@@ -1195,7 +1199,7 @@ static inline spmv_status spmv__mm_read_arr(const char *path, int vector, int64_
     while (k < len) {
         const char *line = spmv__mm_next_data(&rd);
         const char *p = line;
-        double x = 0.0;
+        double x = 0.0, xi = 0.0;
         if (!line) {
             if (rd.fail) st = spmv__mm_fail_status(&rd, err);
             else
@@ -1204,13 +1208,24 @@ static inline spmv_status spmv__mm_read_arr(const char *path, int vector, int64_
                                   (long long)len, (long long)k);
             goto fail;
         }
-        if (spmv__mm_parse_value(&p, h.field, &x, vmsg, sizeof vmsg) != 0) {
+        if (spmv__mm_parse_value(&p, h.field == SPMV__MM_COMPLEX ? SPMV__MM_REAL : h.field, &x, vmsg, sizeof vmsg) != 0) {
             st = spmv__mm_err(err, rd.line, SPMV_ERR_PARSE, "%s", vmsg);
             goto fail;
         }
         p = spmv__mm_skipws(p);
+        if (h.field == SPMV__MM_COMPLEX) { /* the imaginary part */
+            if (*p == '\0') {
+                st = spmv__mm_err(err, rd.line, SPMV_ERR_PARSE, "missing imaginary part (a complex array: two values per line)");
+                goto fail;
+            }
+            if (spmv__mm_parse_value(&p, SPMV__MM_REAL, &xi, vmsg, sizeof vmsg) != 0) {
+                st = spmv__mm_err(err, rd.line, SPMV_ERR_PARSE, "%s (imaginary part)", vmsg);
+                goto fail;
+            }
+            p = spmv__mm_skipws(p);
+        }
         if (*p != '\0') {
-            st = spmv__mm_err(err, rd.line, SPMV_ERR_PARSE, "trailing garbage '%s' after the value (one value per line)",
+            st = spmv__mm_err(err, rd.line, SPMV_ERR_PARSE, "trailing garbage '%s' after the value (one entry per line)",
                               spmv__mm_tok(p, tb, sizeof tb));
             goto fail;
         }
@@ -1218,17 +1233,23 @@ static inline spmv_status spmv__mm_read_arr(const char *path, int vector, int64_
             int64_t na = alloc < 2048 ? 4096 : alloc * 2;
             double *v2;
             if (na > len) na = len;
-            v2 = (uint64_t)na > (uint64_t)(SIZE_MAX / sizeof(double)) ? NULL : SPMV_ALLOC_N(double, na);
+            v2 = (uint64_t)na > (uint64_t)(SIZE_MAX / sizeof(double) / 2) ? NULL : SPMV_ALLOC_N(double, na * w);
             if (!v2) {
                 st = spmv__mm_err(err, rd.line, SPMV_ERR_ALLOC, "out of memory for %lld values", (long long)na);
                 goto fail;
             }
-            if (k) memcpy(v2, v, sizeof(double) * (size_t)k);
+            if (k) memcpy(v2, v, sizeof(double) * (size_t)(k * w));
             spmv__free(v);
             v = v2;
             alloc = na;
         }
-        v[k++] = x;
+        if (cplx) {
+            v[2 * k] = x;
+            v[2 * k + 1] = xi;
+            k++;
+        } else {
+            v[k++] = x;
+        }
     }
     if (spmv__mm_next_data(&rd) != NULL) {
         st = spmv__mm_err(err, rd.line, SPMV_ERR_PARSE, "more entries than announced (%lld) on the size line",
@@ -1255,12 +1276,18 @@ fail:
 }
 /* a vector (m x 1 or 1 x n 'array real general'): *n values in *v (spmv__free it) */
 static inline spmv_status spmv_mm_read_dense(const char *path, int64_t *n_out, double **v_out, spmv_error *err) {
-    return spmv__mm_read_arr(path, 1, NULL, n_out, v_out, err);
+    return spmv__mm_read_arr(path, 1, 0, NULL, n_out, v_out, err);
 }
 /* an m x n 'array real general' (k vectors: n = k): column-major, element (i, j) at v[j*m + i] */
 static inline spmv_status spmv_mm_read_array(const char *path, int64_t *m_out, int64_t *n_out, double **v_out,
                                              spmv_error *err) {
-    return spmv__mm_read_arr(path, 0, m_out, n_out, v_out, err);
+    return spmv__mm_read_arr(path, 0, 0, m_out, n_out, v_out, err);
+}
+/* the same for an 'array complex general' (or real, integer: imaginary parts 0): *v holds m*n
+ * (re, im) pairs, column-major (the layout of spmv_cdouble; spmv_mm_write_array_complex's) */
+static inline spmv_status spmv_mm_read_array_complex(const char *path, int64_t *m_out, int64_t *n_out, double **v_out,
+                                                     spmv_error *err) {
+    return spmv__mm_read_arr(path, 0, 1, m_out, n_out, v_out, err);
 }
 
 /* ---- buffered writer: a temporary file renamed into place, or a stream ---------- */
