@@ -1,12 +1,13 @@
 #!/bin/sh
 # The distributed layer's tests (tests/mpi/test_mpi.c; the device side in the CUDA emulation,
-# tests/mpi/test_mpi_cuda.cu) under mpirun -np 1, 2, 3, 4 (Open MPI;
+# tests/mpi/test_mpi_cuda.cu) under mpirun -np 1, 2, 3 (and 4 in the full suite) (Open MPI;
 # --oversubscribe: 4 ranks on 2 cores; --allow-run-as-root: CI runs as root), each run under a
 # time limit: a hang on any rank is a failure, not a wait. Ends with one RESULT line.
 # `tests/mpi_check.sh --cuda`: the device side alone (the full suite's run.mpi_cuda_check edge).
 prog=build/tests/test_mpi
 pass=0; fail=0; skip=0
 cuda_only=0; [ "${1:-}" = "--cuda" ] && cuda_only=1
+full=${SPMV_TEST_FULL:-0} # 1: the full suite's rank counts (tests/run.sh --full)
 if ! command -v mpirun > /dev/null 2>&1 || [ ! -x "$prog" ]; then
     echo "SKIP: Open MPI (mpirun) or $prog missing: the distributed layer not tested"
     echo "RESULT mpi_check passed=0 failed=0 skipped=1"; exit 0
@@ -31,21 +32,18 @@ run_np() { # label, program, ranks, log, extra environment
     pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
     echo "${label}np $np: $res"
 }
-# the optional tags' and the device side's layers on 1 and 3 ranks (the full suite, SPMV_TEST_FULL=1:
-# on 2 too); the layer itself, tags s, d and dl, on 1 to 3 (and 4)
-nps="1 3"; [ "${SPMV_TEST_FULL:-0}" = 1 ] && nps="1 2 3"
+# the optional tags' and the device side's layers on 1 and 3 ranks (the full suite: on 2 too); the
+# layer itself, tags s, d and dl, on 1 to 3 (and 4)
+nps="1 3"; [ "$full" = 1 ] && nps="1 2 3"
 # the device side in the CUDA emulation (tests/mpi/test_mpi_cuda.cu), the full suite's
 if [ "$cuda_only" = 1 ]; then
-if [ ! -x build/tests-cuemu/test_mpi_cuda ]; then
-    fail=$((fail + 1)); echo "FAIL: build/tests-cuemu/test_mpi_cuda missing"
-else
-    for np in $nps; do run_np "device side, " build/tests-cuemu/test_mpi_cuda $np build/logs/mpi.cuda.np$np.out; done
+    if [ -x build/tests-cuemu/test_mpi_cuda ]; then
+        for np in $nps; do run_np "device side, " build/tests-cuemu/test_mpi_cuda $np build/logs/mpi.cuda.np$np.out; done
+    else fail=$((fail + 1)); echo "FAIL: build/tests-cuemu/test_mpi_cuda missing"; fi
+    echo "RESULT mpi_check passed=$pass failed=$fail skipped=$skip"
+    [ "$fail" = 0 ]; exit $?
 fi
-echo "RESULT mpi_check passed=$pass failed=$fail skipped=$skip"
-[ "$fail" = 0 ]
-exit $?
-fi
-for np in 1 2 3 $([ "${SPMV_TEST_FULL:-0}" = 1 ] && echo 4); do run_np "" "$prog" $np build/logs/mpi.np$np.out OMP_WAIT_POLICY=passive; done
+for np in 1 2 3 $([ "$full" = 1 ] && echo 4); do run_np "" "$prog" $np build/logs/mpi.np$np.out OMP_WAIT_POLICY=passive; done
 # a float matrix with double vectors (tests/mpi/test_mpi_ds.c) on 1-3 ranks
 if [ -x build/tests/test_mpi_ds ]; then
     for np in $nps; do run_np "ds, " build/tests/test_mpi_ds $np build/logs/mpi.ds.np$np.out OMP_WAIT_POLICY=passive; done

@@ -9,6 +9,7 @@ stage=$(pwd)/build/pkg-stage
 rm -rf "$stage" build/pkg-build
 mkdir -p build/pkg-build
 pass=0; fail=0; skip=0
+full=${SPMV_TEST_FULL:-0} # 1: the full suite's consumers too (tests/run.sh --full)
 ok() { pass=$((pass + 1)); echo "ok: $*"; }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 if DESTDIR=$stage PREFIX=/usr/local sh formats/pkg/install.sh > build/pkg-build/install.log 2>&1 &&
@@ -48,10 +49,10 @@ export PKG_CONFIG_PATH=$stage/usr/local/lib/pkgconfig
 if command -v pkg-config > /dev/null 2>&1; then
     flags=$(pkg-config --cflags --libs spmv) && [ "$(pkg-config --modversion spmv)" = "$(sed -n 's/^#define SPMV_VERSION_MAJOR \([0-9]*\)/\1/p' formats/core/version.h).$(sed -n 's/^#define SPMV_VERSION_MINOR \([0-9]*\)/\1/p' formats/core/version.h).$(sed -n 's/^#define SPMV_VERSION_PATCH \([0-9]*\)/\1/p' formats/core/version.h)" ] &&
         ok "pkg-config: $flags" || bad "pkg-config --cflags --libs spmv / --modversion"
-    # (g++ and clang consumers and the nvcc one in the full suite, SPMV_TEST_FULL=1; the CMake
+    # (g++ and clang consumers and the nvcc one in the full suite; the CMake
     # consumers below build C and C++ in the short one too)
     ccs="gcc -std=c11 -fopenmp"
-    [ "${SPMV_TEST_FULL:-0}" = 1 ] && ccs="$ccs|g++ -x c++ -fopenmp|clang -std=c11"
+    [ "$full" = 1 ] && ccs="$ccs|g++ -x c++ -fopenmp|clang -std=c11"
     IFS='|'; set -- $ccs; unset IFS
     for cc in "$@"; do
         name=$(echo "$cc" | cut -d' ' -f1)
@@ -64,7 +65,7 @@ if command -v pkg-config > /dev/null 2>&1; then
             "build/pkg-build/consumer-$name" | grep -q '^ok:'; then ok "pkg-config consumer built and run with $cc: header-only and against libspmv.a (spmv-compiled)"
         else bad "pkg-config consumer with $cc"; cat "build/pkg-build/$name.log"; fi
     done
-    if [ "${SPMV_TEST_FULL:-0}" != 1 ]; then skip=$((skip + 1)); echo "SKIP: the CUDA consumer (tests/run.sh --full)"
+    if [ "$full" != 1 ]; then skip=$((skip + 1)); echo "SKIP: the CUDA consumer (tests/run.sh --full)"
     elif command -v nvcc > /dev/null 2>&1; then
         if nvcc -std=c++17 -gencode arch=compute_90,code=sm_90 tests/pkg/consumer.cu $flags -o build/pkg-build/consumer-cu > build/pkg-build/nvcc.log 2>&1 &&
             build/pkg-build/consumer-cu | grep -q '^ok:'; then ok "CUDA consumer compiled, linked and run by nvcc ($(build/pkg-build/consumer-cu))"
@@ -96,7 +97,7 @@ if command -v cmake > /dev/null 2>&1; then
         ok "examples/cmake built against the installed package and run: $(cat build/pkg-build/example.out)"
     else bad "examples/cmake (build/pkg-build/example.log)"; tail -20 build/pkg-build/example.log build/pkg-build/example.out 2>/dev/null; fi
     # the source tree as a subproject (the top-level CMakeLists.txt): add_subdirectory + spmv::spmv
-    if [ "${SPMV_TEST_FULL:-0}" != 1 ]; then skip=$((skip + 1)); echo "SKIP: add_subdirectory(spmv) (tests/run.sh --full)"; else
+    if [ "$full" != 1 ]; then skip=$((skip + 1)); echo "SKIP: add_subdirectory(spmv) (tests/run.sh --full)"; else
     mkdir -p build/pkg-build/sub
     printf 'cmake_minimum_required(VERSION 3.16)\nproject(sub C)\nadd_subdirectory("%s" spmv)\nadd_executable(sub "%s/examples/cmake/main.c")\ntarget_link_libraries(sub PRIVATE spmv::spmv)\n' "$(pwd)" "$(pwd)" > build/pkg-build/sub/CMakeLists.txt
     if cmake -S build/pkg-build/sub -B build/pkg-build/sub/b > build/pkg-build/sub.log 2>&1 && cmake --build build/pkg-build/sub/b >> build/pkg-build/sub.log 2>&1 &&

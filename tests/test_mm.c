@@ -130,6 +130,16 @@ static int is_empty(const spmv_triplets *t) {
 }
 
 static int same_bits(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
+/* path read as an m x n array (cplx: (re, im) pairs) holds w's bits exactly */
+static int arr_read_is(const char *path, int cplx, int64_t m, int64_t n, const double *w, spmv_error *e) {
+    int64_t m2 = -1, n2 = -1, i;
+    double *r = NULL;
+    const spmv_status st = cplx ? spmv_mm_read_array_complex(path, &m2, &n2, &r, e) : spmv_mm_read_array(path, &m2, &n2, &r, e);
+    int ok = st == SPMV_OK && m2 == m && n2 == n && r;
+    for (i = 0; ok && i < m * n * (1 + cplx); i++) ok = same_bits(r[i], w[i]);
+    spmv__free(r);
+    return ok;
+}
 
 static int triplets_equal(const spmv_triplets *a, const spmv_triplets *b) {
     int64_t k;
@@ -302,21 +312,13 @@ static void test_good(void) {
             int64_t m2 = -1, n2 = -1;
             double w[6] = {1, 2, 3, -4, 5e-300, 6.5};
             p = write_text("arr.mtx", "%%MatrixMarket matrix array real general\n3 2\n1\n2\n3\n-4\n5e-300\n6.5\n");
-            st = spmv_mm_read_array(p, &m2, &n2, &r, &e);
-            ok = st == SPMV_OK && m2 == 3 && n2 == 2 && r;
-            for (i = 0; ok && i < 6; i++) ok = same_bits(r[i], w[i]);
-            CHECK(ok, "3 x 2 array: %s", e.msg);
-            spmv__free(r);
+            CHECK(arr_read_is(p, 0, 3, 2, w, &e), "3 x 2 array: %s", e.msg);
             st = spmv_mm_read_dense(p, &n, &r, &e);
             CHECK(st == SPMV_ERR_PARSE && strstr(e.msg, "expected a vector"), "read_dense refuses a 3 x 2 array: %s", e.msg);
             p = tpath("arr2.mtx");
             st = spmv_mm_write_array(p, NULL, 3, 2, w, &e);
+            CHECK(st == SPMV_OK && arr_read_is(p, 0, 3, 2, w, &e), "array round trip bit-exact: %s", e.msg);
             r = NULL;
-            if (st == SPMV_OK) st = spmv_mm_read_array(p, &m2, &n2, &r, &e);
-            ok = st == SPMV_OK && m2 == 3 && n2 == 2;
-            for (i = 0; ok && i < 6; i++) ok = same_bits(r[i], w[i]);
-            CHECK(ok, "array round trip bit-exact: %s", e.msg);
-            spmv__free(r);
             p = write_text("arr_short.mtx", "%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n");
             st = spmv_mm_read_array(p, &m2, &n2, &r, &e);
             CHECK(st == SPMV_ERR_PARSE && r == NULL && m2 == 0 && n2 == 0, "array with a value missing refused: %s", e.msg);
@@ -328,22 +330,14 @@ static void test_good(void) {
             int64_t m2 = -1, n2 = -1;
             double wz[8] = {1, -2, 0.5, 0, -0.0, 3e-310, 7, -8.25};
             p = write_text("carr.mtx", "%%MatrixMarket matrix array complex general\n2 2\n1 -2\n0.5 0\n-0 3e-310\n7 -8.25\n");
-            st = spmv_mm_read_array_complex(p, &m2, &n2, &r, &e);
-            ok = st == SPMV_OK && m2 == 2 && n2 == 2 && r;
-            for (i = 0; ok && i < 8; i++) ok = same_bits(r[i], wz[i]);
-            CHECK(ok, "2 x 2 complex array as (re, im) pairs: %s", e.msg);
-            spmv__free(r);
+            CHECK(arr_read_is(p, 1, 2, 2, wz, &e), "2 x 2 complex array as (re, im) pairs: %s", e.msg);
             r = NULL;
             st = spmv_mm_read_array(p, &m2, &n2, &r, &e);
             CHECK(st == SPMV_ERR_UNSUPPORTED && r == NULL && strstr(e.msg, "spmv_mm_read_array_complex"),
                   "the real reader refuses a complex array, naming the complex one: %s", e.msg);
             p = tpath("carr2.mtx");
             st = spmv_mm_write_array_complex(p, NULL, 2, 2, wz, &e);
-            if (st == SPMV_OK) st = spmv_mm_read_array_complex(p, &m2, &n2, &r, &e);
-            ok = st == SPMV_OK && m2 == 2 && n2 == 2;
-            for (i = 0; ok && i < 8; i++) ok = same_bits(r[i], wz[i]);
-            CHECK(ok, "complex array round trip bit-exact: %s", e.msg);
-            spmv__free(r);
+            CHECK(st == SPMV_OK && arr_read_is(p, 1, 2, 2, wz, &e), "complex array round trip bit-exact: %s", e.msg);
             p = write_text("rarr.mtx", "%%MatrixMarket matrix array integer general\n3 1\n4\n-5\n6\n");
             st = spmv_mm_read_array_complex(p, &m2, &n2, &r, &e);
             ok = st == SPMV_OK && m2 == 3 && n2 == 1 && r[0] == 4 && r[1] == 0 && r[2] == -5 && r[3] == 0 && r[4] == 6 &&
