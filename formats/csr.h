@@ -510,6 +510,28 @@ SPMV_API spmv_status SPMV_NAME(csr_merge_from_csr)(SPMV_NAME(csr) *A, const SPMV
 #define SPMV__CSR_MACY(s, a, b) ((s) += (a) * (b))
 #endif
 #define SPMV__CSR_MAC(s, a, b) SPMV__CSR_MACY(s, V_tv(a), b)
+#if SPMV__COMPLEX && SPMV_CXW
+/* n >= SPMV_CXW entries of a complex row in the complex lanes (formats/simd/simd_complex.h): two
+ * FMAs an entry where the scalar product takes four and a subtraction; two accumulator pairs
+ * while 2*SPMV_CXW entries remain (the FMAs' latency), the last n % SPMV_CXW entries scalar */
+SPMV_KTARGET static inline SPMV_Y SPMV_K(csr__dotc)(const SPMV_T *SPMV_RESTRICT val, const SPMV_I *SPMV_RESTRICT col,
+                                                    const SPMV_Y *SPMV_RESTRICT x, SPMV_I n) {
+    const SPMV_CXR *a = (const SPMV_CXR *)(const void *)val, *xr = (const SPMV_CXR *)(const void *)x;
+    spmv_cv r0 = C_zero(), j0 = C_zero(), r1 = C_zero(), j1 = C_zero();
+    SPMV_Y s = 0;
+    SPMV_I k = 0;
+    for (; k + 2 * SPMV_CXW <= n; k += 2 * SPMV_CXW) {
+        C_mac(&r0, &j0, a + 2 * k, C_gather(xr, col + k));
+        C_mac(&r1, &j1, a + 2 * (k + SPMV_CXW), C_gather(xr, col + k + SPMV_CXW));
+    }
+    if (k + SPMV_CXW <= n) {
+        C_mac(&r0, &j0, a + 2 * k, C_gather(xr, col + k));
+        k += SPMV_CXW;
+    }
+    for (; k < n; k++) SPMV__CSR_MAC(s, val[k], x[col[k]]);
+    return C_fold(C_add(r0, r1), C_add(j0, j1)) + s;
+}
+#endif
 /* Entries [k, e) of val/col: one accumulator (the plain loop's shape), or (SPLIT, rows of
  * SPMV_CSR_LONG or more) four first, scalar loads of x either way. Indices, not pointers
  * offset per row: GCC then emits the plain loop's ~15 instructions a row where the pointer
@@ -519,6 +541,9 @@ SPMV_KTARGET static SPMV__ALWAYS_INLINE SPMV_Y SPMV_K(csr__dots)(const SPMV_T *S
                                                              const SPMV_Y *SPMV_RESTRICT x, SPMV_I k, SPMV_I e,
                                                              int split) {
     SPMV_Y s0 = 0;
+#if SPMV__COMPLEX && SPMV_CXW
+    if (e - k >= SPMV_CXW) return SPMV_K(csr__dotc)(val + k, col + k, x, e - k);
+#endif
     if (split && e - k >= SPMV_CSR_LONG) {
         SPMV_Y s1 = 0, s2 = 0, s3 = 0;
         for (; k + 4 <= e; k += 4) {

@@ -39,8 +39,11 @@
  * SIMDe (simde/x86/avx512.h, on the system include path) and run on any x86-64 CPU.
  * Every AVX-512 intrinsic is spelled SPMV_MM512(op) (present in SIMDe) or
  * SPMV_MM512X(op) (missing from SIMDe 0.7.4, provided by tests/emu/simde_shims.h),
- * its 256-bit helpers SPMV_MM256(op), types SPMV_M512D/SPMV_M512/SPMV_M512I,
- * SPMV_M256D/SPMV_M256/SPMV_M256I and SPMV_MMASK8/SPMV_MMASK16. */
+ * its 256- and 128-bit helpers SPMV_MM256(op) and SPMV_MM128(op), types
+ * SPMV_M512D/SPMV_M512/SPMV_M512I, SPMV_M256D/SPMV_M256/SPMV_M256I, SPMV_M128D/SPMV_M128 and
+ * SPMV_MMASK8/SPMV_MMASK16.
+ * Complex lanes (tags z, c) add a row sum's vocabulary on AVX2 and AVX-512:
+ * formats/simd/simd_complex.h. */
 #ifndef SPMV_SIMD_H
 #define SPMV_SIMD_H
 /* Unmasked gathers: SPMV_HW_GATHER=1 uses the gather instructions; the default builds
@@ -383,6 +386,10 @@ static inline SPMV_TARGET_AVX2 __m256 spmv__avx2s_shift_up(__m256 a, float fill)
 #define SPMV_MM512(op) simde_mm512_##op
 #define SPMV_MM512X(op) spmv_emu_mm512_##op
 #define SPMV_MM256(op) simde_mm256_##op
+#define SPMV_MM128(op) simde_mm_##op
+#define SPMV_M128D simde__m128d
+#define SPMV_M128 simde__m128
+#define SPMV_M64 simde__m64
 #define SPMV_M512D simde__m512d
 #define SPMV_M512 simde__m512
 #define SPMV_M512I simde__m512i
@@ -404,6 +411,10 @@ static inline SPMV_TARGET_AVX2 __m256 spmv__avx2s_shift_up(__m256 a, float fill)
 #define SPMV_MM512(op) _mm512_##op
 #define SPMV_MM512X(op) _mm512_##op
 #define SPMV_MM256(op) _mm256_##op
+#define SPMV_MM128(op) _mm_##op
+#define SPMV_M128D __m128d
+#define SPMV_M128 __m128
+#define SPMV_M64 __m64
 #define SPMV_M512D __m512d
 #define SPMV_M512 __m512
 #define SPMV_M512I __m512i

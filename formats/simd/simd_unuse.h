@@ -44,3 +44,12 @@
 #undef SPMV__ULD_spmv_half
 #undef SPMV__ULD_spmv_bfloat16
 #undef V_mloadt
+#undef SPMV__UCB
+#undef SPMV_CXW
+#undef spmv_cv
+#undef SPMV_CXR
+#undef C_zero
+#undef C_add
+#undef C_gather
+#undef C_mac
+#undef C_fold

@@ -190,6 +190,37 @@
 #define V_mgather_i64 SPMV_CAT(SPMV__UB, _mgather_i64)
 #define V_gather SPMV_CAT3(SPMV__UB, _gather_, SPMV__UIK)
 #define V_mgather SPMV_CAT3(SPMV__UB, _mgather_, SPMV__UIK)
+/* the row sum's complex lanes (formats/simd/simd_complex.h): SPMV_CXW complex values a vector,
+ * spmv_cv, C_zero C_add C_gather C_mac C_fold, SPMV_CXR the real type; SPMV_CXW 0 where the set
+ * has none (the portable sets, real lanes) */
+#if defined(SPMV__UCX) && SPMV_CAT(SPMV__ISAID_, SPMV_ISA_TOK) != 1 && SPMV_ISA_COMPILED
+#define SPMV__UCB SPMV_CAT3(spmv__cx, SPMV_ISA_TOK, SPMV__UVK)
+#if SPMV_CAT(SPMV__ISAID_, SPMV_ISA_TOK) == 2 && SPMV_CAT(SPMV__VCX_, SPMV__ULT) + 0 == 2
+#define SPMV_CXW 2
+#define spmv_cv __m256d
+#elif SPMV_CAT(SPMV__ISAID_, SPMV_ISA_TOK) == 2
+#define SPMV_CXW 4
+#define spmv_cv __m256
+#elif SPMV_CAT(SPMV__VCX_, SPMV__ULT) + 0 == 2
+#define SPMV_CXW 4
+#define spmv_cv SPMV_M512D
+#else
+#define SPMV_CXW 8
+#define spmv_cv SPMV_M512
+#endif
+#if SPMV_CAT(SPMV__VCX_, SPMV__ULT) + 0 == 2
+#define SPMV_CXR double
+#else
+#define SPMV_CXR float
+#endif
+#define C_zero SPMV_CAT(SPMV__UCB, _zero)
+#define C_add SPMV_CAT(SPMV__UCB, _add)
+#define C_gather SPMV_CAT3(SPMV__UCB, _gather_, SPMV__UIK)
+#define C_mac SPMV_CAT(SPMV__UCB, _mac)
+#define C_fold SPMV_CAT(SPMV__UCB, _fold)
+#else
+#define SPMV_CXW 0
+#endif
 /* W of the matrix's values (SPMV_VAL) as lanes: V_loadu / V_mload, or with SPMV_VEC widened
  * (float to double: _loadw; binary16, bfloat16 to float: _loadh, _loadb) */
 #ifdef SPMV_VEC
