@@ -2,9 +2,9 @@
  * spmv_cfloat), formats/core/cplx.h and formats/instance.h. For each tag: every format it
  * instantiates (spmv_<tag>_any_has), every ISA (the portable kernels at every width; AVX2 and
  * AVX-512: the portable complex set compiled for them, csr's row sum in the complex lanes of
- * formats/simd/simd_complex.h; build.ninja's emulated build: csr and sss alone), threads 1-3, complex alpha and beta, A^T x,
- * A^H x (csr_mvh, handles built with opts.transpose = 2 and the selection with it), SpMM in both
- * layouts, the handle with new values and the selection, on
+ * formats/simd/simd_complex.h; build.ninja's emulated build: csr and sss alone), threads 1-3,
+ * complex alpha and beta, A^T x, A^H x (csr_mvh, handles built with opts.transpose = 2 and the
+ * selection with it), SpMM in both layouts, the handle with new values and the selection, on
  * generated matrices with complex values and the collection's complex matrices (read with
  * SPMV_MM_COMPLEX; hermitian ones mirrored with the conjugate). The bound, against a long double
  * complex reference with the stored values: |y - ref| <= (n + 8) u scale (n the longest row, scale

@@ -64,12 +64,10 @@ static inline SPMV_TARGET_AVX2 __m256d spmv__cxavx2z_add(__m256d a, __m256d b) {
 static inline SPMV_TARGET_AVX2 __m256d spmv__cxavx2z_pair(const double *p0, const double *p1) {
     return _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(p0)), _mm_loadu_pd(p1), 1);
 }
-static inline SPMV_TARGET_AVX2 __m256d spmv__cxavx2z_gather_i32(const double *x, const int32_t *idx) {
-    return spmv__cxavx2z_pair(x + 2 * (ptrdiff_t)idx[0], x + 2 * (ptrdiff_t)idx[1]);
-}
-static inline SPMV_TARGET_AVX2 __m256d spmv__cxavx2z_gather_i64(const double *x, const int64_t *idx) {
-    return spmv__cxavx2z_pair(x + 2 * (ptrdiff_t)idx[0], x + 2 * (ptrdiff_t)idx[1]);
-}
+#define SPMV__CXZ2(x, idx) spmv__cxavx2z_pair(x + 2 * (ptrdiff_t)idx[0], x + 2 * (ptrdiff_t)idx[1])
+static inline SPMV_TARGET_AVX2 __m256d spmv__cxavx2z_gather_i32(const double *x, const int32_t *idx) { return SPMV__CXZ2(x, idx); }
+static inline SPMV_TARGET_AVX2 __m256d spmv__cxavx2z_gather_i64(const double *x, const int64_t *idx) { return SPMV__CXZ2(x, idx); }
+#undef SPMV__CXZ2
 static inline SPMV_TARGET_AVX2 void spmv__cxavx2z_mac(__m256d *r, __m256d *j, const double *a, __m256d x) {
     const __m256d v = _mm256_loadu_pd(a);
     *r = _mm256_fmadd_pd(_mm256_movedup_pd(v), x, *r);
@@ -91,14 +89,12 @@ static inline SPMV_TARGET_AVX2 __m256 spmv__cxavx2c_add(__m256 a, __m256 b) { re
 static inline SPMV_TARGET_AVX2 __m128 spmv__cxavx2c_two(const float *p0, const float *p1) {
     return _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)(const void *)p0), (const __m64 *)(const void *)p1);
 }
-static inline SPMV_TARGET_AVX2 __m256 spmv__cxavx2c_gather_i32(const float *x, const int32_t *idx) {
-    return _mm256_insertf128_ps(_mm256_castps128_ps256(spmv__cxavx2c_two(x + 2 * (ptrdiff_t)idx[0], x + 2 * (ptrdiff_t)idx[1])),
-                                spmv__cxavx2c_two(x + 2 * (ptrdiff_t)idx[2], x + 2 * (ptrdiff_t)idx[3]), 1);
-}
-static inline SPMV_TARGET_AVX2 __m256 spmv__cxavx2c_gather_i64(const float *x, const int64_t *idx) {
-    return _mm256_insertf128_ps(_mm256_castps128_ps256(spmv__cxavx2c_two(x + 2 * (ptrdiff_t)idx[0], x + 2 * (ptrdiff_t)idx[1])),
-                                spmv__cxavx2c_two(x + 2 * (ptrdiff_t)idx[2], x + 2 * (ptrdiff_t)idx[3]), 1);
-}
+#define SPMV__CXC4(x, idx)                                                                                         \
+    _mm256_insertf128_ps(_mm256_castps128_ps256(spmv__cxavx2c_two(x + 2 * (ptrdiff_t)idx[0], x + 2 * (ptrdiff_t)idx[1])), \
+                         spmv__cxavx2c_two(x + 2 * (ptrdiff_t)idx[2], x + 2 * (ptrdiff_t)idx[3]), 1)
+static inline SPMV_TARGET_AVX2 __m256 spmv__cxavx2c_gather_i32(const float *x, const int32_t *idx) { return SPMV__CXC4(x, idx); }
+static inline SPMV_TARGET_AVX2 __m256 spmv__cxavx2c_gather_i64(const float *x, const int64_t *idx) { return SPMV__CXC4(x, idx); }
+#undef SPMV__CXC4
 static inline SPMV_TARGET_AVX2 void spmv__cxavx2c_mac(__m256 *r, __m256 *j, const float *a, __m256 x) {
     const __m256 v = _mm256_loadu_ps(a);
     *r = _mm256_fmadd_ps(_mm256_moveldup_ps(v), x, *r);
@@ -116,6 +112,9 @@ static inline SPMV_TARGET_AVX2 spmv_cfloat spmv__cxavx2c_fold(__m256 r, __m256 j
                                _mm_add_ps(_mm256_castps256_ps128(j), _mm256_extractf128_ps(j, 1)));
 }
 #endif /* SPMV_HAVE_AVX2 */
+/* The AVX-512 set spells its 128- and 256-bit steps through SPMV_MM128/SPMV_MM256 rather than
+ * calling the AVX2 set's: the emulated build runs it on SIMDe, where the AVX2 functions' target
+ * attribute would not inline into it. */
 #if SPMV_HAVE_AVX512 /* native, or on SIMDe (its 512-bit unpack and shuffle stand for movedup) */
 static inline SPMV__F512 SPMV_M512D spmv__cxavx512z_zero(void) { return SPMV_MM512(setzero_pd)(); }
 static inline SPMV__F512 SPMV_M512D spmv__cxavx512z_add(SPMV_M512D a, SPMV_M512D b) { return SPMV_MM512(add_pd)(a, b); }
