@@ -100,8 +100,8 @@ static double BF(_median)(double *t, int n, double q) {
  * OpenMP workers spinning or a cache full of its own arrays then weighs on all the others
  * alike (a rotation by one each round kept c[i] after c[i-1] in all but one round of n); each
  * sample warmed by one call; rounds go on until every contender has min_reps samples and
- * 0.2 s of timed calls. */
-static int BF(_round_robin)(BF(_ct) * c, int n, const BT_VEC *x, BT_VEC *y, int min_reps) {
+ * min_s seconds of timed calls (--min-time, default 0.2). */
+static int BF(_round_robin)(BF(_ct) * c, int n, const BT_VEC *x, BT_VEC *y, int min_reps, double min_s) {
     int i, round, ord[512];
     double t_start;
     unsigned long long rng = 0x9E3779B97F4A7C15ull;
@@ -126,10 +126,10 @@ static int BF(_round_robin)(BF(_ct) * c, int n, const BT_VEC *x, BT_VEC *y, int 
     for (round = 0; round < 10000000; round++) {
         int done = 1, reps_done = 1;
         for (i = 0; i < n; i++) {
-            if (c[i].ns < min_reps || c[i].acc < 0.2) done = 0;
+            if (c[i].ns < min_reps || c[i].acc < min_s) done = 0;
             if (c[i].ns < min_reps) reps_done = 0;
         }
-        /* 0.2 s each, but never more than 5 s in all once every contender has its samples */
+        /* min_s each, but never more than 5 s in all once every contender has its samples */
         if (done || (reps_done && spmv_wtime() - t_start > 5.0)) break;
         for (i = n - 1; i > 0; i--) { /* Fisher-Yates, xorshift64 */
             int j, t;
@@ -526,7 +526,7 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
                 }
             }
             if (n > nbase && (n == nmax || (mem_budget > 0 && live + 3.0 * (double)BN(csr_bytes)(&A) > mem_budget))) {
-                if (BF(_round_robin)(c, n, x, y, o->reps)) {
+                if (BF(_round_robin)(c, n, x, y, o->reps, o->min_time)) {
                     fprintf(stderr, "spmv: out of memory\n");
                     exit(2);
                 }
@@ -630,7 +630,7 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
         }
     }
     if (n > 0) {
-        if (BF(_round_robin)(c, n, x, y, o->reps)) {
+        if (BF(_round_robin)(c, n, x, y, o->reps, o->min_time)) {
             fprintf(stderr, "spmv: out of memory\n");
             exit(2);
         }

@@ -25,6 +25,7 @@ typedef struct tool_opts {
     int isas[SPMV_ISA_COUNT_];
     const struct tool_prec *prec; /* --precision */
     int threads, reps, tune, no_cache, no_calibration;
+    double min_time; /* --min-time: seconds of timed calls each contender gets at least */
     int op, mm_k; /* --op: 0 mv, 1 mvt (y = A^T x), 2 mm (k = mm_k vectors, row-major) */
     const char *csv;
     double bw_read, bw_triad; /* GB/s, from the stream measurement */
@@ -129,8 +130,8 @@ static const struct {
     const char *name, *text;
 } commands[] = {
     {"bench", "  spmv bench [--formats LIST|all] [--isa LIST|all] [--precision P] [--threads N] [--reps N]\n"
-              "             [--tune] [--no-cache] [--no-calibration] [--op mv|mvt|mm:k=N] [--csv FILE] [--full]\n"
-              "             [MATRIX ...]\n"
+              "             [--min-time S] [--tune] [--no-cache] [--no-calibration] [--op mv|mvt|mm:k=N] [--csv FILE]\n"
+              "             [--full] [MATRIX ...]\n"
               "      times every format (and the anchors built in) on each MATRIX; with no MATRIX the quick\n"
               "      headline (three generated matrices, csr, the selection, the plain loop and the anchors,\n"
               "      ~2 minutes), --full: every format and ISA on the eight default matrices (~15 minutes)\n"},
@@ -643,6 +644,7 @@ static int cmd_bench(int argc, char **argv) {
     memset(&o, 0, sizeof o);
     o.prec = &tool_precs[0];
     o.reps = 20;
+    o.min_time = 0.2;
     for (i = 0; i < TOOL_NFLAGS; i++) o.formats[i] = 1;
     for (i = 0; i < SPMV_ISA_COUNT_; i++) o.isas[i] = 1;
     for (i = 0; i < argc; i++) {
@@ -669,6 +671,13 @@ static int cmd_bench(int argc, char **argv) {
             i++;
         } else if (!strcmp(a, "--reps")) {
             if (!parse_int(v, 1, 1000000000, &o.reps)) return arg_error("bench", a, v, REPS_ALLOWED);
+            i++;
+        } else if (!strcmp(a, "--min-time")) {
+            char *end = NULL;
+            const double t = v ? strtod(v, &end) : -1;
+            if (!v || end == v || *end || !(t >= 0 && t <= 3600))
+                return arg_error("bench", a, v, "seconds from 0 to 3600 (default 0.2)");
+            o.min_time = t;
             i++;
         } else if (!strcmp(a, "--tune")) {
             o.tune = 1;

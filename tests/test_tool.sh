@@ -103,7 +103,7 @@ expect 0 "" "$bin" mv --precision c "$T/herm.mtx"
 check "mv --precision c of a hermitian file: expanded with the conjugate" [ "$(sed 1,2d "$T/out" | tr '\n' ' ')" = "3 -1 1 1 " ]
 expect 2 "--precision" "$bin" mv --precision q "$A"
 for p in ds z; do
-    expect 0 "" "$bin" bench --precision $p --formats csr,sell,auto --reps 2 --no-cache gen:stencil2d:n=40
+    expect 0 "" "$bin" bench --min-time 0.01 --precision $p --formats csr,sell,auto --reps 2 --no-cache gen:stencil2d:n=40
     check "bench --precision $p: rows, no FAIL" sh -c "grep -q '^gen:stencil2d:n=40 .* csr ' '$T/out' && ! grep -q FAIL '$T/out'"
 done
 expect 0 "" "$bin" plan --precision b gen:stencil3d:n=12,pts=7
@@ -242,6 +242,7 @@ expect 2 "'extra'" "$bin" stream extra
 expect 2 "an integer from 1" "$bin" bench --threads 0 "$A"
 expect 2 "--reps" "$bin" bench --reps x "$A"
 expect 2 "unknown option '--bogus'" "$bin" bench --bogus
+expect 2 "seconds from 0 to 3600" "$bin" bench --min-time -1 "$A"
 expect 2 "MATRIX" "$bin" info
 expect 2 "unexpected argument" "$bin" info "$A" "$A"
 expect 2 "unexpected argument" "$bin" mv "$A" "$A"
@@ -261,7 +262,7 @@ expect 2 "unknown option" "$bin" plan --bogus "$A"
 expect 2 "MATRIX" "$bin" plan
 expect 1 "" "$bin" plan "$T/missing.mtx"
 # the automatic handle's end-to-end line (selection + N products against CSR and the oracle)
-expect 0 "" "$bin" bench --formats csr,sell,auto --reps 2 --no-cache gen:stencil3d:n=12,pts=7
+expect 0 "" "$bin" bench --min-time 0.01 --formats csr,sell,auto --reps 2 --no-cache gen:stencil3d:n=12,pts=7
 check "bench --formats auto: the end-to-end line" grep -q "^# end to end on .* N=1000: auto .*x csr, .*x the oracle" "$T/out"
 # saved choices: written, reused on the same matrix untimed, refused on another
 expect 0 "" "$bin" plan --save "$T/a.plan" gen:stencil3d:n=12,pts=7
@@ -283,7 +284,7 @@ check "calibrate: the ISA picks of csr and dia in the file, no other" \
     grep -q "^isas machine .* picks csr=[a-z0-9]* dia=[a-z0-9]*\$" "$T/cal"
 check "calibrate: the CSR costs with csr's pick" sh -c \
     "grep -q \"^machine .* isa \$(sed -n 's/.* csr=\\([a-z0-9]*\\).*/\\1/p' '$T/cal') \" '$T/cal'"
-expect 0 "" env SPMV_CALIBRATION="$T/cal" "$bin" bench --formats dia --reps 2 gen:stencil3d:n=10
+expect 0 "" env SPMV_CALIBRATION="$T/cal" "$bin" bench --min-time 0.01 --formats dia --reps 2 gen:stencil3d:n=10
 check "bench: the ISA each format builds with (csr and dia calibrated, csrdu with csr's)" \
     grep -q "^# isa auto: csr \([a-z0-9]*\), dia [a-z0-9]*, csrdu \1 (calibrated)" "$T/out"
 expect 0 "" "$bin" calibrate --show --precision d --file "$T/cal"
@@ -315,10 +316,10 @@ expect 0 "" "$bin" plan --deterministic --expect 1000000 gen:band:n=2000,bw=2
 check "plan: deterministic choice on a band is a diagonal format" grep -q '^choice  *h\{0,1\}dia: deterministic' "$T/out"
 expect 0 "" "$bin" plan --budget 1 "$A"
 check "plan --budget 1: CSR, nothing timed" grep -q '^choice  *csr: budget' "$T/out"
-expect 0 "" "$bin" bench --formats csr,auto --reps 2 "$A"
+expect 0 "" "$bin" bench --min-time 0.01 --formats csr,auto --reps 2 "$A"
 check "bench --formats csr,auto: an auto row beside csr" grep -q '^# auto on a.mtx: chose ' "$T/out"
 # ---- the bench's side-by-side timing, the plain loop and the anchor libraries (issue 13) ----
-expect 0 "" "$bin" bench --formats naive,csr,eigen,graphblas,librsb --reps 3 --csv "$T/b.csv" "$A"
+expect 0 "" "$bin" bench --min-time 0.01 --formats naive,csr,eigen,graphblas,librsb --reps 3 --csv "$T/b.csv" "$A"
 check "bench: the table header says how it was timed" grep -q '^# rounds (round robin' "$T/out"
 check "bench: a naive row (the plain loop)" grep -q '^a.mtx .* naive .* compiler ' "$T/out"
 check "bench: a csr row" grep -q '^a.mtx .* csr ' "$T/out"
@@ -333,9 +334,9 @@ done
 check "bench CSV: spread, samples, in-cache and op columns" sh -c "head -1 '$T/b.csv' | grep -q ',spmv_min_s,spread,samples,gflops_cache,op\$'"
 check "bench CSV: the csr row has its in-cache rate" sh -c "awk -F, 'NR > 1 && \$5 == \"csr\" && \$(NF-1) + 0 > 0 && \$NF == \"mv\"' '$T/b.csv' | grep -q ."
 # --op: the transpose product and SpMM, checked against the reference like mv (no FAIL rows)
-expect 0 "" "$bin" bench --formats csr,sell,coo --no-cache --op mvt --csv "$T/t.csv" "$T/r.mtx"
+expect 0 "" "$bin" bench --min-time 0.01 --formats csr,sell,coo --no-cache --op mvt --csv "$T/t.csv" "$T/r.mtx"
 check "bench --op mvt: rows, no FAIL, op column" sh -c "! grep -q FAIL '$T/out' && [ \$(awk -F, 'NR > 1 && \$NF == \"mvt\"' '$T/t.csv' | wc -l) -ge 3 ]"
-expect 0 "" "$bin" bench --formats csr,sell --no-cache --op mm:k=5 gen:stencil3d:n=12,pts=7
+expect 0 "" "$bin" bench --min-time 0.01 --formats csr,sell --no-cache --op mm:k=5 gen:stencil3d:n=12,pts=7
 check "bench --op mm:k=5: rows, no FAIL" sh -c "! grep -q FAIL '$T/out' && grep -q ' sell ' '$T/out'"
 expect 2 "mm:k=N" "$bin" bench --op mm:k=0 "$T/r.mtx"
 check "bench CSV: every row's error at most 1e-12" python3 -c 'import csv, sys
@@ -348,7 +349,7 @@ done
 check "--version" sh -c "'$bin' --version | grep -q '^spmv [0-9][0-9]*\.[0-9][0-9]*\.[0-9][0-9]*\$'"
 check "mv --format auto: the same y as csr" sh -c "'$bin' mv --format auto '$A' 2> '$T/auto.err' > '$T/auto.out' && [ \"\$(cat '$T/auto.out')\" = \"$Y\" ] && grep -q '^spmv mv: auto: ' '$T/auto.err'"
 expect 2 "not with --format auto" "$bin" mv --format auto --params w=4 "$A"
-check "bench --formats all,auto" sh -c "'$bin' bench --formats all,auto --isa generic --reps 1 '$A' > '$T/aa' 2>&1 && grep -q '^a.mtx .* auto ' '$T/aa' && grep -q '^a.mtx .* sell ' '$T/aa'"
+check "bench --formats all,auto" sh -c "'$bin' bench --min-time 0.01 --formats all,auto --isa generic --reps 1 '$A' > '$T/aa' 2>&1 && grep -q '^a.mtx .* auto ' '$T/aa' && grep -q '^a.mtx .* sell ' '$T/aa'"
 # ---- adoption defects (issue 45): each command's own help, one option set, messages for a
 # command line, progress lines in logs, the refusals in the table, the headline ----
 for c in bench info plan mv stream formats calibrate; do
@@ -362,10 +363,10 @@ expect 2 "calibrate" "$bin" bogus
 check "mv --threads 2" sh -c "'$bin' mv --threads 2 '$A' > '$T/t2' 2>/dev/null && [ \"\$(cat '$T/t2')\" = \"$Y\" ]"
 expect 2 "an integer from 1 to 4096" "$bin" mv --threads 0 "$A"
 check "a bad generator kind: the kinds listed, no C function named" sh -c "! '$bin' info gen:nosuchkind > /dev/null 2> '$T/g' && grep -q 'kinds: .*stencil' '$T/g' && ! grep -q 'spmv_gen_list' '$T/g'"
-check "bench without the plain loop: xnaive is '-', never 0.00x" sh -c "'$bin' bench --formats csr --isa generic --reps 1 --no-cache '$A' > '$T/xn' 2> '$T/xn.err' && grep -q '^a.mtx .* csr ' '$T/xn' && ! grep -q '0.00x' '$T/xn'"
+check "bench without the plain loop: xnaive is '-', never 0.00x" sh -c "'$bin' bench --min-time 0.01 --formats csr --isa generic --reps 1 --no-cache '$A' > '$T/xn' 2> '$T/xn.err' && grep -q '^a.mtx .* csr ' '$T/xn' && ! grep -q '0.00x' '$T/xn'"
 check "bench ends with a summary line per matrix" sh -c "grep -q '^# summary' '$T/xn' && grep -q '^# a.mtx  *csr/generic' '$T/xn'"
 check "progress lines in a log: no carriage returns" sh -c "! grep -q \"\$(printf '\\r')\" '$T/xn.err' && grep -q 'a.mtx' '$T/xn.err'"
-check "a refused format says why in the table" sh -c "'$bin' bench --formats sss --isa generic --reps 1 --no-cache '$A' > '$T/ss' 2>/dev/null; grep -q '^# a.mtx sss: not run: the matrix is not symmetric' '$T/ss'"
+check "a refused format says why in the table" sh -c "'$bin' bench --min-time 0.01 --formats sss --isa generic --reps 1 --no-cache '$A' > '$T/ss' 2>/dev/null; grep -q '^# a.mtx sss: not run: the matrix is not symmetric' '$T/ss'"
 check "bench without a matrix: the headline; --full: the default set" sh -c "timeout 3 '$bin' bench > /dev/null 2> '$T/hl'; timeout 3 '$bin' bench --full > /dev/null 2> '$T/full'; grep -q 'no matrix given: the headline' '$T/hl' && grep -q -- '--full: the embedded default set' '$T/full'"
 echo "RESULT test_tool passed=$passed failed=$failed skipped=$skipped"
 [ "$failed" = 0 ]
