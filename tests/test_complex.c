@@ -206,8 +206,8 @@ static void N(products)(const char *name, const N(csr) * A, int big) {
                     memcpy(y, y0, sizeof(CV) * (size_t)A->nrows);
                     st = N(any_mv)(&M, ab[j][0], x, ab[j][1], y);
                     err = N(csr_mv_err)(A, ab[j][0], x, ab[j][1], y0, y);
-                    CHECK(st == SPMV_OK && err <= bound, "%s: %s %s %s, %d threads, pair %zu: error %.3g > %.3g", name, TNAME,
-                          spmv_format_name((spmv_format)f), o.params ? o.params : "", th, j, err, bound);
+                    CHECK(st == SPMV_OK && err <= bound, "%s: %s %s/%s %s, %d threads, pair %zu: error %.3g > %.3g", name, TNAME,
+                          spmv_format_name((spmv_format)f), spmv_isa_name(o.isa), o.params ? o.params : "", th, j, err, bound);
                 }
             }
             set_threads(2);
