@@ -218,6 +218,17 @@ static int parse_int(const char *s, long lo, long hi, int *out) {
     return 1;
 }
 
+/* whole-string decimal number in [lo, hi] (NaN refused) */
+static int parse_num(const char *s, double lo, double hi, double *out) {
+    char *end = NULL;
+    double v;
+    if (!s || !*s) return 0;
+    v = strtod(s, &end);
+    if (*end || end == s || !(v >= lo && v <= hi)) return 0;
+    *out = v;
+    return 1;
+}
+
 /* SPMV_ISA, checked once by the tool: a bad value is an argument error naming it */
 static int check_isa_env(void) {
     const char *e = getenv("SPMV_ISA");
@@ -673,11 +684,7 @@ static int cmd_bench(int argc, char **argv) {
             if (!parse_int(v, 1, 1000000000, &o.reps)) return arg_error("bench", a, v, REPS_ALLOWED);
             i++;
         } else if (!strcmp(a, "--min-time")) {
-            char *end = NULL;
-            const double t = v ? strtod(v, &end) : -1;
-            if (!v || end == v || *end || !(t >= 0 && t <= 3600))
-                return arg_error("bench", a, v, "seconds from 0 to 3600 (default 0.2)");
-            o.min_time = t;
+            if (!parse_num(v, 0, 3600, &o.min_time)) return arg_error("bench", a, v, "seconds from 0 to 3600 (default 0.2)");
             i++;
         } else if (!strcmp(a, "--tune")) {
             o.tune = 1;
@@ -894,7 +901,6 @@ static int cmd_plan(int argc, char **argv) {
     int i, threads = 0, plan_err = 0;
     for (i = 0; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        char *end = NULL;
         if (!strcmp(a, "--save") || !strcmp(a, "--load")) {
             if (!v || !*v) return arg_error("plan", a, v, "a file name");
             if (a[2] == 's') save = v;
@@ -903,8 +909,8 @@ static int cmd_plan(int argc, char **argv) {
             continue;
         }
         if (!strcmp(a, "--expect") || !strcmp(a, "--budget")) {
-            double d = v ? strtod(v, &end) : 0;
-            if (!v || !*v || *end || !(d >= (a[2] == 'e' ? 1 : 0)) || !(d < 1e18))
+            double d;
+            if (!parse_num(v, a[2] == 'e' ? 1 : 0, 1e18, &d))
                 return arg_error("plan", a, v, a[2] == 'e' ? "a number of products >= 1" : "a number of SpMVs >= 0");
             if (a[2] == 'e') ao.expected_calls = d;
             else ao.budget = d;
