@@ -46,37 +46,44 @@ static int tool_tty(void) {
 static const char *tool_cr(void) { return tool_tty() ? "\r" : "\n"; }
 
 #define BT_TAG s
+#define BT_VKEY 4
 #define BT_VAL float
 #define BT_ANCHORS 1
 #include "bench_type.h"
 #define BT_TAG d
+#define BT_VKEY 8
 #define BT_VAL double
 #define BT_ANCHORS 1
 #include "bench_type.h"
 #ifdef SPMV_TOOL_ALL_TYPES
 #define BT_TAG ds
+#define BT_VKEY SPMV_VKEY_DS
 #define BT_VAL float
 #define BT_VEC double
 #define BT_PREC "float-double"
 #include "bench_type.h"
 #define BT_TAG h
+#define BT_VKEY SPMV_VKEY_H
 #define BT_VAL spmv_half
 #define BT_VEC float
 #define BT_PREC "half-float"
 #define BT_TV(v) ((double)spmv_half_to_float(v))
 #include "bench_type.h"
 #define BT_TAG b
+#define BT_VKEY SPMV_VKEY_B
 #define BT_VAL spmv_bfloat16
 #define BT_VEC float
 #define BT_PREC "bfloat16-float"
 #define BT_TV(v) ((double)spmv_bfloat16_to_float(v))
 #include "bench_type.h"
 #define BT_TAG z
+#define BT_VKEY SPMV_VKEY_Z
 #define BT_VAL spmv_cdouble
 #define BT_CPLX 1
 #define BT_PREC "complex-double"
 #include "bench_type.h"
 #define BT_TAG c
+#define BT_VKEY SPMV_VKEY_C
 #define BT_VAL spmv_cfloat
 #define BT_CPLX 1
 #define BT_PREC "complex-float"
@@ -93,21 +100,25 @@ typedef struct tool_prec {
     int (*mv)(const spmv_triplets *, const spmv_opts *, int, int64_t, const double *, double *);
     spmv_status (*plan)(const spmv_triplets *, const spmv_opts *, const char *, const char *, spmv_auto_report *,
                         spmv_error *, int *);
+    /* spmv calibrate: its ISA per format, under its value key (formats/calib.h, SPMV_VKEY_*) */
+    spmv_status (*calib_isa)(spmv_isa_table *, int, const unsigned char *, spmv_error *);
+    int vkey;
 } tool_prec;
-#define TOOL_PREC(t, desc, vb, xb, cx) {#t, desc, vb, xb, cx, tool_##t##_bench, tool_##t##_mv, tool_##t##_plan}
+#define TOOL_PREC(t, desc, vb, xb, cx, key)                                                                          \
+    {#t, desc, vb, xb, cx, tool_##t##_bench, tool_##t##_mv, tool_##t##_plan, spmv_##t##_calibrate_isa, key}
 #ifdef SPMV_TOOL_ALL_TYPES
-#define TOOL_PREC_X(t, desc, vb, xb, cx) TOOL_PREC(t, desc, vb, xb, cx)
+#define TOOL_PREC_X(t, desc, vb, xb, cx, key) TOOL_PREC(t, desc, vb, xb, cx, key)
 #else /* named, not built in: build/spmv-all has them */
-#define TOOL_PREC_X(t, desc, vb, xb, cx) {#t, desc, vb, xb, cx, NULL, NULL, NULL}
+#define TOOL_PREC_X(t, desc, vb, xb, cx, key) {#t, desc, vb, xb, cx, NULL, NULL, NULL, NULL, key}
 #endif
 static const tool_prec tool_precs[] = {
-    TOOL_PREC(d, "double", 8, 8, 0),
-    TOOL_PREC(s, "float", 4, 4, 0),
-    TOOL_PREC_X(ds, "float values, double vectors", 4, 8, 0),
-    TOOL_PREC_X(h, "binary16 values, float vectors", 2, 4, 0),
-    TOOL_PREC_X(b, "bfloat16 values, float vectors", 2, 4, 0),
-    TOOL_PREC_X(z, "double complex", 16, 16, 1),
-    TOOL_PREC_X(c, "float complex", 8, 8, 1),
+    TOOL_PREC(d, "double", 8, 8, 0, 8),
+    TOOL_PREC(s, "float", 4, 4, 0, 4),
+    TOOL_PREC_X(ds, "float values, double vectors", 4, 8, 0, SPMV_VKEY_DS),
+    TOOL_PREC_X(h, "binary16 values, float vectors", 2, 4, 0, SPMV_VKEY_H),
+    TOOL_PREC_X(b, "bfloat16 values, float vectors", 2, 4, 0, SPMV_VKEY_B),
+    TOOL_PREC_X(z, "double complex", 16, 16, 1, SPMV_VKEY_Z),
+    TOOL_PREC_X(c, "float complex", 8, 8, 1, SPMV_VKEY_C),
 };
 /* --precision NAME: its row; NULL (a message on stderr) for an unknown name or one this build
  * of the tool does not have */
@@ -137,10 +148,12 @@ static const struct {
               "      ~2 minutes), --full: every format and ISA on the eight default matrices (~15 minutes)\n"},
     {"stream", "  spmv stream [--threads N]\n"
                "      this machine's read and copy bandwidth\n"},
-    {"calibrate", "  spmv calibrate [--threads N] [--precision d|s|both] [--file PATH] [--isa-formats LIST|all|none]\n"
+    {"calibrate", "  spmv calibrate [--threads N] [--precision P|both] [--file PATH] [--isa-formats LIST|all|none]\n"
                   "                 [--show]\n"
                   "      this machine's fastest ISA per format (each timed on its kind of matrix, in cache and\n"
                   "      beyond; SPMV_ISA_AUTO follows it) and CSR costs for the automatic selection, cached;\n"
+                  "      --precision: both (d and s, the default), or one tag: d, s, or (build/spmv-all) ds, h,\n"
+                  "      b, z, c, whose ISA picks are their own (no CSR costs: the selection uses d's and s's);\n"
                   "      --isa-formats: the formats whose ISA is measured (none: the CSR costs only);\n"
                   "      --show: print the cached numbers only\n"},
     {"info", "  spmv info MATRIX\n"
@@ -612,14 +625,14 @@ static const char *const headline_set[] = {"gen:stencil3d:n=40,pts=27", "gen:fem
                                            "gen:circuit:n=100000", "gen:stencil27big"};
 /* the ISA SPMV_ISA_AUTO gives each host format here (spmv_isa_for), a line per reason it
  * gives, in the order the reasons first appear */
-static void print_isa_picks(int vb) {
+static void print_isa_picks(int vkey) { /* the ISA each host format builds with, and why */
     const char *why[SPMV_FMT_COUNT_];
     spmv_isa isa[SPMV_FMT_COUNT_];
     int f, g, n;
     for (f = 0; f < SPMV_FMT_COUNT_; f++) {
         why[f] = NULL;
         if ((spmv_format_flags((spmv_format)f) & SPMV_FF_HOST) &&
-            spmv_isa_for((spmv_format)f, vb, 4, SPMV_ISA_AUTO, &isa[f], &why[f]) != SPMV_OK)
+            spmv_isa_for((spmv_format)f, vkey, 4, SPMV_ISA_AUTO, &isa[f], &why[f]) != SPMV_OK)
             why[f] = NULL;
     }
     for (g = 0; g < SPMV_FMT_COUNT_; g++) {
@@ -744,8 +757,7 @@ static int cmd_bench(int argc, char **argv) {
     for (i = SPMV_ISA_GENERIC; i < SPMV_ISA_COUNT_; i++)
         if (spmv_isa_supported((spmv_isa)i)) printf(" %s", spmv_isa_name((spmv_isa)i));
     printf("; measured read bandwidth %.1f GB/s (triad %.1f)\n", o.bw_read, o.bw_triad);
-    if (o.prec->cplx) printf("# ISA picks: a complex precision builds with the widest ISA (not calibrated)\n");
-    else print_isa_picks(o.prec->vbytes);
+    print_isa_picks(o.prec->vkey);
     printf("# convert = from CSR, in seconds and in SpMVs of the format; tune = parameter search (--tune);\n"
            "# spmv_s = median time of one y = A*x as a solver pays it (formats embedding x, AXC/AXT, copy the\n"
            "# new x in first); kernel_s = the product alone (x already in place: the papers' timing);\n"
@@ -1221,32 +1233,32 @@ static void print_isa_pick(const spmv_isa_table *t, int f) {
 }
 /* calibrate's ISA picks for one precision: measured (want), merged over this key's cached
  * picks, saved; or, with show, the cached ones */
-static int calibrate_isas(int vb, const unsigned char *want, const char *path, int make_dirs, int show) {
+static int calibrate_isas(const tool_prec *p, const unsigned char *want, const char *path, int make_dirs, int show) {
     spmv_isa_table t, old;
     spmv_error e;
     spmv_status st;
     int f, n = 0;
     memset(&old, 0, sizeof old);
     spmv_calibration_machine(old.machine, sizeof old.machine);
-    old.threads = spmv_max_threads(), old.value_bytes = vb, old.index_bytes = 4;
+    old.threads = spmv_max_threads(), old.value_bytes = p->vkey, old.index_bytes = 4;
     st = spmv_isa_table_load(path, &old, &e);
     if (show) {
         if (st != SPMV_OK) {
-            printf("%-7s ISA per format: %s (the built-in order: the widest)\n", vb == 8 ? "double" : "float", e.msg);
+            printf("%-7s ISA per format: %s (the built-in order: the widest)\n", p->desc, e.msg);
             return 0;
         }
-        printf("%-7s ISA per format (cached):\n", vb == 8 ? "double" : "float");
+        printf("%-7s ISA per format (cached):\n", p->desc);
         for (f = 0; f < SPMV_FMT_COUNT_; f++)
             if (old.pick[f]) print_isa_pick(&old, f);
         return 0;
     }
-    st = vb == 8 ? spmv_d_calibrate_isa(&t, 0, want, &e) : spmv_s_calibrate_isa(&t, 0, want, &e);
+    st = p->calib_isa(&t, 0, want, &e);
     if (st != SPMV_OK) {
         fprintf(stderr, "spmv calibrate: %s\n", e.msg);
         return 1;
     }
     printf("%-7s ISA per format, %d threads (in cache / beyond the last-level cache, per product; measured in %.1f s):\n",
-           vb == 8 ? "double" : "float", t.threads, t.measure_s);
+           p->desc, t.threads, t.measure_s);
     for (f = 0; f < SPMV_FMT_COUNT_; f++) {
         if (t.pick[f]) print_isa_pick(&t, f), n++;
         else if (old.threads == t.threads && old.pick[f]) t.pick[f] = old.pick[f]; /* kept */
@@ -1323,8 +1335,7 @@ static int cmd_calibrate(int argc, char **argv) {
             if (!parse_int(v, 1, 4096, &threads)) return arg_error("calibrate", a, v, THREADS_ALLOWED);
             i++;
         } else if (!strcmp(a, "--precision")) {
-            if (!v || (strcmp(v, "d") && strcmp(v, "s") && strcmp(v, "both")))
-                return arg_error("calibrate", a, v, "d, s or both");
+            if (!v || (strcmp(v, "both") && !tool_prec_find("calibrate", v))) return 2;
             prec = v;
             i++;
         } else if (!strcmp(a, "--file")) {
@@ -1366,11 +1377,19 @@ static int cmd_calibrate(int argc, char **argv) {
 #ifdef _OPENMP
     if (threads) omp_set_num_threads(threads);
 #endif
-    for (i = 0; i < 2; i++) {
-        const int vb = i == 0 ? 8 : 4;
-        if ((vb == 8 && !strcmp(prec, "s")) || (vb == 4 && !strcmp(prec, "d"))) continue;
-        if (isas && calibrate_isas(vb, want, path, make_dirs, show)) rc = 1;
-        else if (calibrate_csr(vb, path, make_dirs, show)) rc = 1;
+    if (!isas && strcmp(prec, "both") && strcmp(prec, "d") && strcmp(prec, "s")) {
+        fprintf(stderr, "spmv calibrate: --precision %s with --isa-formats none: nothing to measure (the CSR costs "
+                        "are d's and s's)\n", prec);
+        return 2;
+    }
+    /* both: d and s; an optional tag: its ISA picks only (the selection's CSR costs are keyed
+     * by the real types' sizes) */
+    for (i = 0; i < (int)(sizeof tool_precs / sizeof tool_precs[0]); i++) {
+        const tool_prec *p = &tool_precs[i];
+        const int real = p->vkey == 8 || p->vkey == 4;
+        if (strcmp(prec, p->name) && !(real && !strcmp(prec, "both"))) continue;
+        if (isas && calibrate_isas(p, want, path, make_dirs, show)) rc = 1;
+        else if (real && calibrate_csr(p->vbytes, path, make_dirs, show)) rc = 1;
     }
     if (!show && !rc) printf("saved to %s\n", path);
     if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -47,11 +47,20 @@ typedef struct spmv_calibration {
     int measured;          /* 1: measured on this machine (now or loaded), 0: built-in values */
 } spmv_calibration;
 
-/* The fastest ISA of every host format on this machine, for one thread count and one value and
+/* The value key of an ISA table: the value's bytes for tags s and d (4, 8), a code of its own for
+ * each optional tag, whose kernels differ from s's and d's where the bytes are the same (c's 8
+ * bytes are d's; ds stores s's floats): the low byte is the stored value's bytes. A file names
+ * it "value 4", "value 8" or "value <tag>". */
+#define SPMV_VKEY_DS 0x204
+#define SPMV_VKEY_H 0x202
+#define SPMV_VKEY_B 0x302
+#define SPMV_VKEY_C 0x108
+#define SPMV_VKEY_Z 0x110
+/* The fastest ISA of every host format on this machine, for one thread count, value key and
  * index size (spmv_<tag>_calibrate_isa measures it; SPMV_ISA_AUTO follows it: spmv_isa_for) */
 typedef struct spmv_isa_table {
     char machine[128];
-    int threads, value_bytes, index_bytes;
+    int threads, value_bytes, index_bytes; /* value_bytes: the value key (SPMV_VKEY_*, or 4, 8) */
     spmv_isa pick[SPMV_FMT_COUNT_]; /* SPMV_ISA_AUTO: not measured (the built-in order) */
     /* seconds of one product on the format's matrix in cache [0] and beyond the last-level
      * cache [1], per ISA (0: not run); a measurement fills them, a loaded table does not */
@@ -182,6 +191,26 @@ static inline int spmv__cal_same_key(const spmv_calibration *a, const spmv_calib
            a->isa == b->isa;
 }
 
+/* a value key's name in a file ("4", "8", the optional tags') and back (0: none) */
+static inline const char *spmv__vkey_name(int k) {
+    switch (k) {
+    case 4: return "4";
+    case 8: return "8";
+    case SPMV_VKEY_DS: return "ds";
+    case SPMV_VKEY_H: return "h";
+    case SPMV_VKEY_B: return "b";
+    case SPMV_VKEY_C: return "c";
+    case SPMV_VKEY_Z: return "z";
+    default: return NULL;
+    }
+}
+static inline int spmv__vkey_parse(const char *s) {
+    static const int keys[] = {4, 8, SPMV_VKEY_DS, SPMV_VKEY_H, SPMV_VKEY_B, SPMV_VKEY_C, SPMV_VKEY_Z};
+    size_t i;
+    for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (!strcmp(s, spmv__vkey_name(keys[i]))) return keys[i];
+    return 0;
+}
 /* An "isas machine M | threads T value V index I picks NAME=ISA ..." line into t (the ISA
  * picks of spmv_<tag>_calibrate_isa); 0 when it is not one. A name this build has no row for
  * (another build's format) is skipped; an ISA name it does not know makes the line damaged. */
@@ -195,11 +224,14 @@ static inline int spmv__isa_parse(const char *line, spmv_isa_table *t) {
     while (ml > 0 && line[13 + ml - 1] == ' ') ml--;
     if (ml == 0 || ml >= sizeof t->machine) return 0;
     memcpy(t->machine, line + 13, ml);
-    if (sscanf(bar + 1, " threads %d value %d index %d picks%n", &t->threads, &t->value_bytes, &t->index_bytes,
-               &n) != 3 || n == 0)
-        return 0;
-    if (t->threads < 1 || t->threads > 4096 || (t->value_bytes != 4 && t->value_bytes != 8) ||
-        (t->index_bytes != 4 && t->index_bytes != 8))
+    {
+        char vk[8];
+        if (sscanf(bar + 1, " threads %d value %7s index %d picks%n", &t->threads, vk, &t->index_bytes, &n) != 3 ||
+            n == 0)
+            return 0;
+        t->value_bytes = spmv__vkey_parse(vk);
+    }
+    if (t->threads < 1 || t->threads > 4096 || !t->value_bytes || (t->index_bytes != 4 && t->index_bytes != 8))
         return 0;
     for (p = bar + 1 + n; *p;) {
         char name[32], isa_s[16];
@@ -276,8 +308,8 @@ static inline spmv_status spmv__cal_find(const char *path, int kind, spmv_calibr
         SPMV__ERR(e, "the calibration '%.100s' has no line for %d threads, %d-byte values, %d-byte indices, %s", path,
                   c->threads, c->value_bytes, c->index_bytes, spmv_isa_name(c->isa));
     else
-        SPMV__ERR(e, "the calibration '%.100s' has no ISA picks for %d threads, %d-byte values, %d-byte indices",
-                  path, t->threads, t->value_bytes, t->index_bytes);
+        SPMV__ERR(e, "the calibration '%.100s' has no ISA picks for %d threads, value %s, %d-byte indices", path,
+                  t->threads, spmv__vkey_name(t->value_bytes) ? spmv__vkey_name(t->value_bytes) : "?", t->index_bytes);
     return SPMV_ERR_ARG;
 }
 
@@ -370,12 +402,12 @@ SPMV_API spmv_status spmv_isa_table_save(const char *path, const spmv_isa_table 
     int f, w, any = 0;
     if (e) e->line = 0, e->msg[0] = 0;
     if (!path || !*path || !t || !t->machine[0] || t->threads < 1 || t->threads > 4096 ||
-        (t->value_bytes != 4 && t->value_bytes != 8) || (t->index_bytes != 4 && t->index_bytes != 8)) {
-        SPMV__ERR(e, "isa_table_save: no path, or a table without its machine, threads and sizes");
+        !spmv__vkey_name(t->value_bytes) || (t->index_bytes != 4 && t->index_bytes != 8)) {
+        SPMV__ERR(e, "isa_table_save: no path, or a table without its machine, threads, value key and index size");
         return SPMV_ERR_ARG;
     }
-    w = snprintf(nl, sizeof nl, "isas machine %s | threads %d value %d index %d picks", t->machine, t->threads,
-                 t->value_bytes, t->index_bytes);
+    w = snprintf(nl, sizeof nl, "isas machine %s | threads %d value %s index %d picks", t->machine, t->threads,
+                 spmv__vkey_name(t->value_bytes), t->index_bytes);
     for (f = 0; f < SPMV_FMT_COUNT_ && w > 0 && (size_t)w < sizeof nl; f++)
         if (t->pick[f] != SPMV_ISA_AUTO && (int)t->pick[f] < (int)SPMV_ISA_COUNT_) {
             w += snprintf(nl + w, sizeof nl - (size_t)w, " %s=%s", spmv_format_name((spmv_format)f),
@@ -453,7 +485,7 @@ static inline spmv_status spmv__cal_save_locked(const char *path, int kind, cons
  * machine's file are kept per process (per translation unit in the header-only build) and read
  * again when the file is replaced (its inode, size or time change: a save renames a new file
  * into place), so a build costs a stat, not a read. A lock of atomic builtins guards them. */
-#define SPMV__ISA_KEYS 16
+#define SPMV__ISA_KEYS 32
 typedef struct spmv__isa_cache {
     int lock, n;
     char path[512];
@@ -512,7 +544,7 @@ static inline spmv_isa spmv__isa_pick(spmv_format f, int vb, int ib) {
     __atomic_store_n(&C.lock, 0, __ATOMIC_RELEASE);
     return r;
 }
-/* The ISA a build of format f (value_bytes, index_bytes) uses when asked for req: an explicit
+/* The ISA a build of format f (value key, index bytes) uses when asked for req: an explicit
  * ISA as spmv_isa_resolve; SPMV_ISA_AUTO is $SPMV_ISA when set, else the ISA this machine's
  * calibration measured fastest for f (`spmv calibrate`), else the built-in order (the widest the
  * CPU has); a row whose rules name another format's ISA (isa_as: csrdu) takes that format's.
@@ -535,7 +567,7 @@ SPMV_API spmv_status spmv_isa_for(spmv_format f, int value_bytes, int index_byte
         const spmv_isa asked = req;
         spmv_status st = spmv_isa_resolve(req, out);
         /* 16-bit values: the AVX2 kernels convert with F16C, the AVX-512 ones load with AVX-512BW */
-        if (st == SPMV_OK && value_bytes == 2 && !spmv__isa_converts16(*out)) {
+        if (st == SPMV_OK && (value_bytes & 0xFF) == 2 && !spmv__isa_converts16(*out)) {
             if (asked != SPMV_ISA_AUTO || (env && *env)) return SPMV_ERR_ISA;
             *out = spmv__isa_converts16(SPMV_ISA_AVX2) ? SPMV_ISA_AVX2 : SPMV_ISA_GENERIC;
         }
@@ -667,9 +699,10 @@ static inline spmv_status SPMV_NAME(cal__isas)(spmv_isa_table *t, spmv_format f,
  * per entry, a band of twice the last-level cache (at least 64 MiB) the bandwidth and the cost
  * of fresh pages, the inspection on it the selection's cost per row. About 0.1-0.3 s. On
  * failure (SPMV_ERR_ALLOC, or an ISA this CPU lacks) c holds the built-in values. */
-/* A tag with its own vector type (SPMV_VEC) shares its value type's cache key (value and index
- * bytes): its measurements would replace that tag's line, so it is not calibrated (yet); its
- * builds take the value type's picks and built-in costs. */
+/* A tag with its own vector type (SPMV_VEC) would share its value type's key for the CSR costs
+ * (value and index bytes): its measurements would replace that tag's line, so its CSR costs are
+ * not calibrated (yet; the selection uses the value type's). Its ISA picks have their own key
+ * (SPMV_VKEY_DS, _H, _B): spmv_<tag>_calibrate_isa measures them. */
 #if SPMV__MIXED
 #define SPMV__CAL_MIXED(e)                                                                                      \
     do {                                                                                                        \
@@ -812,7 +845,6 @@ SPMV_API spmv_status SPMV_NAME(calibrate_isa)(spmv_isa_table *t, int threads, co
     spmv_status st = SPMV_OK;
     double bytes = 1.5 * (double)spmv_machine_get()->llc_bytes;
     if (e) e->line = 0, e->msg[0] = 0;
-    SPMV__CAL_MIXED(e);
     if (!t || threads < 0 || threads > 4096) {
         SPMV__ERR(e, "calibrate_isa: no table, or threads out of 0..4096");
         return SPMV_ERR_ARG;
@@ -824,7 +856,7 @@ SPMV_API spmv_status SPMV_NAME(calibrate_isa)(spmv_isa_table *t, int threads, co
 #endif
     spmv_calibration_machine(t->machine, sizeof t->machine);
     t->threads = spmv_max_threads();
-    t->value_bytes = (int)sizeof(SPMV_T);
+    t->value_bytes = SPMV__VKEY;
     t->index_bytes = (int)sizeof(SPMV_I);
     if (bytes < 48.0 * 1048576) bytes = 48.0 * 1048576;
     if (bytes > 512.0 * 1048576) bytes = 512.0 * 1048576;

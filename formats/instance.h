@@ -87,6 +87,18 @@
 #else
 #define SPMV__PRECISION_NAME SPMV_CAT(SPMV__PREC_, SPMV_VAL)
 #endif
+/* SPMV__VKEY: the tag's value key in the ISA calibration (formats/calib.h, SPMV_VKEY_*) */
+#define SPMV__VKEYOF_float 4
+#define SPMV__VKEYOF_double 8
+#define SPMV__VKEYOF_spmv_half SPMV_VKEY_H
+#define SPMV__VKEYOF_spmv_bfloat16 SPMV_VKEY_B
+#define SPMV__VKEYOF_spmv_cfloat SPMV_VKEY_C
+#define SPMV__VKEYOF_spmv_cdouble SPMV_VKEY_Z
+#if SPMV__MIXED && SPMV_CAT(SPMV__VSZ_, SPMV_VAL) == 4
+#define SPMV__VKEY SPMV_VKEY_DS
+#else
+#define SPMV__VKEY SPMV_CAT(SPMV__VKEYOF_, SPMV_VAL)
+#endif
 /* SPMV__WIDE: the type a conversion from triplets sums repeated entries in (double, or double
  * complex for a complex tag); SPMV__TRIP(t, k): entry k of triplets t as that type;
  * SPMV__TO_INF(w, v): w finite (each part) and v, w rounded to the values' type, infinite;
@@ -132,11 +144,7 @@
 #define SPMV_K(x) SPMV_NAME(SPMV_CAT3(x, _, SPMV_ISA_SUFFIX))
 /* The ISA a build of a row uses (SPMV_ISA_AUTO: $SPMV_ISA, the calibrated pick, the widest;
  * formats/calib.h, spmv_isa_for) */
-#if SPMV__COMPLEX /* no calibration for complex values (their sizes are real types'): the widest ISA */
-#define SPMV_ISA_FOR(fmt, req, out) spmv_isa_resolve((req), (out))
-#else
-#define SPMV_ISA_FOR(fmt, req, out) spmv_isa_for((fmt), (int)sizeof(SPMV_T), (int)sizeof(SPMV_I), (req), (out), NULL)
-#endif
+#define SPMV_ISA_FOR(fmt, req, out) spmv_isa_for((fmt), SPMV__VKEY, (int)sizeof(SPMV_I), (req), (out), NULL)
 /* Largest value of the index type (signed integer types only). */
 #define SPMV_IMAX ((int64_t)(sizeof(SPMV_I) == 4 ? INT32_MAX : INT64_MAX))
 
@@ -303,6 +311,7 @@
 #endif
 #undef SPMV__MIXED
 #undef SPMV__COMPLEX
+#undef SPMV__VKEY
 #undef SPMV_TAG
 #undef SPMV_VAL
 #undef SPMV_VEC

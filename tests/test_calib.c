@@ -37,6 +37,16 @@ static int exists(const char *p) {
     struct stat st;
     return stat(p, &st) == 0;
 }
+static int file_has(const char *p, const char *needle) { /* 1: the file's text holds needle */
+    char buf[8192];
+    size_t n;
+    FILE *f = fopen(p, "r");
+    if (!f) return 0;
+    n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    return strstr(buf, needle) != NULL;
+}
 static long fsize(const char *p) {
     struct stat st;
     return stat(p, &st) == 0 ? (long)st.st_size : -1;
@@ -506,6 +516,24 @@ static void isa_cases(void) {
     CHECK(dia_isa(&A, 0, SPMV_ISA_AUTO) == wide, "another machine's picks: the built-in order");
     put("isa", "%%spmv calibration 1\nisas machine x | threads 1 value 8 index 8 picks dia=sse9\n", p, sizeof p);
     CHECK(dia_isa(&A, 0, SPMV_ISA_AUTO) == wide, "a damaged line: the built-in order");
+    { /* an optional tag's picks under its own value key: c's 8-byte values are not d's */
+        char here[128], text[600];
+        spmv_calibration_machine(here, sizeof here);
+        snprintf(text, sizeof text, "%%%%spmv calibration 1\nisas machine %s | threads %d value c index 8 picks dia=generic\n",
+                 here, spmv_max_threads());
+        put("isa", text, p, sizeof p);
+        CHECK(spmv_isa_for(SPMV_FMT_DIA, SPMV_VKEY_C, 8, SPMV_ISA_AUTO, &got, &why) == SPMV_OK &&
+                  got == SPMV_ISA_GENERIC && why && !strcmp(why, "calibrated"),
+              "a 'value c' line: c's dia follows it (got %s)", spmv_isa_name(got));
+        CHECK(dia_isa(&A, 0, SPMV_ISA_AUTO) == wide, "a 'value c' line: d's dia (8-byte values too) does not");
+        CHECK(spmv_isa_for(SPMV_FMT_DIA, SPMV_VKEY_Z, 8, SPMV_ISA_AUTO, &got, NULL) == SPMV_OK && got == wide,
+              "a 'value c' line: z's dia does not");
+        snprintf(text, sizeof text, "%%%%spmv calibration 1\nisas machine %s | threads %d value 16 index 8 picks dia=generic\n",
+                 here, spmv_max_threads());
+        put("isa", text, p, sizeof p);
+        CHECK(spmv_isa_for(SPMV_FMT_DIA, SPMV_VKEY_Z, 8, SPMV_ISA_AUTO, &got, NULL) == SPMV_OK && got == wide,
+              "'value 16' is no key (z's is 'value z'): the built-in order");
+    }
     /* every host format generic: the selection's trials and its winner follow the file */
     for (f = 0; f < SPMV_FMT_COUNT_; f++)
         if (spmv_format_flags((spmv_format)f) & SPMV_FF_HOST)
@@ -559,6 +587,22 @@ static void isa_measure_cases(void) {
           "a CSR save keeps the picks: %s", e.msg);
     u.index_bytes = 4;
     CHECK(spmv_isa_table_load(p, &u, &e) == SPMV_ERR_ARG, "no picks for another key: SPMV_ERR_ARG");
+    /* the same picks under z's key: a line of their own ("value z"), beside d's */
+    t.value_bytes = SPMV_VKEY_Z;
+    CHECK(spmv_isa_table_save(p, &t, 0, &e) == SPMV_OK, "save under z's key: %s", e.msg);
+    CHECK(file_has(p, " value z index 8 picks "), "z's line names its key 'value z'");
+    memset(&u, 0, sizeof u);
+    u.threads = t.threads, u.value_bytes = SPMV_VKEY_Z, u.index_bytes = 8;
+    CHECK(spmv_isa_table_load(p, &u, &e) == SPMV_OK && u.pick[SPMV_FMT_DIA] == t.pick[SPMV_FMT_DIA],
+          "z's picks load back: %s", e.msg);
+    u.value_bytes = 8;
+    CHECK(spmv_isa_table_load(p, &u, &e) == SPMV_OK && u.pick[SPMV_FMT_DIA] == t.pick[SPMV_FMT_DIA],
+          "d's line kept beside z's: %s", e.msg);
+    u.value_bytes = SPMV_VKEY_C;
+    CHECK(spmv_isa_table_load(p, &u, &e) == SPMV_ERR_ARG && strstr(e.msg, "value c"),
+          "no picks for c: SPMV_ERR_ARG naming the key (%s)", e.msg);
+    t.value_bytes = 16;
+    CHECK(spmv_isa_table_save(p, &t, 0, &e) == SPMV_ERR_ARG, "a value key that is none: SPMV_ERR_ARG");
 }
 
 int main(void) {

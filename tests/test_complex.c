@@ -477,6 +477,43 @@ static void N(triangle)(void) {
     free(x), free(y);
 }
 
+/* SPMV_ISA_AUTO follows this tag's own calibrated picks ("value <tag>" lines, formats/calib.h),
+ * not another tag's */
+static void N(calibrated)(void) {
+    char dir[] = "/tmp/spmv-test-complex-XXXXXX", p[600], text[400], here[128], prev[600];
+    const char *other = !strcmp(TNAME, "z") ? "c" : "z";
+    spmv_triplets t;
+    N(csr) A;
+    N(dia) D;
+    spmv_dia_params q = spmv_dia_params_default();
+    spmv_isa wide = SPMV_ISA_GENERIC;
+    int k;
+    snprintf(prev, sizeof prev, "%s", getenv("SPMV_CALIBRATION") ? getenv("SPMV_CALIBRATION") : "");
+    unsetenv("SPMV_ISA");
+    (void)spmv_isa_resolve(SPMV_ISA_AUTO, &wide);
+    if (wide == SPMV_ISA_GENERIC || !mkdtemp(dir)) {
+        printf("skipped: %s's calibrated ISA: one ISA here (or no temporary directory)\n", TNAME);
+        return;
+    }
+    CHECK(spmv_gen("stencil3d:n=6", &t, NULL) == SPMV_OK && N(csr_from_triplets)(&A, &t, NULL, NULL) == SPMV_OK, "csr");
+    spmv_calibration_machine(here, sizeof here);
+    for (k = 0; k < 2; k++) {
+        snprintf(text, sizeof text, "%%%%spmv calibration 1\nisas machine %s | threads %d value %s index %d picks dia=generic\n",
+                 here, spmv_max_threads(), k ? other : TNAME, (int)sizeof A.col_idx[0]);
+        /* a new path each time: the picks' cache compares size and mtime, the same here */
+        setenv("SPMV_CALIBRATION", th_put_file(dir, k ? "cal1" : "cal0", text, p, sizeof p), 1);
+        CHECK(N(dia_from_csr)(&D, &A, &q, NULL) == SPMV_OK, "dia");
+        CHECK(D.params.isa == (k ? wide : SPMV_ISA_GENERIC), "%s dia under a 'value %s' line: %s (want %s)", TNAME,
+              k ? other : TNAME, spmv_isa_name(D.params.isa), spmv_isa_name(k ? wide : SPMV_ISA_GENERIC));
+        N(dia_free)(&D);
+        remove(p);
+    }
+    if (prev[0]) setenv("SPMV_CALIBRATION", prev, 1);
+    else unsetenv("SPMV_CALIBRATION");
+    rmdir(dir);
+    N(csr_free)(&A);
+    spmv_triplets_free(&t);
+}
 static void N(run)(void) {
     static const char *specs[] = {"random:rows=300,cols=300,nnzr=6,seed=7", "stencil3d:n=10,pts=27", "band:n=400,bw=30",
                                   "random:rows=200,cols=90,nnzr=4,seed=2", "random:rows=90,cols=2000,nnzr=90,seed=3",
@@ -503,6 +540,7 @@ static void N(run)(void) {
     N(hermitian)("hermitian random 300", &t);
     spmv_triplets_free(&t);
     N(triangle)();
+    N(calibrated)();
     CHECK(th_complex_matrices(N(one), NULL, 100000) >= 0, "complex matrices");
 }
 #undef N

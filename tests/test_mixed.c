@@ -335,7 +335,15 @@ static void argument_cases(void) {
     spmv_calibration cal;
     spmv_error ce;
     CHECK(spmv_ds_calibrate(&cal, 1, SPMV_ISA_AUTO, &ce) == SPMV_ERR_UNSUPPORTED && ce.msg[0],
-          "ds is not calibrated (it would share s's cache key): %s", ce.msg);
+          "ds's CSR costs are not calibrated (they would share s's cache key): %s", ce.msg);
+    { /* its ISA picks are, under a key of its own */
+        spmv_isa_table it;
+        unsigned char want[SPMV_FMT_COUNT_] = {0};
+        want[SPMV_FMT_DIA] = 1;
+        CHECK(spmv_ds_calibrate_isa(&it, 1, want, &ce) == SPMV_OK && it.value_bytes == SPMV_VKEY_DS &&
+                  it.pick[SPMV_FMT_DIA] != SPMV_ISA_AUTO && it.pick[SPMV_FMT_CSR] == SPMV_ISA_AUTO,
+              "ds's ISA per format: measured under its own key (%s)", ce.msg);
+    }
     spmv_triplets t;
     spmv_ds_csr A;
     double buf[20];

@@ -64,6 +64,7 @@ check "mv --x with 2 columns (csr) to a file" [ "$(sed 1d "$T/y32.mtx" | tr '\n'
 # complex: a complex file's y as an 'array complex' file, and a real file read as complex
 # (the tags beyond s and d: build/spmv-all; build/spmv names where they are)
 expect 2 "build/spmv-all has every precision" "$bin" mv --precision ds "$A"
+expect 2 "build/spmv-all has every precision" "$bin" calibrate --precision z
 expect 0 "" "$bin" mv --precision s "$A"
 check "mv --precision s: y" [ "$(cat "$T/out")" = "$Y" ]
 if [ -x "$all" ]; then
@@ -108,6 +109,14 @@ for p in ds z; do
 done
 expect 0 "" "$bin" plan --precision b gen:stencil3d:n=12,pts=7
 check "plan --precision b" grep -q 'bfloat16 values, float vectors' "$T/out"
+expect 0 "" "$bin" calibrate --precision z --isa-formats dia --file "$T/calz"
+check "calibrate --precision z: z's ISA picks under their own key, no CSR costs" \
+    sh -c "grep -q '^isas machine .* value z index 4 picks dia=[a-z0-9]*\$' '$T/calz' && ! grep -q '^machine ' '$T/calz'"
+expect 0 "" env SPMV_CALIBRATION="$T/calz" "$bin" bench --min-time 0.01 --precision z --formats dia --reps 2 gen:stencil3d:n=10
+check "bench --precision z: dia builds with z's calibrated pick" grep -q "^# isa auto: dia [a-z0-9]* (calibrated)" "$T/out"
+expect 0 "" env SPMV_CALIBRATION="$T/calz" "$bin" bench --min-time 0.01 --precision c --formats dia --reps 2 gen:stencil3d:n=10
+check "bench --precision c: z's picks are not c's" sh -c "! grep -q '^# isa auto: dia [a-z0-9]* (calibrated)' '$T/out'"
+expect 2 "nothing to measure" "$bin" calibrate --precision c --isa-formats none --file "$T/calz"
 bin=$main_bin
 else
     skip "$all not built: the optional precisions not checked (ninja build/tests/spmv-all0)"
