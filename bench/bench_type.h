@@ -1,6 +1,5 @@
 /* Per-precision part of the spmv tool; included by spmv.c once per tag (--precision):
  *   BT_TAG     the library's tag (s, d, ds, h, b, z, c)
- *   BT_VKEY    its value key in the ISA calibration (4, 8, SPMV_VKEY_*: formats/calib.h)
  *   BT_VAL     its values' type; BT_VEC its vectors' (x, y, the sums; default BT_VAL)
  *   BT_CPLX    1 for a complex tag (its reference in long double complex)
  *   BT_ANCHORS 1 where the anchor libraries (bench/anchors.h) have the tag (s, d)
@@ -516,7 +515,7 @@ static int BF(_bench)(const tool_opts *o, const char *mname, const spmv_triplets
                 if (!o->isas[isa]) { /* --isa auto: the ISA the format builds with by default */
                     spmv_isa pick = SPMV_ISA_GENERIC;
                     if (!o->isas[SPMV_ISA_AUTO] ||
-                        spmv_isa_for((spmv_format)f, BT_VKEY, 4, SPMV_ISA_AUTO, &pick, NULL) != SPMV_OK ||
+                        spmv_isa_for((spmv_format)f, BN(isa_key)(), 4, SPMV_ISA_AUTO, &pick, NULL) != SPMV_OK ||
                         (int)pick != isa)
                         continue;
                 }
@@ -783,7 +782,6 @@ static spmv_status BF(_plan)(const spmv_triplets *trip, const spmv_opts *ao, con
 #undef BN
 #undef BF
 #undef BT_TAG
-#undef BT_VKEY
 #undef BT_VAL
 #undef BT_VEC
 #undef BT_CPLX

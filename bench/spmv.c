@@ -46,44 +46,37 @@ static int tool_tty(void) {
 static const char *tool_cr(void) { return tool_tty() ? "\r" : "\n"; }
 
 #define BT_TAG s
-#define BT_VKEY 4
 #define BT_VAL float
 #define BT_ANCHORS 1
 #include "bench_type.h"
 #define BT_TAG d
-#define BT_VKEY 8
 #define BT_VAL double
 #define BT_ANCHORS 1
 #include "bench_type.h"
 #ifdef SPMV_TOOL_ALL_TYPES
 #define BT_TAG ds
-#define BT_VKEY SPMV_VKEY_DS
 #define BT_VAL float
 #define BT_VEC double
 #define BT_PREC "float-double"
 #include "bench_type.h"
 #define BT_TAG h
-#define BT_VKEY SPMV_VKEY_H
 #define BT_VAL spmv_half
 #define BT_VEC float
 #define BT_PREC "half-float"
 #define BT_TV(v) ((double)spmv_half_to_float(v))
 #include "bench_type.h"
 #define BT_TAG b
-#define BT_VKEY SPMV_VKEY_B
 #define BT_VAL spmv_bfloat16
 #define BT_VEC float
 #define BT_PREC "bfloat16-float"
 #define BT_TV(v) ((double)spmv_bfloat16_to_float(v))
 #include "bench_type.h"
 #define BT_TAG z
-#define BT_VKEY SPMV_VKEY_Z
 #define BT_VAL spmv_cdouble
 #define BT_CPLX 1
 #define BT_PREC "complex-double"
 #include "bench_type.h"
 #define BT_TAG c
-#define BT_VKEY SPMV_VKEY_C
 #define BT_VAL spmv_cfloat
 #define BT_CPLX 1
 #define BT_PREC "complex-float"
@@ -100,25 +93,25 @@ typedef struct tool_prec {
     int (*mv)(const spmv_triplets *, const spmv_opts *, int, int64_t, const double *, double *);
     spmv_status (*plan)(const spmv_triplets *, const spmv_opts *, const char *, const char *, spmv_auto_report *,
                         spmv_error *, int *);
-    /* spmv calibrate: its ISA per format, under its value key (formats/calib.h, SPMV_VKEY_*) */
+    /* spmv calibrate: its ISA per format, under its value key (spmv_<tag>_isa_key, formats/calib.h) */
     spmv_status (*calib_isa)(spmv_isa_table *, int, const unsigned char *, spmv_error *);
-    int vkey;
+    int (*isa_key)(void);
 } tool_prec;
-#define TOOL_PREC(t, desc, vb, xb, cx, key)                                                                          \
-    {#t, desc, vb, xb, cx, tool_##t##_bench, tool_##t##_mv, tool_##t##_plan, spmv_##t##_calibrate_isa, key}
+#define TOOL_PREC(t, desc, vb, xb, cx)                                                                               \
+    {#t, desc, vb, xb, cx, tool_##t##_bench, tool_##t##_mv, tool_##t##_plan, spmv_##t##_calibrate_isa, spmv_##t##_isa_key}
 #ifdef SPMV_TOOL_ALL_TYPES
-#define TOOL_PREC_X(t, desc, vb, xb, cx, key) TOOL_PREC(t, desc, vb, xb, cx, key)
+#define TOOL_PREC_X(t, desc, vb, xb, cx) TOOL_PREC(t, desc, vb, xb, cx)
 #else /* named, not built in: build/spmv-all has them */
-#define TOOL_PREC_X(t, desc, vb, xb, cx, key) {#t, desc, vb, xb, cx, NULL, NULL, NULL, NULL, key}
+#define TOOL_PREC_X(t, desc, vb, xb, cx) {#t, desc, vb, xb, cx, NULL, NULL, NULL, NULL, NULL}
 #endif
 static const tool_prec tool_precs[] = {
-    TOOL_PREC(d, "double", 8, 8, 0, 8),
-    TOOL_PREC(s, "float", 4, 4, 0, 4),
-    TOOL_PREC_X(ds, "float values, double vectors", 4, 8, 0, SPMV_VKEY_DS),
-    TOOL_PREC_X(h, "binary16 values, float vectors", 2, 4, 0, SPMV_VKEY_H),
-    TOOL_PREC_X(b, "bfloat16 values, float vectors", 2, 4, 0, SPMV_VKEY_B),
-    TOOL_PREC_X(z, "double complex", 16, 16, 1, SPMV_VKEY_Z),
-    TOOL_PREC_X(c, "float complex", 8, 8, 1, SPMV_VKEY_C),
+    TOOL_PREC(d, "double", 8, 8, 0),
+    TOOL_PREC(s, "float", 4, 4, 0),
+    TOOL_PREC_X(ds, "float values, double vectors", 4, 8, 0),
+    TOOL_PREC_X(h, "binary16 values, float vectors", 2, 4, 0),
+    TOOL_PREC_X(b, "bfloat16 values, float vectors", 2, 4, 0),
+    TOOL_PREC_X(z, "double complex", 16, 16, 1),
+    TOOL_PREC_X(c, "float complex", 8, 8, 1),
 };
 /* --precision NAME: its row; NULL (a message on stderr) for an unknown name or one this build
  * of the tool does not have */
@@ -625,7 +618,7 @@ static const char *const headline_set[] = {"gen:stencil3d:n=40,pts=27", "gen:fem
                                            "gen:circuit:n=100000", "gen:stencil27big"};
 /* the ISA SPMV_ISA_AUTO gives each host format here (spmv_isa_for), a line per reason it
  * gives, in the order the reasons first appear */
-static void print_isa_picks(int vkey) { /* the ISA each host format builds with, and why */
+static void print_isa_picks(int vkey) {
     const char *why[SPMV_FMT_COUNT_];
     spmv_isa isa[SPMV_FMT_COUNT_];
     int f, g, n;
@@ -757,7 +750,7 @@ static int cmd_bench(int argc, char **argv) {
     for (i = SPMV_ISA_GENERIC; i < SPMV_ISA_COUNT_; i++)
         if (spmv_isa_supported((spmv_isa)i)) printf(" %s", spmv_isa_name((spmv_isa)i));
     printf("; measured read bandwidth %.1f GB/s (triad %.1f)\n", o.bw_read, o.bw_triad);
-    print_isa_picks(o.prec->vkey);
+    print_isa_picks(o.prec->isa_key());
     printf("# convert = from CSR, in seconds and in SpMVs of the format; tune = parameter search (--tune);\n"
            "# spmv_s = median time of one y = A*x as a solver pays it (formats embedding x, AXC/AXT, copy the\n"
            "# new x in first); kernel_s = the product alone (x already in place: the papers' timing);\n"
@@ -1240,7 +1233,7 @@ static int calibrate_isas(const tool_prec *p, const unsigned char *want, const c
     int f, n = 0;
     memset(&old, 0, sizeof old);
     spmv_calibration_machine(old.machine, sizeof old.machine);
-    old.threads = spmv_max_threads(), old.value_bytes = p->vkey, old.index_bytes = 4;
+    old.threads = spmv_max_threads(), old.value_bytes = p->isa_key(), old.index_bytes = 4;
     st = spmv_isa_table_load(path, &old, &e);
     if (show) {
         if (st != SPMV_OK) {
@@ -1386,7 +1379,7 @@ static int cmd_calibrate(int argc, char **argv) {
      * by the real types' sizes) */
     for (i = 0; i < (int)(sizeof tool_precs / sizeof tool_precs[0]); i++) {
         const tool_prec *p = &tool_precs[i];
-        const int real = p->vkey == 8 || p->vkey == 4;
+        const int real = !p->cplx && p->vbytes == p->xbytes; /* d, s */
         if (strcmp(prec, p->name) && !(real && !strcmp(prec, "both"))) continue;
         if (isas && calibrate_isas(p, want, path, make_dirs, show)) rc = 1;
         else if (real && calibrate_csr(p->vbytes, path, make_dirs, show)) rc = 1;

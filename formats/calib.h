@@ -88,6 +88,8 @@ SPMV_API spmv_status spmv_isa_for(spmv_format f, int value_bytes, int index_byte
 SPMV_API spmv_status SPMV_NAME(calibrate)(spmv_calibration *c, int threads, spmv_isa isa, spmv_error *e);
 SPMV_API spmv_status SPMV_NAME(calibrate_isa)(spmv_isa_table *t, int threads, const unsigned char *formats,
                                               spmv_error *e);
+/* this tag's value key (4, 8, SPMV_VKEY_*): the value_bytes of its ISA table and of spmv_isa_for */
+static inline int SPMV_NAME(isa_key)(void) { return SPMV__VKEY; }
 #endif
 
 #if defined(SPMV_PART_DEFS) && !defined(SPMV_CALIB_COMMON)
