@@ -513,8 +513,11 @@ SPMV_API spmv_status SPMV_NAME(csr_merge_from_csr)(SPMV_NAME(csr) *A, const SPMV
 #if SPMV__COMPLEX && SPMV_CXW
 /* n >= SPMV_CXW entries of a complex row in the complex lanes (formats/simd/simd_complex.h): two
  * FMAs an entry where the scalar product takes four and a subtraction; two accumulator pairs
- * while 2*SPMV_CXW entries remain (the FMAs' latency), the last n % SPMV_CXW entries scalar */
-SPMV_KTARGET static inline SPMV_Y SPMV_K(csr__dotc)(const SPMV_T *SPMV_RESTRICT val, const SPMV_I *SPMV_RESTRICT col,
+ * while 2*SPMV_CXW entries remain (the FMAs' latency), the last n % SPMV_CXW entries scalar.
+ * Always inlined: csr__rows_split's own optimize attribute (SPMV__PINNED_LOOPS) differs from the
+ * options a complex tag's functions carry (formats/instance.h), which keeps GCC from inlining a
+ * plain inline function there. */
+SPMV_KTARGET static SPMV__ALWAYS_INLINE SPMV_Y SPMV_K(csr__dotc)(const SPMV_T *SPMV_RESTRICT val, const SPMV_I *SPMV_RESTRICT col,
                                                     const SPMV_Y *SPMV_RESTRICT x, SPMV_I n) {
     const SPMV_CXR *a = (const SPMV_CXR *)(const void *)val, *xr = (const SPMV_CXR *)(const void *)x;
     spmv_cv r0 = C_zero(), j0 = C_zero(), r1 = C_zero(), j1 = C_zero();

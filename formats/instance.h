@@ -36,6 +36,15 @@
 #endif
 #define SPMV__COMPLEX 1
 #include "simd/simd_complex.h"
+/* GCC's loop vectoriser is kept from a complex tag's functions: it vectorised the loops over a
+ * group's accumulator vectors (ell, jad, coo) across the portable complex set's parts, through
+ * transposes and stores to the stack, where the SLP vectoriser pairs each product's parts in
+ * registers (docs/PERFORMANCE.md, "Complex"). GCC 12 has no per-loop switch for it. */
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__) && !defined(__INTEL_COMPILER)
+#define SPMV__CX_OPTS 1
+#pragma GCC push_options
+#pragma GCC optimize("no-tree-loop-vectorize")
+#endif
 #pragma push_macro("SPMV__USE")
 #undef SPMV__USE
 #define SPMV__USE(family) ((SPMV__ALL_FORMATS || SPMV_CAT(SPMV_WITH_, family) + 0) && SPMV_CAT(SPMV__CPLX_, family) + 0)
@@ -308,6 +317,10 @@
 #undef SPMV_Y
 #if SPMV__MIXED || SPMV__COMPLEX
 #pragma pop_macro("SPMV__USE")
+#endif
+#ifdef SPMV__CX_OPTS
+#pragma GCC pop_options
+#undef SPMV__CX_OPTS
 #endif
 #undef SPMV__MIXED
 #undef SPMV__COMPLEX

@@ -6,41 +6,49 @@
 #define SPMV_SIMD_COMPLEX_H
 #define SPMV__GT spmv_cdouble
 #define SPMV__GCX 1
+#define SPMV__GCR double
 #define SPMV__GW 4
 #define SPMV__GP spmv__g4z
 #include "simd_generic.h"
 #define SPMV__GT spmv_cdouble
 #define SPMV__GCX 1
+#define SPMV__GCR double
 #define SPMV__GW 8
 #define SPMV__GP spmv__g8z
 #include "simd_generic.h"
 #define SPMV__GT spmv_cdouble
 #define SPMV__GCX 1
+#define SPMV__GCR double
 #define SPMV__GW 16
 #define SPMV__GP spmv__g16z
 #include "simd_generic.h"
 #define SPMV__GT spmv_cdouble
 #define SPMV__GCX 1
+#define SPMV__GCR double
 #define SPMV__GW 32
 #define SPMV__GP spmv__g32z
 #include "simd_generic.h"
 #define SPMV__GT spmv_cfloat
 #define SPMV__GCX 1
+#define SPMV__GCR float
 #define SPMV__GW 4
 #define SPMV__GP spmv__g4c
 #include "simd_generic.h"
 #define SPMV__GT spmv_cfloat
 #define SPMV__GCX 1
+#define SPMV__GCR float
 #define SPMV__GW 8
 #define SPMV__GP spmv__g8c
 #include "simd_generic.h"
 #define SPMV__GT spmv_cfloat
 #define SPMV__GCX 1
+#define SPMV__GCR float
 #define SPMV__GW 16
 #define SPMV__GP spmv__g16c
 #include "simd_generic.h"
 #define SPMV__GT spmv_cfloat
 #define SPMV__GCX 1
+#define SPMV__GCR float
 #define SPMV__GW 32
 #define SPMV__GP spmv__g32c
 #include "simd_generic.h"

@@ -7,6 +7,7 @@
  *   SPMV__GP   name base, e.g. spmv__g8d: functions are spmv__g8d_<op>, the vector
  *              type is spmv__g8dv
  *   SPMV__GCX  defined for a complex SPMV__GT (its product written out: mul, fma)
+ *   SPMV__GCR  with SPMV__GCX: the real type of its parts
  *
  * The vector is a struct holding W values; masks are unsigned bitmasks (bit i = lane
  * i, bits at or above W ignored). Every op is a fixed-trip-count loop over the lanes
@@ -21,26 +22,33 @@
 #define SPMV__GF(op) SPMV_CAT3(SPMV__GP, _, op)
 #define SPMV__GV SPMV_CAT(SPMV__GP, v)
 #define SPMV__GON(m, i) ((((unsigned)(m)) >> (i)) & 1u)
+/* the complex sets are always inlined: GCC otherwise kept out-of-line copies of the wider sets'
+ * zero, set1 and loads, which return their structs through memory */
+#if defined(SPMV__GCX) && (defined(__GNUC__) || defined(__clang__))
+#define SPMV__GA SPMV_GENERIC_ATTR __attribute__((always_inline))
+#else
+#define SPMV__GA SPMV_GENERIC_ATTR
+#endif
 
 typedef struct SPMV__GV {
     SPMV__GT v[SPMV__GW];
 } SPMV__GV;
 
-static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(zero)(void) {
+static inline SPMV__GA SPMV__GV SPMV__GF(zero)(void) {
     SPMV__GV r;
     int i;
     for (i = 0; i < SPMV__GW; i++) r.v[i] = (SPMV__GT)0;
     return r;
 }
 
-static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(set1)(SPMV__GT x) {
+static inline SPMV__GA SPMV__GV SPMV__GF(set1)(SPMV__GT x) {
     SPMV__GV r;
     int i;
     for (i = 0; i < SPMV__GW; i++) r.v[i] = x;
     return r;
 }
 
-static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(loadu)(const SPMV__GT *p) {
+static inline SPMV__GA SPMV__GV SPMV__GF(loadu)(const SPMV__GT *p) {
     SPMV__GV r;
     int i;
     for (i = 0; i < SPMV__GW; i++) r.v[i] = p[i];
@@ -48,13 +56,13 @@ static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(loadu)(const SPMV__GT *p) {
 }
 
 /* W floats as lanes (V_loadt of a float matrix with double vectors; for float lanes a plain load) */
-static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(loadw)(const float *p) {
+static inline SPMV__GA SPMV__GV SPMV__GF(loadw)(const float *p) {
     SPMV__GV r;
     int i;
     for (i = 0; i < SPMV__GW; i++) r.v[i] = (SPMV__GT)p[i];
     return r;
 }
-static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(mloadw)(unsigned m, const float *p) {
+static inline SPMV__GA SPMV__GV SPMV__GF(mloadw)(unsigned m, const float *p) {
     SPMV__GV r;
     int i;
     for (i = 0; i < SPMV__GW; i++) r.v[i] = SPMV__GON(m, i) ? (SPMV__GT)p[i] : (SPMV__GT)0;
@@ -63,50 +71,50 @@ static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(mloadw)(unsigned m, const floa
 
 /* W 16-bit values as lanes (V_loadt of tags h and b): converted in software, lane by lane (the
  * portable build has no conversion instruction: docs/USAGE.md, "Precision") */
-static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(loadh)(const spmv_half *p) {
+static inline SPMV__GA SPMV__GV SPMV__GF(loadh)(const spmv_half *p) {
     SPMV__GV r;
     int i;
     for (i = 0; i < SPMV__GW; i++) r.v[i] = (SPMV__GT)spmv_half_to_float(p[i]);
     return r;
 }
-static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(mloadh)(unsigned m, const spmv_half *p) {
+static inline SPMV__GA SPMV__GV SPMV__GF(mloadh)(unsigned m, const spmv_half *p) {
     SPMV__GV r;
     int i;
     for (i = 0; i < SPMV__GW; i++) r.v[i] = SPMV__GON(m, i) ? (SPMV__GT)spmv_half_to_float(p[i]) : (SPMV__GT)0;
     return r;
 }
-static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(loadb)(const spmv_bfloat16 *p) {
+static inline SPMV__GA SPMV__GV SPMV__GF(loadb)(const spmv_bfloat16 *p) {
     SPMV__GV r;
     int i;
     for (i = 0; i < SPMV__GW; i++) r.v[i] = (SPMV__GT)spmv_bfloat16_to_float(p[i]);
     return r;
 }
-static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(mloadb)(unsigned m, const spmv_bfloat16 *p) {
+static inline SPMV__GA SPMV__GV SPMV__GF(mloadb)(unsigned m, const spmv_bfloat16 *p) {
     SPMV__GV r;
     int i;
     for (i = 0; i < SPMV__GW; i++) r.v[i] = SPMV__GON(m, i) ? (SPMV__GT)spmv_bfloat16_to_float(p[i]) : (SPMV__GT)0;
     return r;
 }
 
-static inline SPMV_GENERIC_ATTR void SPMV__GF(storeu)(SPMV__GT *p, SPMV__GV a) {
+static inline SPMV__GA void SPMV__GF(storeu)(SPMV__GT *p, SPMV__GV a) {
     int i;
     for (i = 0; i < SPMV__GW; i++) p[i] = a.v[i];
 }
 
-static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(mload)(unsigned m, const SPMV__GT *p) {
+static inline SPMV__GA SPMV__GV SPMV__GF(mload)(unsigned m, const SPMV__GT *p) {
     SPMV__GV r;
     int i;
     for (i = 0; i < SPMV__GW; i++) r.v[i] = SPMV__GON(m, i) ? p[i] : (SPMV__GT)0;
     return r;
 }
 
-static inline SPMV_GENERIC_ATTR void SPMV__GF(mstore)(SPMV__GT *p, unsigned m, SPMV__GV a) {
+static inline SPMV__GA void SPMV__GF(mstore)(SPMV__GT *p, unsigned m, SPMV__GV a) {
     int i;
     for (i = 0; i < SPMV__GW; i++)
         if (SPMV__GON(m, i)) p[i] = a.v[i];
 }
 
-static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(add)(SPMV__GV a, SPMV__GV b) {
+static inline SPMV__GA SPMV__GV SPMV__GF(add)(SPMV__GV a, SPMV__GV b) {
     SPMV__GV r;
     int i;
     for (i = 0; i < SPMV__GW; i++) r.v[i] = a.v[i] + b.v[i];
@@ -115,34 +123,45 @@ static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(add)(SPMV__GV a, SPMV__GV b) {
 
 #ifdef SPMV__GCX
 /* complex lanes: the textbook product (ar br - ai bi, ar bi + ai br), as BLAS and oneMKL compute
- * it (C's own product calls a library function when both parts come out NaN) */
-static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(mul)(SPMV__GV a, SPMV__GV b) {
+ * it (C's own product calls a library function when both parts come out NaN), written on arrays
+ * of the lanes' 2W parts (SPMV__GCR, copied in and out: a complex's layout is its two parts):
+ * GCC's SLP vectoriser pairs the parts there (vaddsub, vpermil), where through __real__ and
+ * __imag__ it left every part a scalar operation */
+#define SPMV__GPROD(pr, pa, pb, i, acc_re, acc_im)                                                  \
+    pr[2 * i] = (pa[2 * i] * pb[2 * i] - pa[2 * i + 1] * pb[2 * i + 1]) acc_re;                     \
+    pr[2 * i + 1] = (pa[2 * i] * pb[2 * i + 1] + pa[2 * i + 1] * pb[2 * i]) acc_im
+static inline SPMV__GA SPMV__GV SPMV__GF(mul)(SPMV__GV a, SPMV__GV b) {
     SPMV__GV r;
+    SPMV__GCR pa[2 * SPMV__GW], pb[2 * SPMV__GW], pr[2 * SPMV__GW];
     int i;
+    memcpy(pa, a.v, sizeof pa), memcpy(pb, b.v, sizeof pb);
     for (i = 0; i < SPMV__GW; i++) {
-        __real__ r.v[i] = __real__ a.v[i] * __real__ b.v[i] - __imag__ a.v[i] * __imag__ b.v[i];
-        __imag__ r.v[i] = __real__ a.v[i] * __imag__ b.v[i] + __imag__ a.v[i] * __real__ b.v[i];
+        SPMV__GPROD(pr, pa, pb, i, , );
     }
+    memcpy(r.v, pr, sizeof pr);
     return r;
 }
-static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(fma)(SPMV__GV a, SPMV__GV b, SPMV__GV c) {
+static inline SPMV__GA SPMV__GV SPMV__GF(fma)(SPMV__GV a, SPMV__GV b, SPMV__GV c) {
     SPMV__GV r;
+    SPMV__GCR pa[2 * SPMV__GW], pb[2 * SPMV__GW], pc[2 * SPMV__GW], pr[2 * SPMV__GW];
     int i;
+    memcpy(pa, a.v, sizeof pa), memcpy(pb, b.v, sizeof pb), memcpy(pc, c.v, sizeof pc);
     for (i = 0; i < SPMV__GW; i++) {
-        __real__ r.v[i] = (__real__ a.v[i] * __real__ b.v[i] - __imag__ a.v[i] * __imag__ b.v[i]) + __real__ c.v[i];
-        __imag__ r.v[i] = (__real__ a.v[i] * __imag__ b.v[i] + __imag__ a.v[i] * __real__ b.v[i]) + __imag__ c.v[i];
+        SPMV__GPROD(pr, pa, pb, i, +pc[2 * i], +pc[2 * i + 1]);
     }
+    memcpy(r.v, pr, sizeof pr);
     return r;
 }
+#undef SPMV__GPROD
 #else
-static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(mul)(SPMV__GV a, SPMV__GV b) {
+static inline SPMV__GA SPMV__GV SPMV__GF(mul)(SPMV__GV a, SPMV__GV b) {
     SPMV__GV r;
     int i;
     for (i = 0; i < SPMV__GW; i++) r.v[i] = a.v[i] * b.v[i];
     return r;
 }
 
-static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(fma)(SPMV__GV a, SPMV__GV b, SPMV__GV c) {
+static inline SPMV__GA SPMV__GV SPMV__GF(fma)(SPMV__GV a, SPMV__GV b, SPMV__GV c) {
     SPMV__GV r;
     int i;
     for (i = 0; i < SPMV__GW; i++) r.v[i] = a.v[i] * b.v[i] + c.v[i];
@@ -151,7 +170,7 @@ static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(fma)(SPMV__GV a, SPMV__GV b, S
 #endif
 
 /* Pairwise (tree) sum: lanes i and i+h for h = W/2, W/4, ..., 1. */
-static inline SPMV_GENERIC_ATTR SPMV__GT SPMV__GF(hsum)(SPMV__GV a) {
+static inline SPMV__GA SPMV__GT SPMV__GF(hsum)(SPMV__GV a) {
     int h, i;
     for (h = SPMV__GW / 2; h > 0; h /= 2)
         for (i = 0; i < h; i++) a.v[i] += a.v[i + h];
@@ -159,34 +178,34 @@ static inline SPMV_GENERIC_ATTR SPMV__GT SPMV__GF(hsum)(SPMV__GV a) {
 }
 
 /* Inclusive prefix sum, left to right. */
-static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(scan)(SPMV__GV a) {
+static inline SPMV__GA SPMV__GV SPMV__GF(scan)(SPMV__GV a) {
     int i;
     for (i = 1; i < SPMV__GW; i++) a.v[i] += a.v[i - 1];
     return a;
 }
 
-static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(gather_i32)(const SPMV__GT *base, const int32_t *idx) {
+static inline SPMV__GA SPMV__GV SPMV__GF(gather_i32)(const SPMV__GT *base, const int32_t *idx) {
     SPMV__GV r;
     int i;
     for (i = 0; i < SPMV__GW; i++) r.v[i] = base[idx[i]];
     return r;
 }
 
-static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(gather_i64)(const SPMV__GT *base, const int64_t *idx) {
+static inline SPMV__GA SPMV__GV SPMV__GF(gather_i64)(const SPMV__GT *base, const int64_t *idx) {
     SPMV__GV r;
     int i;
     for (i = 0; i < SPMV__GW; i++) r.v[i] = base[idx[i]];
     return r;
 }
 
-static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(mgather_i32)(unsigned m, const SPMV__GT *base, const int32_t *idx) {
+static inline SPMV__GA SPMV__GV SPMV__GF(mgather_i32)(unsigned m, const SPMV__GT *base, const int32_t *idx) {
     SPMV__GV r;
     int i;
     for (i = 0; i < SPMV__GW; i++) r.v[i] = SPMV__GON(m, i) ? base[idx[i]] : (SPMV__GT)0;
     return r;
 }
 
-static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(mgather_i64)(unsigned m, const SPMV__GT *base, const int64_t *idx) {
+static inline SPMV__GA SPMV__GV SPMV__GF(mgather_i64)(unsigned m, const SPMV__GT *base, const int64_t *idx) {
     SPMV__GV r;
     int i;
     for (i = 0; i < SPMV__GW; i++) r.v[i] = SPMV__GON(m, i) ? base[idx[i]] : (SPMV__GT)0;
@@ -194,19 +213,19 @@ static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(mgather_i64)(unsigned m, const
 }
 
 /* Low n bits set, n clamped to [0, W]. */
-static inline SPMV_GENERIC_ATTR unsigned SPMV__GF(mask_first)(int n) {
+static inline SPMV__GA unsigned SPMV__GF(mask_first)(int n) {
     if (n <= 0) return 0u;
     if (n >= SPMV__GW) return 0xFFFFFFFFu >> (32 - SPMV__GW);
     return (1u << n) - 1u;
 }
 
 /* Lane i (taken modulo W). */
-static inline SPMV_GENERIC_ATTR SPMV__GT SPMV__GF(lane)(SPMV__GV a, int i) {
+static inline SPMV__GA SPMV__GT SPMV__GF(lane)(SPMV__GV a, int i) {
     return a.v[i & (SPMV__GW - 1)];
 }
 
 /* Lane from b where the mask bit is set, else from a. */
-static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(blend)(unsigned m, SPMV__GV a, SPMV__GV b) {
+static inline SPMV__GA SPMV__GV SPMV__GF(blend)(unsigned m, SPMV__GV a, SPMV__GV b) {
     SPMV__GV r;
     int i;
     for (i = 0; i < SPMV__GW; i++) r.v[i] = SPMV__GON(m, i) ? b.v[i] : a.v[i];
@@ -214,7 +233,7 @@ static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(blend)(unsigned m, SPMV__GV a,
 }
 
 /* Lanes move up by one: lane 0 = fill, lane i = a[i-1]. */
-static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(shift_up)(SPMV__GV a, SPMV__GT fill) {
+static inline SPMV__GA SPMV__GV SPMV__GF(shift_up)(SPMV__GV a, SPMV__GT fill) {
     SPMV__GV r;
     int i;
     r.v[0] = fill;
@@ -229,3 +248,5 @@ static inline SPMV_GENERIC_ATTR SPMV__GV SPMV__GF(shift_up)(SPMV__GV a, SPMV__GT
 #undef SPMV__GW
 #undef SPMV__GP
 #undef SPMV__GCX
+#undef SPMV__GCR
+#undef SPMV__GA
