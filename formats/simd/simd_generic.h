@@ -22,9 +22,10 @@
 #define SPMV__GF(op) SPMV_CAT3(SPMV__GP, _, op)
 #define SPMV__GV SPMV_CAT(SPMV__GP, v)
 #define SPMV__GON(m, i) ((((unsigned)(m)) >> (i)) & 1u)
-/* the complex sets are always inlined: GCC otherwise kept out-of-line copies of the wider sets'
- * zero, set1 and loads, which return their structs through memory */
-#if defined(SPMV__GCX) && (defined(__GNUC__) || defined(__clang__))
+/* the complex sets are always inlined where the unit is optimised: GCC otherwise kept out-of-line
+ * copies of the products and loads, which return their structs through memory; at -O0 inlining
+ * them would only multiply unoptimised code */
+#if defined(SPMV__GCX) && (defined(__GNUC__) || defined(__clang__)) && defined(__OPTIMIZE__)
 #define SPMV__GA SPMV_GENERIC_ATTR __attribute__((always_inline))
 #else
 #define SPMV__GA SPMV_GENERIC_ATTR
