@@ -113,9 +113,9 @@ static const tool_prec tool_precs[] = {
     TOOL_PREC_X(z, "double complex", 16, 16, 1),
     TOOL_PREC_X(c, "float complex", 8, 8, 1),
 };
-/* --precision NAME: its row; NULL (a message on stderr) for an unknown name or one this build
- * of the tool does not have */
-static const tool_prec *tool_prec_find(const char *cmd, const char *name) {
+/* --precision NAME: its row; NULL (a message on stderr naming what is allowed) for a missing or
+ * unknown name or one this build of the tool does not have */
+static const tool_prec *tool_prec_find(const char *cmd, const char *name, const char *allowed) {
     size_t i;
     for (i = 0; name && i < sizeof tool_precs / sizeof tool_precs[0]; i++)
         if (!strcmp(name, tool_precs[i].name)) {
@@ -125,7 +125,7 @@ static const tool_prec *tool_prec_find(const char *cmd, const char *name) {
                     cmd, name, tool_precs[i].desc);
             return NULL;
         }
-    arg_error(cmd, "--precision", name, PREC_ALLOWED);
+    arg_error(cmd, "--precision", name, allowed);
     return NULL;
 }
 
@@ -681,7 +681,7 @@ static int cmd_bench(int argc, char **argv) {
             if (rc) return rc;
             i++;
         } else if (!strcmp(a, "--precision")) {
-            if (!(o.prec = tool_prec_find("bench", v))) return 2;
+            if (!(o.prec = tool_prec_find("bench", v, PREC_ALLOWED))) return 2;
             i++;
         } else if (!strcmp(a, "--threads")) {
             if (!parse_int(v, 1, 4096, &o.threads)) return arg_error("bench", a, v, THREADS_ALLOWED);
@@ -936,7 +936,7 @@ static int cmd_plan(int argc, char **argv) {
             if (!parse_int(v, 1, 4096, &threads)) return arg_error("plan", a, v, THREADS_ALLOWED);
             i++;
         } else if (!strcmp(a, "--precision")) {
-            if (!(prec = tool_prec_find("plan", v))) return 2;
+            if (!(prec = tool_prec_find("plan", v, PREC_ALLOWED))) return 2;
             i++;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "spmv plan: unknown option '%s' (options: --expect, --budget, --deterministic, --x-fixed, "
@@ -1085,7 +1085,7 @@ static int cmd_mv(int argc, char **argv) {
             if (!v || !*v) return arg_error("mv", a, v, "a file name, or - for standard output");
             out = argv[++i];
         } else if (!strcmp(a, "--precision")) {
-            if (!(prec = tool_prec_find("mv", v))) return 2;
+            if (!(prec = tool_prec_find("mv", v, PREC_ALLOWED))) return 2;
             i++;
         } else if (!strcmp(a, "--threads")) {
             if (!parse_int(v, 1, 4096, &threads)) return arg_error("mv", a, v, THREADS_ALLOWED);
@@ -1328,7 +1328,7 @@ static int cmd_calibrate(int argc, char **argv) {
             if (!parse_int(v, 1, 4096, &threads)) return arg_error("calibrate", a, v, THREADS_ALLOWED);
             i++;
         } else if (!strcmp(a, "--precision")) {
-            if (!v || (strcmp(v, "both") && !tool_prec_find("calibrate", v))) return 2;
+            if ((!v || strcmp(v, "both")) && !tool_prec_find("calibrate", v, "both (d and s), " PREC_ALLOWED)) return 2;
             prec = v;
             i++;
         } else if (!strcmp(a, "--file")) {

@@ -65,6 +65,9 @@ check "mv --x with 2 columns (csr) to a file" [ "$(sed 1d "$T/y32.mtx" | tr '\n'
 # (the tags beyond s and d: build/spmv-all; build/spmv names where they are)
 expect 2 "build/spmv-all has every precision" "$bin" mv --precision ds "$A"
 expect 2 "build/spmv-all has every precision" "$bin" calibrate --precision z
+expect 2 "allowed: both (d and s), d, s" "$bin" calibrate --precision bogus
+expect 2 "--precision needs a value (both (d and s)" "$bin" calibrate --precision
+expect 2 "allowed: d, s, ds" "$bin" mv --precision both "$A"
 expect 0 "" "$bin" mv --precision s "$A"
 check "mv --precision s: y" [ "$(cat "$T/out")" = "$Y" ]
 if [ -x "$all" ]; then
