@@ -267,9 +267,9 @@ static inline SPMV_TARGET_AVX2 __m256 spmv__avx2s_mload(unsigned m, const float 
  * binary16 by F16C's vcvtph2ps, bfloat16 widened and shifted into float's upper half. AVX2 has
  * no 16-bit masked load: a partial mask loads the 32-bit pairs whose two values are both on with
  * vpmaskmovd (off pairs not read) and inserts each remaining on-lane (vpinsrw); off-lanes 0, their
- * memory not read. (Lanes gathered into a stack array and reloaded as one vector wait on store
- * forwarding, which fails for a 16-byte load of 2-byte stores: bcsr's 3-wide block rows ran 5x
- * slower than float's.) */
+ * memory not read. (Not lanes stored to a stack array and reloaded as one vector: a 16-byte load
+ * of 2-byte stores cannot take them by store forwarding and waits for them to retire, at every
+ * partial mask: docs/PERFORMANCE.md, "16-bit values".) */
 static inline SPMV_TARGET_AVX2 __m128i spmv__avx2_mload16_(unsigned m, const uint16_t *p) {
     const __m128i bit = _mm_setr_epi32(1, 4, 16, 64);
     unsigned pairs, lone;
