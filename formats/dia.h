@@ -368,12 +368,20 @@ SPMV_KTARGET static inline void SPMV_K(dia__rows_exact)(const SPMV_NAME(dia) *A,
                     SPMV_Y *pa = accb + v * SPMV_W;
                     V_storeu(pa, V_fma(V_loadt(pv + i), V_loadu(px + i), V_loadu(pa)));
                 }
-            } else { /* masked, without branches (a stencil's boundaries change the mask often) */
-                for (v = 0; v < nv; v++) {
+            } else { /* x masked by the presence bits, without branches on them (a stencil's
+                        boundaries change the mask often); a whole vector's values are loaded
+                        unmasked: a padded slot holds +0, and its lane adds +0 * +0 either way */
+                const int nf = (int)((b1 - b0) / SPMV_W); /* whole vectors; then at most one part */
+                for (v = 0; v < nf; v++) {
                     const int64_t i = b0 + (int64_t)v * SPMV_W;
-                    const int n = b1 - i < SPMV_W ? (int)(b1 - i) : SPMV_W;
-                    const unsigned m = (unsigned)(pw[i / 64] >> (i % 64)) & V_mask_first(n);
+                    const unsigned m = (unsigned)(pw[i / 64] >> (i % 64)) & V_mask_first(SPMV_W);
                     SPMV_Y *pa = accb + v * SPMV_W; /* the masked lanes' x (maybe outside x) is not read */
+                    V_storeu(pa, V_fma(V_loadt(pv + i), V_mload(m, px + i), V_loadu(pa)));
+                }
+                if (nf < nv) {
+                    const int64_t i = b0 + (int64_t)nf * SPMV_W;
+                    const unsigned m = (unsigned)(pw[i / 64] >> (i % 64)) & V_mask_first((int)(b1 - i));
+                    SPMV_Y *pa = accb + nf * SPMV_W;
                     V_storeu(pa, V_fma(V_mloadt(m, pv + i), V_mload(m, px + i), V_loadu(pa)));
                 }
             }
