@@ -33,8 +33,9 @@
  *   diagonals' next runs prefetched in software (dia__rows);
  *   hdia (and dia's exact path): blocks of up to 32 vectors of a hack, diagonal outer (a
  *   hack's diagonals are read front to back; the block's sums in L1), for each vector the W
- *   bits of the diagonal: all set, plain loads; none, skipped; else masked loads (the masked
- *   lanes' memory is not touched, which is what keeps x's ends safe) (dia__rows_exact).
+ *   bits of the diagonal: all set, plain loads; none, skipped; else x's load masked (the
+ *   masked lanes' memory is not touched, which is what keeps x's ends safe) and the values
+ *   loaded whole, their padded slots' +0 meeting x's masked 0 (dia__rows_exact).
  *   y written once per vector: y = alpha*sum + beta*y, never read when beta == 0.
  * OpenMP: dia's one hack in equal row ranges (multiples of 64); hdia's hacks by equal
  * shares of the stored slots. */
